@@ -1,0 +1,40 @@
+"""Build the Cython extensions of gwe_fast; all metadata lives in pyproject.toml."""
+
+import os
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+# Optimisation is on by default; GWE_FAST_DEBUG=1 builds with assertions and no -O3.
+DEBUG = os.environ.get("GWE_FAST_DEBUG") == "1"
+COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+
+KERNELS = ["hexgrid", "search"]
+
+extensions = [
+    Extension(
+        f"gwe_fast._core.{name}",
+        [f"src/gwe_fast/_core/{name}.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=MACROS,
+        extra_compile_args=COMPILE_ARGS,
+    )
+    for name in KERNELS
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        include_path=["src"],
+        compiler_directives={
+            "language_level": "3",
+            "boundscheck": DEBUG,
+            "wraparound": False,
+            "initializedcheck": DEBUG,
+            "cdivision": True,
+            "embedsignature": True,
+        },
+    ),
+)

@@ -1,0 +1,1 @@
+"""Compiled kernels of gwe_fast (Cython). Each kernel has a pure-Python twin in ``gwe_fast._pure``."""

@@ -1,0 +1,1 @@
+"""Batch execution and Parquet output."""

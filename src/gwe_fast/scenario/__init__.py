@@ -1,0 +1,1 @@
+"""Scenario files: format, loading and validation (see docs/scenarios.md)."""

@@ -1,0 +1,34 @@
+"""Faults found in scenario files, each located by file, key path and (when known) line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One thing wrong with a scenario file.
+
+    ``key`` is a dotted path such as ``unit[12].steps`` or ``terrain.forest[3]``; ``line`` is
+    the 1-based line in ``file`` when it could be found.
+    """
+
+    file: str
+    key: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        key = f" [{self.key}]" if self.key else ""
+        return f"{where}:{key} {self.message}"
+
+
+class ScenarioError(Exception):
+    """A scenario could not be loaded; ``faults`` lists every problem found."""
+
+    def __init__(self, faults: list[Fault]):
+        self.faults = list(faults)
+        n = len(self.faults)
+        head = f"{n} fault{'s' if n != 1 else ''} in scenario files"
+        super().__init__(head + ":\n" + "\n".join(f"  {f}" for f in self.faults))

@@ -1,0 +1,103 @@
+"""The game in progress as struct-of-arrays numpy: cheap to copy, save and hand to kernels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import IntFlag
+from pathlib import Path
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.scenario.model import Scenario
+
+
+class Status(IntFlag):
+    """Per-unit status bits."""
+
+    ON_MAP = 1 << 0
+    PENDING = 1 << 1         #: a reinforcement or option unit not yet arrived
+    ELIMINATED = 1 << 2
+    WITHHELD = 1 << 3        #: permanently withheld reinforcement (25.16)
+    NOT_IN_PLAY = 1 << 4     #: belongs to an option that is off, or to an off-map pool
+    ENTRAINED = 1 << 5
+    OUT_OF_SUPPLY = 1 << 6
+    OUT_OF_COMMAND = 1 << 7
+    POOL = 1 << 8            #: waiting in an off-map pool (replacements, service companies)
+    EXITED = 1 << 9          #: left the map (Kaiser's Battle 20.2)
+
+
+NO_SIDE = -1
+
+
+@dataclass
+class State:
+    """Everything that changes during a game.
+
+    Unit arrays are indexed like ``Scenario.units``; hex arrays like ``Scenario.map`` cells.
+    ``unit_step`` is the current step row (0 = full strength); ``hex_last`` is the side that
+    last occupied or moved through each hex, -1 if none (9.15, 25.12).
+    """
+
+    turn: np.int16
+    phase: np.int16
+    player: np.int8
+    vp: np.int32
+    unit_cell: np.ndarray
+    unit_step: np.ndarray
+    unit_status: np.ndarray
+    hex_last: np.ndarray
+
+    def copy(self) -> State:
+        return State(**{f.name: np.copy(getattr(self, f.name)) for f in fields(self)})
+
+    def save(self, path: str | Path) -> None:
+        """Write the state to a ``.npz`` file."""
+        np.savez(path, **{f.name: getattr(self, f.name) for f in fields(self)})
+
+    @classmethod
+    def load(cls, path: str | Path) -> State:
+        with np.load(path) as z:
+            return cls(**{f.name: z[f.name][()] if z[f.name].ndim == 0 else z[f.name].copy()
+                          for f in fields(cls)})
+
+    def equals(self, other: State) -> bool:
+        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
+                   for f in fields(self))
+
+    def units_at(self, cell: int) -> np.ndarray:
+        """Units on the map in ``cell``."""
+        return np.flatnonzero((self.unit_cell == cell)
+                              & (self.unit_status & Status.ON_MAP).astype(bool))
+
+
+def initial_state(scenario: Scenario) -> State:
+    """The position at the start of the scenario's first turn.
+
+    Units with a set-up hex are on the map; units with a reinforcement turn are pending; units
+    of an option that is off are not in play; units of an option that is on are pending (the
+    engine brings them in as the option's case says); pool units wait off the map.
+    """
+    u = scenario.units
+    n = u.n
+    cell = np.full(n, -1, dtype=dtypes.CELL)
+    status = np.zeros(n, dtype=np.uint16)
+    for i in range(n):
+        opt = u.option[i]
+        if opt and not all(scenario.options.get(o) is True for o in opt):
+            status[i] = Status.NOT_IN_PLAY
+        elif u.pool[i]:
+            status[i] = Status.POOL
+        elif u.setup_cell[i] >= 0:
+            cell[i] = u.setup_cell[i]
+            status[i] = Status.ON_MAP
+        else:
+            status[i] = Status.PENDING
+    hex_last = np.full(scenario.map.n_cells, NO_SIDE, dtype=dtypes.SMALL)
+    on = cell >= 0
+    hex_last[cell[on]] = u.side[on]
+    return State(
+        turn=np.int16(scenario.first_turn), phase=np.int16(0),
+        player=np.int8(scenario.first_player), vp=np.int32(scenario.initial_vp),
+        unit_cell=cell, unit_step=np.zeros(n, dtype=dtypes.SMALL), unit_status=status,
+        hex_last=hex_last)

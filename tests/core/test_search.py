@@ -1,0 +1,151 @@
+"""The one bounded multi-source search: exact arrays on tiny maps, twins equal, scipy agrees."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gwe_fast import HexMap
+from gwe_fast._core import search as cy
+from gwe_fast._pure import search as py
+
+
+def line_map(n):
+    """A 1-column map 0101..01nn: cell i neighbours i-1 (N) and i+1 (S)."""
+    return HexMap((1, 1), (1, n))
+
+
+@pytest.mark.parametrize("mod", [cy, py], ids=["cython", "pure"])
+def test_whole_distance_and_predecessor_arrays_on_a_line(mod):
+    m = line_map(6)
+    cost = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)
+    cost[3, 3] = 3                     # stepping 0104 -> 0105 costs 3
+    dist, pred = mod.bounded_search(m.neighbors, cost, [1], limit=4)
+    np.testing.assert_array_equal(dist, [[1, 0, 1, 2, -1, -1]])
+    np.testing.assert_array_equal(pred, [[1, -1, 1, 2, -1, -1]])
+    dist, pred = mod.bounded_search(m.neighbors, cost, [1, 5], source_cost=[0, 1])
+    np.testing.assert_array_equal(dist, [[1, 0, 1, 2, 2, 1]])
+    np.testing.assert_array_equal(pred, [[1, -1, 1, 2, 5, -1]])
+
+
+@pytest.mark.parametrize("mod", [cy, py], ids=["cython", "pure"])
+def test_stop_cells_are_entered_not_left(mod):
+    m = line_map(5)
+    cost = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)
+    stop = np.array([0, 0, 1, 0, 0], dtype=np.uint8)
+    dist, _ = mod.bounded_search(m.neighbors, cost, [0], stop=stop)
+    np.testing.assert_array_equal(dist, [[0, 1, 2, -1, -1]])
+    # a source in a stopping cell may leave it
+    dist, _ = mod.bounded_search(m.neighbors, cost, [2], stop=stop)
+    np.testing.assert_array_equal(dist, [[2, 1, 0, 1, 2]])
+
+
+@pytest.mark.parametrize("mod", [cy, py], ids=["cython", "pure"])
+def test_tolls_limit_the_hexes_of_one_kind_a_path_may_cross(mod):
+    # 9.14: at most two enemy-controlled hexes on a TCR 1 supply line
+    m = line_map(6)
+    cost = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)
+    toll = np.array([0, 1, 1, 1, 0, 0], dtype=np.uint8)
+    dist, pred = mod.bounded_search(m.neighbors, cost, [0], toll=toll, max_toll=2)
+    np.testing.assert_array_equal(dist, [[0, -1, -1, -1, -1, -1],
+                                         [-1, 1, -1, -1, -1, -1],
+                                         [-1, -1, 2, -1, -1, -1]])
+    assert pred[2, 2] == 1 * 6 + 1          # state (layer 1, cell 1)
+    dist, _ = mod.bounded_search(m.neighbors, cost, [0], toll=toll, max_toll=3)
+    assert dist[3, 5] == 5
+
+
+def test_empty_and_unreachable_inputs():
+    m = line_map(3)
+    cost = np.full((3, 6), -1, dtype=np.int16)
+    for mod in (cy, py):
+        dist, pred = mod.bounded_search(m.neighbors, cost, [])
+        assert (dist == -1).all() and (pred == -1).all()
+        dist, _ = mod.bounded_search(m.neighbors, cost, [1])
+        np.testing.assert_array_equal(dist, [[-1, 0, -1]])
+        with pytest.raises(IndexError):
+            mod.bounded_search(m.neighbors, cost, [3])
+        with pytest.raises(ValueError):
+            mod.bounded_search(m.neighbors, cost[:2], [0])
+
+
+@st.composite
+def search_cases(draw):
+    ncols = draw(st.integers(1, 12))
+    nrows = draw(st.integers(1, 12))
+    absent = [f"{c:02d}{r:02d}" for c in range(1, ncols + 1) for r in range(1, nrows + 1)
+              if draw(st.integers(0, 9)) == 0]
+    if len(absent) == ncols * nrows:
+        absent = absent[1:]
+    m = HexMap((1, ncols), (1, nrows), absent)
+    n = m.n_cells
+    cost = np.array(draw(st.lists(st.integers(-1, 5), min_size=6 * n, max_size=6 * n)),
+                    dtype=np.int16).reshape(n, 6)
+    cost[m.neighbors < 0] = -1
+    k = draw(st.integers(0, 4))
+    sources = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k))
+    scost = draw(st.lists(st.integers(0, 7), min_size=k, max_size=k))
+    limit = draw(st.integers(-1, 25))
+    stop = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.uint8)
+    if draw(st.booleans()):
+        stop[:] = 0
+    toll = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)), dtype=np.uint8)
+    max_toll = draw(st.integers(0, 3))
+    return m, cost, sources, scost, limit, stop, toll, max_toll
+
+
+@settings(max_examples=300, deadline=None)
+@given(search_cases())
+def test_cython_and_pure_searches_are_identical(case):
+    m, cost, sources, scost, limit, stop, toll, max_toll = case
+    args = dict(source_cost=scost, limit=limit, stop=stop, toll=toll, max_toll=max_toll)
+    d1, p1 = cy.bounded_search(m.neighbors, cost, sources, **args)
+    d2, p2 = py.bounded_search(m.neighbors, cost, sources, **args)
+    np.testing.assert_array_equal(d1, d2)
+    np.testing.assert_array_equal(p1, p2)
+    n = m.n_cells
+    # every predecessor link is a real least-cost step
+    for state in np.flatnonzero(d1.reshape(-1) >= 0):
+        p = p1.reshape(-1)[state]
+        if p < 0:
+            continue
+        u, v = p % n, state % n
+        d = int(np.flatnonzero(m.neighbors[u] == v)[0])
+        assert d1.reshape(-1)[p] + cost[u, d] == d1.reshape(-1)[state]
+        assert p // n + toll[v] == state // n
+        if limit >= 0:
+            assert d1.reshape(-1)[state] <= limit
+
+
+@settings(max_examples=100, deadline=None)
+@given(search_cases())
+def test_plain_search_agrees_with_scipy_dijkstra(case):
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    m, cost, sources, scost, limit, _, _, _ = case
+    if not sources:
+        return
+    n = m.n_cells
+    # one virtual super-source carries the source costs
+    rows, cols, vals = [], [], []
+    for u in range(n):
+        for d in range(6):
+            if cost[u, d] >= 0:
+                rows.append(u)
+                cols.append(int(m.neighbors[u, d]))
+                vals.append(cost[u, d] + 1e-9)   # explicit zero weights need a nudge
+    best = {}
+    for s, c in zip(sources, scost):   # csr_matrix would sum duplicate edges: keep the least
+        best[s] = min(c, best.get(s, c))
+    for s, c in best.items():
+        rows.append(n)
+        cols.append(s)
+        vals.append(c + 1e-9)
+    g = csr_matrix((vals, (rows, cols)), shape=(n + 1, n + 1))
+    ref = dijkstra(g, indices=n, limit=np.inf)
+    ref = np.where(np.isinf(ref), -1, np.round(ref)).astype(int)[:n]
+    if limit >= 0:
+        ref[ref > limit] = -1
+    dist, _ = cy.bounded_search(m.neighbors, cost, sources, source_cost=scost, limit=limit)
+    np.testing.assert_array_equal(dist[0], ref)
