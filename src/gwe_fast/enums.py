@@ -64,6 +64,7 @@ class Hexside(IntFlag):
     VP_LINE = 1 << 8
     ROADCUT = 1 << 9
     RAIL_EXTRA = 1 << 10  #: a second single-track line through the same hexside (18.33)
+    START_LINE = 1 << 11  #: Brusilov 18.27: the line between the two trench lines
 
     RAIL = RAIL_SINGLE | RAIL_DOUBLE | RAIL_EXTRA
 
@@ -97,7 +98,7 @@ GAME_FEATURES = {
 }
 GAME_HEXSIDES = {
     "gwe": Hexside.MINOR_RIVER | Hexside.MAJOR_RIVER | Hexside.BLOCKED | Hexside.RAIL_SINGLE
-    | Hexside.RAIL_DOUBLE | Hexside.RAIL_EXTRA,
+    | Hexside.RAIL_DOUBLE | Hexside.RAIL_EXTRA | Hexside.START_LINE,
     "kb": Hexside.MINOR_RIVER | Hexside.CANAL | Hexside.EXCAVATION | Hexside.VP_LINE
     | Hexside.ROADCUT | Hexside.RAIL_SINGLE | Hexside.RAIL_DOUBLE,
 }

@@ -130,6 +130,18 @@ cdef int dial_search(
     return <int>settled
 
 
+cdef int _max_step(const stepcost_t[:, ::1] cost) noexcept:
+    # the largest allowed step cost sets the size of the circular bucket queue
+    cdef Py_ssize_t i, d
+    cdef int m = 0
+    with nogil:
+        for i in range(cost.shape[0]):
+            for d in range(cost.shape[1]):
+                if cost[i, d] > m:
+                    m = cost[i, d]
+    return m
+
+
 def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, stop=None,
                    toll=None, max_toll=0):
     """Bounded multi-source least-cost search over the hex grid.
@@ -186,8 +198,7 @@ def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, st
     if max_toll < 0:
         raise ValueError("max_toll must be >= 0")
     cdef int layers = max_toll + 1
-    passable = sc_arr[sc_arr >= 0]
-    cdef int max_step = int(passable.max()) if passable.size else 0
+    cdef int max_step = _max_step(sc_arr)
     if srcc_arr.shape[0]:
         # the circular queue must span the spread of the starting costs too
         max_step = max(max_step, int(srcc_arr.max() - srcc_arr.min()))

@@ -50,7 +50,7 @@ class ParquetSink:
 
 def read_metadata(path: Path) -> dict:
     """The ``gwe_fast`` JSON metadata of a results file."""
-    meta = pq.read_schema(path).metadata or {}
+    meta = pq.read_metadata(path).metadata or {}
     raw = meta.get(b"gwe_fast")
     if raw is None:
         raise ValueError(f"{path} has no gwe_fast metadata: it was not written by gwe run")

@@ -45,7 +45,7 @@ UNIT_REQUIRED = ("id", "name", "side", "nationality", "type", "size", "stacking"
 UNIT_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 SCENARIO_KEYS = {"game", "name", "version", "map", "counters", "tables", "first_turn",
-                 "last_turn", "first_player", "case", "initial_vp", "description"}
+                 "last_turn", "first_player", "case", "initial_vp", "description", "extends"}
 SCENARIO_REQUIRED = ("game", "name", "version", "map", "counters", "tables", "first_turn",
                      "last_turn", "first_player")
 OPTION_KEYS = {"default", "help", "case", "vp", "vp_with", "excludes"}
@@ -544,6 +544,9 @@ def _load(name_or_path, options: dict[str, Any] | None, impl: str | None):
     faults += f
     if data is None:
         return None, faults
+    data = _extend(data, path, faults)
+    if data is None:
+        return None, faults
     parts = {"scenario": (data, Checker(shown, text, faults))}
     sc = data.get("scenario", {})
     for part in ("map", "counters", "tables"):
@@ -555,6 +558,39 @@ def _load(name_or_path, options: dict[str, Any] | None, impl: str | None):
         faults += pf
         parts[part] = (pdata, Checker(str(ppath), ptext, faults))
     return _build(key, path, parts, options, impl, faults)
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def _extend(data: dict, path: Path, faults: list[Fault], depth: int = 0) -> dict | None:
+    """Apply ``scenario.extends``: the named scenario file, with this file's tables on top."""
+    sc = data.get("scenario")
+    if not isinstance(sc, dict) or "extends" not in sc:
+        return data
+    rel = sc["extends"]
+    if not isinstance(rel, str):
+        faults.append(Fault(str(path), "scenario.extends", "must be the path of a scenario file"))
+        return None
+    if depth >= 4:
+        faults.append(Fault(str(path), "scenario.extends", "scenarios extend each other in a "
+                                                           "loop or too deeply (more than 4)"))
+        return None
+    base_path = path.parent / rel
+    base, _, f = read_toml(base_path, str(base_path))
+    faults += f
+    if base is None:
+        return None
+    base = _extend(base, base_path, faults, depth + 1)
+    if base is None:
+        return None
+    merged = _merge(base, data)
+    merged["scenario"] = {k: v for k, v in merged["scenario"].items() if k != "extends"}
+    return merged
 
 
 def scenario_from_dicts(scenario: dict, map: dict, counters: dict, tables: dict | None = None,

@@ -1,0 +1,127 @@
+"""The gwe command: help everywhere, clear errors, no tracebacks, real Parquet output."""
+
+import json
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from conftest import edit
+from gwe_fast.cli import app
+from gwe_fast.runner.parquet import read_metadata
+
+runner = CliRunner()
+
+
+def gwe(*args):
+    """Run the real console entry point in a subprocess (as a user would)."""
+    return subprocess.run([sys.executable, "-c", "from gwe_fast.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_every_command_has_help_with_an_example():
+    commands = [c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands]
+    assert {"scenarios", "validate", "copy-scenario", "run"} <= set(commands)
+    for name in commands:
+        result = runner.invoke(app, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "Example:" in result.output, name
+    assert "Example:" in runner.invoke(app, ["--help"]).output
+
+
+def test_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("gwe_fast ")
+
+
+def test_validate_a_good_scenario(tiny_dir):
+    result = gwe("validate", str(tiny_dir / "tiny.toml"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("tiny.toml: ok")
+
+
+def test_validate_a_broken_scenario_prints_every_fault_and_exits_2(tiny_dir):
+    edit(tiny_dir / "counters.toml", 'setup = "0302"', 'setup = "0909"')
+    edit(tiny_dir / "counters.toml", 'setup = "0402"\n', 'colour = "red"\n')
+    edit(tiny_dir / "map.toml", 'forest = ["0202", "0203"]', 'forest = ["0202", "0203", "0505"]')
+    result = gwe("validate", str(tiny_dir))        # a folder: every scenario file in it
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1] == "gwe: 4 faults found"
+    assert any("counters.toml:14: [unit[0].setup] unit 'ru-xx-1': set-up hex 0909 is outside the map"
+               in ln for ln in lines)
+    assert any("[unit[1].colour]" in ln and "unknown key 'colour'" in ln for ln in lines)
+    assert any("[unit[1]]" in ln and "has no set-up hex" in ln for ln in lines)
+    assert any("map.toml:11: [terrain.forest[2]]" in ln for ln in lines)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["validate", "nowhere.toml"], "file not found"),
+    (["run", "nowhere/else"], "neither a scenario file nor a bundled scenario"),
+    (["validate", "--option", "novalue", "x.toml"], "must look like NAME=VALUE"),
+])
+def test_user_mistakes_give_one_sentence_and_exit_2(args, message):
+    result = gwe(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_run_rejects_an_unknown_option(tiny_dir):
+    result = gwe("run", str(tiny_dir / "tiny.toml"), "--games", "2", "--option", "nope=1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "unknown option 'nope' for this scenario (options: guards, slow, depots)" in result.stderr
+
+
+def test_run_writes_parquet_with_metadata_readable_by_pyarrow_and_pandas(tiny_dir, tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "out" / "tiny.parquet"
+    result = gwe("run", str(tiny_dir / "tiny.toml"), "--games", "300", "--seed", "11",
+                 "--option", "guards=true", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "300 games" in result.stdout and "setup-only: 300 (100.0%)" in result.stdout
+    assert "300/300 games" in result.stderr          # progress
+    table = pq.read_table(out)
+    assert table.num_rows == 300
+    assert all(not f.nullable for f in table.schema)
+    df = pd.read_parquet(out)
+    assert list(df.game_index) == list(range(300))
+    assert (df.master_seed == 11).all() and (df.vp == 3).all()
+    assert json.loads(df.options[0]) == {"depots": 1, "guards": True, "slow": False}
+    assert (df.units_on_map_allied == 2).all() and (df.units_pending_allied == 1).all()
+    meta = read_metadata(out)
+    assert meta["master_seed"] == 11 and meta["games"] == 300 and meta["format_version"] == 1
+    assert meta["options"]["guards"] is True and len(meta["data_hash"]) == 16
+    assert not out.with_name(out.name + ".partial").exists()
+
+
+def test_run_into_a_folder_is_refused(tiny_dir, tmp_path):
+    result = gwe("run", str(tiny_dir / "tiny.toml"), "--games", "1", "--out", str(tmp_path))
+    assert result.returncode == 2 and "is a folder" in result.stderr
+
+
+def test_run_into_an_unwritable_place_fails_cleanly(tiny_dir, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = gwe("run", str(tiny_dir / "tiny.toml"), "--games", "1", "--out",
+                 str(blocker / "sub" / "x.parquet"))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and "cannot write" in result.stderr
+
+
+def test_copy_scenario_then_validate_the_copy(tmp_path):
+    from gwe_fast import bundled_scenarios
+
+    name = next(iter(bundled_scenarios()))
+    dest = tmp_path / "mine"
+    result = runner.invoke(app, ["copy-scenario", name, str(dest)])
+    assert result.exit_code == 0, result.output
+    assert (dest / "counters.toml").exists() and (dest / "tables.toml").exists()
+    again = runner.invoke(app, ["copy-scenario", name, str(dest)])
+    assert again.exit_code == 2
+    unknown = runner.invoke(app, ["copy-scenario", "nope/nope", str(tmp_path / "x")])
+    assert unknown.exit_code == 2
