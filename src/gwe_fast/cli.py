@@ -16,7 +16,7 @@ import typer
 
 from gwe_fast import __version__
 from gwe_fast.scenario.errors import ScenarioError
-from gwe_fast.scenario.loader import bundled_scenarios, load_scenario, resolve, validate
+from gwe_fast.scenario.loader import bundled_scenarios, load_scenario, validate
 
 app = typer.Typer(
     add_completion=False,

@@ -27,6 +27,18 @@ from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 cnp.import_array()
 
 
+cdef inline void _push(cell_t state, Py_ssize_t b, Py_ssize_t e, cell_t* pool_cell,
+                       cell_t* pool_next, cell_t* bucket_head, cell_t* bucket_tail) noexcept nogil:
+    # append pool entry e (holding state) at the tail of bucket b: buckets are FIFO
+    pool_cell[e] = state
+    pool_next[e] = -1
+    if bucket_tail[b] >= 0:
+        pool_next[bucket_tail[b]] = <cell_t>e
+    else:
+        bucket_head[b] = <cell_t>e
+    bucket_tail[b] = <cell_t>e
+
+
 cdef int dial_search(
     const cell_t* neighbors, const stepcost_t* step_cost, Py_ssize_t n,
     const cell_t* sources, const dist_t* source_cost, Py_ssize_t n_sources,
@@ -64,14 +76,7 @@ cdef int dial_search(
     # push in cell order so that the queue order does not depend on the order of sources
     for s in range(n):
         if dist[s] >= 0:
-            b = dist[s] % nb
-            pool_cell[used] = s
-            pool_next[used] = -1
-            if bucket_tail[b] >= 0:
-                pool_next[bucket_tail[b]] = <cell_t>used
-            else:
-                bucket_head[b] = <cell_t>used
-            bucket_tail[b] = <cell_t>used
+            _push(s, dist[s] % nb, used, pool_cell, pool_next, bucket_head, bucket_tail)
             used += 1
             pending += 1
     # sources are pushed with their own costs; the loop walks cost levels upwards
@@ -117,14 +122,7 @@ cdef int dial_search(
             ns = nlayer * n + v
             dist[ns] = nd
             pred[ns] = s
-            b = nd % nb
-            pool_cell[used] = ns
-            pool_next[used] = -1
-            if bucket_tail[b] >= 0:
-                pool_next[bucket_tail[b]] = <cell_t>used
-            else:
-                bucket_head[b] = <cell_t>used
-            bucket_tail[b] = <cell_t>used
+            _push(ns, nd % nb, used, pool_cell, pool_next, bucket_head, bucket_tail)
             used += 1
             pending += 1
     return <int>settled

@@ -17,7 +17,7 @@ import numpy as np
 
 from gwe_fast import dtypes
 from gwe_fast.enums import (GAME_FEATURES, GAME_HEXSIDES, GAME_TERRAIN, Feature, Hexside,
-                            Nationality, Side, Size, Terrain, UnitType)
+                            Nationality, Side, Size, UnitType)
 from gwe_fast.hexmap import HexMap, format_hex_id, parse_hex_id
 from gwe_fast.scenario.errors import Fault, ScenarioError
 from gwe_fast.scenario.model import (ENTRY_LETTERS, OptionSpec, Place, Scenario, UnitTable)
@@ -340,10 +340,11 @@ def check_units(game: str, data: dict, chk: Checker, hexmap: HexMap | None,
                   if kind == "step"})
     text = {k: [""] * n for k, kind in extra_spec.items() if kind == "str" and k not in
             ("option", "pool")}
-    sides = {_name(s): s for s in Side}
     nats = {_name(x): x for x in Nationality}
     types = {_name(x): x for x in UnitType}
     sizes = {_name(x): x for x in Size}
+    coded = (("side", side, SIDE_NAMES), ("nationality", nat, nats), ("type", utype, types),
+             ("size", size, sizes))
     seen_ids: dict[str, int] = {}
     for i, u in enumerate(units):
         key = f"unit[{i}]"
@@ -366,18 +367,10 @@ def check_units(game: str, data: dict, chk: Checker, hexmap: HexMap | None,
             chk.fault(f"{key}.id", f"{label}: id must be lower-case letters, digits and '-'")
         ids.append(uid if isinstance(uid, str) else f"#{i + 1}")
         names.append(str(u.get("name", "")))
-        if "side" in u:
-            s = chk.choice(u["side"], f"{key}.side", SIDE_NAMES)
-            side[i] = -1 if s is None else int(s)
-        if "nationality" in u:
-            x = chk.choice(u["nationality"], f"{key}.nationality", nats)
-            nat[i] = -1 if x is None else int(x)
-        if "type" in u:
-            x = chk.choice(u["type"], f"{key}.type", types)
-            utype[i] = -1 if x is None else int(x)
-        if "size" in u:
-            x = chk.choice(u["size"], f"{key}.size", sizes)
-            size[i] = -1 if x is None else int(x)
+        for field, column, choices in coded:
+            if field in u:
+                x = chk.choice(u[field], f"{key}.{field}", choices)
+                column[i] = -1 if x is None else int(x)
         if "stacking" in u:
             x = chk.int_(u["stacking"], f"{key}.stacking", 0, 12)
             stacking[i] = -1 if x is None else x
@@ -691,7 +684,7 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
     if parts.get("tables", (None,))[0] is not None:
         tdata, tchk = parts["tables"]
         for tkey, msg in check_tables(game, tdata):
-            tchk.fault(tkey, msg)
+            tchk.fault(tkey, msg.rstrip("."))
         tables = tdata
 
     # scenario placement overrides
