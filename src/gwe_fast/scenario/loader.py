@@ -52,6 +52,7 @@ OPTION_KEYS = {"default", "help", "case", "vp", "vp_with", "excludes"}
 PLACEMENT_KEYS = {"setup", "turn", "entry", "removed"}
 MAP_KEYS = {"name", "columns", "rows", "hex_km", "absent", "source"}
 PLACE_KEYS = {"hex", "name", "kind", "vp", "note"}
+EDGE_KEYS = ("allied", "central", "exit")   # friendly supply edges; the exit edge (KB 20.2)
 MAP_TOP = {"map", "terrain", "features", "hexsides", "place", "entry", "edges"}
 
 
@@ -185,8 +186,10 @@ def check_map(game: str, data: dict, chk: Checker) -> tuple[HexMap | None, dict]
             chk.fault(f"map.{k}", f"must be [first, last] with 0 <= first <= last <= 99, not {v!r}")
         else:
             bounds.append(v)
-    if "hex_km" in meta:
-        chk.int_(meta["hex_km"], "map.hex_km", 1)
+    if "hex_km" in meta and (isinstance(meta["hex_km"], bool)
+                             or not isinstance(meta["hex_km"], (int, float))
+                             or meta["hex_km"] <= 0):
+        chk.fault("map.hex_km", f"must be a positive number of kilometres, not {meta['hex_km']!r}")
     if len(bounds) == 2:
         absent = meta.get("absent", [])
         ok_absent = []
@@ -298,8 +301,8 @@ def check_map(game: str, data: dict, chk: Checker) -> tuple[HexMap | None, dict]
 
     edges: dict[str, np.ndarray] = {}
     edge_tab = chk.table(data.get("edges", {}), "edges")
-    chk.keys(edge_tab, "edges", set(SIDE_NAMES))
-    for side in SIDE_NAMES:
+    chk.keys(edge_tab, "edges", EDGE_KEYS)
+    for side in EDGE_KEYS:
         if side in edge_tab:
             edges[side] = np.array(hex_list(edge_tab[side], f"edges.{side}", chk, hexmap),
                                    dtype=dtypes.CELL)
