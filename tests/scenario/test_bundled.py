@@ -88,3 +88,38 @@ def test_a_scenario_loads_identically_on_the_pure_python_twins():
         np.testing.assert_array_equal(getattr(a.map, name), getattr(b.map, name))
     assert a.data_hash == b.data_hash
     assert Game(a, seed=4).state.equals(Game(b, seed=4).state)
+
+
+def _russian_side_of_start_line(sc):
+    """Cells reachable from the Russian set-up without crossing a start-line hexside (18.27)."""
+    from gwe_fast._core.search import bounded_search
+    from gwe_fast.enums import Hexside
+
+    m, u = sc.map, sc.units
+    cost = np.where((m.neighbors >= 0) & ~(m.hexsides & Hexside.START_LINE).astype(bool), 1,
+                    -1).astype(np.int16)
+    russian = u.setup_cell[(u.side == Side.ALLIED) & (u.setup_cell >= 0)]
+    dist, _ = bounded_search(m.neighbors, cost, russian)
+    return dist[0] >= 0
+
+
+def test_18_27_start_line_separates_the_set_ups():
+    sc = load_scenario("brusilov/historical")
+    u = sc.units
+    east = _russian_side_of_start_line(sc)
+    central = u.setup_cell[(u.side == Side.CENTRAL) & (u.setup_cell >= 0)]
+    assert not east[central].any()          # no Central Powers unit east of the start line
+    assert east.sum() > 100 and (~east).sum() > 100
+
+
+def test_25_11_victory_point_towns():
+    # Ruling (docs/rulings.md, 25.11/25.3): points only on towns the Central Powers hold at the
+    # start, 62 in all, so that a historical result lands near the 29/30 boundary of 25.3.
+    sc = load_scenario("brusilov/historical")
+    east = _russian_side_of_start_line(sc)
+    valued = [p for p in sc.places if p.vp > 0]
+    assert sum(p.vp for p in valued) == 62
+    assert not any(east[p.cell] for p in valued)
+    by_name = {p.name: p.vp for p in sc.places}
+    assert (by_name["Lemberg"], by_name["Kowel"], by_name["Czernowitz"], by_name["Luck"]) == (
+        10, 8, 5, 4)
