@@ -55,6 +55,19 @@ def test_tolls_limit_the_hexes_of_one_kind_a_path_may_cross(mod):
     assert dist[3, 5] == 5
 
 
+@pytest.mark.parametrize("mod", [cy, py], ids=["cython", "pure"])
+def test_tolls_on_exit_count_the_first_cell_and_not_the_last(mod):
+    # traced back from a source: the source's hex counts, the unit's hex does not (9.13)
+    m = line_map(4)
+    cost = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)
+    toll = np.array([1, 0, 1, 1], dtype=np.uint8)
+    dist, _ = mod.bounded_search(m.neighbors, cost, [0], toll=toll, max_toll=2,
+                                 toll_on_exit=True)
+    np.testing.assert_array_equal(dist, [[0, -1, -1, -1],
+                                         [-1, 1, 2, -1],
+                                         [-1, -1, -1, 3]])
+
+
 def test_empty_and_unreachable_inputs():
     m = line_map(3)
     cost = np.full((3, 6), -1, dtype=np.int16)
@@ -91,14 +104,16 @@ def search_cases(draw):
         stop[:] = 0
     toll = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)), dtype=np.uint8)
     max_toll = draw(st.integers(0, 3))
-    return m, cost, sources, scost, limit, stop, toll, max_toll
+    on_exit = draw(st.booleans())
+    return m, cost, sources, scost, limit, stop, toll, max_toll, on_exit
 
 
 @settings(max_examples=300, deadline=None)
 @given(search_cases())
 def test_cython_and_pure_searches_are_identical(case):
-    m, cost, sources, scost, limit, stop, toll, max_toll = case
-    args = dict(source_cost=scost, limit=limit, stop=stop, toll=toll, max_toll=max_toll)
+    m, cost, sources, scost, limit, stop, toll, max_toll, on_exit = case
+    args = dict(source_cost=scost, limit=limit, stop=stop, toll=toll, max_toll=max_toll,
+                toll_on_exit=on_exit)
     d1, p1 = cy.bounded_search(m.neighbors, cost, sources, **args)
     d2, p2 = py.bounded_search(m.neighbors, cost, sources, **args)
     np.testing.assert_array_equal(d1, d2)
@@ -112,7 +127,7 @@ def test_cython_and_pure_searches_are_identical(case):
         u, v = p % n, state % n
         d = int(np.flatnonzero(m.neighbors[u] == v)[0])
         assert d1.reshape(-1)[p] + cost[u, d] == d1.reshape(-1)[state]
-        assert p // n + toll[v] == state // n
+        assert p // n + (toll[u] if on_exit else toll[v]) == state // n
         if limit >= 0:
             assert d1.reshape(-1)[state] <= limit
 
@@ -123,7 +138,7 @@ def test_plain_search_agrees_with_scipy_dijkstra(case):
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import dijkstra
 
-    m, cost, sources, scost, limit, _, _, _ = case
+    m, cost, sources, scost, limit, _, _, _, _ = case
     if not sources:
         return
     n = m.n_cells

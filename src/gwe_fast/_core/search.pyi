@@ -12,4 +12,5 @@ def bounded_search(
     stop: npt.ArrayLike | None = None,
     toll: npt.ArrayLike | None = None,
     max_toll: int = 0,
+    toll_on_exit: bool = False,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...

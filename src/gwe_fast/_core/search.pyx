@@ -13,6 +13,9 @@ The rules differ only in the arrays they pass:
   search runs over states ``(cell, tokens used)``; the result has one layer per token count.
   A state is kept only when no state of the same cell with as few tokens is as cheap, so a
   cell's entries across layers always trade cost against tokens.
+* ``toll_on_exit``: charge a cell's tokens when the path leaves it rather than enters it, for
+  lines traced backwards from their sources (a supply line counts the source's hex, not the
+  unit's own).
 * ``limit``: the largest total cost kept (``dijkstra(limit=)``); negative for none.
 
 The pure-Python twin, ``gwe_fast._pure.search.bounded_search``, follows the same steps in the
@@ -42,8 +45,8 @@ cdef inline void _push(cell_t state, Py_ssize_t b, Py_ssize_t e, cell_t* pool_ce
 cdef int dial_search(
     const cell_t* neighbors, const stepcost_t* step_cost, Py_ssize_t n,
     const cell_t* sources, const dist_t* source_cost, Py_ssize_t n_sources,
-    dist_t limit, const flag_t* stop, const flag_t* toll, int max_toll, int max_step,
-    dist_t* dist, cell_t* pred, cell_t* pool_cell, cell_t* pool_next,
+    dist_t limit, const flag_t* stop, const flag_t* toll, int max_toll, bint toll_on_exit,
+    int max_step, dist_t* dist, cell_t* pred, cell_t* pool_cell, cell_t* pool_next,
     cell_t* bucket_head, cell_t* bucket_tail,
 ) except -1 nogil:
     # dist and pred have (max_toll + 1) * n entries (state = layer * n + cell) and must be -1
@@ -105,7 +108,7 @@ cdef int dial_search(
             w = step_cost[u * 6 + d]
             if w < 0:
                 continue
-            nlayer = layer + toll[v]
+            nlayer = layer + (toll[u] if toll_on_exit else toll[v])
             if nlayer > max_toll:
                 continue
             nd = cur + w
@@ -141,7 +144,7 @@ cdef int _max_step(const stepcost_t[:, ::1] cost) noexcept:
 
 
 def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, stop=None,
-                   toll=None, max_toll=0):
+                   toll=None, max_toll=0, toll_on_exit=False):
     """Bounded multi-source least-cost search over the hex grid.
 
     Parameters
@@ -160,6 +163,10 @@ def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, st
         Cells that may be entered but not left.
     toll : uint8[n], optional
         Tokens used on entering each cell; with ``max_toll`` the most a path may use.
+    toll_on_exit : bool
+        Charge a cell's tokens on leaving it instead of entering it: the first cell of a path
+        pays and the last does not (a supply line traced back from its sources to a unit,
+        counting the source's hex and not the unit's, 9.13-9.14).
 
     Returns
     -------
@@ -223,11 +230,13 @@ def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, st
     cdef dist_t lim = limit
     cdef Py_ssize_t ns = src_arr.shape[0]
     cdef int mt = max_toll
+    cdef bint exit_mode = toll_on_exit
     if n == 0:
         return dist_arr.reshape(layers, 0), pred_arr.reshape(layers, 0)
     cdef const cell_t* srcp = &srcv[0] if ns else NULL
     cdef const dist_t* srccp = &srccv[0] if ns else NULL
     with nogil:
         dial_search(&nbv[0, 0], &scv[0, 0], n, srcp, srccp, ns, lim, &stopv[0], &tollv[0],
-                    mt, max_step, &distv[0], &predv[0], &pcv[0], &pnv[0], &hv[0], &tv[0])
+                    mt, exit_mode, max_step, &distv[0], &predv[0], &pcv[0], &pnv[0], &hv[0],
+                    &tv[0])
     return dist_arr.reshape(layers, n), pred_arr.reshape(layers, n)

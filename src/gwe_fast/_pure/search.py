@@ -6,7 +6,7 @@ from gwe_fast import dtypes
 
 
 def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, stop=None,
-                   toll=None, max_toll=0):
+                   toll=None, max_toll=0, toll_on_exit=False):
     """See ``gwe_fast._core.search.bounded_search``; identical results, predecessors included."""
     neighbors = np.asarray(neighbors)
     step_cost = np.asarray(step_cost)
@@ -78,7 +78,7 @@ def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, st
             v = nbr[u][d]
             if v < 0 or cost[u][d] < 0:
                 continue
-            nlayer = layer + toll[v]
+            nlayer = layer + (toll[u] if toll_on_exit else toll[v])
             if nlayer > max_toll:
                 continue
             nd = cur + cost[u][d]
