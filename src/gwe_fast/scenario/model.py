@@ -37,7 +37,7 @@ class OptionSpec:
     vp_with: tuple[tuple[str, int], ...] = ()  #: extra VP when another option is also on
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class UnitTable:
     """The counter manifest as struct-of-arrays, one row per counter, in file order.
 
@@ -85,7 +85,7 @@ class UnitTable:
         return cache
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)   # identity: a loaded scenario is one object
 class Scenario:
     """Everything fixed about a game: map, counters, tables, turns and options.
 

@@ -1,0 +1,1 @@
+"""The rules engines, one package per game system."""

@@ -1,0 +1,81 @@
+"""Movement (5.1, 5.2, 5.4, 7.2, 9.21): step costs for one unit and the hexes it may reach."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.enums import Terrain, UnitType
+from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.zoc import controlled, occupied
+from gwe_fast.scenario.model import Scenario
+from gwe_fast.state import State, Status
+
+
+def printed_values(scenario: Scenario, state: State, unit: int) -> np.ndarray:
+    """The unit's current printed (attack, defense, movement): the row of its current step."""
+    return scenario.units.values[unit, int(state.unit_step[unit])]
+
+
+def movement_allowance(scenario: Scenario, state: State, unit: int) -> int:
+    """Movement Points for this Movement Phase: halved, fractions down but never below one,
+    when out of supply (9.21)."""
+    ma = int(printed_values(scenario, state, unit)[2])
+    if state.unit_status[unit] & Status.OUT_OF_SUPPLY:
+        ma = max(1, ma // 2)
+    return ma
+
+
+def step_costs(scenario: Scenario, state: State, unit: int) -> np.ndarray:
+    """``int16[n_cells, 6]``: Movement Points for ``unit`` to step from each cell to each
+    neighbour, negative where it may not (5.13, 5.4, 24.41).
+
+    The cost of a step is the cost of the hex entered for the unit's TCR (5.4), plus a river
+    hexside crossed, plus one to enter an enemy-controlled hex (7.21); leaving one costs
+    nothing (7.23) and one may go from one to another (7.22). Friendly units cost nothing to
+    pass (5.21). Enemy-occupied hexes may not be entered (5.13), except by a unit with an
+    attack strength above zero into a hex holding only enemy HQ units (10.52).
+    """
+    data = gwe_data(scenario)
+    m, u = scenario.map, scenario.units
+    t = int(data.tcr[unit]) - 1
+    enemy = 1 - int(u.side[unit])
+    nb = m.neighbors
+    v = np.maximum(nb, 0)
+    enter = data.enter_cost[t].copy()
+    if u.utype[unit] == UnitType.ARMORED_CAR:
+        enter[m.terrain == Terrain.MOUNTAIN] = PROHIBITED        # 24.41
+    attack = int(printed_values(scenario, state, unit)[0])
+    blocked = occupied(scenario, state, enemy, hq_only_counts=attack <= 0)
+    ezoc = controlled(scenario, state, enemy)
+    cost = enter[v] + data.side_add[t] + np.where(ezoc[v], data.zoc_add[t], 0)
+    bad = (nb < 0) | (enter[v] < 0) | (data.side_add[t] < 0) | blocked[v]
+    return np.where(bad, PROHIBITED, cost).astype(dtypes.STEPCOST)
+
+
+def reachable(scenario: Scenario, state: State, unit: int, spent: int = 0) -> np.ndarray:
+    """``int32[n_cells]``: the Movement Points needed to reach each cell, -1 where the unit
+    cannot end this move. The unit's own cell is 0.
+
+    ``spent`` is what the unit has already expended this Movement Phase. A unit that has
+    expended nothing may always move at least one hex (5.17), unless it is out of Command
+    Control, in which case it may not move at all (4.0 1d, 10.31).
+    """
+    st = state.unit_status[unit]
+    n = scenario.map.n_cells
+    if not st & Status.ON_MAP or st & Status.OUT_OF_COMMAND:
+        out = np.full(n, -1, dtype=dtypes.DIST)
+        if st & Status.ON_MAP:
+            out[state.unit_cell[unit]] = 0
+        return out
+    cost = step_costs(scenario, state, unit)
+    left = movement_allowance(scenario, state, unit) - spent
+    here = int(state.unit_cell[unit])
+    dist = scenario.map.k.search.bounded_search(scenario.map.neighbors, cost, [here],
+                                                limit=max(left, 0))[0][0]
+    if spent == 0:                                                  # 5.17
+        for d in range(6):
+            w = scenario.map.neighbors[here, d]
+            if w >= 0 and cost[here, d] >= 0 and dist[w] < 0:
+                dist[w] = cost[here, d]
+    return dist

@@ -1,0 +1,132 @@
+"""Supply (9.1, 19.1): rail supply sources, depot chains, and which units are in supply.
+
+All three are the one bounded search with different pass rules:
+
+* rail sources (9.15, 18.27): from the friendly map-edge hexes where a rail line leaves the
+  map, along rail hexsides only, through friendly-side hexes free of enemy units and enemy
+  zones of control; a hex reached is a source unless an enemy unit was the last to occupy it;
+* depots (9.16): a depot is supplied when within its supply range of a rail source or of a
+  supplied depot, on a line free of enemy-occupied and enemy-controlled hexes; depots chain;
+* units (9.12-9.14, 9.17, 19.1): a line of at most the unit's supply range (3 hexes for
+  Russian and Austro-Hungarian units, 5 for German) from the unit's hex (not counted) to a
+  source; never through an enemy-occupied hex (a hex holding only enemy HQs does not count,
+  9.17); through at most two enemy-controlled hexes for a unit of TCR 1, none otherwise.
+  Friendly units negate enemy zones of control for tracing supply (7.24).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.enums import Side, Terrain, UnitType
+from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
+from gwe_fast.scenario.model import Scenario
+from gwe_fast.state import State
+
+TCR1_ZOC_HEXES = 2   # 9.14
+
+
+def _passable(scenario: Scenario) -> np.ndarray:
+    """Steps of one hex between neighbours that any line may take: not across a blocked
+    hexside, not into lake or sea (the chart's prohibited terrain)."""
+    data = gwe_data(scenario)
+    m = scenario.map
+    v = np.maximum(m.neighbors, 0)
+    water = np.isin(m.terrain, (Terrain.LAKE, Terrain.SEA))
+    return (m.neighbors >= 0) & (data.side_add[0] >= 0) & ~water[v]
+
+
+def _open_zoc(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """Enemy-controlled hexes that count against ``side``'s supply lines: those not occupied
+    by a unit of ``side`` (7.24)."""
+    return controlled(scenario, state, 1 - side) & ~occupied(scenario, state, side)
+
+
+def friendly_ground(scenario: Scenario, side: int) -> np.ndarray:
+    """Cells on ``side``'s side of the start line (18.27, 19.1)."""
+    east = gwe_data(scenario).east
+    return east if side == Side.ALLIED else ~east
+
+
+def rail_sources(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """``bool[n_cells]``: friendly rail hexes that are supply sources (9.15, 18.27)."""
+    data = gwe_data(scenario)
+    m = scenario.map
+    ok = (friendly_ground(scenario, side)
+          & ~occupied(scenario, state, 1 - side, hq_only_counts=False)
+          & ~_open_zoc(scenario, state, side))
+    v = np.maximum(m.neighbors, 0)
+    cost = np.where(data.rail & (m.neighbors >= 0) & ok[v], 1, PROHIBITED).astype(dtypes.STEPCOST)
+    starts = data.rail_edge[int(side)]
+    starts = starts[ok[starts]]
+    reached = m.k.search.bounded_search(m.neighbors, cost, starts)[0][0] >= 0
+    return reached & (state.hex_last != 1 - side)
+
+
+def _line_costs(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """One per hex on a supply line; never into an enemy-occupied hex (9.14), though a hex
+    holding only enemy HQs does not count (9.17)."""
+    m = scenario.map
+    v = np.maximum(m.neighbors, 0)
+    blocked = occupied(scenario, state, 1 - side, hq_only_counts=False)
+    return np.where(_passable(scenario) & ~blocked[v], 1, PROHIBITED).astype(dtypes.STEPCOST)
+
+
+def supplied_depots(scenario: Scenario, state: State, side: int,
+                    sources: np.ndarray | None = None) -> np.ndarray:
+    """``bool[n_units]``: the side's depots that are in supply (9.16), chained from the rail
+    sources through other supplied depots, each within its own supply range (19.1)."""
+    data = gwe_data(scenario)
+    m, u = scenario.map, scenario.units
+    if sources is None:
+        sources = rail_sources(scenario, state, side)
+    depots = np.flatnonzero(on_map(state) & (u.side == side) & (u.utype == UnitType.DEPOT))
+    ok = np.zeros(u.n, dtype=bool)
+    if depots.size == 0:
+        return ok
+    cost = _line_costs(scenario, state, side)
+    toll = _open_zoc(scenario, state, side).astype(dtypes.FLAG)
+    frontier = np.flatnonzero(sources)
+    reach_range = int(data.supply_range[depots].max())
+    while frontier.size:
+        # distance from the nearest supplied point to every cell on lines free of enemy
+        # control: the supplying hex counts, the depot's own hex does not (as in 9.13)
+        dist = m.k.search.bounded_search(m.neighbors, cost, frontier, limit=reach_range,
+                                         toll=toll, max_toll=0, toll_on_exit=True)[0][0]
+        new = [i for i in depots if not ok[i] and 0 <= dist[state.unit_cell[i]]
+               <= data.supply_range[i]]
+        if not new:
+            break
+        ok[new] = True
+        frontier = state.unit_cell[new]   # the next links of the chain start from these depots
+    return ok
+
+
+def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """``bool[n_units]``: the side's units on the map that can trace supply (9.12-9.17, 19.1).
+    Entries of other units are False."""
+    data = gwe_data(scenario)
+    m, u = scenario.map, scenario.units
+    sources = rail_sources(scenario, state, side)
+    depots = supplied_depots(scenario, state, side, sources)
+    src_cells = np.union1d(np.flatnonzero(sources), state.unit_cell[depots])
+    mine = on_map(state) & (u.side == side)
+    out = np.zeros(u.n, dtype=bool)
+    if src_cells.size == 0 or not mine.any():
+        return out
+    toll = _open_zoc(scenario, state, side).astype(dtypes.FLAG)
+    cost = _line_costs(scenario, state, side)
+    limit = int(data.supply_range[mine].max())
+    dist, _ = m.k.search.bounded_search(m.neighbors, cost, src_cells, limit=limit, toll=toll,
+                                        max_toll=TCR1_ZOC_HEXES, toll_on_exit=True)
+    for i in np.flatnonzero(mine):
+        if u.utype[i] == UnitType.DEPOT:
+            out[i] = depots[i]
+            continue
+        layers = TCR1_ZOC_HEXES + 1 if data.tcr[i] == 1 else 1
+        d = dist[:layers, state.unit_cell[i]]
+        d = d[d >= 0]
+        out[i] = d.size > 0 and d.min() <= data.supply_range[i]
+    return out
