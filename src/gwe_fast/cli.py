@@ -197,6 +197,76 @@ def run(
         typer.echo("  (the rules engines are not built yet: games were set up, not played)")
 
 
+map_app = typer.Typer(
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    no_args_is_help=True,
+    help="Draw a scenario's map, with its set-up or a saved position, to PNG or SVG.\n\n"
+         "Example: gwe map render brusilov/historical --out brusilov.png",
+)
+app.add_typer(map_app, name="map")
+
+
+@map_app.command("render")
+def map_render(
+    scenario: Annotated[str, typer.Argument(
+        help="Bundled scenario name or path to a scenario file.")],
+    out: Annotated[Path, typer.Option(
+        "--out", help="Image to write: FILE.png or FILE.svg (its folder is created).")],
+    state: Annotated[Path | None, typer.Option(
+        "--state", help="Draw the units of this saved game state (a .npz written by "
+                        "gwe_fast.State.save) instead of the set-up.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
+    dpi: Annotated[int | None, typer.Option(
+        "--dpi", min=20, max=600, help="PNG resolution in dots per inch (default 120, about "
+                                       "120 pixels per hex).")] = None,
+    ids: Annotated[bool, typer.Option(
+        "--ids/--no-ids", help="Print the hex id XXYY in every hex.")] = True,
+) -> None:
+    """Draw the map: terrain, hexsides, rails, towns with their VP, hex ids, entry hexes, units.
+
+    The units are those of the set-up, or of a saved game state with --state.
+
+    Needs matplotlib: pip install "gwe_fast\\[render]".
+
+    Example: gwe map render brusilov/historical --out docs/maps/brusilov.png
+    """
+    from gwe_fast.render import output_format, render_map
+    from gwe_fast.state import State
+
+    try:
+        output_format(out)
+    except ValueError as exc:
+        fail(str(exc))
+    if out.is_dir():
+        fail(f"--out {out} is a folder; give a file name ending in .png or .svg")
+    opts = parse_options(option)
+    try:
+        sc = load_scenario(scenario, opts)
+    except ScenarioError as exc:
+        for fault in exc.faults:
+            typer.echo(str(fault), err=True)
+        n = len(exc.faults)
+        fail(f"scenario {scenario} does not load ({n} fault{'s' if n != 1 else ''}); nothing "
+             f"was drawn")
+    position = None
+    if state is not None:
+        try:
+            position = State.load(state)
+        except ValueError as exc:
+            fail(f"--state {exc}")
+    try:
+        written = render_map(sc, position, out=out, overlay_ids=ids, dpi=dpi)
+    except ValueError as exc:
+        fail(f"cannot draw {state if state is not None else scenario}: {exc}")
+    except RuntimeError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}", 1)
+    typer.echo(f"wrote {written}")
+
+
 def main() -> None:
     """Entry point of the ``gwe`` script."""
     try:

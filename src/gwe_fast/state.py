@@ -57,7 +57,20 @@ class State:
 
     @classmethod
     def load(cls, path: str | Path) -> State:
-        with np.load(path) as z:
+        """Read a state written by ``save``; ValueError with one sentence if it is not one."""
+        what = f"{path} is not a game state saved by gwe_fast.State.save"
+        try:
+            z = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise ValueError(f"{path}: file not found") from None
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{what} ({exc})") from None
+        if not isinstance(z, np.lib.npyio.NpzFile):
+            raise ValueError(f"{what} (it is a single array, not a .npz archive)")
+        with z:
+            missing = [f.name for f in fields(cls) if f.name not in z.files]
+            if missing:
+                raise ValueError(f"{what} (it lacks the arrays {', '.join(missing)})")
             return cls(**{f.name: z[f.name][()] if z[f.name].ndim == 0 else z[f.name].copy()
                           for f in fields(cls)})
 
