@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import IntFlag
 from pathlib import Path
 
@@ -36,7 +36,9 @@ class State:
 
     Unit arrays are indexed like ``Scenario.units``; hex arrays like ``Scenario.map`` cells.
     ``unit_step`` is the current step row (0 = full strength); ``hex_last`` is the side that
-    last occupied or moved through each hex, -1 if none (9.15, 25.12).
+    last occupied or moved through each hex, -1 if none (9.15, 25.12). ``extra`` holds the
+    arrays a game's engine adds (movement points spent, rail capacity used …), by name; they
+    are copied, saved and compared with the rest.
     """
 
     turn: np.int16
@@ -47,13 +49,19 @@ class State:
     unit_step: np.ndarray
     unit_status: np.ndarray
     hex_last: np.ndarray
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def _core(self):
+        return [f.name for f in fields(self) if f.name != "extra"]
 
     def copy(self) -> State:
-        return State(**{f.name: np.copy(getattr(self, f.name)) for f in fields(self)})
+        return State(**{k: np.copy(getattr(self, k)) for k in self._core()},
+                     extra={k: v.copy() for k, v in self.extra.items()})
 
     def save(self, path: str | Path) -> None:
-        """Write the state to a ``.npz`` file."""
-        np.savez(path, **{f.name: getattr(self, f.name) for f in fields(self)})
+        """Write the state to a ``.npz`` file (engine arrays under ``x_<name>``)."""
+        np.savez(path, **{k: getattr(self, k) for k in self._core()},
+                 **{f"x_{k}": v for k, v in self.extra.items()})
 
     @classmethod
     def load(cls, path: str | Path) -> State:
@@ -67,16 +75,19 @@ class State:
             raise ValueError(f"{what} ({exc})") from None
         if not isinstance(z, np.lib.npyio.NpzFile):
             raise ValueError(f"{what} (it is a single array, not a .npz archive)")
+        core = [f.name for f in fields(cls) if f.name != "extra"]
         with z:
-            missing = [f.name for f in fields(cls) if f.name not in z.files]
+            missing = [k for k in core if k not in z.files]
             if missing:
                 raise ValueError(f"{what} (it lacks the arrays {', '.join(missing)})")
-            return cls(**{f.name: z[f.name][()] if z[f.name].ndim == 0 else z[f.name].copy()
-                          for f in fields(cls)})
+            values = {k: z[k][()] if z[k].ndim == 0 else z[k].copy() for k in core}
+            extra = {k[2:]: z[k].copy() for k in z.files if k.startswith("x_")}
+        return cls(**values, extra=extra)
 
     def equals(self, other: State) -> bool:
-        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
-                   for f in fields(self))
+        return (all(np.array_equal(getattr(self, k), getattr(other, k)) for k in self._core())
+                and self.extra.keys() == other.extra.keys()
+                and all(np.array_equal(v, other.extra[k]) for k, v in self.extra.items()))
 
     def units_at(self, cell: int) -> np.ndarray:
         """Units on the map in ``cell``."""

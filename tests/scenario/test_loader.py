@@ -179,3 +179,20 @@ def test_initial_state_places_units_by_their_placement(tiny_dir):
     copy.unit_cell[0] = 0
     assert not copy.equals(g.state)
     np.testing.assert_array_equal(g.on_map(int(Side.ALLIED)), [0, 1, 4])
+
+
+def test_states_copy_save_and_load_with_engine_arrays(tiny_dir, tmp_path):
+    from gwe_fast import Game, State
+
+    g = Game(load_scenario(tiny_dir / "tiny.toml"), seed=3)
+    g.state.extra["mp_spent"] = np.arange(5, dtype=np.int8)
+    path = tmp_path / "s.npz"
+    g.state.save(path)
+    back = State.load(path)
+    assert back.equals(g.state) and back.extra["mp_spent"].dtype == np.int8
+    c = g.state.copy()
+    c.extra["mp_spent"][0] = 9
+    assert not c.equals(g.state) and g.state.extra["mp_spent"][0] == 0
+    np.save(tmp_path / "one.npy", np.zeros(3))
+    with pytest.raises(ValueError, match="single array"):
+        State.load(tmp_path / "one.npy")

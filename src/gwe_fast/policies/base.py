@@ -1,0 +1,81 @@
+"""The policy interface: the engine asks, a policy picks, the engine checks.
+
+Every choice a player makes is a ``Decision``: its ``kind`` (a dotted name such as
+``"gwe.move.unit"``), the deciding ``side``, the legal ``options`` (a non-empty sequence) and
+read-only ``context``. A policy returns the *index* of its pick; the engine validates it in
+one place (``check_choice``) and applies the option. A policy is handed its own
+``numpy.random.Generator`` and never touches the game's dice.
+
+Examples
+--------
+>>> import numpy as np
+>>> d = Decision("demo.pick", side=0, options=("a", "b", "c"))
+>>> RandomPolicy().choose(d, None, np.random.default_rng(1)) in (0, 1, 2)
+True
+>>> check_choice(d, 3)
+Traceback (most recent call last):
+...
+gwe_fast.policies.base.IllegalChoice: policy answered 3 to demo.pick, which has 3 options (0..2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+
+class IllegalChoice(Exception):
+    """A policy answered something that is not one of the legal options."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: str
+    side: int
+    options: Sequence[Any]
+    context: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self):
+        if len(self.options) == 0:
+            raise ValueError(f"decision {self.kind} offers no option")
+
+
+def check_choice(decision: Decision, choice: Any) -> int:
+    """The one place where a policy's answer is checked: an index into the options."""
+    if isinstance(choice, (bool, np.bool_)) or not isinstance(choice, (int, np.integer)):
+        raise IllegalChoice(f"policy answered {choice!r} to {decision.kind}; an option index "
+                            f"(int) is required")
+    n = len(decision.options)
+    if not 0 <= int(choice) < n:
+        raise IllegalChoice(f"policy answered {choice} to {decision.kind}, which has {n} "
+                            f"options (0..{n - 1})")
+    return int(choice)
+
+
+class Policy:
+    """Base class. Subclasses override ``choose``; parameters come in as keyword arguments."""
+
+    name = "base"
+
+    def __init__(self, **params: Any):
+        self.params = dict(params)
+
+    def choose(self, decision: Decision, game: Any, rng: np.random.Generator) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{type(self).__name__}({args})"
+
+
+class RandomPolicy(Policy):
+    """A uniformly random legal option at every decision: the baseline."""
+
+    name = "random"
+
+    def choose(self, decision: Decision, game: Any, rng: np.random.Generator) -> int:
+        return int(rng.integers(len(decision.options)))
