@@ -53,9 +53,11 @@ def step_costs(scenario: Scenario, state: State, unit: int) -> np.ndarray:
     return np.where(bad, PROHIBITED, cost).astype(dtypes.STEPCOST)
 
 
-def reachable(scenario: Scenario, state: State, unit: int, spent: int = 0) -> np.ndarray:
-    """``int32[n_cells]``: the Movement Points needed to reach each cell, -1 where the unit
-    cannot end this move. The unit's own cell is 0.
+def routes(scenario: Scenario, state: State, unit: int, spent: int = 0
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """``(dist, pred)`` of ``unit``'s possible moves: ``dist[c]`` the Movement Points needed to
+    reach cell ``c`` (-1 where the unit cannot end this move; its own cell is 0) and ``pred``
+    the predecessor cell on a least-cost path (-1 at the start).
 
     ``spent`` is what the unit has already expended this Movement Phase. A unit that has
     expended nothing may always move at least one hex (5.17), unless it is out of Command
@@ -63,19 +65,29 @@ def reachable(scenario: Scenario, state: State, unit: int, spent: int = 0) -> np
     """
     st = state.unit_status[unit]
     n = scenario.map.n_cells
-    if not st & Status.ON_MAP or st & Status.OUT_OF_COMMAND:
-        out = np.full(n, -1, dtype=dtypes.DIST)
-        if st & Status.ON_MAP:
-            out[state.unit_cell[unit]] = 0
-        return out
+    dist = np.full(n, -1, dtype=dtypes.DIST)
+    pred = np.full(n, -1, dtype=dtypes.CELL)
+    if not st & Status.ON_MAP:
+        return dist, pred
+    here = int(state.unit_cell[unit])
+    if st & Status.OUT_OF_COMMAND:
+        dist[here] = 0
+        return dist, pred
     cost = step_costs(scenario, state, unit)
     left = movement_allowance(scenario, state, unit) - spent
-    here = int(state.unit_cell[unit])
-    dist = scenario.map.k.search.bounded_search(scenario.map.neighbors, cost, [here],
-                                                limit=max(left, 0))[0][0]
+    d2, p2 = scenario.map.k.search.bounded_search(scenario.map.neighbors, cost, [here],
+                                                  limit=max(left, 0))
+    dist[:], pred[:] = d2[0], p2[0]
     if spent == 0:                                                  # 5.17
         for d in range(6):
             w = scenario.map.neighbors[here, d]
             if w >= 0 and cost[here, d] >= 0 and dist[w] < 0:
                 dist[w] = cost[here, d]
-    return dist
+                pred[w] = here
+    return dist, pred
+
+
+def reachable(scenario: Scenario, state: State, unit: int, spent: int = 0) -> np.ndarray:
+    """``int32[n_cells]``: the Movement Points needed to reach each cell, -1 where the unit
+    cannot end this move (see ``routes``)."""
+    return routes(scenario, state, unit, spent)[0]

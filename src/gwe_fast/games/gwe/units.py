@@ -61,3 +61,27 @@ def _eliminate(game: GweGame, unit: int, cause: str, surrounded: bool) -> None:
 
 def units_in(game: GweGame, cell: int) -> np.ndarray:
     return game.state.units_at(cell)
+
+
+def move_unit(game: GweGame, unit: int, path) -> None:
+    """Put a unit at the end of ``path`` (cells, start excluded or included) and mark every
+    hex of the path as last occupied or moved through by its side (9.15, 25.12)."""
+    path = [int(c) for c in path]
+    if not path:
+        return
+    side = game.scenario.units.side[unit]
+    game.state.hex_last[path] = side
+    game.state.unit_cell[unit] = path[-1]
+
+
+def path_to(game: GweGame, pred: np.ndarray, target: int) -> list[int]:
+    """Cells from the search's source (excluded) to ``target`` (included), following the
+    single-layer predecessor array of ``bounded_search``."""
+    n = game.scenario.map.n_cells
+    out = []
+    s = int(target)
+    while s >= 0:
+        out.append(s % n)
+        s = int(pred[s])
+    out.reverse()
+    return out[1:]

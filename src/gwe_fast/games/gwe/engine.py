@@ -1,0 +1,268 @@
+"""The sequence of play (4.0) of The Great War in the East, with the Brusilov exclusive rules.
+
+``play(game)`` runs a whole scenario from the state's turn, player and phase to the end and
+returns the result. Each Player-Turn is: Movement Phase (initial supply, reinforcements,
+command control, movement, attrition), the other player's Cavalry Withdrawal Before Combat
+Phase, the Combat Phase (command control, combat resolution) and the Step Replacement Phase;
+stacking is enforced at the end of every phase (6.14).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gwe_fast.enums import Side, UnitType
+from gwe_fast.games.gwe import movement, supply, units, victory
+from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
+from gwe_fast.state import Status
+
+MOVEMENT, WITHDRAWAL, COMBAT, REPLACEMENT = 1, 2, 3, 4
+PHASE_NAMES = {MOVEMENT: "movement", WITHDRAWAL: "withdrawal", COMBAT: "combat",
+               REPLACEMENT: "replacement"}
+
+
+@dataclass
+class GameResult:
+    vp: int
+    level: str
+    turns_played: int
+    towns_vp: int
+    per_turn: list[dict]
+
+
+def play(game: GweGame, check=None) -> GameResult:
+    """Play the scenario to its end. ``check(game, phase_name)``, if given, is called at the
+    end of every phase (the invariant checker of the tests)."""
+    sc, st = game.scenario, game.state
+    first = int(sc.first_player)
+    order = (first, 1 - first)
+    per_turn: list[dict] = []
+    # a saved game resumes where its state says: state.phase is the next phase to play of
+    # state.player in state.turn (0: the start of that Game-Turn)
+    resume = (int(st.player), int(st.phase)) if int(st.phase) > 0 else None
+    turn = int(st.turn)
+    while turn <= sc.last_turn:
+        st.turn = np.int16(turn)
+        for side in order:
+            start = MOVEMENT
+            if resume is not None:
+                if side != resume[0]:
+                    continue
+                start, resume = resume[1], None
+            st.player = np.int8(side)
+            for phase in (MOVEMENT, WITHDRAWAL, COMBAT, REPLACEMENT):
+                if phase < start:
+                    continue
+                st.phase = np.int16(phase)
+                run_phase(game, side, phase)
+                enforce_stacking(game)
+                if phase < REPLACEMENT:
+                    st.phase = np.int16(phase + 1)
+                elif side == order[0]:                 # on to the second Player-Turn
+                    st.player, st.phase = np.int8(order[1]), np.int16(MOVEMENT)
+                else:                                  # on to the next Game-Turn
+                    st.player, st.phase = np.int8(order[0]), np.int16(0)
+                if check is not None:
+                    check(game, PHASE_NAMES[phase])
+            per_turn.append(snapshot(game, turn, side))
+        turn += 1
+        if turn <= sc.last_turn:
+            st.turn = np.int16(turn)
+    st.turn = np.int16(sc.last_turn)
+    towns = victory.score_towns(game)
+    return GameResult(int(st.vp), victory.level(game), sc.last_turn - sc.first_turn + 1,
+                      towns, per_turn)
+
+
+def run_phase(game: GweGame, side: int, phase: int) -> None:
+    if phase == MOVEMENT:
+        movement_phase(game, side)
+    elif phase == WITHDRAWAL:
+        from gwe_fast.games.gwe import withdrawal
+        withdrawal.withdrawal_phase(game, 1 - side)
+    elif phase == COMBAT:
+        combat_phase(game, side)
+    else:
+        from gwe_fast.games.gwe import replacement
+        replacement.replacement_phase(game, side)
+
+
+def enforce_stacking(game: GweGame) -> None:
+    from gwe_fast.games.gwe import stacking
+    stacking.enforce_stacking(game)
+
+
+# --- the Movement Phase ---------------------------------------------------------------------
+
+def movement_phase(game: GweGame, side: int) -> None:
+    from gwe_fast.games.gwe import attrition, command, reinforcements
+
+    sc, st = game.scenario, game.state
+    mine = sc.units.side == side
+    flags = game.arr("flags")
+    flags[mine] &= ~np.uint16(Flag.MOVED | Flag.USED_RAIL)
+    game.arr("mp_spent")[mine] = 0
+    game.arr("rail_hexes")[mine] = 0
+    game.arr("rail_used")[side] = 0
+    game.arr("track_used")[:, :, side] = 0
+    initial_supply(game, side)                                   # 4.0 A1a
+    reinforcements.reinforcement_segment(game, side)             # 4.0 A1b
+    command.command_segment(game, side, for_combat=False)        # 4.0 A1c
+    movement_segment(game, side)                                 # 4.0 A1d
+    command.clear_command(game, side)
+    attrition.attrition_segment(game, side)                      # 4.0 A1e
+
+
+def initial_supply(game: GweGame, side: int) -> None:
+    """Mark the phasing units out of supply for this Movement Phase (4.0 A1a, 9.11)."""
+    sc, st = game.scenario, game.state
+    ok = supply.in_supply(sc, st, side)
+    mine = (sc.units.side == side) & (st.unit_status & Status.ON_MAP).astype(bool)
+    out = mine & ~ok & (sc.units.utype != UnitType.HQ)          # 10.35: no effect on HQs
+    st.unit_status[mine] &= ~np.uint16(Status.OUT_OF_SUPPLY)
+    st.unit_status[out] |= Status.OUT_OF_SUPPLY
+
+
+def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
+    """Units of ``side`` that may still act in this Movement Segment."""
+    sc, st = game.scenario, game.state
+    out = []
+    first_turn = int(st.turn) == sc.first_turn and side == Side.ALLIED
+    for u in np.flatnonzero((sc.units.side == side) & (st.unit_status & Status.ON_MAP).astype(bool)):
+        u = int(u)
+        if u in done:
+            continue
+        if first_turn and sc.units.utype[u] != UnitType.HQ:
+            continue                                             # 18.1
+        status = st.unit_status[u]
+        if status & Status.OUT_OF_COMMAND and not status & Status.ENTRAINED:
+            continue                                             # 4.0 A1d, 5.35
+        out.append(u)
+    return out
+
+
+def movement_segment(game: GweGame, side: int) -> None:
+    """The owner moves units one at a time, each as far as it will in one go (5.1-5.3)."""
+    done: set[int] = set()
+    while True:
+        units_left = movable_units(game, side, done)
+        if not units_left:
+            return
+        pick = game.ask("gwe.move.unit", side, [-1] + units_left)
+        if pick < 0:
+            return
+        move_one_unit(game, pick)
+        done.add(pick)
+
+
+def move_one_unit(game: GweGame, unit: int) -> None:
+    """One unit's move: any sequence of ordinary moves, entraining, rail moves and detraining
+    the rules allow, until the owner stops (5.1-5.3, 5.17, 5.34, 5.35)."""
+    from gwe_fast.games.gwe import command, rail
+
+    sc, st = game.scenario, game.state
+    side = int(sc.units.side[unit])
+    spent = game.arr("mp_spent")
+    start_cell = int(st.unit_cell[unit])
+    while st.unit_status[unit] & Status.ON_MAP:
+        options: list[tuple] = [("stop",)]
+        entrained = bool(st.unit_status[unit] & Status.ENTRAINED)
+        if entrained:
+            for dest, hexes in sorted(rail.rail_moves(game, unit).items()):
+                options.append(("rail", dest))
+            if rail.can_detrain(game, unit):
+                options.append(("detrain",))
+        else:
+            if not st.unit_status[unit] & Status.OUT_OF_COMMAND:
+                dist, pred = movement.routes(sc, st, unit, int(spent[unit]))
+                here = int(st.unit_cell[unit])
+                for c in np.flatnonzero(dist > 0):
+                    if c != here:
+                        options.append(("move", int(c)))
+            if rail.can_entrain(game, unit):
+                options.append(("entrain",))
+        choice = game.ask("gwe.move.action", side, options, unit=unit)
+        kind = choice[0]
+        if kind == "stop":
+            break
+        if kind == "move":
+            dest = choice[1]
+            path = units.path_to(game, pred, dest)
+            spent[unit] += int(dist[dest])
+            units.move_unit(game, unit, path)
+            game.set_flag(unit, Flag.MOVED)
+            game.event("move", unit=unit, to=dest, mp=int(dist[dest]))
+            entered_enemy_hq_hex(game, unit)
+            command.displace_lone_hqs(game, side)
+        elif kind == "entrain":
+            rail.entrain(game, unit)
+            game.set_flag(unit, Flag.MOVED)
+        elif kind == "rail":
+            rail.move_by_rail(game, unit, choice[1])
+            game.set_flag(unit, Flag.MOVED)
+            command.displace_lone_hqs(game, side)
+        elif kind == "detrain":
+            rail.detrain(game, unit)
+    if st.unit_status[unit] & Status.ON_MAP and int(st.unit_cell[unit]) != start_cell:
+        end_of_move_checks(game, unit, start_cell)
+
+
+def entered_enemy_hq_hex(game: GweGame, unit: int) -> None:
+    """10.52: enemy HQs alone in the hex a unit entered displace at once (or are eliminated
+    when they cannot)."""
+    from gwe_fast.games.gwe import command
+
+    sc, st = game.scenario, game.state
+    here = int(st.unit_cell[unit])
+    for other in st.units_at(here):
+        if sc.units.side[other] != sc.units.side[unit] and sc.units.utype[other] == UnitType.HQ:
+            if not command.displace_hq(game, int(other)):
+                units.eliminate(game, int(other), "other")
+
+
+def end_of_move_checks(game: GweGame, unit: int, start_cell: int) -> None:
+    """23.52 (reduced Austro-Hungarian units) and 24.42 (armored car breakdown)."""
+    from gwe_fast.games.gwe import rail
+
+    sc, st = game.scenario, game.state
+    spent = int(game.arr("mp_spent")[unit])
+    if sc.units.utype[unit] == UnitType.ARMORED_CAR:
+        rail.armored_car_breakdown(game, unit)
+    hexes = sc.map.distance(start_cell, int(st.unit_cell[unit]))
+    rail.reduced_ah_move_check(game, unit, hexes, spent)
+
+
+# --- the Combat Phase -----------------------------------------------------------------------
+
+def combat_phase(game: GweGame, side: int) -> None:
+    from gwe_fast.games.gwe import combat, command
+
+    flags = game.arr("flags")
+    flags[:] &= ~np.uint16(Flag.ATTACKED | Flag.DEFENDED | Flag.ADVANCED)
+    command.command_segment(game, side, for_combat=True)         # 4.0 A3a
+    combat.combat_phase(game, side)                              # 4.0 A3b
+    command.clear_command(game, side)
+    flags[:] &= ~np.uint16(Flag.RETREATED_IN)
+
+
+# --- the record -----------------------------------------------------------------------------
+
+def snapshot(game: GweGame, turn: int, side: int) -> dict:
+    """One row of the per-turn record, after ``side``'s Player-Turn."""
+    sc, st = game.scenario, game.state
+    on = (st.unit_status & Status.ON_MAP).astype(bool)
+    row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp)}
+    for s in Side:
+        name = s.name.lower()
+        mine = on & (sc.units.side == s)
+        row[f"units_{name}"] = int(mine.sum())
+        row[f"out_of_supply_{name}"] = int((mine & (st.unit_status & Status.OUT_OF_SUPPLY)
+                                            .astype(bool)).sum())
+        row[f"hexes_held_{name}"] = int((st.hex_last == s).sum())
+        row[f"steps_lost_{name}"] = int(game.arr("steps_lost")[s].sum())
+        row[f"sp_lost_{name}"] = int(game.arr("sp_lost")[s].sum())
+        for i, cause in enumerate(LOSS_CAUSES):
+            row[f"steps_lost_{name}_{cause}"] = int(game.arr("steps_lost")[s, i])
+    return row
