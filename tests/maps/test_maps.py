@@ -296,6 +296,67 @@ def test_brusilov_dniester_and_column_19(brusilov):
     assert cols & {18, 19, 20, 21}
 
 
+def _hexside_chains(sides: set) -> list[set]:
+    """Connected chains of hexsides: two hexsides are linked when they meet at a hex vertex, that
+    is when together they touch three mutually adjacent hexes."""
+    def meet(s1, s2):
+        u = s1 | s2
+        if len(u) != 3:
+            return False
+        a, b, c = sorted(u)
+        return b in neighbours(a) and c in neighbours(a) and c in neighbours(b)
+    left, out = set(sides), []
+    while left:
+        s = left.pop()
+        chain, todo = {s}, [s]
+        while todo:
+            x = todo.pop()
+            for y in [y for y in left if meet(x, y)]:
+                left.discard(y)
+                chain.add(y)
+                todo.append(y)
+        out.append(chain)
+    return out
+
+
+def test_19_41_dniester_runs_edge_to_edge(brusilov):
+    """19.41 ("south of both the Dniester River and hex row 1900") needs the Dniester to split the
+    map. Its major-river hexsides must form one chain, past Halicz, Nizniow, Zaleszczyki and Chotin,
+    from the bottom edge (the Carpathian side, real west) to the top edge (real east, towards
+    Mohilev-Podolski), and that chain alone, without the Prut, must cut Pokutia and Bukovina off
+    from Podolia."""
+    m = brusilov
+    place = {pl["name"]: pl["hex"] for pl in m.m["place"]}
+    c0, c1 = m.m["map"]["columns"]
+    r0, r1 = m.m["map"]["rows"]
+    major = m.sides["major_river"]
+    # the Dniester's chain is the one at Halicz; the Prut's is a different chain
+    chains = [ch for ch in _hexside_chains(major) if any(place["Halicz"] in s for s in ch)]
+    assert len(chains) == 1
+    dniester = chains[0]
+    touched = {h for s in dniester for h in s}
+    # it runs past the towns on its banks (Nizniow, 2413, is not a printed town)
+    for h in (place["Halicz"], "2413", place["Zaleszczyki"], place["Chotin"]):
+        assert h in touched, f"the Dniester misses {h}"
+    # ... and from edge to edge: in at the bottom edge near column 19, out at the top edge
+    assert {h for h in touched if cr(h)[1] == r1 and 18 <= cr(h)[0] <= 21}
+    assert {h for h in touched if cr(h)[1] == r0}
+    assert all(cr(h)[0] < c1 for h in touched)        # it does not run off the right edge instead
+    # flood fill across every hexside except the Dniester's
+    south = m.region({place["Kolomea"]}, dniester)
+    north = m.region({place["Tarnopol"]}, dniester)
+    for name in ("Kolomea", "Czernowitz", "Stanislau"):                  # Pokutia and Bukovina
+        assert place[name] in south and place[name] not in north, name
+    for name in ("Tarnopol", "Buczacz", "Kamenez-Podolsk"):              # Podolia
+        assert place[name] in north and place[name] not in south, name
+    # a clean split: two regions cover the map, and every Dniester hexside lies between them
+    assert south | north == m.hexes and not south & north
+    for s in dniester:
+        assert len(s & south) == 1, f"Dniester hexside {sorted(s)} does not separate the banks"
+    assert {cr(h)[0] for h in south} >= set(range(20, c1 + 1))         # south of it, columns 20-31
+    assert min(cr(h)[0] for h in south) >= 19
+
+
 def _kb_front(m: Map):
     german = set(KB_GERMAN)
     british = set(KB_BRITISH)
