@@ -80,23 +80,47 @@ def test_run_writes_parquet_with_metadata_readable_by_pyarrow_and_pandas(tiny_di
     import pandas as pd
 
     out = tmp_path / "out" / "tiny.parquet"
-    result = gwe("run", str(tiny_dir / "tiny.toml"), "--games", "300", "--seed", "11",
+    result = gwe("run", str(tiny_dir / "tiny.toml"), "--games", "40", "--seed", "11",
                  "--option", "guards=true", "--out", str(out))
     assert result.returncode == 0, result.stderr
-    assert "300 games" in result.stdout and "setup-only: 300 (100.0%)" in result.stdout
-    assert "300/300 games" in result.stderr          # progress
+    assert "40 games" in result.stdout and "mean VP" in result.stdout
+    assert "40/40 games" in result.stderr          # progress
     table = pq.read_table(out)
-    assert table.num_rows == 300
+    assert table.num_rows == 40
     assert all(not f.nullable for f in table.schema)
     df = pd.read_parquet(out)
-    assert list(df.game_index) == list(range(300))
-    assert (df.master_seed == 11).all() and (df.vp == 3).all()
+    assert list(df.game_index) == list(range(40))
+    levels = {"central_powers_decisive", "central_powers_substantive", "central_powers_marginal",
+              "russian_marginal", "russian_substantive", "russian_decisive"}
+    assert set(df.result) <= levels and (df.error == "").all()
+    assert (df.turns_played == 3).all() and (df.master_seed == 11).all()
+    # the VP total is the initial 3 (5, less 2 for the guards option) plus its causes
+    assert (df.vp == 3 + df.vp_units + df.vp_towns + df.vp_withheld).all()
     assert json.loads(df.options[0]) == {"depots": 1, "guards": True, "slow": False}
-    assert (df.units_on_map_allied == 2).all() and (df.units_pending_allied == 1).all()
+    assert json.loads(df.policies[0]) == {"allied": "random", "central": "random"}
     meta = read_metadata(out)
-    assert meta["master_seed"] == 11 and meta["games"] == 300 and meta["format_version"] == 1
+    assert meta["master_seed"] == 11 and meta["games"] == 40 and meta["format_version"] == 1
     assert meta["options"]["guards"] is True and len(meta["data_hash"]) == 16
+    assert meta["engine"] == "gwe"
     assert not out.with_name(out.name + ".partial").exists()
+    again = tmp_path / "again.parquet"
+    gwe("run", str(tiny_dir / "tiny.toml"), "--games", "40", "--seed", "11", "--option",
+        "guards=true", "--out", str(again))
+    replay = pd.read_parquet(again)
+    cols = [c for c in df.columns if c != "wall_time_s"]
+    pd.testing.assert_frame_equal(df[cols], replay[cols])          # same seed, same games
+
+
+def test_run_of_a_game_without_an_engine_records_its_set_up(tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "kb.parquet"
+    result = gwe("run", "kaisers_battle/historical", "--games", "3", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "setup-only: 3 (100.0%)" in result.stdout and "not built yet" in result.stdout
+    df = pd.read_parquet(out)
+    assert (df.result == "setup-only").all() and (df.turns_played == 0).all()
+    assert (df.units_on_map_central > 0).all() and (df.units_pending_allied > 0).all()
 
 
 def test_run_into_a_folder_is_refused(tiny_dir, tmp_path):

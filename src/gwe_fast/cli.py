@@ -147,18 +147,21 @@ def copy_scenario(
 def run(
     scenario: Annotated[str, typer.Argument(
         help="Bundled scenario name or path to a scenario file.")] = DEFAULT_SCENARIO,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 1000,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", help="Parquet file to write (default results/<scenario>-seed<S>.parquet).")]
     = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
 ) -> None:
     """Run a batch of games and write one row per game to Parquet.
 
-    Until the rules engines land, each game is set up (scenario validated, dice seeded from
-    the master seed and game index, starting position built) and recorded; no turn is played.
+    Great War in the East scenarios are played to the end, both sides on the random policy;
+    game i of a run with seed S is the same game whatever the worker count. A Kaiser's Battle
+    scenario is set up and recorded (its engine is not built yet).
 
     Example: gwe run brusilov/historical --games 1000 --seed 7 --option sga_early=true
     """
@@ -179,11 +182,14 @@ def run(
     def progress(done: int, total: int, seconds: float) -> None:
         rate = done / seconds if seconds > 0 else float("inf")
         eta = (total - done) / rate if rate > 0 else 0.0
-        typer.echo(f"\r{done}/{total} games, {rate:,.0f} games/s, ETA {eta:.1f} s", err=True,
+        typer.echo(f"\r{done}/{total} games, {rate:,.1f} games/s, ETA {eta:.0f} s", err=True,
                    nl=done == total)
 
     try:
-        summary = run_batch(sc, games, seed, out, progress=progress)
+        import os
+
+        summary = run_batch(sc, games, seed, out, progress=progress,
+                            workers=workers or os.cpu_count() or 1)
     except KeyboardInterrupt:
         fail(f"interrupted; the finished chunks are kept in {out}.partial", 130)
     except OSError as exc:
@@ -194,7 +200,10 @@ def run(
         typer.echo(f"  {result}: {count} ({100 * count / summary.games:.1f}%)")
     typer.echo(f"  mean VP: {summary.mean_vp:.2f}")
     if set(summary.results) == {"setup-only"}:
-        typer.echo("  (the rules engines are not built yet: games were set up, not played)")
+        typer.echo("  (this game's engine is not built yet: games were set up, not played)")
+    if summary.errors:
+        fail(f"{summary.errors} game{'s' if summary.errors != 1 else ''} raised an error; each "
+             f"is recorded with its seed and error in {summary.out}", 1)
 
 
 map_app = typer.Typer(

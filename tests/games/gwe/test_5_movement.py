@@ -143,3 +143,19 @@ def test_24_41_the_armored_car_never_enters_a_mountain():
     g = position([unit("ac", "russian", "0404", "armored_car", size="none")],
                  terrain={"mountain": ["0403"]})
     assert "0403" not in reach(g, "ac")
+
+
+def test_19_42_and_19_43_cavalry_living_off_the_land_moves_normally_without_a_zoc():
+    from gwe_fast.games.gwe.game import Flag
+    from gwe_fast.games.gwe.zoc import controlled
+
+    g = position([unit("cav", "russian", "0404", "cavalry"),
+                  unit("ah", "austro_hungarian", "0101")])
+    i = g.unit("cav")
+    g.state.unit_status[i] |= Status.OUT_OF_SUPPLY
+    assert movement_allowance(g.scenario, g.state, i) == 3          # halved (9.21)
+    assert controlled(g.scenario, g.state, 0)[g.scenario.map.cell("0405")]
+    g.state.extra["flags"] = np.zeros(g.scenario.units.n, dtype=np.uint16)
+    g.state.extra["flags"][i] = Flag.LIVING_OFF_LAND
+    assert movement_allowance(g.scenario, g.state, i) == 6          # 19.42: moves normally
+    assert not controlled(g.scenario, g.state, 0).any()             # 19.43: no ZOC

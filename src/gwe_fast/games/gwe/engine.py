@@ -97,20 +97,19 @@ def enforce_stacking(game: GweGame) -> None:
 # --- the Movement Phase ---------------------------------------------------------------------
 
 def movement_phase(game: GweGame, side: int) -> None:
-    from gwe_fast.games.gwe import attrition, command, reinforcements
+    from gwe_fast.games.gwe import attrition, command, rail, reinforcements
 
-    sc, st = game.scenario, game.state
+    sc = game.scenario
     mine = sc.units.side == side
     flags = game.arr("flags")
     flags[mine] &= ~np.uint16(Flag.MOVED | Flag.USED_RAIL)
     game.arr("mp_spent")[mine] = 0
-    game.arr("rail_hexes")[mine] = 0
-    game.arr("rail_used")[side] = 0
-    game.arr("track_used")[:, :, side] = 0
+    rail.start_rail_phase(game, side)
     initial_supply(game, side)                                   # 4.0 A1a
     reinforcements.reinforcement_segment(game, side)             # 4.0 A1b
     command.command_segment(game, side, for_combat=False)        # 4.0 A1c
     movement_segment(game, side)                                 # 4.0 A1d
+    rail.end_rail_movement(game, side)                           # 5.31: still entrained
     command.clear_command(game, side)
     attrition.attrition_segment(game, side)                      # 4.0 A1e
 
@@ -122,7 +121,7 @@ def initial_supply(game: GweGame, side: int) -> None:
     mine = (sc.units.side == side) & (st.unit_status & Status.ON_MAP).astype(bool)
     out = mine & ~ok & (sc.units.utype != UnitType.HQ)          # 10.35: no effect on HQs
     st.unit_status[mine] &= ~np.uint16(Status.OUT_OF_SUPPLY)
-    st.unit_status[out] |= Status.OUT_OF_SUPPLY
+    st.unit_status[out] |= np.uint16(Status.OUT_OF_SUPPLY)
 
 
 def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
@@ -165,7 +164,7 @@ def move_one_unit(game: GweGame, unit: int) -> None:
     sc, st = game.scenario, game.state
     side = int(sc.units.side[unit])
     spent = game.arr("mp_spent")
-    start_cell = int(st.unit_cell[unit])
+    hexes = 0          # hexes entered by ordinary movement since the last detraining (23.52)
     while st.unit_status[unit] & Status.ON_MAP:
         options: list[tuple] = [("stop",)]
         entrained = bool(st.unit_status[unit] & Status.ENTRAINED)
@@ -189,12 +188,18 @@ def move_one_unit(game: GweGame, unit: int) -> None:
             break
         if kind == "move":
             dest = choice[1]
+            before = int(spent[unit])
             path = units.path_to(game, pred, dest)
-            spent[unit] += int(dist[dest])
-            units.move_unit(game, unit, path)
             game.set_flag(unit, Flag.MOVED)
-            game.event("move", unit=unit, to=dest, mp=int(dist[dest]))
-            entered_enemy_hq_hex(game, unit)
+            for cell in path:                 # hex by hex: 23.52 may stop the unit on the way
+                units.move_unit(game, unit, [cell])
+                spent[unit] = before + int(dist[cell])
+                hexes += 1
+                if not rail.reduced_ah_move_check(game, unit, hexes, int(spent[unit])):
+                    break
+            game.event("move", unit=unit, to=dest, mp=int(spent[unit]) - before)
+            if st.unit_status[unit] & Status.ON_MAP:
+                entered_enemy_hq_hex(game, unit)
             command.displace_lone_hqs(game, side)
         elif kind == "entrain":
             rail.entrain(game, unit)
@@ -205,8 +210,9 @@ def move_one_unit(game: GweGame, unit: int) -> None:
             command.displace_lone_hqs(game, side)
         elif kind == "detrain":
             rail.detrain(game, unit)
-    if st.unit_status[unit] & Status.ON_MAP and int(st.unit_cell[unit]) != start_cell:
-        end_of_move_checks(game, unit, start_cell)
+            hexes = 0
+    if (st.unit_status[unit] & Status.ON_MAP and sc.units.utype[unit] == UnitType.ARMORED_CAR):
+        rail.armored_car_breakdown(game, unit)                   # 24.42
 
 
 def entered_enemy_hq_hex(game: GweGame, unit: int) -> None:
@@ -220,18 +226,6 @@ def entered_enemy_hq_hex(game: GweGame, unit: int) -> None:
         if sc.units.side[other] != sc.units.side[unit] and sc.units.utype[other] == UnitType.HQ:
             if not command.displace_hq(game, int(other)):
                 units.eliminate(game, int(other), "other")
-
-
-def end_of_move_checks(game: GweGame, unit: int, start_cell: int) -> None:
-    """23.52 (reduced Austro-Hungarian units) and 24.42 (armored car breakdown)."""
-    from gwe_fast.games.gwe import rail
-
-    sc, st = game.scenario, game.state
-    spent = int(game.arr("mp_spent")[unit])
-    if sc.units.utype[unit] == UnitType.ARMORED_CAR:
-        rail.armored_car_breakdown(game, unit)
-    hexes = sc.map.distance(start_cell, int(st.unit_cell[unit]))
-    rail.reduced_ah_move_check(game, unit, hexes, spent)
 
 
 # --- the Combat Phase -----------------------------------------------------------------------

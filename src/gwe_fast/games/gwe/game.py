@@ -37,6 +37,9 @@ class Flag:
     OUT_OF_RADIUS = 1 << 8    #: outside every friendly HQ's command radius (10.42, 10.43)
     BROKEN_DOWN = 1 << 9      #: armored car broken down (24.42)
     ADVANCED = 1 << 10        #: advanced after combat this phase: may not attack (8.73)
+    # 5.31, 14.22 (rail.py, reinforcements.py)
+    RAIL_COUNTED = 1 << 14    #: counted toward Rail Capacity this Movement Phase (5.31, 20.11)
+    ENTRY_BLOCKED = 1 << 15   #: reinforcement found its entry blocked: alternate hex next (14.22)
 
 
 # Engine arrays kept in State.extra: name -> (dtype, shape as a function of the scenario)
@@ -50,6 +53,17 @@ ENGINE_ARRAYS = {
     "steps_lost": (np.int32, lambda sc: (2, len(LOSS_CAUSES))),   # steps lost, side x cause
     "sp_lost": (np.int32, lambda sc: (2, len(LOSS_CAUSES))),      # stacking points lost
     "depots_received": (np.int16, lambda sc: (2,)),              # depots arrived (20.2)
+    # 5.31, 18.21, 18.32 (rail.py): the Game-Turn rail_used, rail_hexes, track_used belong to
+    "rail_turn": (np.int16, lambda sc: (2,)),
+    # 10.11 1 / 21.13 (command.py): the HQ has lent its shift in this Combat Phase
+    "hq_shift_used": (np.int8, lambda sc: (sc.units.n,)),
+    # 11.0-11.1 (combat.py): per fortress hex: steps lost (0-4, 11.13), Defense Strength at full
+    # and after two steps lost (11.14; set by whoever places fortresses: the map format has no
+    # field for them), attacked in this Combat Phase (8.14)
+    "fortress": (np.int16, lambda sc: (sc.map.n_cells, 4)),
+    # 5.31 with 5.35 (rail.py): stacking points counted beyond the Rail Capacity because
+    # entrained units out of Command Control could neither detrain nor stay uncounted
+    "rail_forced": (np.int16, lambda sc: (2,)),
 }
 
 VP_CAUSES = ("initial", "central_powers_stacking_point_eliminated",
@@ -79,6 +93,8 @@ class GweGame(Game):
         self.events: list[tuple] | None = [] if events else None
         if state is None:
             self.arr("vp_cause")[VP_CAUSES.index("initial")] = scenario.initial_vp
+            from gwe_fast.games.gwe.reinforcements import setup_replacements
+            setup_replacements(self)                                   # 26.34
 
     # engine arrays ------------------------------------------------------------------------
     def arr(self, name: str) -> np.ndarray:

@@ -46,17 +46,9 @@ def check(game: GweGame, where: str = "") -> None:
     if not vp_is_consistent(game):
         raise InvariantError(f"{at}: VP {int(st.vp)} differ from the sum of their causes "
                              f"{int(game.arr('vp_cause').sum())}")
-    used = game.arr("rail_used")
-    cap = rail_capacity(game)
+    from gwe_fast.games.gwe.rail import rail_capacity
+
+    used = game.arr("rail_used") - game.arr("rail_forced")
+    cap = np.array([rail_capacity(sc, side) for side in (0, 1)])
     if (used > cap).any():
         raise InvariantError(f"{at}: rail capacity exceeded: {used.tolist()} > {cap.tolist()}")
-
-
-def rail_capacity(game: GweGame) -> np.ndarray:
-    t = game.scenario.tables["rail_capacity"]
-    cap = np.array([t["russian"]["stacking_points"], t["central_powers"]["stacking_points"]])
-    if game.scenario.options.get("more_supply_rail"):               # 26.33
-        opt = next(o for o in game.scenario.tables["option_vp_costs"]["option"]
-                   if o["rule"] == "26.33")
-        cap[0] = opt["effects"]["russian_rail_capacity"]
-    return cap

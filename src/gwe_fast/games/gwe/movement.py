@@ -7,21 +7,36 @@ import numpy as np
 from gwe_fast import dtypes
 from gwe_fast.enums import Terrain, UnitType
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State, Status
 
 
+# 24.32/24.42: the armored car's reverse side is its broken-down state, not a step; the
+# counter prints 0-1-1 there and the tables have no cell for it.
+ARMORED_CAR_BROKEN_DOWN = (0, 1, 1)
+
+
 def printed_values(scenario: Scenario, state: State, unit: int) -> np.ndarray:
-    """The unit's current printed (attack, defense, movement): the row of its current step."""
+    """The unit's current printed (attack, defense, movement): the row of its current step,
+    or the broken-down armored car's reverse (24.42)."""
+    flags = state.extra.get("flags")
+    if (scenario.units.utype[unit] == UnitType.ARMORED_CAR and flags is not None
+            and flags[unit] & Flag.BROKEN_DOWN):
+        return np.array(ARMORED_CAR_BROKEN_DOWN, dtype=np.int16)
     return scenario.units.values[unit, int(state.unit_step[unit])]
 
 
 def movement_allowance(scenario: Scenario, state: State, unit: int) -> int:
     """Movement Points for this Movement Phase: halved, fractions down but never below one,
-    when out of supply (9.21)."""
+    when out of supply (9.21); being out of supply has no effect on HQs (10.35), nor on the
+    movement of cavalry living off the land (19.42)."""
     ma = int(printed_values(scenario, state, unit)[2])
-    if state.unit_status[unit] & Status.OUT_OF_SUPPLY:
+    flags = state.extra.get("flags")
+    living = flags is not None and flags[unit] & Flag.LIVING_OFF_LAND    # 19.42: moves normally
+    if (state.unit_status[unit] & Status.OUT_OF_SUPPLY and not living
+            and scenario.units.utype[unit] != UnitType.HQ):
         ma = max(1, ma // 2)
     return ma
 

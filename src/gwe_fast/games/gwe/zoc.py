@@ -7,6 +7,7 @@ import numpy as np
 from gwe_fast import dtypes
 from gwe_fast.enums import UnitType
 from gwe_fast.games.gwe.data import exerts_zoc, gwe_data
+from gwe_fast.games.gwe.game import Flag
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State, Status
 
@@ -31,13 +32,17 @@ def occupied(scenario: Scenario, state: State, side: int, hq_only_counts: bool =
 def controlled(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """Cells in the zone of control of ``side`` (7.11): the six hexes around each unit that
     exerts one, not across a prohibited hexside. HQs never exert one (7.26); in the Brusilov
-    Offensive depots do (19.3); entrained units do not (5.36)."""
+    Offensive depots do (19.3); entrained units do not (5.36), nor cavalry living off the
+    land (19.43)."""
     m = scenario.map
     data = gwe_data(scenario)
     u = scenario.units
     st = state.unit_status
     active = (on_map(state) & (u.side == side) & exerts_zoc(scenario)
               & ~(st & Status.ENTRAINED).astype(bool))
+    flags = state.extra.get("flags")
+    if flags is not None:                       # 19.43: cavalry living off the land
+        active &= ~(flags & Flag.LIVING_OFF_LAND).astype(bool)
     cells = np.unique(state.unit_cell[active])
     out = np.zeros(m.n_cells, dtype=bool)
     if cells.size:

@@ -1,0 +1,1093 @@
+"""Combat (8.0, 8.8, 8.9, 9.21, 9.23, 10.42-10.43, 11.0, 12.2) with the Brusilov Offensive's
+joint attacks (17.0), massed artillery (19.2), living off the land (19.42), HQ defensive shift
+(21.1), panic (23.1-23.5, in ``panic``) and the armored car (24.1). Retreats are in ``retreat``.
+
+``combat_phase(game, side)`` is the Combat Resolution Segment of the phasing ``side`` (the
+engine runs the Combat Phase's Command Control Segment before it). The attacker declares one
+attack at a time, every choice among exactly the legal options:
+
+1. ``"gwe.combat.declare"``: a hex to attack, or ``"stop"``. Offered: hexes holding an enemy
+   unit other than an HQ (or an undestroyed enemy fortress) not yet attacked this phase (8.14),
+   next to a unit that may attack across a hexside that does not prohibit combat, and for
+   which some set of such units reaches the lowest odds of the CRT (8.8).
+2. ``"gwe.combat.attack"``: ``("unit", u)`` to add an attacker adjacent to every defending
+   hex, ``("hex", c)`` to add a defending hex adjacent to every attacker chosen so far (8.23),
+   or ``"done"`` once the attack reaches the lowest odds. An option is offered only if the
+   attack can still be completed legally after it.
+3. ``command.choose_shifts`` (10.21-10.22), ``"gwe.combat.massed_artillery"`` (19.21-19.22:
+   a depot of the attacker within three hexes of an attacker, or ``"none"``), then, asked of
+   the defender, ``"gwe.combat.defensive_artillery"`` (19.23-19.24, Central Powers only) and
+   ``command.choose_defense_shifts`` (21.1).
+
+``resolve_attack(game, combat)`` then resolves it (see its docstring) and asks the owners for
+the option of 8.9 (``"gwe.combat.option"``), the affected units of a larger multi-hex force
+(``"gwe.combat.affected"``), each step lost (``"gwe.combat.loss"``), retreat paths
+(``"gwe.combat.retreat"``, ``"gwe.stacking.retreat_eliminate"``) and advances
+(``"gwe.combat.advance"``).
+
+Strengths are exact: only the roundings the rules print are made (9.21 per unit, down but
+never below one, also for 10.42; 12.21 on the cavalry's total; 5.36 per unit), and the odds
+are rounded in the defender's favour (8.4). Every reading of the rules is in
+docs/rulings_combat.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.enums import Feature, Hexside, Nationality, Side, Terrain, UnitType
+from gwe_fast.games.gwe import command, panic
+from gwe_fast.games.gwe import units as gu
+from gwe_fast.games.gwe.data import PROHIBITED
+from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
+from gwe_fast.games.gwe.supply import (
+    friendly_ground,
+    in_supply,
+    rail_sources,
+    supplied_depots,
+)
+from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
+from gwe_fast.scenario.model import Scenario
+from gwe_fast.state import Status
+
+STOP, DONE, NONE = "stop", "done", "none"
+FORTRESS_STEPS = 4          #: 11.13: "All fortresses have four Steps"
+FORTRESS_STEP_VALUE = 2     #: 11.13: each fortress step absorbs two combat unit steps
+FORTRESS_WEAKENED_AFTER = 2  #: 11.14: the smaller Defense Strength after two steps lost
+SURROUNDED_LINE = 6         #: 25.13: "a contiguous line of six hexes or less"
+
+# columns of the "fortress" engine array
+F_LOST, F_FULL, F_WEAK, F_ATTACKED = range(4)
+
+#: 8.9 option codes (tables.toml crt_options) -> (lose half, lose all, hexes of retreat)
+OPTION_EFFECTS = {
+    "lose_half_affected_steps": (True, False, 0),
+    "lose_all_affected_steps": (False, True, 0),
+    "retreat_1": (False, False, 1),
+    "retreat_2": (False, False, 2),
+    "eliminate_all": (False, True, 0),
+    "lose_half_and_retreat_1": (True, False, 1),
+    "lose_half_and_retreat_2": (True, False, 2),
+}
+#: 10.43: one added to a result, "with 3 on the table becoming an E"
+WORSE_DEFENDER = {"-": "-", "1": "2", "2": "3", "3": "E", "E": "E"}
+WORSE_ATTACKER = {"-": "-", "1": "2", "2": "2"}
+#: 12.21: cavalry attack at full strength only against hexes holding only these types
+CAVALRY_FULL_AGAINST = (UnitType.CAVALRY, UnitType.DEPOT, UnitType.HQ)
+SIDE_KEYS = {Side.ALLIED: "russian", Side.CENTRAL: "central_powers"}
+
+
+@dataclass
+class Combat:
+    """One attack: the declaration, then what its resolution found (for the log and tests).
+
+    ``attack`` is exact (a Fraction); ``column`` indexes the CRT columns (0 = leftmost) after
+    the shifts; ``odds`` is the printed ratio of that column in the row used.
+    """
+
+    side: int
+    cells: list[int]
+    attackers: list[int]
+    depot: int = -1
+    defense_depot: int = -1
+    shift_right: int = 0
+    shift_left: int = 0
+    attack: Fraction = Fraction(0)
+    defense: int = 0
+    row: str = ""
+    base_column: int = -1
+    column: int = -1
+    odds: str = ""
+    die: int = 0
+    modified_die: int = 0
+    attacker_result: str = "-"
+    defender_result: str = "-"
+    option: str = ""
+    attacker_steps: int = 0
+    defender_steps: int = 0
+    affected: int = 0
+    ils_ne_passeront_pas: bool = False
+    panic: bool = False
+    retreats: dict = field(default_factory=dict)
+    panic_paths: dict = field(default_factory=dict)
+    resolved: bool = False
+
+
+# --- compiled terrain effects on combat (5.4) -------------------------------------------------
+
+@dataclass(frozen=True)
+class CombatTerrain:
+    """5.4's effects on combat as arrays: ``doubled[c]`` the doublings of a defender in hex
+    ``c`` by its terrain or city (a city replaces the terrain), ``trench[c]`` by a trench;
+    ``halved[c, d]`` attackers across that hexside are halved; ``die_exclusive`` /
+    ``die_any``: ``(mask[c, d], n)`` pairs, n added to the die when attacking exclusively /
+    at all across such hexsides; ``prohibited[c, d]`` no attack across."""
+
+    doubled: np.ndarray
+    trench: np.ndarray
+    halved: np.ndarray
+    die_exclusive: tuple
+    die_any: tuple
+    prohibited: np.ndarray
+
+
+_HEXSIDE_KINDS = {"minor_river": Hexside.MINOR_RIVER, "major_river": Hexside.MAJOR_RIVER,
+                  "ridge": Hexside.RIDGE, "blocked": Hexside.BLOCKED, "canal": Hexside.CANAL}
+
+
+def _codes(entry) -> list[str]:
+    c = (entry or {}).get("combat", "none")
+    return [c] if isinstance(c, str) else list(c)
+
+
+@lru_cache(maxsize=32)
+def combat_terrain(scenario: Scenario) -> CombatTerrain:
+    te = scenario.tables["terrain_effects"]
+    m = scenario.map
+    doubled = np.zeros(m.n_cells, dtype=np.int8)
+    for t in Terrain:
+        if "defender_doubled" in _codes(te.get(t.name.lower())):
+            doubled[m.terrain == t] += 1
+    city = (m.features & Feature.CITY).astype(bool)
+    doubled[city] = _codes(te.get("city")).count("defender_doubled")
+    trench = np.zeros(m.n_cells, dtype=np.int8)
+    tr = (m.features & (Feature.TRENCH_ALLIED | Feature.TRENCH_CENTRAL)).astype(bool)
+    trench[tr] = _codes(te.get("trench")).count("defender_doubled")
+    halved = np.zeros((m.n_cells, 6), dtype=bool)
+    prohibited = np.zeros((m.n_cells, 6), dtype=bool)
+    excl, anyx = [], []
+    for kind, bit in _HEXSIDE_KINDS.items():
+        mask = (m.hexsides & bit).astype(bool)
+        for code in _codes(te.get(kind)):
+            if code == "attacker_halved":
+                halved |= mask
+            elif code == "prohibited":
+                prohibited |= mask
+            elif code.startswith("die_plus_"):
+                n = int(code.split("_")[2])
+                (excl if code.endswith("_exclusively_across") else anyx).append((mask, n))
+    return CombatTerrain(doubled, trench, halved, tuple(excl), tuple(anyx), prohibited)
+
+
+# --- fortresses (11.0) --------------------------------------------------------------------------
+
+def fortress_steps(game: GweGame, cell: int) -> int:
+    """Steps the fortress printed in ``cell`` has left (11.13); 0 where there is none."""
+    if not game.scenario.map.features[cell] & Feature.FORTRESS:
+        return 0
+    return max(0, FORTRESS_STEPS - int(game.arr("fortress")[cell, F_LOST]))
+
+
+def fortress_side(game: GweGame, cell: int) -> int:
+    """The side a fortress belongs to: the side of the start line it stands on (18.27)."""
+    return Side.ALLIED if game.data.east[cell] else Side.CENTRAL
+
+
+def fortress_cells(game: GweGame, side: int) -> np.ndarray:
+    """``bool[n_cells]``: undestroyed fortresses of ``side`` (11.15)."""
+    m = game.scenario.map
+    out = ((m.features & Feature.FORTRESS).astype(bool)
+           & (game.arr("fortress")[:, F_LOST] < FORTRESS_STEPS)
+           & friendly_ground(game.scenario, side))
+    return out
+
+
+def fortress_defense(game: GweGame, cell: int) -> int:
+    """11.11, 11.14: the printed Defense Strength, the smaller one after two steps lost."""
+    if fortress_steps(game, cell) <= 0:
+        return 0
+    f = game.arr("fortress")[cell]
+    return int(f[F_WEAK] if f[F_LOST] >= FORTRESS_WEAKENED_AFTER else f[F_FULL])
+
+
+def fortress_lose(game: GweGame, cell: int, n: int) -> int:
+    """Take ``n`` fortress steps (11.13, 11.15: never replaced); returns the steps taken."""
+    left = fortress_steps(game, cell)
+    n = min(max(n, 0), left)
+    if n:
+        game.arr("fortress")[cell, F_LOST] += n
+        game.event("fortress_step_loss", hex=int(cell), steps=n)
+    return n
+
+
+# --- units' values ------------------------------------------------------------------------------
+
+def current_values(game: GweGame) -> np.ndarray:
+    """``int16[n_units, 3]``: each unit's printed (attack, defense, movement) on its current
+    step (8.52, 8.53: a corps' markers are its step rows). A broken-down armored car shows its
+    back, 0-1-1 (24.42)."""
+    u, st = game.scenario.units, game.state
+    idx = np.minimum(st.unit_step.astype(np.int64), u.n_steps.astype(np.int64) - 1)
+    vals = u.values[np.arange(u.n), np.maximum(idx, 0)].copy()
+    broken = (u.utype == UnitType.ARMORED_CAR) & ((game.arr("flags") & Flag.BROKEN_DOWN) != 0)
+    vals[broken, 0] = 0
+    vals[broken, 1] = np.minimum(vals[broken, 1], 1)
+    return vals
+
+
+def steps_of(game: GweGame, units) -> int:
+    return sum(gu.steps_left(game, int(x)) for x in units)
+
+
+@dataclass
+class Stack:
+    """The defenders of one hex: ``counted`` add their strength and steps; ``passengers``
+    retreated (or withdrew) into the hex this phase (8.66, 12.17); ``hqs`` follow the stack
+    (10.53); ``fortress`` its steps at the moment of combat."""
+
+    cell: int
+    counted: list[int]
+    passengers: list[int]
+    hqs: list[int]
+    fortress: int = 0
+
+
+def stack_at(game: GweGame, cell: int, side: int) -> Stack:
+    """The units of ``side`` in ``cell`` as a defending stack. A unit that retreated or
+    withdrew into the hex this phase is a passenger (8.66, 12.17), unless every unit there did
+    and the hex has not been attacked yet (12.15: withdrawn cavalry alone defend)."""
+    u, st = game.scenario.units, game.state
+    flags = game.arr("flags")
+    here = [int(x) for x in st.units_at(int(cell)) if u.side[x] == side]
+    hqs = [x for x in here if u.utype[x] == UnitType.HQ]
+    rest = [x for x in here if u.utype[x] != UnitType.HQ]
+    counted = [x for x in rest if not flags[x] & Flag.RETREATED_IN]
+    if not counted:
+        counted = [x for x in rest if not flags[x] & Flag.DEFENDED]
+    passengers = [x for x in rest if x not in counted]
+    fort = fortress_steps(game, cell) if fortress_side(game, cell) == side else 0
+    return Stack(int(cell), counted, passengers, hqs, fort)
+
+
+# --- who may attack, what may be attacked (8.1, 8.2) ------------------------------------------
+
+def may_attack(game: GweGame, side: int) -> np.ndarray:
+    """``bool[n_units]``: the side's units that may still attack in this Combat Phase: on the
+    map, with an attack strength above zero and not in parentheses (8.12, 10.51: only heroic
+    leaders among HQs), not yet attacked (8.14) nor advanced (8.73), not entrained (5.36), and
+    not moved by rail in the last Movement Phase unless of TCR 1 (5.34)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    flags = game.arr("flags")
+    vals = current_values(game)
+    ok = (on_map(st) & (u.side == side)
+          & ((flags & (Flag.ATTACKED | Flag.ADVANCED)) == 0)
+          & ~(st.unit_status & Status.ENTRAINED).astype(bool)
+          & ~(((flags & Flag.USED_RAIL) != 0) & (game.data.tcr != 1)))
+    out = ok & (vals[:, 0] > 0) & (u.utype != UnitType.HQ)
+    for h in np.flatnonzero(ok & (u.utype == UnitType.HQ)):
+        if command.is_heroic(game, int(h)) and command.hq_combat_strength(
+                game, int(h), True, int(st.unit_cell[h])) > 0:
+            out[h] = True
+    return out
+
+
+def attack_positions(game: GweGame, cells) -> np.ndarray:
+    """``bool[n_cells]``: hexes adjacent to every one of ``cells`` across a hexside that does
+    not prohibit combat (8.11, 8.23, 5.4)."""
+    m = game.scenario.map
+    pro = combat_terrain(game.scenario).prohibited
+    out = np.ones(m.n_cells, dtype=bool)
+    for c in cells:
+        mask = np.zeros(m.n_cells, dtype=bool)
+        nb = m.neighbors[int(c)]
+        ok = (nb >= 0) & ~pro[int(c)]
+        mask[nb[ok]] = True
+        out &= mask
+    return out
+
+
+def attackable_cells(game: GweGame, side: int) -> np.ndarray:
+    """``bool[n_cells]``: hexes ``side`` may attack, if it has units to: an enemy unit other
+    than an HQ (12.33-like: a hex of HQs alone has no strength, 10.53; it is entered, not
+    attacked, 10.52) or an undestroyed enemy fortress (11.13), none of them attacked yet this
+    phase (8.14)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    enemy = 1 - side
+    flags = game.arr("flags")
+    live = on_map(st) & (u.side == enemy) & (u.utype != UnitType.HQ)
+    out = np.zeros(sc.map.n_cells, dtype=bool)
+    out[st.unit_cell[live]] = True
+    out |= fortress_cells(game, enemy)
+    fort = game.arr("fortress")
+    for c in np.flatnonzero(out):
+        s = stack_at(game, int(c), enemy)
+        if (any(flags[x] & Flag.DEFENDED for x in s.counted) or (s.fortress and fort[c, F_ATTACKED])
+                or not (s.counted or s.fortress)):
+            out[c] = False
+    return out
+
+
+# --- strengths (5.4, 9.21, 10.42, 12.21, 19.2, 5.36, 23.11, 23.51) ---------------------------
+
+def _range_mask(game: GweGame, cell: int, hexes: int) -> np.ndarray:
+    """Hexes within ``hexes`` of ``cell`` (a range, not a line: nothing blocks it)."""
+    m = game.scenario.map
+    one = np.where(m.neighbors >= 0, 1, PROHIBITED).astype(dtypes.STEPCOST)
+    return m.k.search.bounded_search(m.neighbors, one, [int(cell)], limit=hexes)[0][0] >= 0
+
+
+def artillery_range(game: GweGame) -> int:
+    return int(game.scenario.tables["massed_artillery"]["range"])
+
+
+def artillery_multiplier(game: GweGame) -> int:
+    return int(game.scenario.tables["massed_artillery"]["multiplier"])
+
+
+def crosses(game: GweGame, unit_cell: int, cells, mask: np.ndarray) -> list[bool]:
+    """For each defending cell adjacent to ``unit_cell``: is the hexside between them in
+    ``mask``?"""
+    m = game.scenario.map
+    out = []
+    for c in cells:
+        hit = np.flatnonzero(m.neighbors[int(unit_cell)] == int(c))
+        if hit.size:
+            out.append(bool(mask[int(unit_cell), int(hit[0])]))
+    return out
+
+
+def cavalry_at_full(game: GweGame, cells) -> bool:
+    """12.21: only enemy cavalry, depot or HQ units in every defending hex (a fortress is not
+    such a unit)."""
+    u, st = game.scenario.units, game.state
+    for c in cells:
+        if any(u.utype[x] not in CAVALRY_FULL_AGAINST for x in st.units_at(int(c))):
+            return False
+        if fortress_steps(game, int(c)):
+            return False
+    return True
+
+
+def unit_attack(game: GweGame, unit: int, supplied: bool, vals: np.ndarray | None = None
+                ) -> int:
+    """A unit's attack strength before terrain and support: printed; halved for being out of
+    supply (9.21, 19.42) and again for being out of Command Control (10.42), each time down
+    but never below one. A heroic leader attacks with its Combat Strength (10.23), never
+    halved (10.51)."""
+    u, st = game.scenario.units, game.state
+    if u.utype[unit] == UnitType.HQ:
+        return command.hq_combat_strength(game, unit, True, int(st.unit_cell[unit]))
+    a = int((current_values(game) if vals is None else vals)[unit, 0])
+    if a <= 0:
+        return 0
+    if not supplied:
+        a = max(1, a // 2)
+    if st.unit_status[unit] & Status.OUT_OF_COMMAND:
+        a = max(1, a // 2)
+    return a
+
+
+def attack_strength(game: GweGame, attackers, cells, supplied: np.ndarray | None = None,
+                    depot: int = -1) -> Fraction:
+    """The attack's total strength, exact: each unit's ``unit_attack``, halved when it attacks
+    across a river hexside into a defending hex (5.4), doubled within range of the burnt
+    depot (19.21-19.22); the cavalry's total cut by 75 %, fractions dropped, unless every
+    defending hex holds only cavalry, depots or HQs (12.21)."""
+    sc, st = game.scenario, game.state
+    if not len(attackers):
+        return Fraction(0)
+    side = int(sc.units.side[attackers[0]])
+    if supplied is None:
+        supplied = in_supply(sc, st, side)
+    ct = combat_terrain(sc)
+    vals = current_values(game)
+    near = _range_mask(game, int(st.unit_cell[depot]), artillery_range(game)) \
+        if depot >= 0 else None
+    cav, other = Fraction(0), Fraction(0)
+    for x in attackers:
+        x = int(x)
+        a = Fraction(unit_attack(game, x, bool(supplied[x]), vals))
+        cell = int(st.unit_cell[x])
+        if any(crosses(game, cell, cells, ct.halved)):
+            a /= 2
+        if near is not None and near[cell]:
+            a *= artillery_multiplier(game)
+        if sc.units.utype[x] == UnitType.CAVALRY:
+            cav += a
+        else:
+            other += a
+    if cav and not cavalry_at_full(game, cells):
+        cav = Fraction(math.floor(cav / 4))
+    return cav + other
+
+
+def unit_defense(game: GweGame, unit: int, cell: int, no_trench: np.ndarray,
+                 panicking: bool, vals: np.ndarray) -> int:
+    """One defender's strength in ``cell``: printed, or 1 when panicking (23.11); halved,
+    rounded down, when entrained (5.36; not HQs, 10.35); doubled by the hex's terrain or city
+    and again by a trench (5.4, cumulative), no trench for ``no_trench`` units (23.11,
+    23.51). An HQ adds its Combat Strength when stacked with two stacking points of
+    defending units (10.53, ``command.hq_combat_strength``)."""
+    u, st = game.scenario.units, game.state
+    ct = combat_terrain(game.scenario)
+    if u.utype[unit] == UnitType.HQ:
+        d = command.hq_combat_strength(game, unit, False, cell)
+    else:
+        d = 1 if panicking else int(vals[unit, 1])
+        if st.unit_status[unit] & Status.ENTRAINED:
+            d //= 2
+    times = int(ct.doubled[cell]) + (0 if no_trench[unit] else int(ct.trench[cell]))
+    return d << times
+
+
+def defense_strength(game: GweGame, cells, attacker_side: int, depot: int = -1) -> int:
+    """The defending force's total: every counted unit and HQ of each hex (``unit_defense``),
+    doubled within range of a depot burnt for defence (19.23), plus each fortress's own
+    Defense Strength, never doubled (11.11)."""
+    sc, st = game.scenario, game.state
+    enemy = 1 - int(attacker_side)
+    vals = current_values(game)
+    no_trench = panic.no_trench_benefit(game, attacker_side)
+    panicking = (panic.subject_to_panic(game) if panic.panic_in_effect(game, attacker_side)
+                 else np.zeros(sc.units.n, dtype=bool))
+    near = _range_mask(game, int(st.unit_cell[depot]), artillery_range(game)) \
+        if depot >= 0 else None
+    total = 0
+    for c in cells:
+        s = stack_at(game, int(c), enemy)
+        for x in s.counted + s.hqs:
+            d = unit_defense(game, x, int(c), no_trench, bool(panicking[x]), vals)
+            if near is not None and near[int(c)]:
+                d *= artillery_multiplier(game)
+            total += d
+        total += fortress_defense(game, int(c)) if s.fortress else 0
+    return total
+
+
+# --- the CRT (8.4, 8.8, 17.0) ----------------------------------------------------------------
+
+def _ratios(row: list[str]) -> list[tuple[int, int]]:
+    return [tuple(int(x) for x in r.split("-")) for r in row]
+
+
+def crt_row(game: GweGame, attackers) -> str:
+    """The odds row: the attackers' TCR (8.8); Austro-Hungarian and German units attacking
+    together use the row 17.0 names ("TCR 2 and 3"); any other mix the worst TCR."""
+    tables = game.scenario.tables
+    u = game.scenario.units
+    fighters = [int(x) for x in attackers if u.utype[x] != UnitType.HQ] or list(attackers)
+    nats = {int(u.nationality[x]) for x in fighters}
+    if {Nationality.GERMAN, Nationality.AUSTRO_HUNGARIAN} <= nats:
+        return tables["tcr"]["joint_austro_german_crt_row"]
+    t = max(int(game.data.tcr[x]) for x in fighters)
+    for key in tables["crt"]["odds"]:
+        if str(t) in key[3:]:
+            return key
+    raise KeyError(f"the CRT has no odds row for TCR {t}")
+
+
+def odds_column(game: GweGame, row: str, attack: Fraction, defense: int) -> int:
+    """The rightmost column of ``row`` whose ratio the odds reach, rounding in the
+    defender's favour (8.4); -1 below the first column (8.8: no attack), the last above it."""
+    ratios = _ratios(game.scenario.tables["crt"]["odds"][row])
+    if defense <= 0:
+        return len(ratios) - 1
+    col = -1
+    for i, (a, b) in enumerate(ratios):
+        if Fraction(attack) * b >= defense * a:
+            col = i
+    return col
+
+
+def crt_result(game: GweGame, die: int, column: int) -> tuple[str, str]:
+    crt = game.scenario.tables["crt"]
+    dice = list(crt["die"])
+    die = min(max(die, dice[0]), dice[-1])
+    a, d = crt["results"][dice.index(die)][column].split("/")
+    return a.strip(), d.strip()
+
+
+def die_modifier(game: GweGame, attackers, cells) -> int:
+    """5.4: +N when every attacker attacks only across such hexsides (major rivers, +2), +N
+    when any attacker attacks across one (ridges; none in the Brusilov Offensive)."""
+    ct = combat_terrain(game.scenario)
+    st = game.state
+    mod = 0
+    for mask, n in ct.die_exclusive:
+        flags = [f for x in attackers for f in crosses(game, int(st.unit_cell[x]), cells, mask)]
+        if flags and all(flags):
+            mod += n
+    for mask, n in ct.die_any:
+        if any(f for x in attackers for f in crosses(game, int(st.unit_cell[x]), cells, mask)):
+            mod += n
+    return mod
+
+
+def armored_car_shift(game: GweGame, attackers) -> int:
+    """24.11-24.12: one column right when the armored car attacks with at least one other
+    unit of its nationality (two Russian units in the attack, the car included)."""
+    u = game.scenario.units
+    cars = [x for x in attackers if u.utype[x] == UnitType.ARMORED_CAR]
+    if not cars:
+        return 0
+    nat = u.nationality[cars[0]]
+    return 1 if sum(1 for x in attackers if u.nationality[x] == nat) >= 2 else 0
+
+
+# --- eliminations, steps, surrounded (25.13), attrition (9.23) ---------------------------------
+
+def is_surrounded(game: GweGame, unit: int) -> bool:
+    """25.13: the unit cannot trace a line of at most six hexes, free of enemy units and
+    enemy-controlled hexes, from its hex (not counted) to a friendly supply source (a rail
+    source, 9.15, or a supplied depot) or to a supplied friendly unit in another hex. Enemy
+    HQs alone do not block the line (10.52); a friendly unit (or fortress) negates an enemy
+    zone in its hex (7.24); prohibited hexsides and terrain are never crossed."""
+    from gwe_fast.games.gwe.retreat import passable_steps
+
+    sc, st = game.scenario, game.state
+    m, u = sc.map, sc.units
+    if not st.unit_status[unit] & Status.ON_MAP:
+        return False
+    side = int(u.side[unit])
+    cell = int(st.unit_cell[unit])
+    src = rail_sources(sc, st, side)
+    depots = supplied_depots(sc, st, side, src)
+    target = src.copy()
+    target[st.unit_cell[depots]] = True
+    sup = in_supply(sc, st, side) & (st.unit_cell != cell)
+    target[st.unit_cell[sup]] = True
+    enemy_units = occupied(sc, st, 1 - side, hq_only_counts=False)
+    negated = occupied(sc, st, side) | fortress_cells(game, side)
+    free = ~enemy_units & ~(controlled(sc, st, 1 - side) & ~negated)
+    v = np.maximum(m.neighbors, 0)
+    cost = np.where(passable_steps(game) & free[v], 1, PROHIBITED).astype(dtypes.STEPCOST)
+    dist = m.k.search.bounded_search(m.neighbors, cost, [cell], limit=SURROUNDED_LINE)[0][0]
+    return not bool((target & (dist >= 0)).any())
+
+
+def lose_steps(game: GweGame, unit: int, n: int, cause: str) -> int:
+    """``units.lose_steps`` with the 25.13 test made when the loss eliminates the unit."""
+    if n <= 0:
+        return 0
+    left = gu.steps_left(game, unit)
+    sur = is_surrounded(game, unit) if n >= left else False
+    return gu.lose_steps(game, unit, n, cause, surrounded=sur)
+
+
+def eliminate_units(game: GweGame, units, cause: str) -> None:
+    """Eliminate units (combat units first, then HQs, which may flip and displace instead,
+    10.53-10.54), each with its 25.13 test."""
+    u, st = game.scenario.units, game.state
+    live = [int(x) for x in units if st.unit_status[x] & Status.ON_MAP]
+    for x in [x for x in live if u.utype[x] != UnitType.HQ]:
+        if st.unit_status[x] & Status.ON_MAP:
+            gu.eliminate(game, x, cause, surrounded=is_surrounded(game, x))
+    for x in [x for x in live if u.utype[x] == UnitType.HQ]:
+        if st.unit_status[x] & Status.ON_MAP:
+            command.eliminate_hq_in_combat(game, x, surrounded=is_surrounded(game, x))
+
+
+def attrition_check(game: GweGame, unit: int, cause: str = "attrition") -> int:
+    """9.22-9.24 for one unit: one die (stream ``attrition``); on a roll the ``attrition``
+    table lists, it loses half its remaining steps, rounded up. HQs are immune. Returns the
+    steps lost. ``attrition.roll_attrition`` is used instead when that module provides it."""
+    try:
+        from gwe_fast.games.gwe import attrition as _att
+    except ImportError:
+        _att = None
+    if _att is not None and hasattr(_att, "roll_attrition"):
+        return int(_att.roll_attrition(game, unit))
+    u = game.scenario.units
+    if u.utype[unit] == UnitType.HQ:
+        return 0
+    roll = game.roll("attrition", f"9.23 {u.ids[unit]}")
+    if roll not in game.scenario.tables["attrition"]["rolls"]:
+        return 0
+    n = -(-gu.steps_left(game, unit) // 2)
+    return lose_steps(game, unit, n, cause)
+
+
+def burn_depot(game: GweGame, depot: int) -> None:
+    """19.21: a depot used for Massed Artillery Fire leaves play after the attack. It goes
+    back to the depot pool (``Status.POOL``, no victory points: it is not eliminated); its
+    step and stacking points are booked under ``massed_artillery``."""
+    st, u = game.state, game.scenario.units
+    if not st.unit_status[depot] & Status.ON_MAP:
+        return
+    side = int(u.side[depot])
+    k = LOSS_CAUSES.index("massed_artillery")
+    game.arr("steps_lost")[side, k] += gu.steps_left(game, depot)
+    game.arr("sp_lost")[side, k] += int(u.stacking[depot])
+    st.unit_status[depot] = Status.POOL
+    st.unit_cell[depot] = -1
+    st.unit_step[depot] = 0
+    game.event("depot_burnt", unit=int(depot))
+
+
+def allocate_losses(game: GweGame, side: int, pool, n: int, cause: str, role: str,
+                    fortresses=()) -> int:
+    """Take ``n`` combat steps from ``pool`` (units) and ``fortresses`` (cells; each fortress
+    step counts two, 11.13), one step at a time as the owner picks (``"gwe.combat.loss"``,
+    options: units, then ``("fortress", cell)``); everything when the pool holds no more.
+    Returns the combat steps taken."""
+    st = game.state
+    taken = 0
+    while taken < n:
+        units = [int(x) for x in pool if st.unit_status[x] & Status.ON_MAP
+                 and gu.steps_left(game, int(x)) > 0]
+        forts = [int(c) for c in fortresses if fortress_steps(game, int(c)) > 0]
+        room = steps_of(game, units) + FORTRESS_STEP_VALUE * sum(
+            fortress_steps(game, c) for c in forts)
+        if room == 0:
+            break
+        if room <= n - taken:
+            for x in units:
+                taken += lose_steps(game, x, gu.steps_left(game, x), cause)
+            for c in forts:
+                taken += FORTRESS_STEP_VALUE * fortress_lose(game, c, fortress_steps(game, c))
+            break
+        options = units + [("fortress", c) for c in forts]
+        pick = game.ask("gwe.combat.loss", side, options, role=role, steps=n - taken)
+        if isinstance(pick, tuple):
+            taken += FORTRESS_STEP_VALUE * fortress_lose(game, pick[1], 1)
+        else:
+            taken += lose_steps(game, int(pick), 1, cause)
+    return taken
+
+
+# --- declaration -------------------------------------------------------------------------------
+
+class _Position:
+    """What the declaration of one attack needs, computed once for the current position."""
+
+    def __init__(self, game: GweGame, side: int):
+        self.game, self.side = game, int(side)
+        sc, st = game.scenario, game.state
+        self.supplied = in_supply(sc, st, side)
+        self.eligible = np.flatnonzero(may_attack(game, side))
+        self.cells_of = st.unit_cell
+        self._defense: dict[tuple, int] = {}
+        self.nat = sc.units.nationality
+        self._targets: list[int] | None = None
+
+    def candidates(self, cells) -> list[int]:
+        pos = attack_positions(self.game, cells)
+        return [int(x) for x in self.eligible if pos[self.cells_of[x]]]
+
+    def defense(self, cells) -> int:
+        key = tuple(sorted(cells))
+        if key not in self._defense:
+            self._defense[key] = defense_strength(self.game, list(key), self.side)
+        return self._defense[key]
+
+    def reaches(self, attackers, cells) -> bool:
+        """The lowest odds of the CRT (8.8 note), before any support."""
+        if not attackers:
+            return False
+        a = attack_strength(self.game, attackers, cells, self.supplied)
+        row = crt_row(self.game, attackers)
+        return odds_column(self.game, row, a, self.defense(cells)) >= 0
+
+    def feasible(self, chosen, pool, cells) -> bool:
+        """Can ``chosen`` plus some of ``pool`` make a legal attack on ``cells``? The row
+        depends on the attackers' nationalities (17.0), so the whole pool and each
+        one-nationality completion are tried."""
+        sets = [list(chosen) + list(pool)]
+        have = {int(self.nat[x]) for x in chosen}
+        for n in have | {int(self.nat[x]) for x in pool}:
+            if have <= {n}:
+                sets.append(list(chosen) + [x for x in pool if self.nat[x] == n])
+        return any(self.reaches(t, cells) for t in sets if t)
+
+    def targets(self) -> list[int]:
+        """Hexes that can be attacked now (step 1 of the declaration)."""
+        if self._targets is None:
+            out = []
+            for c in np.flatnonzero(attackable_cells(self.game, self.side)):
+                cand = self.candidates([int(c)])
+                if cand and self.feasible([], cand, [int(c)]):
+                    out.append(int(c))
+            self._targets = out
+        return self._targets
+
+
+def declare_attack(game: GweGame, side: int, cell: int, pos: _Position | None = None) -> Combat:
+    """The attacker builds one attack on ``cell`` (see the module docstring, step 2)."""
+    pos = pos or _Position(game, side)
+    cells, att = [int(cell)], []
+    targets = pos.targets()
+    while True:
+        pool = [x for x in pos.candidates(cells) if x not in att]
+        options: list = []
+        if pos.reaches(att, cells):
+            options.append(DONE)
+        for x in pool:
+            if pos.feasible(att + [x], [p for p in pool if p != x], cells):
+                options.append(("unit", x))
+        for t in targets:
+            if t in cells:
+                continue
+            cells2 = cells + [t]
+            pool2 = pos.candidates(cells2)
+            if all(a in pool2 for a in att) and pos.feasible(
+                    att, [p for p in pool2 if p not in att], cells2):
+                options.append(("hex", t))
+        if not options:
+            raise RuntimeError("no legal way to go on declaring this attack")
+        pick = game.ask("gwe.combat.attack", side, options, defender_cells=tuple(cells),
+                        attackers=tuple(att))
+        if pick == DONE:
+            return Combat(side=int(side), cells=cells, attackers=att)
+        if pick[0] == "unit":
+            att.append(int(pick[1]))
+        else:
+            cells.append(int(pick[1]))
+
+
+def choose_support(game: GweGame, combat: Combat) -> None:
+    """HQ shifts (10.21-10.22), the attacker's massed artillery (19.21-19.22), then the
+    defender's massed artillery (19.23-19.24) and defensive shift (21.1)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    side, enemy = combat.side, 1 - combat.side
+    combat.shift_right = command.choose_shifts(game, side, combat.attackers, combat.cells)
+    rng = artillery_range(game)
+    depots = [int(d) for d in np.flatnonzero(on_map(st) & (u.side == side)
+                                             & (u.utype == UnitType.DEPOT))]
+    usable = [d for d in depots
+              if any(_range_mask(game, int(st.unit_cell[d]), rng)[st.unit_cell[combat.attackers]])]
+    if usable:
+        pick = game.ask("gwe.combat.massed_artillery", side, [NONE] + usable,
+                        attackers=tuple(combat.attackers), defender_cells=tuple(combat.cells))
+        combat.depot = -1 if pick == NONE else int(pick)
+    defenders = [x for c in combat.cells for x in stack_at(game, c, enemy).counted]
+    if SIDE_KEYS[Side(enemy)] in sc.tables["massed_artillery"]["defensive_use"] and defenders:
+        flags = game.arr("flags")
+        mine = [int(d) for d in np.flatnonzero(on_map(st) & (u.side == enemy)
+                                               & (u.utype == UnitType.DEPOT))
+                if not flags[d] & Flag.DEFENDED and int(st.unit_cell[d]) not in combat.cells]
+        usable = [d for d in mine if any(_range_mask(game, int(st.unit_cell[d]), rng)[combat.cells])]
+        if usable:
+            pick = game.ask("gwe.combat.defensive_artillery", enemy, [NONE] + usable,
+                            attackers=tuple(combat.attackers),
+                            defender_cells=tuple(combat.cells))
+            combat.defense_depot = -1 if pick == NONE else int(pick)
+    if defenders:
+        combat.shift_left = command.choose_defense_shifts(game, enemy, defenders)
+
+
+def combat_phase(game: GweGame, side: int) -> None:
+    """The Combat Resolution Segment of ``side`` (4.0 A3b): attacks declared and resolved one
+    at a time until the attacker stops or has nothing left to attack with."""
+    flags = game.arr("flags")
+    flags[:] &= ~np.uint16(Flag.ATTACKED | Flag.DEFENDED | Flag.ADVANCED)
+    game.arr("fortress")[:, F_ATTACKED] = 0
+    while True:
+        pos = _Position(game, side)
+        targets = pos.targets()
+        if not targets:
+            return
+        pick = game.ask("gwe.combat.declare", side, [STOP] + targets)
+        if pick == STOP:
+            return
+        combat = declare_attack(game, side, int(pick), pos)
+        choose_support(game, combat)
+        resolve_attack(game, combat)
+
+
+# --- resolution --------------------------------------------------------------------------------
+
+def resolve_attack(game: GweGame, combat: Combat) -> Combat:
+    """Resolve a declared attack (8.4-8.7); returns ``combat`` with what was found.
+
+    1. 8.14: the attackers and every unit (and fortress) of the defending hexes are marked.
+    2. 9.11, 9.23: supply is determined now; each attacker out of supply (not an HQ) rolls for
+       attrition before the odds (19.42 likewise); units it eliminates do not attack.
+    3. The strengths, the row (17.0), the column rounded in the defender's favour (8.4): below
+       the first column now (attrition, defensive artillery) it is the first column; shifts
+       right (HQs, 10.21; armored car, 24.11) and left (21.1); kept within the table (8.8).
+    4. One die (stream ``combat``) plus the terrain's modifiers (5.4); the result; 10.43 adds
+       one to the result of a force holding a unit of TCR 3-4 out of command (attacker) or
+       out of every command radius (defender).
+    5. 8.54: the defender's result first (panic, 23.1; else an option of 8.9), entrained
+       defenders detrain (5.36); contagion (23.2); the attacker's result; the advance (8.7).
+    6. 19.21: the burnt depots leave play.
+    """
+    sc, st = game.scenario, game.state
+    u = sc.units
+    side, enemy = combat.side, 1 - combat.side
+    stacks = [stack_at(game, c, enemy) for c in combat.cells]
+    for x in combat.attackers:
+        game.set_flag(x, Flag.ATTACKED | Flag.IN_COMBAT_LAST_TURN)
+    for s in stacks:
+        for x in s.counted + s.passengers + s.hqs:
+            game.set_flag(x, Flag.DEFENDED | Flag.IN_COMBAT_LAST_TURN)
+        if s.fortress:
+            game.arr("fortress")[s.cell, F_ATTACKED] = 1
+    combat.panic = panic.panic_in_effect(game, side)
+    snapshot = panic.adjacent_snapshot(game) if combat.panic else {}
+    supplied = in_supply(sc, st, side)
+    def_supplied = in_supply(sc, st, enemy)
+    for s in stacks:                                         # 11.22: one unit feeds off it
+        hungry = [x for x in s.counted if not def_supplied[x]]
+        if s.fortress and hungry:
+            def_supplied[hungry[0]] = True
+    for x in list(combat.attackers):                         # 9.23
+        if u.utype[x] != UnitType.HQ and not supplied[x]:
+            attrition_check(game, int(x))
+    attackers = [int(x) for x in combat.attackers if st.unit_status[x] & Status.ON_MAP]
+    if not attackers:
+        game.event("attack_void", cells=tuple(combat.cells))
+        _burn(game, combat)
+        combat.resolved = True
+        return combat
+    combat.attack = attack_strength(game, attackers, combat.cells, supplied, combat.depot)
+    combat.defense = defense_strength(game, combat.cells, side, combat.defense_depot)
+    for s in stacks:                                         # 5.36: detrained when attacked
+        for x in s.counted + s.hqs:
+            st.unit_status[x] &= ~np.uint16(Status.ENTRAINED)
+    combat.row = crt_row(game, attackers)
+    combat.base_column = odds_column(game, combat.row, combat.attack, combat.defense)
+    n_cols = len(sc.tables["crt"]["odds"][combat.row])
+    col = max(combat.base_column, 0) + combat.shift_right + armored_car_shift(game, attackers)
+    col -= combat.shift_left
+    combat.column = min(max(col, 0), n_cols - 1)
+    combat.odds = sc.tables["crt"]["odds"][combat.row][combat.column]
+    combat.die = game.roll("combat", f"8.4 {combat.odds}")
+    combat.modified_die = combat.die + die_modifier(game, attackers, combat.cells)
+    a_res, d_res = crt_result(game, combat.modified_die, combat.column)
+    if command.command_penalty(game, attackers, phasing=True).any():      # 10.43
+        a_res = WORSE_ATTACKER[a_res]
+    counted = [x for s in stacks for x in s.counted]
+    if counted and command.command_penalty(game, counted, phasing=False).any():
+        d_res = WORSE_DEFENDER[d_res]
+    combat.attacker_result, combat.defender_result = a_res, d_res
+    combat.attacker_steps = steps_of(game, [x for x in attackers if u.utype[x] != UnitType.HQ])
+    combat.defender_steps = steps_of(game, counted) + sum(s.fortress for s in stacks)
+    combat.affected = min(combat.attacker_steps, combat.defender_steps)
+    game.event("combat", cells=tuple(combat.cells), attackers=tuple(attackers),
+               attack=str(combat.attack), defense=combat.defense, row=combat.row,
+               odds=combat.odds, die=combat.die, modified_die=combat.modified_die,
+               result=f"{a_res}/{d_res}")
+    vacated, paths, retreated_ah = _defender_result(game, combat, stacks, def_supplied)
+    contagion_left: set[int] = set()
+    if combat.panic and retreated_ah:                          # 23.21-23.26
+        before = {x: int(st.unit_cell[x]) for x in snapshot}
+        forbid = set(vacated) | {c for p in combat.panic_paths.values() for c in p}   # 23.22
+        ah_paths = [paths[c] for c in retreated_ah if c in paths]
+        panic.contagion(game, snapshot, retreated_ah, ah_paths, sorted(forbid))
+        contagion_left = {cell for x, cell in before.items()      # 23.23
+                          if int(st.unit_cell[x]) != cell and cell not in combat.cells}
+    _attacker_result(game, combat, attackers)
+    _advance(game, combat, attackers, vacated, contagion_left)
+    _burn(game, combat)
+    combat.resolved = True
+    return combat
+
+
+def _burn(game: GweGame, combat: Combat) -> None:
+    for d in (combat.depot, combat.defense_depot):
+        if d >= 0:
+            burn_depot(game, d)
+
+
+def _hq_fate(game: GweGame, cell: int, side: int) -> None:
+    """10.53: HQs left in a hex whose combat units are all gone are eliminated (10.54: or
+    flip and displace)."""
+    u, st = game.scenario.units, game.state
+    here = [int(x) for x in st.units_at(cell) if u.side[x] == side]
+    if here and all(u.utype[x] == UnitType.HQ for x in here):
+        eliminate_units(game, here, "combat")
+
+
+def _defender_result(game: GweGame, combat: Combat, stacks: list[Stack], def_supplied):
+    """The defender's result (8.54 first). Returns the hexes vacated, the retreat path from
+    each hex, and the hexes Austro-Hungarian units retreated from (for 23.2)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    enemy = 1 - combat.side
+    code = combat.defender_result
+    paths: dict[int, tuple[int, ...]] = {}
+    retreated_ah: list[int] = []
+    if code == "-":
+        return [], paths, retreated_ah
+    std = []
+    subject = panic.subject_to_panic(game)
+    for s in stacks:
+        if combat.panic:
+            pan = [x for x in s.counted if subject[x]]
+            if pan:
+                rest = [x for x in s.counted if x not in pan]
+                followers = s.hqs if not rest and not s.fortress else []
+                path = panic.panic_retreat(game, pan, panic.PANIC_RETREAT[code], followers)
+                eliminate_units(game, s.passengers, "combat")           # 8.66
+                s.passengers = []
+                if path is not None:
+                    paths[s.cell] = path
+                    combat.retreats[s.cell] = path
+                    combat.panic_paths[s.cell] = path
+                    retreated_ah.append(s.cell)
+                if followers:
+                    s.hqs = []
+                s.counted = rest
+        if s.counted or s.fortress:
+            std.append(s)
+    if std:
+        _standard_defender(game, combat, std, code, def_supplied, paths, retreated_ah)
+    for s in stacks:
+        _hq_fate(game, s.cell, enemy)
+    vacated = [s.cell for s in stacks
+               if not any(u.side[x] == enemy for x in st.units_at(s.cell))
+               and not fortress_cells(game, enemy)[s.cell]]
+    return vacated, paths, retreated_ah
+
+
+def _standard_defender(game: GweGame, combat: Combat, stacks: list[Stack], code: str,
+                       def_supplied, paths: dict, retreated_ah: list) -> None:
+    """8.9 for the defending force (or what panic left of it): the defender's option, the
+    affected units when his force is the larger (8.9 Explanation), the step losses (fortress
+    steps count two, 11.13, and a fortress that cannot retreat loses steps instead, 11.12),
+    8.66 for passengers, 8.75, the retreats (8.6)."""
+    from gwe_fast.games.gwe import retreat
+
+    sc, st = game.scenario, game.state
+    u = sc.units
+    enemy = 1 - combat.side
+    units = [x for s in stacks for x in s.counted]
+    forts = [s.cell for s in stacks if s.fortress]
+    d_steps = steps_of(game, units) + sum(s.fortress for s in stacks)
+    affected = min(combat.attacker_steps, d_steps)
+    if code == "E":
+        option = "eliminate_all"
+    else:
+        row = next(r for r in sc.tables["crt_options"]["defender"] if r["result"] == code)
+        option = game.ask("gwe.combat.option", enemy, list(row["options"]), result=code,
+                          affected=affected, defender_cells=tuple(s.cell for s in stacks))
+    combat.option = option
+    half, whole, hexes = OPTION_EFFECTS[option]
+    chosen_units, chosen_forts = units, forts
+    if d_steps > affected and len(stacks) > 1:                  # the owner picks the affected
+        chosen_units, chosen_forts, got = [], [], 0
+        while got < affected:
+            options = [x for x in units if x not in chosen_units] + [
+                ("fortress", c) for c in forts if c not in chosen_forts]
+            pick = game.ask("gwe.combat.affected", enemy, options, steps=affected - got)
+            if isinstance(pick, tuple):
+                chosen_forts.append(pick[1])
+                got += fortress_steps(game, pick[1])
+            else:
+                chosen_units.append(int(pick))
+                got += gu.steps_left(game, int(pick))
+    cells = {int(st.unit_cell[x]) for x in chosen_units} | set(chosen_forts)
+    fort_at_moment = {s.cell: s.fortress for s in stacks}
+    if whole and d_steps <= affected:                             # all affected eliminated
+        eliminate_units(game, chosen_units, "combat")
+        for c in chosen_forts:
+            fortress_lose(game, c, FORTRESS_STEPS)
+    else:
+        loss = affected if whole else (-(-affected // 2) if half else 0)
+        allocate_losses(game, enemy, chosen_units, loss, "combat", "defender", chosen_forts)
+    if hexes:                                                     # 11.12-11.13
+        for c in chosen_forts:
+            per_hex = -(-fort_at_moment[c] // 2)
+            fortress_lose(game, c, -(-(hexes * per_hex) // FORTRESS_STEP_VALUE))
+    for s in stacks:                                              # 8.66
+        if s.cell not in cells or not s.passengers:
+            continue
+        left = [x for x in s.counted if st.unit_status[x] & Status.ON_MAP]
+        if hexes or not left:
+            eliminate_units(game, s.passengers, "combat")
+        elif half:
+            allocate_losses(game, enemy, s.passengers, -(-steps_of(game, s.passengers) // 2),
+                            "combat", "retreated")
+    if (option == "eliminate_all" and code in ("2", "3") and units   # 8.75
+            and not any(st.unit_status[x] & Status.ON_MAP for x in units)
+            and all(def_supplied[x] for x in units)):
+        combat.ils_ne_passeront_pas = True
+    if hexes:
+        ah = Nationality.AUSTRO_HUNGARIAN
+        for s in stacks:
+            if s.cell not in cells:
+                continue
+            movers = [x for x in s.counted if st.unit_status[x] & Status.ON_MAP]
+            if not movers:
+                continue
+            moving_ah = any(u.nationality[x] == ah for x in movers)
+            path = retreat.retreat_stack(game, movers, hexes, followers=s.hqs)
+            if path is not None:
+                paths.setdefault(s.cell, path)
+                combat.retreats.setdefault(s.cell, path)
+                if moving_ah and s.cell not in retreated_ah:
+                    retreated_ah.append(s.cell)
+
+
+def _attacker_result(game: GweGame, combat: Combat, attackers) -> None:
+    """8.9, attacking units: half the affected steps (rounded up) or all of them, taken
+    from the attacking force as its owner chooses."""
+    code = combat.attacker_result
+    if code == "-":
+        return
+    u = game.scenario.units
+    row = next(r for r in game.scenario.tables["crt_options"]["attacker"] if r["result"] == code)
+    _, whole, _ = OPTION_EFFECTS[row["options"][0]]
+    loss = combat.affected if whole else -(-combat.affected // 2)
+    pool = [x for x in attackers if u.utype[x] != UnitType.HQ]
+    allocate_losses(game, combat.side, pool, loss, "combat", "attacker")
+
+
+def _advance(game: GweGame, combat: Combat, attackers, vacated, contagion_left) -> None:
+    """8.71-8.75: surviving attackers may advance into each vacated defending hex, within the
+    stacking limit, ignoring enemy zones of control (8.72); never after 8.75. 23.16: against
+    panicking units, along the path of their retreat, stopping anywhere before a hex holding
+    an enemy unit other than HQs or vacated by contagion (23.23); enemy HQs alone in a hex
+    entered displace (10.52). Asked one unit at a time
+    (``"gwe.combat.advance"``: ``(unit, hex)`` or ``"done"``); an advanced unit is marked
+    (8.73)."""
+    from gwe_fast.games.gwe.retreat import enemy_blocks
+
+    if combat.ils_ne_passeront_pas or not vacated:
+        return
+    sc, st = game.scenario, game.state
+    u = sc.units
+    side = combat.side
+    limit = game.data.stack_limit
+    routes: dict[int, tuple[int, ...]] = {}     # each hex: the hexes entered to reach it
+    for v in vacated:
+        routes[v] = (v,)
+        if v in combat.panic_paths:
+            blocked = enemy_blocks(game, side)
+            prev = (v,)
+            for c in combat.panic_paths[v]:
+                if blocked[c] or c in contagion_left:
+                    break
+                prev = prev + (int(c),)
+                routes.setdefault(int(c), prev)
+    movers = [int(x) for x in attackers]
+    while True:
+        options: list = []
+        for x in movers:
+            if not st.unit_status[x] & Status.ON_MAP:
+                continue
+            for c in routes:
+                if game.stacking_in(c) + int(u.stacking[x]) <= limit:
+                    options.append((x, c))
+        if not options:
+            return
+        pick = game.ask("gwe.combat.advance", side, [DONE] + options,
+                        defender_cells=tuple(combat.cells))
+        if pick == DONE:
+            return
+        x, c = pick
+        gu.move_unit(game, x, routes[c])
+        game.set_flag(x, Flag.ADVANCED)
+        game.event("advance", unit=x, path=routes[c])
+        movers.remove(x)
+        for h in routes[c]:                     # 10.52: enemy HQs alone there displace
+            for other in st.units_at(int(h)):
+                if (u.side[other] != side and u.utype[other] == UnitType.HQ
+                        and not command.displace_hq(game, int(other))):
+                    eliminate_units(game, [int(other)], "combat")
+
+
+def legal_targets(game: GweGame, side: int) -> list[int]:
+    """The hexes ``side`` may declare an attack on now (the options of
+    ``"gwe.combat.declare"`` besides ``"stop"``)."""
+    return _Position(game, side).targets()

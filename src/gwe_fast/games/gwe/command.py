@@ -1,0 +1,593 @@
+"""Command control and HQ units (10.0), with the Brusilov Offensive changes (21.0).
+
+Radii, displacement paths and the union of radii are all the one bounded search kernel
+(``scenario.map.k.search.bounded_search``) over step-cost arrays built with numpy.
+
+What the engine calls, and when:
+
+* ``command_segment(game, side, for_combat)``: the Command Control Segment of the Movement
+  Phase (4.0 A1c) or of the Combat Phase (4.0 A3a). It sets ``Status.OUT_OF_COMMAND`` and
+  ``Flag.OUT_OF_RADIUS`` on the side's units and clears them on the others; at the start of a
+  Combat Phase it also forgets which HQs have lent their shift. ``clear_command`` removes the
+  markers again (4.0 A1d).
+* ``out_of_radius(game, side)``: units outside every friendly command radius, for 10.43's
+  non-phasing units at the instant of combat. ``command_penalty`` applies 10.43 to a force.
+* ``shift_hqs`` / ``choose_shifts`` (10.21-10.24) and ``defense_shift_hqs`` /
+  ``choose_defense_shifts`` (21.1): the HQs that may shift one combat, the owner's pick, and
+  the record that each HQ lends its shift once per Combat Phase (engine array
+  ``hq_shift_used``).
+* ``hq_combat_strength`` (10.23, 10.51, 10.53): what an HQ adds to a stack's attack/defense.
+* ``displace_hq`` (10.52): call it when an enemy unit has entered (or retreated into or
+  through) a hex holding only this HQ; it moves the HQ and returns True, or returns False when
+  it cannot displace (the caller eliminates it).
+* ``displace_lone_hqs(game, moving_side)``: call it after every move (ordinary or rail) of a
+  unit of ``moving_side`` during that side's Movement Phase. Every HQ of the other side that
+  is not stacked with a friendly combat unit and has an enemy combat unit adjacent displaces
+  at once (10.52); one that cannot stays where it is.
+* ``eliminate_hq_in_combat`` (10.53, 10.54): an HQ eliminated by combat; army HQs with a
+  reverse side may flip and displace instead (``may_displace_instead_of_elimination``).
+
+HQ units themselves are always in Command Control: they are the command, they spend no
+Command Strength and are never marked (ruling on 10.35 in docs/rulings_command.md).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import product
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.enums import Feature, Nationality, Side, Size, UnitType
+from gwe_fast.games.gwe import units as gwe_units
+from gwe_fast.games.gwe.data import PROHIBITED
+from gwe_fast.games.gwe.game import Flag, GweGame
+from gwe_fast.games.gwe.supply import friendly_ground, in_supply
+from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
+from gwe_fast.scenario.model import Scenario
+from gwe_fast.state import Status
+
+# Exclusive rules of the Brusilov Offensive that change the standard command rules.
+HQ_DEFENSIVE_SHIFT = True          # 21.1: HQs also shift enemy attacks to the left
+RUSSIAN_FIRST_TURN_COMMAND = True  # 21.2: every Russian unit in command, first Combat Phase
+DEPOTS_COMMANDED_BY_SUPPLY = True  # 21.3: a depot is in command iff it is in supply
+JOINT_CENTRAL_COMMAND = True       # 21.4: German HQs command A-H units and vice versa (21.41)
+
+NO_HQ = -1              #: the allocation option "apply no HQ's Command Strength to this unit"
+ARMY_LEVEL, CORPS_LEVEL = 1, 0     #: command levels of 10.22
+
+_HQ, _DEPOT = int(UnitType.HQ), int(UnitType.DEPOT)
+_AH = int(Nationality.AUSTRO_HUNGARIAN)
+
+_REVERSE = re.compile(r"reverse side \(10\.54\):\s*(\d+)-(\d+)-(\d+)")
+
+
+# --- HQ ratings -------------------------------------------------------------------------------
+
+@lru_cache(maxsize=32)
+def _reverse_ratings(scenario: Scenario) -> dict[int, tuple[int, int, int]]:
+    """The printed reverse-side (shift, strength, radius) of the HQs that have one (10.54).
+
+    The counter schema has no fields for them: the order of battle records them in each HQ's
+    note as "reverse side (10.54): a-b-c shift-strength-radius". An HQ with a reverse side
+    whose values were lost (German BH) takes the reduction of the one German reverse that
+    survived (SA: 2-24-8 to 1-16-6): one shift less, two thirds of the strength (fractions
+    dropped), two hexes less radius.
+    """
+    u = scenario.units
+    raw = {d.get("id"): d for d in scenario.raw.get("counters", {}).get("unit", [])
+           if isinstance(d, dict)}
+    out = {}
+    for i in np.flatnonzero((u.utype == _HQ) & (u.n_steps >= 2)):
+        m = _REVERSE.search(str(raw.get(u.ids[i], {}).get("note", "")))
+        if m:
+            out[int(i)] = tuple(int(x) for x in m.groups())
+        else:
+            s, c, r = (int(u.extra[k][i]) for k in ("attack_shift", "command_strength",
+                                                      "command_radius"))
+            out[int(i)] = (max(0, s - 1), c * 2 // 3, max(0, r - 2))
+    return out
+
+
+def hq_ratings(game: GweGame, hq: int) -> tuple[int, int, int]:
+    """The HQ's current (attack shift, command strength, command radius): the printed front,
+    or the reduced reverse once it has flipped (10.54)."""
+    u = game.scenario.units
+    if int(game.state.unit_step[hq]) > 0:
+        rev = _reverse_ratings(game.scenario).get(int(hq))
+        if rev is not None:
+            return rev
+    return (int(u.extra["attack_shift"][hq]), int(u.extra["command_strength"][hq]),
+            int(u.extra["command_radius"][hq]))
+
+
+def command_level(game: GweGame, hq: int) -> int:
+    """10.22: ARMY_LEVEL for army HQs (counter size ``army``), CORPS_LEVEL for the others
+    (German HQ 10, X Corps)."""
+    return ARMY_LEVEL if game.scenario.units.size[hq] == Size.ARMY else CORPS_LEVEL
+
+
+def is_heroic(game: GweGame, hq: int) -> bool:
+    """10.12: an "H" beside the Combat Strength (none in the Brusilov Offensive)."""
+    return int(game.scenario.units.extra["heroic"][hq]) > 0
+
+
+def _hqs(game: GweGame, side: int) -> np.ndarray:
+    u = game.scenario.units
+    return np.flatnonzero(on_map(game.state) & (u.side == side) & (u.utype == _HQ))
+
+
+def may_command(game: GweGame, hq: int, unit: int) -> bool:
+    """Whether this HQ may command this unit at all: any friendly HQ in the Brusilov
+    Offensive (21.4); without 21.4, only HQs of the unit's own nationality."""
+    u = game.scenario.units
+    if u.side[hq] != u.side[unit]:
+        return False
+    return JOINT_CENTRAL_COMMAND or u.nationality[hq] == u.nationality[unit]
+
+
+# --- 10.33, 10.34, 21.41: the command radius -------------------------------------------------
+
+def _zoc_blocks_radius(game: GweGame, hq: int, unit_nationality: int | None) -> bool:
+    """10.34: only TCR 1 HQs trace through enemy zones of control; 21.41: never for the
+    command of Austro-Hungarian units by any Central Powers HQ."""
+    u = game.scenario.units
+    if int(game.data.tcr[hq]) != 1:
+        return True
+    return (JOINT_CENTRAL_COMMAND and u.side[hq] == Side.CENTRAL
+            and unit_nationality is not None
+            and int(unit_nationality) == _AH)
+
+
+def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) -> np.ndarray:
+    """``bool[n_cells]``: the cells within the HQ's command radius (10.11 3, 10.33, 10.34).
+
+    The radius is counted from the HQ's hex (exclusive) to the commanded unit's hex
+    (inclusive), never into prohibited terrain, across a blocked hexside or into an
+    enemy-occupied hex (a hex holding only enemy HQs included). An HQ of TCR 2-4 does not
+    trace through an enemy-controlled hex, unless a friendly unit is in it (10.34); such a hex
+    can still end the line, as a unit standing there negates the zone. With
+    ``unit_nationality`` Austro-Hungarian, a Central Powers HQ of TCR 1 obeys the same
+    restriction (21.41). All False when the HQ is not on the map.
+    """
+    sc, st, data = game.scenario, game.state, game.data
+    m = sc.map
+    out = np.zeros(m.n_cells, dtype=bool)
+    if not st.unit_status[hq] & Status.ON_MAP:
+        return out
+    side = int(sc.units.side[hq])
+    t = int(data.tcr[hq]) - 1
+    radius = hq_ratings(game, hq)[2]
+    nb = m.neighbors
+    v = np.maximum(nb, 0)
+    enemy_here = occupied(sc, st, 1 - side)
+    ok = (nb >= 0) & (data.side_add[t] >= 0) & (data.enter_cost[t][v] >= 0) & ~enemy_here[v]
+    cost = np.where(ok, 1, PROHIBITED).astype(dtypes.STEPCOST)
+    stop = None
+    if _zoc_blocks_radius(game, hq, unit_nationality):
+        stop = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).astype(dtypes.FLAG)
+    dist = m.k.search.bounded_search(nb, cost, [int(st.unit_cell[hq])], limit=radius,
+                                     stop=stop)[0][0]
+    return dist >= 0
+
+
+class _Radii:
+    """Every HQ of a side with its radius, computed once for one position: ``plain[k]`` for
+    most units, ``ah[k]`` for Austro-Hungarian units (21.41; the same array unless the HQ is
+    a Central Powers HQ of TCR 1)."""
+
+    def __init__(self, game: GweGame, side: int):
+        self.game = game
+        self.hqs = [int(h) for h in _hqs(game, side)]
+        n = game.scenario.map.n_cells
+        self.plain = np.zeros((len(self.hqs), n), dtype=bool)
+        self.ah = self.plain
+        for k, h in enumerate(self.hqs):
+            self.plain[k] = radius_cells(game, h)
+        for k, h in enumerate(self.hqs):
+            if _zoc_blocks_radius(game, h, _AH) != _zoc_blocks_radius(game, h, None):
+                if self.ah is self.plain:
+                    self.ah = self.plain.copy()
+                self.ah[k] = radius_cells(game, h, _AH)
+
+    def cover(self, units: np.ndarray) -> np.ndarray:
+        """``bool[len(units), n_hqs]``: unit i stands within HQ k's radius and HQ k may
+        command it (21.4)."""
+        g = self.game
+        u = g.scenario.units
+        units = np.asarray(units, dtype=np.int64)
+        cells = g.state.unit_cell[units]
+        is_ah = u.nationality[units] == _AH
+        out = np.where(is_ah[:, None], self.ah[:, cells].T, self.plain[:, cells].T)
+        if not JOINT_CENTRAL_COMMAND and self.hqs:               # see may_command
+            out &= u.nationality[units][:, None] == u.nationality[self.hqs][None, :]
+        return out
+
+
+def out_of_radius(game: GweGame, side: int) -> np.ndarray:
+    """``bool[n_units]``: the side's units on the map outside the command radius of every
+    friendly HQ (10.42, 10.43). HQs are never out of radius (10.35 ruling); a supply depot is
+    out of radius exactly when it is out of supply (21.3). Other entries are False."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    out = np.zeros(u.n, dtype=bool)
+    mine = on_map(st) & (u.side == side) & (u.utype != _HQ)
+    if not mine.any():
+        return out
+    depots = mine & (u.utype == _DEPOT) if DEPOTS_COMMANDED_BY_SUPPLY else \
+        np.zeros(u.n, dtype=bool)
+    if depots.any():
+        out[depots & ~in_supply(sc, st, side)] = True
+    rest = np.flatnonzero(mine & ~depots)
+    if rest.size:
+        out[rest] = ~_Radii(game, side).cover(rest).any(axis=1)
+    return out
+
+
+def command_penalty(game: GweGame, units, phasing: bool) -> np.ndarray:
+    """10.43: for each of ``units`` (at the instant of combat), whether it is a unit of TCR
+    3 or 4 that is out of Command Control (phasing units: its ``OUT_OF_COMMAND`` status) or
+    out of every friendly command radius (non-phasing units). The combat procedure adds one
+    to that force's result when any of its units qualifies."""
+    units = np.asarray(list(units), dtype=np.int64)
+    out = np.zeros(units.size, dtype=bool)
+    if units.size == 0:
+        return out
+    sc, st = game.scenario, game.state
+    poor = game.data.tcr[units] >= 3
+    if phasing:
+        ooc = (st.unit_status[units] & Status.OUT_OF_COMMAND).astype(bool)
+    else:
+        side = int(sc.units.side[units[0]])
+        ooc = out_of_radius(game, side)[units]
+    return poor & ooc
+
+
+# --- 10.3, 10.4, 21.2, 21.3: the Command Control Segment ------------------------------------
+
+def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
+    """The Command Control Segment of the Movement Phase (``for_combat=False``) or of the
+    Combat Phase (``for_combat=True``) for the phasing ``side``.
+
+    1. HQs are in command. Supply depots are in command exactly when in supply (21.3).
+    2. Every other unit within the radius of a friendly HQ that may command it may be placed
+       under one such HQ with Command Strength (stacking points) left: the owner is asked,
+       unit by unit in counter order, which HQ (``"gwe.command.allocate"``, options: the HQs
+       with enough strength left, then ``NO_HQ``). With the option ``unlimited_command``
+       (10.32) every unit within a radius is in command without asking.
+    3. Each remaining unit rolls one die (stream ``command``): above its TCR it is in command
+       and spends no strength (10.41). In the Combat Phase units outside every radius do not
+       roll (10.42).
+    4. ``Status.OUT_OF_COMMAND`` is set on the units not in command and cleared on the rest;
+       ``Flag.OUT_OF_RADIUS`` likewise for units outside every radius.
+
+    In the Russian Combat Phase of the scenario's first Game-Turn every Russian unit is in
+    command (21.2). A Combat Phase segment also starts the phase's record of HQ shifts.
+    """
+    sc, st = game.scenario, game.state
+    u = sc.units
+    if for_combat:
+        game.arr("hq_shift_used")[:] = 0          # 10.11 1, 21.13: once per Combat Phase
+    mine = np.flatnonzero(on_map(st) & (u.side == side))
+    in_cmd = np.zeros(u.n, dtype=bool)
+    far = np.zeros(u.n, dtype=bool)
+    hq = u.utype == _HQ
+    in_cmd[mine[hq[mine]]] = True
+    first_turn = (RUSSIAN_FIRST_TURN_COMMAND and for_combat and side == Side.ALLIED
+                  and int(st.turn) == sc.first_turn)
+    if first_turn:                                                  # 21.2
+        in_cmd[mine] = True
+    else:
+        rest = [int(i) for i in mine if not hq[i]]
+        if DEPOTS_COMMANDED_BY_SUPPLY:                              # 21.3
+            depots = [i for i in rest if u.utype[i] == _DEPOT]
+            if depots:
+                ok = in_supply(sc, st, side)
+                for i in depots:
+                    in_cmd[i] = ok[i]
+                    far[i] = not ok[i]
+            rest = [i for i in rest if u.utype[i] != _DEPOT]
+        radii = _Radii(game, side) if rest else None
+        unlimited = bool(sc.options.get("unlimited_command", False))   # 10.32 optional
+        left = {h: hq_ratings(game, h)[1] for h in radii.hqs} if rest else {}
+        unallocated = []
+        cover = radii.cover(np.array(rest, dtype=np.int64)) if rest else None
+        for k, i in enumerate(rest):
+            hqs = [h for h, ok in zip(radii.hqs, cover[k]) if ok]
+            if not hqs:
+                far[i] = True
+                unallocated.append(i)
+                continue
+            if unlimited:
+                in_cmd[i] = True
+                continue
+            sp = int(u.stacking[i])
+            options = [h for h in hqs if left[h] >= sp] + [NO_HQ]
+            pick = game.ask("gwe.command.allocate", side, options, unit=i,
+                            for_combat=for_combat, strength_left=dict(left))
+            if pick == NO_HQ:
+                unallocated.append(i)
+            else:
+                left[pick] -= sp
+                in_cmd[i] = True
+        tcr = game.data.tcr
+        for i in unallocated:                                       # 10.41, 10.42
+            if for_combat and far[i]:
+                continue
+            if game.roll("command", f"10.41 {u.ids[i]}") > int(tcr[i]):
+                in_cmd[i] = True
+    _mark(game, mine, in_cmd, far)
+
+
+def _mark(game: GweGame, mine: np.ndarray, in_cmd: np.ndarray, far: np.ndarray) -> None:
+    st = game.state
+    flags = game.arr("flags")
+    ooc = np.uint16(Status.OUT_OF_COMMAND)
+    bit = np.uint16(Flag.OUT_OF_RADIUS)
+    st.unit_status[mine] &= ~ooc
+    flags[mine] &= ~bit
+    st.unit_status[mine[~in_cmd[mine]]] |= ooc
+    flags[mine[far[mine]]] |= bit
+    for i in mine[~in_cmd[mine]]:
+        game.event("out_of_command", unit=int(i), out_of_radius=bool(far[i]))
+
+
+def clear_command(game: GweGame, side: int) -> None:
+    """Remove the side's Out of Command Control markers (4.0 A1d) and radius flags."""
+    mine = game.scenario.units.side == side
+    game.state.unit_status[mine] &= ~np.uint16(Status.OUT_OF_COMMAND)
+    game.arr("flags")[mine] &= ~np.uint16(Flag.OUT_OF_RADIUS)
+
+
+# --- 10.2, 21.1: shifts ----------------------------------------------------------------------
+
+def _counted_steps(game: GweGame, force) -> dict[int, int]:
+    """Steps of a force that count for 10.21: not HQs, not depots."""
+    u = game.scenario.units
+    return {int(a): gwe_units.steps_left(game, int(a)) for a in force
+            if u.utype[a] not in (_HQ, _DEPOT)}
+
+
+def _eligible(game: GweGame, side: int, force, engaged_flag: int) -> list[tuple[int, int]]:
+    """HQs of ``side`` whose radius holds at least half the force's counted steps (10.21),
+    that have a shift and have not used it this Combat Phase (10.11 1); a heroic leader that
+    lends its strength to another combat of this phase may not shift this one (10.24)."""
+    steps = _counted_steps(game, force)
+    total = sum(steps.values())
+    if total == 0:
+        return []
+    used = game.arr("hq_shift_used")
+    if not any(hq_ratings(game, int(h))[0] > 0 and not used[h] for h in _hqs(game, side)):
+        return []
+    radii = _Radii(game, side)
+    force_set = {int(a) for a in force}
+    counted = np.array(list(steps), dtype=np.int64)
+    n_steps = np.array([steps[a] for a in steps], dtype=np.int64)
+    inside = n_steps @ radii.cover(counted)           # counted steps within each HQ's radius
+    out = []
+    for k, h in enumerate(radii.hqs):
+        shift = hq_ratings(game, h)[0]
+        if shift <= 0 or used[h]:
+            continue
+        if is_heroic(game, h) and game.flag(h, engaged_flag) and h not in force_set:
+            continue                                                # 10.24
+        if 2 * int(inside[k]) >= total:
+            out.append((h, shift))
+    return out
+
+
+def shift_hqs(game: GweGame, attackers: list[int], defender_cells: list[int]
+              ) -> list[tuple[int, int]]:
+    """The attacking side's HQs that may lend their attack shift to this attack, as
+    ``(hq, shift)``: 10.21 (at least half the attacking steps, HQs and depots excepted,
+    within the HQ's radius), once per Combat Phase (10.11 1), 10.24 for heroic leaders.
+    10.22 (one shift per command level) limits the *combinations*: see ``choose_shifts``."""
+    if not len(attackers):
+        return []
+    side = int(game.scenario.units.side[attackers[0]])
+    return _eligible(game, side, attackers, Flag.ATTACKED)
+
+
+def defense_shift_hqs(game: GweGame, defender_units: list[int]) -> list[tuple[int, int]]:
+    """21.1: the defending side's HQs that may shift this attack to the left, as
+    ``(hq, shift)``, under the same restrictions as the attack shift (21.13)."""
+    if not HQ_DEFENSIVE_SHIFT or not len(defender_units):
+        return []
+    side = int(game.scenario.units.side[defender_units[0]])
+    return _eligible(game, side, defender_units, Flag.DEFENDED)
+
+
+def _shift_options(game: GweGame, eligible: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """Every legal set of HQs: at most one per command level (10.22), none included."""
+    levels: dict[int, list[int]] = {ARMY_LEVEL: [], CORPS_LEVEL: []}
+    for h, _ in eligible:
+        levels[command_level(game, h)].append(h)
+    out = []
+    for a, c in product([None] + levels[ARMY_LEVEL], [None] + levels[CORPS_LEVEL]):
+        out.append(tuple(h for h in (a, c) if h is not None))
+    return out
+
+
+def _choose(game: GweGame, side: int, eligible, kind: str, **context) -> int:
+    shifts = dict(eligible)
+    options = _shift_options(game, eligible)
+    pick = game.ask(kind, side, options, **context)
+    used = game.arr("hq_shift_used")
+    for h in pick:
+        used[h] = 1
+        game.event("hq_shift", hq=h, shift=shifts[h], what=kind)
+    return sum(shifts[h] for h in pick)
+
+
+def choose_shifts(game: GweGame, side: int, attackers: list[int], defender_cells: list[int]
+                  ) -> int:
+    """The attacker picks which eligible HQs lend their shift (``"gwe.combat.attack_shift"``,
+    options: tuples of HQs, at most one army-level and one corps-level, the empty tuple
+    first); the picks are recorded as used for this Combat Phase. Returns the total number
+    of columns to shift right."""
+    eligible = shift_hqs(game, attackers, defender_cells)
+    if not eligible:
+        return 0
+    return _choose(game, side, eligible, "gwe.combat.attack_shift",
+                   attackers=tuple(attackers), defender_cells=tuple(defender_cells))
+
+
+def choose_defense_shifts(game: GweGame, side: int, defender_units: list[int]) -> int:
+    """21.1: the defender picks which eligible HQs lend their defensive shift
+    (``"gwe.combat.defense_shift"``, options as in ``choose_shifts``). Returns the total
+    number of columns to shift left."""
+    eligible = defense_shift_hqs(game, defender_units)
+    if not eligible:
+        return 0
+    return _choose(game, side, eligible, "gwe.combat.defense_shift",
+                   defenders=tuple(defender_units))
+
+
+# --- 10.23, 10.51, 10.53: HQ combat strength --------------------------------------------------
+
+def hq_combat_strength(game: GweGame, hq: int, attacking: bool, stack_cell: int) -> int:
+    """What the HQ adds to its stack in ``stack_cell``: its full Combat Strength (the
+    counter's ``combat``) when stacked with two or more stacking points of friendly combat
+    units (depots are combat units, 8.51; units that retreated into the hex this phase do not
+    defend, 8.66), else 0. Normal HQs never attack (8.12, 10.51); heroic leaders attack and
+    defend (10.23). Never halved for supply (10.51) nor for being entrained (10.35)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    if attacking and not is_heroic(game, hq):
+        return 0
+    here = st.units_at(int(stack_cell))
+    here = here[(u.side[here] == u.side[hq]) & (u.utype[here] != _HQ)]
+    if not attacking:
+        flags = game.arr("flags")
+        here = here[(flags[here] & Flag.RETREATED_IN) == 0]
+    if int(u.stacking[here].sum()) < 2:
+        return 0
+    return int(u.extra["combat"][hq])
+
+
+# --- 10.52, 10.54: displacement ---------------------------------------------------------------
+
+def _combat_units_at(game: GweGame, cell: int, side: int) -> np.ndarray:
+    u = game.scenario.units
+    here = game.state.units_at(int(cell))
+    return here[(u.side[here] == side) & (u.utype[here] != _HQ)]
+
+
+def displacement_targets(game: GweGame, hq: int) -> list[int]:
+    """The hexes the HQ may displace to (10.52): the nearest hexes, by the length of a
+    displacement path, holding a friendly combat unit (or a fortress on its side of the
+    start line with no enemy unit) with room for it under the stacking limit. The path never
+    enters an enemy-occupied hex (a hex holding only enemy HQs does not block it, as for
+    retreat), prohibited terrain or a blocked hexside; an HQ of TCR 2-4 never enters an
+    enemy-controlled hex unless a friendly unit is in it. Empty when the HQ is stacked with
+    friendly combat units (it may never displace) or no target can be reached."""
+    sc, st, data = game.scenario, game.state, game.data
+    m, u = sc.map, sc.units
+    if not st.unit_status[hq] & Status.ON_MAP:
+        return []
+    side = int(u.side[hq])
+    here = int(st.unit_cell[hq])
+    if _combat_units_at(game, here, side).size:
+        return []
+    t = int(data.tcr[hq]) - 1
+    nb = m.neighbors
+    v = np.maximum(nb, 0)
+    enemy_here = occupied(sc, st, 1 - side, hq_only_counts=False)
+    ok = (nb >= 0) & (data.side_add[t] >= 0) & (data.enter_cost[t][v] >= 0) & ~enemy_here[v]
+    if int(data.tcr[hq]) != 1:
+        open_zoc = controlled(sc, st, 1 - side) & ~occupied(sc, st, side)
+        ok &= ~open_zoc[v]
+    cost = np.where(ok, 1, PROHIBITED).astype(dtypes.STEPCOST)
+    dist = m.k.search.bounded_search(nb, cost, [here])[0][0]
+    friendly = occupied(sc, st, side, hq_only_counts=False)
+    fortress = ((m.features & Feature.FORTRESS).astype(bool) & friendly_ground(sc, side)
+                & ~occupied(sc, st, 1 - side))
+    target = (friendly | fortress) & (dist > 0)
+    cells = np.flatnonzero(target)
+    if cells.size == 0:
+        return []
+    limit, sp = game.data.stack_limit, int(u.stacking[hq])
+    cells = [int(c) for c in cells if game.stacking_in(int(c)) + sp <= limit]
+    if not cells:
+        return []
+    best = min(int(dist[c]) for c in cells)
+    return [c for c in cells if int(dist[c]) == best]
+
+
+def displace_hq(game: GweGame, hq: int) -> bool:
+    """Displace the HQ to the nearest friendly unit (10.52); the owner picks among equally
+    near hexes (``"gwe.hq.displace_to"``). False, and nothing moves, when it cannot: the
+    caller then eliminates it."""
+    targets = displacement_targets(game, hq)
+    if not targets:
+        return False
+    side = int(game.scenario.units.side[hq])
+    to = game.ask("gwe.hq.displace_to", side, targets, hq=int(hq))
+    frm = int(game.state.unit_cell[hq])
+    game.state.unit_cell[hq] = to
+    game.state.hex_last[to] = side
+    game.event("hq_displaced", unit=int(hq), frm=frm, to=int(to))
+    return True
+
+
+def displace_lone_hqs(game: GweGame, moving_side: int) -> list[tuple[int, bool]]:
+    """10.52: every HQ of the side not moving that is not stacked with a friendly combat unit
+    and has an enemy combat unit (not an HQ) in an adjacent hex displaces now. Returns
+    ``(hq, displaced)`` for each such HQ; one that cannot displace stays where it is."""
+    sc, st = game.scenario, game.state
+    m = sc.map
+    other = 1 - int(moving_side)
+    hqs = _hqs(game, other)
+    if hqs.size == 0:
+        return []
+    enemy = occupied(sc, st, int(moving_side), hq_only_counts=False)
+    nb = m.neighbors[st.unit_cell[hqs]]
+    threatened = ((nb >= 0) & enemy[np.maximum(nb, 0)]).any(axis=1)
+    if not threatened.any():
+        return []
+    guarded = occupied(sc, st, other, hq_only_counts=False)
+    out = []
+    for h in hqs[threatened]:
+        h = int(h)
+        if guarded[int(st.unit_cell[h])]:
+            continue
+        out.append((h, displace_hq(game, h)))
+    return out
+
+
+def may_displace_instead_of_elimination(game: GweGame, hq: int) -> bool:
+    """10.54: an HQ eliminated as a result of combat that has an unused reverse side (the
+    second ``steps`` row of the counter: the army-level HQs) may flip and displace instead,
+    if it can displace (10.52)."""
+    u = game.scenario.units
+    return (u.utype[hq] == _HQ and int(u.n_steps[hq]) >= 2
+            and int(game.state.unit_step[hq]) == 0 and bool(displacement_targets(game, hq)))
+
+
+def _hq_vp(game: GweGame, side: int) -> tuple[str, int]:
+    cause = ("central_powers_hq_eliminated" if side == Side.CENTRAL
+             else "russian_hq_eliminated")
+    for row in game.scenario.tables["vp_schedule"]["row"]:
+        if row["cause"] == cause:
+            return cause, int(row["vp"])
+    raise KeyError(f"vp_schedule has no row {cause!r}")
+
+
+def eliminate_hq_in_combat(game: GweGame, hq: int, surrounded: bool = False) -> bool:
+    """An HQ eliminated as a result of combat (10.53). When 10.54 allows, the owner chooses
+    (``"gwe.hq.reverse_side"``, options True/False) to flip it to its reverse side and
+    displace it instead: the enemy still scores the HQ's victory points (25.2), the flip is
+    booked as a step lost in combat. Returns True if the HQ survived on its reverse side.
+    Call it after the friendly combat units of the HQ's hex have been removed (an HQ stacked
+    with friendly combat units may never displace, 10.52)."""
+    side = int(game.scenario.units.side[hq])
+    if may_displace_instead_of_elimination(game, hq) and game.ask(
+            "gwe.hq.reverse_side", side, [True, False], hq=int(hq)):
+        gwe_units.lose_steps(game, hq, 1, "combat")
+        game.add_vp(*_hq_vp(game, side))
+        displace_hq(game, hq)
+        return True
+    gwe_units.eliminate(game, hq, "combat", surrounded=surrounded)
+    return False

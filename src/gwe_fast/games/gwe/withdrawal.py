@@ -1,0 +1,233 @@
+"""Cavalry Withdrawal Before Combat (12.1; Brusilov 23.31 and 24.2).
+
+In the Cavalry Withdrawal Before Combat Phase (4.0 A2) the non-phasing player picks, one at a
+time, which of his units try to withdraw (decision ``gwe.withdrawal.unit``; -1 stops):
+
+* cavalry adjacent to an enemy unit, in Command Control or not (12.11), except
+  Austro-Hungarian cavalry on the scenario's first Game-Turn (23.31; Game-Turn 5 of Attack on
+  Schedule, 26.24) and entrained units; each unit tries once, on one die from the
+  ``withdrawal`` stream that must roll higher than its TCR (12.12);
+* the armored car adjacent to an enemy unit, which withdraws without a die (24.21, 24.22).
+
+A unit that succeeds moves exactly two hexes (12.11, 12.13): to a hex two hexes from where it
+stands, through one hex adjacent to both, never into or through an enemy-occupied hex, across a
+prohibited hexside or into prohibited terrain (the armored car never into a mountain, 24.41),
+and never into or through an enemy-controlled hex unless its TCR is 1 (12.13; friendly units
+do not negate that zone, as 7.24 covers supply and retreat after combat only). The owner picks
+the path (decision ``gwe.withdrawal.path``, options ``(via, destination)`` cells) among those
+that go toward a friendly supply source, each hex nearer to one than the hex before, as 8.63
+priority 1 is played for retreats, or among all of them when none does (12.13). It costs no
+Movement Points and is not a move (12.14, 5.11). A unit that withdraws into a hex holding
+friendly units is marked ``Flag.RETREATED_IN`` (12.17, 8.66).
+When the hex it left is left empty, the phasing player may move any of his units adjacent to
+it into it, one at a time (decision ``gwe.withdrawal.occupy``; -1 stops), within the stacking
+limit (12.16).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.enums import Nationality, Terrain, UnitType
+from gwe_fast.games.gwe import units as units_mod
+from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.game import Flag, GweGame
+from gwe_fast.games.gwe.zoc import controlled, occupied
+from gwe_fast.state import Status
+
+WITHDRAWAL_HEXES = 2   # 12.11: "two (no more or less) hexes"
+
+
+def _on_map(game: GweGame) -> np.ndarray:
+    return (game.state.unit_status & Status.ON_MAP).astype(bool)
+
+
+def _adjacent_to(game: GweGame, cells_mask: np.ndarray) -> np.ndarray:
+    """``bool[n_cells]``: hexes next to a hex of ``cells_mask`` (across any hexside)."""
+    m = game.scenario.map
+    nb = m.neighbors
+    return (cells_mask[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
+
+
+def _may_enter(game: GweGame, unit: int) -> np.ndarray:
+    """``bool[n_cells]``: hexes the unit's terrain lets it enter (5.4; 24.41 for the car)."""
+    sc = game.scenario
+    data = gwe_data(sc)
+    ok = data.enter_cost[int(data.tcr[unit]) - 1] >= 0
+    if sc.units.utype[unit] == UnitType.ARMORED_CAR:
+        ok = ok & (sc.map.terrain != Terrain.MOUNTAIN)
+    return ok
+
+
+def _steps_ok(game: GweGame, unit: int, enter_ok: np.ndarray) -> np.ndarray:
+    """``int16[n_cells, 6]``: 1 for a step into a hex the unit may enter, across a hexside it
+    may cross; PROHIBITED otherwise."""
+    sc = game.scenario
+    data = gwe_data(sc)
+    nb = sc.map.neighbors
+    t = int(data.tcr[unit]) - 1
+    ok = (nb >= 0) & (data.side_add[t] >= 0) & enter_ok[np.maximum(nb, 0)]
+    return np.where(ok, 1, PROHIBITED).astype(dtypes.STEPCOST)
+
+
+def source_distance(game: GweGame, side: int) -> np.ndarray:
+    """``int32[n_cells]``: hexes from each hex to the nearest friendly supply source, as for
+    the retreat priority 1 of 8.63 (``retreat.source_distance``: rail sources, 9.15, and
+    supplied depots, 9.16; never through an enemy-occupied hex); -1 where none."""
+    from gwe_fast.games.gwe.retreat import source_distance as distance
+    return distance(game, side)
+
+
+def _toward(path: tuple[int, int], origin: int, to_source: np.ndarray) -> bool:
+    """Every hex of the withdrawal nearer to a friendly supply source than the one before (as
+    8.63 priority 1 is played for retreats)."""
+    last = int(to_source[origin])
+    for c in path:
+        d = int(to_source[c])
+        if d < 0 or last < 0 or d >= last:
+            return False
+        last = d
+    return True
+
+
+def withdrawal_paths(game: GweGame, unit: int, to_source: np.ndarray | None = None
+                     ) -> list[tuple[int, int]]:
+    """The legal withdrawals of ``unit``: ``(via, destination)`` cells, sorted (12.11, 12.13,
+    24.41); only those toward a friendly supply source (each hex nearer to one than the hex
+    before) when there are any."""
+    sc, st = game.scenario, game.state
+    m, u = sc.map, sc.units
+    side = int(u.side[unit])
+    here = int(st.unit_cell[unit])
+    enter = _may_enter(game, unit) & ~occupied(sc, st, 1 - side)
+    if gwe_data(sc).tcr[unit] != 1:
+        enter &= ~controlled(sc, st, 1 - side)                              # 12.13
+    enter[here] = False
+    cost = _steps_ok(game, unit, enter)
+    dist = m.k.search.bounded_search(m.neighbors, cost, [here], limit=WITHDRAWAL_HEXES)[0][0]
+    out: list[tuple[int, int]] = []
+    for dest in np.flatnonzero(dist == WITHDRAWAL_HEXES):
+        if m.distance(here, int(dest)) != WITHDRAWAL_HEXES:
+            continue
+        for d in range(6):                       # every hex next to both on the way
+            via = int(m.neighbors[here, d])
+            if via < 0 or cost[here, d] < 0:
+                continue
+            back = np.flatnonzero(m.neighbors[via] == dest)
+            if back.size and cost[via, back[0]] >= 0:
+                out.append((via, int(dest)))
+    if to_source is None:
+        to_source = source_distance(game, side)
+    toward = [p for p in out if _toward(p, here, to_source)]
+    return sorted(toward or out)
+
+
+def withdrawal_candidates(game: GweGame, side: int, tried=()) -> list[int]:
+    """Units of ``side`` that may try to withdraw now, ascending: cavalry (12.11) and the
+    armored car (24.21) adjacent to an enemy unit with somewhere to go, not entrained, not
+    already tried this phase, and no Austro-Hungarian cavalry on the first Game-Turn (23.31)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    next_to_enemy = _adjacent_to(game, occupied(sc, st, 1 - side))
+    kinds = (u.utype == UnitType.CAVALRY) | (u.utype == UnitType.ARMORED_CAR)
+    ok = (_on_map(game) & (u.side == side) & kinds
+          & ~(st.unit_status & Status.ENTRAINED).astype(bool)
+          & next_to_enemy[np.maximum(st.unit_cell, 0)])
+    if int(st.turn) == sc.first_turn:                                          # 23.31
+        ok &= ~((u.utype == UnitType.CAVALRY)
+                & (u.nationality == Nationality.AUSTRO_HUNGARIAN))
+    out = []
+    to_source = None
+    for i in np.flatnonzero(ok):
+        if int(i) in tried:
+            continue
+        if to_source is None:
+            to_source = source_distance(game, side)
+        if withdrawal_paths(game, int(i), to_source):
+            out.append(int(i))
+    return out
+
+
+def withdraw(game: GweGame, unit: int, via: int, dest: int) -> None:
+    """Move a unit that withdraws through ``via`` to ``dest`` (12.13): no Movement Points and
+    not a move (12.14), the hexes marked as last moved through by its side (9.15, 25.12), and
+    ``Flag.RETREATED_IN`` when friendly units were already in ``dest`` (12.17)."""
+    st = game.state
+    u = game.scenario.units
+    side = int(u.side[unit])
+    friends = any(int(u.side[i]) == side for i in st.units_at(dest))
+    units_mod.move_unit(game, unit, [via, dest])
+    if friends:
+        game.set_flag(unit, Flag.RETREATED_IN)
+    game.event("withdrawal", unit=unit, via=via, to=dest)
+
+
+def occupants_for(game: GweGame, phasing: int, cell: int) -> list[int]:
+    """Units of the phasing side that may move into ``cell``, vacated by a withdrawal (12.16):
+    on the map next to it across a hexside they may cross, able to enter its terrain, not
+    entrained, and not taking the hex over the stacking limit (16.0)."""
+    sc, st = game.scenario, game.state
+    m, u = sc.map, sc.units
+    data = gwe_data(sc)
+    limit = int(sc.tables["stacking"]["max_points"])
+    here = st.units_at(cell)
+    if any(int(u.side[i]) != phasing for i in here):
+        return []
+    room = limit - int(u.stacking[here].sum())
+    out = []
+    for i in np.flatnonzero(_on_map(game) & (u.side == phasing)
+                            & ~(st.unit_status & Status.ENTRAINED).astype(bool)):
+        c = int(st.unit_cell[i])
+        d = np.flatnonzero(m.neighbors[c] == cell)
+        if d.size == 0 or data.side_add[int(data.tcr[i]) - 1, c, d[0]] < 0:
+            continue
+        if not _may_enter(game, int(i))[cell] or int(u.stacking[i]) > room:
+            continue
+        out.append(int(i))
+    return out
+
+
+def occupy_vacated(game: GweGame, phasing: int, cell: int) -> None:
+    """12.16: if ``cell`` holds no unit any more, the phasing player may move adjacent units
+    into it, one at a time, at no cost (not a move, 5.11)."""
+    if game.state.units_at(cell).size:
+        return
+    while True:
+        options = occupants_for(game, phasing, cell)
+        if not options:
+            return
+        pick = game.ask("gwe.withdrawal.occupy", phasing, [-1] + options, cell=cell)
+        if pick < 0:
+            return
+        units_mod.move_unit(game, pick, [cell])
+        game.event("occupy_vacated", unit=pick, to=cell)
+
+
+def withdrawal_phase(game: GweGame, withdrawing_side: int) -> None:
+    """The Cavalry Withdrawal Before Combat Phase (4.0 A2) of the non-phasing
+    ``withdrawing_side`` (see the module docstring)."""
+    sc = game.scenario
+    u = sc.units
+    data = gwe_data(sc)
+    side = int(withdrawing_side)
+    phasing = 1 - side
+    tried: set[int] = set()
+    while True:
+        options = withdrawal_candidates(game, side, tried)
+        if not options:
+            return
+        pick = game.ask("gwe.withdrawal.unit", side, [-1] + options)
+        if pick < 0:
+            return
+        tried.add(pick)
+        if u.utype[pick] != UnitType.ARMORED_CAR:                              # 24.22
+            die = game.roll("withdrawal", f"12.12 {u.ids[pick]}")
+            if die <= int(data.tcr[pick]):                                      # 12.12
+                game.event("withdrawal_failed", unit=pick, die=die)
+                continue
+        paths = withdrawal_paths(game, pick)
+        via, dest = game.ask("gwe.withdrawal.path", side, paths, unit=pick)
+        origin = int(game.state.unit_cell[pick])
+        withdraw(game, pick, via, dest)
+        occupy_vacated(game, phasing, origin)
