@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from enum import IntFlag
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +11,12 @@ from gwe_fast import dtypes
 from gwe_fast.scenario.model import Scenario
 
 
-class Status(IntFlag):
-    """Per-unit status bits."""
+class Status:
+    """Per-unit status bits of ``State.unit_status``.
+
+    Plain ints rather than an ``IntFlag``: numpy probes an enum operand for its array
+    protocols through the enum metaclass on every operation, which cost a fifth of a campaign.
+    """
 
     ON_MAP = 1 << 0
     PENDING = 1 << 1         #: a reinforcement or option unit not yet arrived

@@ -101,7 +101,7 @@ def where(g, uid):
 
 
 def status(g, uid):
-    return Status(int(g.state.unit_status[g.unit(uid)]))
+    return int(g.state.unit_status[g.unit(uid)])
 
 
 def depots_on_map(g, side):

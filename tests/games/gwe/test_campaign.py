@@ -40,3 +40,13 @@ def test_a_game_replays_exactly_from_its_seed(historical):
     c = GweGame(historical, seed=11, game_index=4)
     engine.play(c)
     assert not c.state.equals(a.state)
+
+
+def test_the_engine_on_the_pure_python_twins_plays_the_same_games(historical):
+    pure = load_scenario("brusilov/historical", impl="pure")
+    for seed in (0, 7):
+        a = GweGame(historical, seed=seed, game_index=seed, events=True)
+        b = GweGame(pure, seed=seed, game_index=seed, events=True)
+        ra, rb = engine.play(a), engine.play(b)
+        assert ra.per_turn == rb.per_turn and ra.vp == rb.vp
+        assert a.events == b.events and a.state.equals(b.state)
