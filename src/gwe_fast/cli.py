@@ -44,6 +44,18 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
+def load_or_fail(scenario: str, options: dict[str, str], consequence: str):
+    """Load a scenario, or print each fault and exit with status 2."""
+    try:
+        return load_scenario(scenario, options)
+    except ScenarioError as exc:
+        for fault in exc.faults:
+            typer.echo(str(fault), err=True)
+        n = len(exc.faults)
+        fail(f"scenario {scenario} does not load ({n} fault{'s' if n != 1 else ''}); "
+             f"{consequence}")
+
+
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"gwe_fast {__version__}")
@@ -167,13 +179,7 @@ def run(
     """
     from gwe_fast.runner.batch import run_batch
 
-    opts = parse_options(option)
-    try:
-        sc = load_scenario(scenario, opts)
-    except ScenarioError as exc:
-        for fault in exc.faults:
-            typer.echo(str(fault), err=True)
-        fail(f"scenario {scenario} does not load ({len(exc.faults)} faults); nothing was run")
+    sc = load_or_fail(scenario, parse_options(option), "nothing was run")
     if out is None:
         out = Path("results") / f"{sc.key.replace('/', '-')}-seed{seed}.parquet"
     if out.exists() and out.is_dir():
@@ -250,15 +256,7 @@ def map_render(
         fail(str(exc))
     if out.is_dir():
         fail(f"--out {out} is a folder; give a file name ending in .png or .svg")
-    opts = parse_options(option)
-    try:
-        sc = load_scenario(scenario, opts)
-    except ScenarioError as exc:
-        for fault in exc.faults:
-            typer.echo(str(fault), err=True)
-        n = len(exc.faults)
-        fail(f"scenario {scenario} does not load ({n} fault{'s' if n != 1 else ''}); nothing "
-             f"was drawn")
+    sc = load_or_fail(scenario, parse_options(option), "nothing was drawn")
     position = None
     if state is not None:
         try:

@@ -2,7 +2,7 @@
 answers decisions by value and records every question, and a one-call attack."""
 
 import numpy as np
-from gwe_positions import position, unit  # noqa: F401  (re-exported for the tests)
+from gwe_positions import position, start_line, unit  # noqa: F401  (re-exported for the tests)
 
 from gwe_fast.games.gwe import combat
 from gwe_fast.games.gwe.game import GweGame
@@ -113,19 +113,6 @@ def die_for(g, row, column, result):
 
 def column_of(g, row, odds):
     return list(g.scenario.tables["crt"]["odds"][row]).index(odds)
-
-
-def start_line(last_east_row, cols):
-    """Hexsides between rows <= last_east_row (Russian side) and the rows below (18.27)."""
-    out = []
-    r = last_east_row
-    for c in range(cols[0], cols[1] + 1):
-        out.append(f"{c:02d}{r:02d}-{c:02d}{r + 1:02d}")
-        if c % 2 == 0:
-            for c2 in (c - 1, c + 1):
-                if cols[0] <= c2 <= cols[1]:
-                    out.append(f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}")
-    return out
 
 
 COLS, ROWS = (1, 7), (1, 8)

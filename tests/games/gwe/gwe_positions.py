@@ -42,3 +42,18 @@ def position(units, cols=(1, 7), rows=(1, 7), terrain=None, features=None, hexsi
                                "first_player": first_player}},
         map=m, counters={"unit": units})
     return Game(sc, seed=seed)
+
+
+def start_line(last_east_row, cols):
+    """The start line (18.27) of a test map: the hexsides between the rows up to
+    ``last_east_row`` (Russian side, at the top) and the rows below it, across ``cols``.
+    Even columns sit half a hex lower, so they also touch the next row diagonally."""
+    out = []
+    r = last_east_row
+    for c in range(cols[0], cols[1] + 1):
+        out.append(f"{c:02d}{r:02d}-{c:02d}{r + 1:02d}")
+        if c % 2 == 0:
+            for c2 in (c - 1, c + 1):
+                if cols[0] <= c2 <= cols[1]:
+                    out.append(f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}")
+    return out

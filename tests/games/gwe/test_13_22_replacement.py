@@ -3,7 +3,7 @@
 policies."""
 
 import pytest
-from gwe_positions import position, unit
+from gwe_positions import position, start_line, unit
 
 from gwe_fast import load_scenario
 from gwe_fast.enums import Nationality
@@ -31,22 +31,11 @@ class Script(Policy):
         return list(decision.options).index(self.answer(decision))
 
 
-def start_line(cols=(1, 9), last_east_row=4):
-    """Hexsides between rows <= 4 (Russian, top) and the rows below (18.27)."""
-    out, r = [], last_east_row
-    for c in range(cols[0], cols[1] + 1):
-        out.append(f"{c:02d}{r:02d}-{c:02d}{r + 1:02d}")
-        if c % 2 == 0:
-            out += [f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}" for c2 in (c - 1, c + 1)
-                    if cols[0] <= c2 <= cols[1]]
-    return out
-
-
 def board(units, allied=None, central=None, turn=3):
     """9x9: Russians above row 5, Central Powers below, a rail line down column 5 from each
     side's map edge, cut at the start line; ``turn`` is the Game-Turn."""
     g = position(units, cols=(1, 9), rows=(1, 9),
-                 hexsides={"start_line": start_line(),
+                 hexsides={"start_line": start_line(4, (1, 9)),
                            "rail_single": ["0501-0502-0503-0504", "0509-0508-0507-0506-0505"]},
                  edges={"allied": ["0101..0901"], "central": ["0109..0909"]})
     game = GweGame(g.scenario, policies={0: allied or Script(), 1: central or Script()})

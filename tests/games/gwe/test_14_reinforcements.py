@@ -3,7 +3,7 @@ with 25.16/25.2 permanent withholding and the scenario rules 26.22-26.23, 26.31-
 
 import numpy as np
 
-from gwe_positions import unit
+from gwe_positions import start_line, unit
 from gwe_fast import load_scenario, scenario_from_dicts
 from gwe_fast.enums import UnitType
 from gwe_fast.games.gwe import rail
@@ -16,19 +16,6 @@ from gwe_fast.state import Status
 COLS, ROWS = (1, 9), (1, 9)
 OPTIONS = {"sga_early": False, "west_front": False, "more_supply_rail": False,
            "better_commanders": False, "track_limits": True}
-
-
-def start_line(last_east_row=4, cols=COLS):
-    """Hexsides between rows <= last_east_row (Russian, top) and the rows below (18.27)."""
-    out = []
-    r = last_east_row
-    for c in range(cols[0], cols[1] + 1):
-        out.append(f"{c:02d}{r:02d}-{c:02d}{r + 1:02d}")
-        if c % 2 == 0:
-            for c2 in (c - 1, c + 1):
-                if cols[0] <= c2 <= cols[1]:
-                    out.append(f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}")
-    return out
 
 
 class Script(Policy):
@@ -72,7 +59,7 @@ def board(units, options=None, entry=None, first_turn=1, case=None):
     sc = scenario_from_dicts(
         scenario={"scenario": scen, "options": opts},
         map={"map": {"columns": list(COLS), "rows": list(ROWS)},
-             "hexsides": {"start_line": start_line(), "rail_single": rails},
+             "hexsides": {"start_line": start_line(4, COLS), "rail_single": rails},
              "edges": {"allied": [f"{c:02d}01" for c in range(1, 10)],
                        "central": [f"{c:02d}09" for c in range(1, 10)]},
              "entry": entry or {"A": ["0309", "0709"], "B": ["0301", "0701"]}},

@@ -5,7 +5,7 @@ the armored car."""
 import numpy as np
 import pytest
 
-from gwe_positions import unit
+from gwe_positions import start_line, unit
 from gwe_fast import scenario_from_dicts
 from gwe_fast.games.gwe import rail
 from gwe_fast.games.gwe.game import Flag, GweGame
@@ -18,19 +18,6 @@ OPTIONS = {"sga_early": False, "west_front": False, "more_supply_rail": False,
 GERMAN = [[4, 6, 5], [2, 4, 5]]
 
 
-def start_line(last_east_row=4, cols=COLS):
-    """Hexsides between rows <= last_east_row (Russian, top) and the rows below (18.27)."""
-    out = []
-    r = last_east_row
-    for c in range(cols[0], cols[1] + 1):
-        out.append(f"{c:02d}{r:02d}-{c:02d}{r + 1:02d}")
-        if c % 2 == 0:
-            for c2 in (c - 1, c + 1):
-                if cols[0] <= c2 <= cols[1]:
-                    out.append(f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}")
-    return out
-
-
 def row_chain(row, c0=1, c1=30):
     return "-".join(f"{c:02d}{row:02d}" for c in range(c0, c1 + 1))
 
@@ -38,7 +25,7 @@ def row_chain(row, c0=1, c1=30):
 def board(units, turn=2, options=None, rails=None, first_turn=1, case=None):
     """A 30x9 GweGame: Russians above row 5, Central Powers below. ``rails`` maps hexside
     kinds to chains; by default one single-track line along row 2 and one along row 8."""
-    hs = {"start_line": start_line()}
+    hs = {"start_line": start_line(4, COLS)}
     hs.update(rails or {"rail_single": [row_chain(2), row_chain(8)]})
     opts = {k: {"default": v, "help": k} for k, v in {**OPTIONS, **(options or {})}.items()}
     scen = {"game": "gwe", "name": "movement test", "version": 1, "first_turn": first_turn,

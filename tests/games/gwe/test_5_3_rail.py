@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gwe_positions import unit
+from gwe_positions import start_line, unit
 from gwe_fast import load_scenario, scenario_from_dicts
 from gwe_fast.games.gwe import rail
 from gwe_fast.games.gwe.game import Flag, GweGame
@@ -15,19 +15,6 @@ from gwe_fast.state import Status
 COLS, ROWS = (1, 30), (1, 9)
 OPTIONS = {"sga_early": False, "west_front": False, "more_supply_rail": False,
            "better_commanders": False, "track_limits": True}
-
-
-def start_line(last_east_row=4, cols=COLS):
-    """Hexsides between rows <= last_east_row (Russian, top) and the rows below (18.27)."""
-    out = []
-    r = last_east_row
-    for c in range(cols[0], cols[1] + 1):
-        out.append(f"{c:02d}{r:02d}-{c:02d}{r + 1:02d}")
-        if c % 2 == 0:
-            for c2 in (c - 1, c + 1):
-                if cols[0] <= c2 <= cols[1]:
-                    out.append(f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}")
-    return out
 
 
 def row_chain(row, c0=1, c1=30):
@@ -55,7 +42,7 @@ class Script(Policy):
 def board(units, turn=2, options=None, hexsides=None, policies=None, first_turn=1, **kw):
     """A 30x9 GweGame: Russians above row 5, Central Powers below; a Russian rail line along
     row 2 and a Central Powers one along row 8, each the length of the map."""
-    hs = {"start_line": start_line(), "rail_single": [row_chain(2), row_chain(8)]}
+    hs = {"start_line": start_line(4, COLS), "rail_single": [row_chain(2), row_chain(8)]}
     for k, v in (hexsides or {}).items():
         hs[k] = hs.get(k, []) + v if k == "rail_single" else v
     opts = {k: {"default": v, "help": k} for k, v in {**OPTIONS, **(options or {})}.items()}

@@ -2,30 +2,17 @@
 
 import numpy as np
 
-from gwe_positions import position, unit
+from gwe_positions import position, start_line, unit
 from gwe_fast.games.gwe.supply import in_supply, rail_sources, supplied_depots
 
 COLS, ROWS = (1, 9), (1, 9)
-
-
-def start_line(last_east_row=4, cols=COLS):
-    """Hexsides between rows <= last_east_row (Russian, top) and the rows below (18.27)."""
-    out = []
-    r = last_east_row
-    for c in range(cols[0], cols[1] + 1):
-        out.append(f"{c:02d}{r:02d}-{c:02d}{r + 1:02d}")
-        if c % 2 == 0:   # even columns sit lower: they also touch the next row of both sides
-            for c2 in (c - 1, c + 1):
-                if cols[0] <= c2 <= cols[1]:
-                    out.append(f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}")
-    return out
 
 
 def board(units, rails_ru=("0501", "0502", "0503", "0504"),
           rails_cp=("0509", "0508", "0507", "0506", "0505"), **kw):
     """A 9x9 map: Russians above row 5, Central Powers below; one rail line down column 5
     from each side's map edge, cut at the start line."""
-    hexsides = {"start_line": start_line(),
+    hexsides = {"start_line": start_line(4, COLS),
                 "rail_single": ["-".join(rails_ru), "-".join(rails_cp)]}
     hexsides.update(kw.pop("hexsides", {}))
     edges = {"allied": [f"{c:02d}01" for c in range(1, 10)],
