@@ -58,3 +58,16 @@ def test_stream_codes_are_fixed():
     # changing these codes would change every recorded game: they are part of the format
     assert stream_code("combat") == 2370954136
     assert len({stream_code(s) for s in STREAMS}) == len(STREAMS)
+
+
+def test_snapshot_and_restore_resume_every_stream_exactly():
+    a = GameDice(4, 2)
+    rolls(a, "combat", 300)          # past a block boundary
+    rolls(a, "attrition", 5)
+    a.force("command", [6, 6])
+    saved = a.snapshot()
+    expected = {s: rolls(a, s, 400) for s in ("combat", "attrition", "command")}
+    b = GameDice(4, 2)
+    b.restore(saved)
+    assert {s: rolls(b, s, 400) for s in ("combat", "attrition", "command")} == expected
+    assert b.stream("combat").rolled == 700

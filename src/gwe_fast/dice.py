@@ -68,6 +68,14 @@ class DiceStream:
         self._pos += 1
         return v
 
+    def snapshot(self) -> np.ndarray:
+        """The stream's whole state as ``uint64`` words (generator, block, position, count)."""
+        return _pack(self._gen, self._block, self._pos, self.rolled, self._forced)
+
+    def restore(self, words: np.ndarray) -> None:
+        self._block, self._pos, self.rolled, forced = _unpack(self._gen, words)
+        self._forced = deque(forced)
+
     def force(self, values) -> None:
         """Queue values that the next rolls return, before the stream resumes (for tests)."""
         for v in values:
@@ -106,6 +114,46 @@ class GameDice:
         return np.random.Generator(np.random.PCG64(
             game_seed_sequence(self.master_seed, self.game_index, f"policy-{side}")))
 
+    def snapshot(self) -> dict[str, np.ndarray]:
+        """Every stream's state by name (streams not used yet are absent)."""
+        return {name: s.snapshot() for name, s in self._streams.items()}
+
+    def restore(self, saved: dict[str, np.ndarray]) -> None:
+        """Put the streams back as ``snapshot`` found them, so play resumes identically."""
+        for name, words in saved.items():
+            self.stream(name).restore(words)
+
     def counts(self) -> dict[str, int]:
         """How many dice each stream has rolled (for records and replays)."""
         return {k: s.rolled for k, s in self._streams.items()}
+
+
+def _pack(gen: np.random.Generator, block: np.ndarray, pos: int, rolled: int, forced) -> np.ndarray:
+    st = gen.bit_generator.state
+    mask = (1 << 64) - 1
+    s, inc = st["state"]["state"], st["state"]["inc"]
+    head = [s >> 64, s & mask, inc >> 64, inc & mask, st["has_uint32"], st["uinteger"],
+            pos, rolled, block.shape[0], len(forced)]
+    return np.array(head + [int(v) for v in block] + [int(v) for v in forced], dtype=np.uint64)
+
+
+def _unpack(gen: np.random.Generator, words: np.ndarray):
+    w = [int(x) for x in words]
+    st = gen.bit_generator.state
+    st["state"]["state"] = (w[0] << 64) | w[1]
+    st["state"]["inc"] = (w[2] << 64) | w[3]
+    st["has_uint32"], st["uinteger"] = w[4], w[5]
+    gen.bit_generator.state = st
+    pos, rolled, nblock, nforced = w[6], w[7], w[8], w[9]
+    block = np.array(w[10:10 + nblock], dtype=np.int8)
+    forced = w[10 + nblock:10 + nblock + nforced]
+    return block, pos, rolled, forced
+
+
+def snapshot_generator(gen: np.random.Generator) -> np.ndarray:
+    """A policy generator's state as ``uint64`` words."""
+    return _pack(gen, np.zeros(0, dtype=np.int8), 0, 0, ())
+
+
+def restore_generator(gen: np.random.Generator, words: np.ndarray) -> None:
+    _unpack(gen, words)

@@ -50,3 +50,28 @@ def test_the_engine_on_the_pure_python_twins_plays_the_same_games(historical):
         ra, rb = engine.play(a), engine.play(b)
         assert ra.per_turn == rb.per_turn and ra.vp == rb.vp
         assert a.events == b.events and a.state.equals(b.state)
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_game_saved_at_a_phase_end_resumes_exactly(historical, tmp_path):
+    full = GweGame(historical, seed=5, game_index=2)
+    end = engine.play(full)
+    path = tmp_path / "turn3.npz"
+    part = GweGame(historical, seed=5, game_index=2)
+
+    def stop_after_turn_3_combat(game, where):
+        if int(game.state.turn) == 3 and where == "combat":
+            game.save(path)
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        engine.play(part, check=stop_after_turn_3_combat)
+    resumed = GweGame.resume(historical, path)
+    assert int(resumed.state.turn) == 3 and int(resumed.state.phase) == engine.REPLACEMENT
+    rest = engine.play(resumed)
+    assert rest.vp == end.vp and rest.level == end.level
+    assert resumed.state.equals(full.state)
+    assert rest.per_turn == end.per_turn[-len(rest.per_turn):]

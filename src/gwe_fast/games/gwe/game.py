@@ -133,6 +133,38 @@ class GweGame(Game):
         if self.events is not None:
             self.events.append((kind, int(self.state.turn), details))
 
+    # saving and resuming ------------------------------------------------------------------
+    def save(self, path) -> None:
+        """Write the position with the dice streams and the policies' generators, so that
+        ``GweGame.resume`` goes on exactly as this game would (at a phase boundary)."""
+        from gwe_fast.dice import snapshot_generator
+
+        st = self.state.copy()
+        for name, words in self.dice.snapshot().items():
+            st.extra[f"dice:{name}"] = words
+        for side, rng in self.rngs.items():
+            st.extra[f"policy_rng:{int(side)}"] = snapshot_generator(rng)
+        st.extra["seed"] = np.array([self.seed, self.game_index], dtype=np.int64)
+        st.save(path)
+
+    @classmethod
+    def resume(cls, scenario: Scenario, path, policies: dict[int, Policy] | None = None,
+               events: bool = False) -> "GweGame":
+        """A game saved by ``save``, ready for ``engine.play`` to go on from where it stopped."""
+        from gwe_fast.dice import restore_generator
+
+        st = State.load(path)
+        seed, index = (int(x) for x in st.extra.pop("seed"))
+        dice = {k.split(":", 1)[1]: st.extra.pop(k) for k in list(st.extra) if k.startswith("dice:")}
+        rngs = {int(k.split(":", 1)[1]): st.extra.pop(k) for k in list(st.extra)
+                if k.startswith("policy_rng:")}
+        game = cls(scenario, seed=seed, game_index=index, policies=policies, state=st,
+                   events=events)
+        game.dice.restore(dice)
+        for side, words in rngs.items():
+            restore_generator(game.rngs[side], words)
+        return game
+
     # victory points -----------------------------------------------------------------------
     def add_vp(self, cause: str, vp: int) -> None:
         """Change the Russian VP total now (25.14) and book it under its cause."""
