@@ -16,3 +16,17 @@ def test_26_34_8kl_replaces_8ka_at_the_start():
     plain = GweGame(load_scenario("brusilov/historical"))
     assert plain.state.unit_status[ka] == Status.ON_MAP
     assert plain.state.unit_status[kl] == Status.NOT_IN_PLAY
+
+
+def test_19_21_a_burned_depot_goes_back_to_the_depot_pool():
+    from gwe_fast.games.gwe.combat import burn_depot
+    from gwe_fast.games.gwe.reinforcements import depot_pool
+
+    g = GweGame(load_scenario("brusilov/historical"))
+    u = g.scenario.units
+    d = u.index("ru-depot-1")
+    assert g.state.unit_status[d] == Status.ON_MAP and d not in depot_pool(g, 0)
+    vp = int(g.state.vp)
+    burn_depot(g, d)
+    assert g.state.unit_status[d] == Status.POOL and int(g.state.vp) == vp   # no VP (25.2)
+    assert d in depot_pool(g, 0)

@@ -108,6 +108,9 @@ def movement_phase(game: GweGame, side: int) -> None:
     initial_supply(game, side)                                   # 4.0 A1a
     reinforcements.reinforcement_segment(game, side)             # 4.0 A1b
     command.command_segment(game, side, for_combat=False)        # 4.0 A1c
+    st = game.state
+    game.arr("ooc_count")[side] = int(((sc.units.side == side)
+                                       & (st.unit_status & Status.OUT_OF_COMMAND).astype(bool)).sum())
     movement_segment(game, side)                                 # 4.0 A1d
     rail.end_rail_movement(game, side)                           # 5.31: still entrained
     command.clear_command(game, side)
@@ -247,13 +250,17 @@ def snapshot(game: GweGame, turn: int, side: int) -> dict:
     """One row of the per-turn record, after ``side``'s Player-Turn."""
     sc, st = game.scenario, game.state
     on = (st.unit_status & Status.ON_MAP).astype(bool)
-    row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp)}
+    towns = victory.russian_towns(game)
+    row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp),
+           "towns_held_russian": len(towns),
+           "towns_vp_russian": sum(p.vp for p in sc.places if p.cell in set(towns))}
     for s in Side:
         name = s.name.lower()
         mine = on & (sc.units.side == s)
         row[f"units_{name}"] = int(mine.sum())
         row[f"out_of_supply_{name}"] = int((mine & (st.unit_status & Status.OUT_OF_SUPPLY)
                                             .astype(bool)).sum())
+        row[f"out_of_command_{name}"] = int(game.arr("ooc_count")[s])
         row[f"hexes_held_{name}"] = int((st.hex_last == s).sum())
         row[f"steps_lost_{name}"] = int(game.arr("steps_lost")[s].sum())
         row[f"sp_lost_{name}"] = int(game.arr("sp_lost")[s].sum())

@@ -64,6 +64,9 @@ ENGINE_ARRAYS = {
     # 5.31 with 5.35 (rail.py): stacking points counted beyond the Rail Capacity because
     # entrained units out of Command Control could neither detrain nor stay uncounted
     "rail_forced": (np.int16, lambda sc: (2,)),
+    # 4.0 A1c (engine.py): units out of Command Control at the side's last Movement Phase
+    # Command Control Segment, for the per-turn record
+    "ooc_count": (np.int16, lambda sc: (2,)),
 }
 
 VP_CAUSES = ("initial", "central_powers_stacking_point_eliminated",

@@ -237,7 +237,7 @@ def _playable(scenario: Scenario) -> np.ndarray:
 
 def depot_pool(game: GweGame, side: int) -> np.ndarray:
     """The side's depot counters that may arrive: not yet used first, then those taken off
-    the map, burned up (19.21, status ELIMINATED or NOT_IN_PLAY) or eliminated, in manifest
+    the map, burned up (19.21, status POOL) or eliminated, in manifest
     order. Depots of an option that is off never are."""
     sc, st = game.scenario, game.state
     s = st.unit_status
@@ -245,7 +245,8 @@ def depot_pool(game: GweGame, side: int) -> np.ndarray:
     mine = ((u.side == side) & (u.utype == UnitType.DEPOT) & _playable(sc)
             & ~(s & (Status.WITHHELD | Status.ON_MAP)).astype(bool))
     fresh = np.flatnonzero(mine & (s & Status.PENDING).astype(bool))
-    used = np.flatnonzero(mine & (s & (Status.ELIMINATED | Status.NOT_IN_PLAY)).astype(bool))
+    used = np.flatnonzero(mine & (s & (Status.ELIMINATED | Status.NOT_IN_PLAY | Status.POOL))
+                          .astype(bool))      # POOL: burned for massed artillery (19.21)
     return np.concatenate([fresh, used]).astype(np.int64)
 
 

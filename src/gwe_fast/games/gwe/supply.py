@@ -132,19 +132,20 @@ def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
     return out
 
 
-def cell_in_supply(scenario: Scenario, state: State, side: int, cell: int) -> bool:
-    """Could a unit of ``side`` of TCR 2-4 and the side's shortest supply range trace supply
-    from ``cell``? (Town control, 25.12: "the town or city is in supply".)"""
+def supplied_cells(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """``bool[n_cells]``: the hexes where a unit of ``side`` of TCR 2-4 with the side's
+    shortest supply range could trace supply (town control, 25.12: "the town or city is in
+    supply")."""
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
     sources = rail_sources(scenario, state, side)
     depots = supplied_depots(scenario, state, side, sources)
     src_cells = np.union1d(np.flatnonzero(sources), state.unit_cell[depots])
     if src_cells.size == 0:
-        return False
+        return np.zeros(m.n_cells, dtype=bool)
     rng = int(data.supply_range[u.side == side].min())
     toll = _open_zoc(scenario, state, side).astype(dtypes.FLAG)
     cost = _line_costs(scenario, state, side)
     dist, _ = m.k.search.bounded_search(m.neighbors, cost, src_cells, limit=rng, toll=toll,
                                         max_toll=0, toll_on_exit=True)
-    return bool(0 <= dist[0, cell] <= rng)
+    return (dist[0] >= 0) & (dist[0] <= rng)

@@ -14,19 +14,20 @@ def russian_towns(game: GweGame) -> list[int]:
     """Cells of the valued towns and cities the Russian Player controls (25.11-25.12): a
     Russian unit was the last to occupy or move through it, or occupies it now, and the town
     is in supply, i.e. a Russian unit there could trace supply (9.1, 19.1)."""
-    from gwe_fast.games.gwe.supply import cell_in_supply
+    from gwe_fast.games.gwe.supply import supplied_cells
 
     sc, st = game.scenario, game.state
+    valued = [p.cell for p in sc.places if p.vp > 0]
+    if not valued:
+        return []
     russians_there = occupied(sc, st, Side.ALLIED)
-    held = []
-    for p in sc.places:
-        if p.vp <= 0:
-            continue
-        mine = st.hex_last[p.cell] == Side.ALLIED or russians_there[p.cell]
-        if mine and not occupied(sc, st, Side.CENTRAL)[p.cell] and \
-                cell_in_supply(sc, st, Side.ALLIED, p.cell):
-            held.append(p.cell)
-    return held
+    central_there = occupied(sc, st, Side.CENTRAL)
+    mine = [c for c in valued if (st.hex_last[c] == Side.ALLIED or russians_there[c])
+            and not central_there[c]]
+    if not mine:
+        return []
+    ok = supplied_cells(sc, st, Side.ALLIED)
+    return [c for c in mine if ok[c]]
 
 
 def score_towns(game: GweGame) -> int:
