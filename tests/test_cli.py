@@ -149,3 +149,24 @@ def test_copy_scenario_then_validate_the_copy(tmp_path):
     assert again.exit_code == 2
     unknown = runner.invoke(app, ["copy-scenario", "nope/nope", str(tmp_path / "x")])
     assert unknown.exit_code == 2
+
+
+def test_a_killed_run_keeps_every_finished_game(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "killed.parquet"
+    partial = tmp_path / "killed.parquet.partial"
+    proc = subprocess.Popen([sys.executable, "-c", "from gwe_fast.cli import main; main()", "run",
+                             "brusilov/historical", "--games", "200", "--workers", "1",
+                             "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not partial.exists() or partial.stat().st_size < 2000):
+        time.sleep(0.2)                       # until the first games are on disk
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted; every finished game is kept in" in err and "Traceback" not in err
+    assert not out.exists()
+    rows = pq.read_table(partial).column("game_index").to_pylist()
+    assert len(rows) >= 10 and rows == list(range(len(rows)))

@@ -191,15 +191,22 @@ def run(
         typer.echo(f"\r{done}/{total} games, {rate:,.1f} games/s, ETA {eta:.0f} s", err=True,
                    nl=done == total)
 
-    try:
-        import os
+    def stop(signum, frame):        # a kill from a scheduler ends the run like Ctrl-C
+        raise KeyboardInterrupt
 
+    import os
+    import signal
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
         summary = run_batch(sc, games, seed, out, progress=progress,
                             workers=workers or os.cpu_count() or 1)
     except KeyboardInterrupt:
-        fail(f"interrupted; the finished chunks are kept in {out}.partial", 130)
+        typer.echo("", err=True)        # end the progress line
+        fail(f"interrupted; every finished game is kept in {out}.partial", 130)
     except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}; the finished chunks are kept in "
+        typer.echo("", err=True)
+        fail(f"cannot write {out}: {exc.strerror or exc}; every finished game is kept in "
              f"{out}.partial", 1)
     typer.echo(f"{sc.name}: {summary.games} games in {summary.seconds:.2f} s -> {summary.out}")
     for result, count in sorted(summary.results.items()):

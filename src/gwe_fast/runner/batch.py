@@ -123,12 +123,17 @@ _WORKER_SCENARIO: Scenario | None = None
 
 def _init_worker(ref: str, options: dict) -> None:
     global _WORKER_SCENARIO
+    import signal
+
     from gwe_fast.scenario.loader import load_scenario
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C and stops us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and a kill just ends a worker, quietly
     _WORKER_SCENARIO = load_scenario(ref, options)
 
 
-def _play_indices(seed: int, indices: list[int]) -> list[dict]:
+def _play_indices(args: tuple[int, list[int]]) -> list[dict]:
+    seed, indices = args
     return [play_one(_WORKER_SCENARIO, seed, i) for i in indices]
 
 
@@ -139,17 +144,19 @@ def _rows(scenario: Scenario, games: int, seed: int, workers: int):
         for i in range(games):
             yield i, play_one(scenario, seed, i)
         return
-    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
 
     per = max(1, min(8, games // (4 * workers)))
     chunks = [list(range(a, min(a + per, games))) for a in range(0, games, per)]
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                               initargs=(scenario.key, dict(scenario.options)))
+    pool = multiprocessing.get_context("fork").Pool(
+        workers, initializer=_init_worker, initargs=(scenario.key, dict(scenario.options)))
     try:
-        for idx, rows in zip(chunks, pool.map(_play_indices, [seed] * len(chunks), chunks)):
+        for idx, rows in zip(chunks, pool.imap(_play_indices, [(seed, c) for c in chunks])):
             yield from zip(idx, rows)
+        pool.close()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.terminate()          # on an interruption, stop the games still being played
+        pool.join()
 
 
 def run_batch(scenario: Scenario, games: int, seed: int, out: Path,
@@ -177,8 +184,8 @@ def run_batch(scenario: Scenario, games: int, seed: int, out: Path,
                 chunk[k].append(row[k])
             results[row["result"]] = results.get(row["result"], 0) + 1
             vp_sum += row["vp"]
-            if len(chunk["game_index"]) == CHUNK or i == games - 1:
-                sink.write(chunk)
+            if len(chunk["game_index"]) >= step or i == games - 1:
+                sink.write(chunk)                 # a row group about every 5 % of the run
                 chunk = {f.name: [] for f in GAME_SCHEMA}
             if progress and ((i + 1) % step == 0 or i == games - 1):
                 progress(i + 1, games, time.perf_counter() - t0)
