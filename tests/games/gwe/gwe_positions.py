@@ -1,6 +1,7 @@
 """Tiny hand-built Great War in the East positions for the rules tests."""
 
 from gwe_fast import Game, scenario_from_dicts
+from gwe_fast.policies.base import Policy
 
 NAT_SIDE = {"russian": "allied", "german": "central", "austro_hungarian": "central"}
 STEPS = {"infantry": [[2, 4, 4], [1, 2, 4]], "cavalry": [[1, 2, 6], [0, 1, 6]],
@@ -57,3 +58,21 @@ def start_line(last_east_row, cols):
                 if cols[0] <= c2 <= cols[1]:
                     out.append(f"{c:02d}{r:02d}-{c2:02d}{r + 1:02d}")
     return out
+
+
+class Prefer(Policy):
+    """Picks the first option equal to one of ``prefs`` (else the first option); remembers
+    every decision it was asked in ``seen``."""
+
+    def __init__(self, *prefs):
+        super().__init__()
+        self.prefs = prefs
+        self.seen = []
+
+    def choose(self, decision, game, rng):
+        self.seen.append(decision)
+        for p in self.prefs:
+            for i, o in enumerate(decision.options):
+                if o == p:
+                    return i
+        return 0

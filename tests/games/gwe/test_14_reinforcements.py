@@ -3,14 +3,13 @@ with 25.16/25.2 permanent withholding and the scenario rules 26.22-26.23, 26.31-
 
 import numpy as np
 
-from gwe_positions import start_line, unit
+from gwe_positions import Prefer, start_line, unit
 from gwe_fast import load_scenario, scenario_from_dicts
 from gwe_fast.enums import UnitType
 from gwe_fast.games.gwe import rail
 from gwe_fast.games.gwe import reinforcements as R
 from gwe_fast.games.gwe.game import VP_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.units import eliminate
-from gwe_fast.policies.base import Policy
 from gwe_fast.state import Status
 
 COLS, ROWS = (1, 9), (1, 9)
@@ -18,22 +17,7 @@ OPTIONS = {"sga_early": False, "west_front": False, "more_supply_rail": False,
            "better_commanders": False, "track_limits": True}
 
 
-class Script(Policy):
-    """Picks the first option equal to one of ``prefs`` (else the first option); remembers
-    every decision it was asked."""
-
-    def __init__(self, *prefs):
-        super().__init__()
-        self.prefs = prefs
-        self.seen = []
-
-    def choose(self, decision, game, rng):
-        self.seen.append(decision)
-        for p in self.prefs:
-            for i, o in enumerate(decision.options):
-                if o == p:
-                    return i
-        return 0
+Script = Prefer
 
 
 def reinf(uid, nationality, turn, entry, type="infantry", **kw):

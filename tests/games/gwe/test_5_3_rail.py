@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from gwe_positions import start_line, unit
+from gwe_positions import Prefer, start_line, unit
 from gwe_fast import load_scenario, scenario_from_dicts
 from gwe_fast.games.gwe import rail
 from gwe_fast.games.gwe.game import Flag, GweGame
 from gwe_fast.games.gwe.movement import reachable
 from gwe_fast.games.gwe.zoc import controlled
-from gwe_fast.policies.base import IllegalChoice, Policy
+from gwe_fast.policies.base import IllegalChoice
 from gwe_fast.state import Status
 
 COLS, ROWS = (1, 30), (1, 9)
@@ -22,21 +22,7 @@ def row_chain(row, c0=1, c1=30):
     return "-".join(f"{c:02d}{row:02d}" for c in range(c0, c1 + 1))
 
 
-class Script(Policy):
-    """Picks the first option equal to one of ``prefs`` (else the first option)."""
-
-    def __init__(self, *prefs):
-        super().__init__()
-        self.prefs = prefs
-        self.seen = []
-
-    def choose(self, decision, game, rng):
-        self.seen.append(decision)
-        for p in self.prefs:
-            for i, o in enumerate(decision.options):
-                if o == p:
-                    return i
-        return 0
+Script = Prefer
 
 
 def board(units, turn=2, options=None, hexsides=None, policies=None, first_turn=1, **kw):

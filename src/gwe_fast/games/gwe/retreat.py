@@ -120,6 +120,18 @@ def candidate_paths(game: GweGame, origin: int, length: int, side: int,
     return out
 
 
+def toward_source(path, origin: int, to_source: np.ndarray) -> bool:
+    """8.63 priority 1: every hex of the path nearer to a friendly supply source (distances
+    ``to_source``, -1 where none can be reached) than the hex before it."""
+    last = int(to_source[origin])
+    for c in path:
+        d = int(to_source[c])
+        if d < 0 or last < 0 or d >= last:
+            return False
+        last = d
+    return True
+
+
 def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
                   may_cross_zoc=frozenset(), cause: str = "retreat"):
     """Retreat the units ``stack`` (all in one hex, 8.62) ``length`` hexes, with the HQs
@@ -175,16 +187,7 @@ def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
     # 8.63 priority 1: toward the nearest friendly supply source
     dsrc = source_distance(game, side)
 
-    def toward(p: tuple[int, ...]) -> bool:
-        last = int(dsrc[origin])
-        for c in p:
-            d = int(dsrc[c])
-            if d < 0 or last < 0 or d >= last:
-                return False
-            last = d
-        return True
-
-    cand = [p for p in cand if toward(p)] or cand
+    cand = [p for p in cand if toward_source(p, origin, dsrc)] or cand
     # 8.63 priority 2: units of TCR 1 into hexes not enemy-controlled
     if len(tcr1) == len(stack):
         cand = [p for p in cand if not uses_zoc[p]] or cand

@@ -33,6 +33,7 @@ from gwe_fast.enums import Nationality, Terrain, UnitType
 from gwe_fast.games.gwe import units as units_mod
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
+from gwe_fast.games.gwe.retreat import toward_source
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
@@ -79,18 +80,6 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
     return distance(game, side)
 
 
-def _toward(path: tuple[int, int], origin: int, to_source: np.ndarray) -> bool:
-    """Every hex of the withdrawal nearer to a friendly supply source than the one before (as
-    8.63 priority 1 is played for retreats)."""
-    last = int(to_source[origin])
-    for c in path:
-        d = int(to_source[c])
-        if d < 0 or last < 0 or d >= last:
-            return False
-        last = d
-    return True
-
-
 def withdrawal_paths(game: GweGame, unit: int, to_source: np.ndarray | None = None
                      ) -> list[tuple[int, int]]:
     """The legal withdrawals of ``unit``: ``(via, destination)`` cells, sorted (12.11, 12.13,
@@ -119,7 +108,7 @@ def withdrawal_paths(game: GweGame, unit: int, to_source: np.ndarray | None = No
                 out.append((via, int(dest)))
     if to_source is None:
         to_source = source_distance(game, side)
-    toward = [p for p in out if _toward(p, here, to_source)]
+    toward = [p for p in out if toward_source(p, here, to_source)]   # as for retreats
     return sorted(toward or out)
 
 
