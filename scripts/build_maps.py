@@ -20,7 +20,6 @@ import argparse
 import importlib
 import json
 import math
-import os
 import sys
 from pathlib import Path
 
@@ -734,6 +733,18 @@ def render_toml(b: Builder, m: dict) -> str:
     return "\n".join(L)
 
 
+
+def _runs(values):
+    """(first, last) of each run of consecutive integers in ``values``, in ascending order."""
+    vs = sorted(values)
+    i = 0
+    while i < len(vs):
+        j = i
+        while j + 1 < len(vs) and vs[j + 1] == vs[j] + 1:
+            j += 1
+        yield vs[i], vs[j]
+        i = j + 1
+
 def edge_ranges(hexes) -> list[str]:
     """Edge hexes as column or row ranges."""
     left = set(hexes)
@@ -744,32 +755,17 @@ def edge_ranges(hexes) -> list[str]:
         by_row.setdefault(r, []).append(c)
     used = set()
     for r, cs in sorted(by_row.items()):
-        cs.sort()
-        i = 0
-        while i < len(cs):
-            j = i
-            while j + 1 < len(cs) and cs[j + 1] == cs[j] + 1:
-                j += 1
-            if j - i >= 2:
-                out.append(f"{hid(cs[i], r)}..{hid(cs[j], r)}")
-                used.update((c, r) for c in cs[i:j + 1])
-            i = j + 1
+        for a, b in _runs(cs):
+            if b - a >= 2:
+                out.append(f"{hid(a, r)}..{hid(b, r)}")
+                used.update((c, r) for c in range(a, b + 1))
     rest = left - used
     by_col = {}
     for c, r in rest:
         by_col.setdefault(c, []).append(r)
     for c, rs in sorted(by_col.items()):
-        rs.sort()
-        i = 0
-        while i < len(rs):
-            j = i
-            while j + 1 < len(rs) and rs[j + 1] == rs[j] + 1:
-                j += 1
-            if j - i >= 1:
-                out.append(f"{hid(c, rs[i])}..{hid(c, rs[j])}")
-            else:
-                out.append(hid(c, rs[i]))
-            i = j + 1
+        for a, b in _runs(rs):
+            out.append(f"{hid(c, a)}..{hid(c, b)}" if b > a else hid(c, a))
     return out
 
 
