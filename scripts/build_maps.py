@@ -549,7 +549,6 @@ def assemble(b: Builder) -> dict:
     built = b.run()
     terr = built["terrain"]
     hexsides = built["hexsides"]
-    part = b.partition
     allied = {h for h in b.hexes if b.is_allied(h)}
     central = set(b.hexes) - allied
     start_line = set()
