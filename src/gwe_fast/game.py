@@ -13,6 +13,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import numpy as np
 
 from gwe_fast.dice import GameDice
@@ -70,3 +72,144 @@ class Game:
         i = self.unit(unit_id)
         self.state.unit_cell[i] = -1
         self.state.unit_status[i] = Status.NOT_IN_PLAY
+
+
+class PlayedGame(Game):
+    """A game played by policies: what every rules engine shares.
+
+    * ``ask(kind, side, options, **context)``: hand a decision to the side's policy and return
+      the chosen option, checked in one place (``policies.base.check_choice``);
+    * ``ask_secret(kind, {side: options})``: a simultaneous secret choice (both policies pick
+      before either pick is stored anywhere a policy could read it);
+    * ``roll(stream, why)``: one die from the game's named stream, logged with its purpose;
+    * ``event(kind, **details)``: append to the event log (kept only when ``events=True``);
+    * ``arr(name)``: an engine array of the state (the subclass's ``ENGINE_ARRAYS``);
+    * ``add_vp(cause, vp)``: change the VP total and book it under one of ``VP_CAUSES``;
+    * ``save(path)`` / ``resume(scenario, path)``: a position with its dice and policy
+      generators, so a resumed game goes on exactly as the saved one would.
+
+    ``policies`` maps a side (0 allied, 1 central) to a ``Policy``; missing sides get the
+    random policy.
+    """
+
+    ENGINE_ARRAYS: ClassVar[dict] = {}
+    VP_CAUSES: ClassVar[tuple[str, ...]] = ("initial",)
+    LOSS_CAUSES: ClassVar[tuple[str, ...]] = ("other",)
+    FLAG_DTYPE: ClassVar[type] = np.uint16
+
+    def __init__(self, scenario: Scenario, seed: int = 0, game_index: int = 0,
+                 policies: dict | None = None, state: State | None = None,
+                 events: bool = False):
+        from gwe_fast.policies.base import RandomPolicy
+
+        super().__init__(scenario, seed=seed, game_index=game_index, state=state)
+        policies = policies or {}
+        self.policies = {s: policies.get(s) or RandomPolicy() for s in (Side.ALLIED, Side.CENTRAL)}
+        self.rngs = {s: self.dice.policy_rng(Side(s).name.lower()) for s in self.policies}
+        self.events: list[tuple] | None = [] if events else None
+        self.rejections = 0
+
+    # engine arrays ------------------------------------------------------------------------
+    def arr(self, name: str) -> np.ndarray:
+        a = self.state.extra.get(name)
+        if a is None:
+            dtype, shape = self.ENGINE_ARRAYS[name]
+            a = self.state.extra[name] = np.zeros(shape(self.scenario), dtype=dtype)
+        return a
+
+    def flag(self, unit: int, bit: int) -> bool:
+        return bool(self.arr("flags")[unit] & bit)
+
+    def set_flag(self, unit: int, bit: int, on: bool = True) -> None:
+        f = self.arr("flags")
+        f[unit] = (f[unit] | bit) if on else (f[unit] & ~f.dtype.type(bit))
+
+    # decisions, dice, log -----------------------------------------------------------------
+    def ask(self, kind: str, side: int, options, **context: Any):
+        """The chosen option of a decision (a single option is taken without asking)."""
+        from gwe_fast.policies.base import Decision, check_choice
+
+        options = list(options)
+        if len(options) == 1:
+            return options[0]
+        d = Decision(kind, int(side), options, context)
+        i = self._check(d, self.policies[int(side)].choose(d, self, self.rngs[int(side)]),
+                        check_choice)
+        if self.events is not None:
+            self.events.append(("choice", int(self.state.turn), kind, int(side), i))
+        return options[i]
+
+    def _check(self, decision, answer, check_choice) -> int:
+        try:
+            return check_choice(decision, answer)
+        except Exception:
+            self.rejections += 1          # counted (issue 6: the count must stay zero)
+            raise
+
+    def ask_secret(self, kind: str, options: dict[int, list], **context: Any) -> dict[int, Any]:
+        """A simultaneous secret choice: each side in ``options`` picks from its own legal
+        options; no pick is stored in the game, the log or the context until every side has
+        chosen, so no policy can see the other's choice. Returns ``{side: chosen option}``."""
+        from gwe_fast.policies.base import Decision, check_choice
+
+        picks = {}
+        for side, opts in options.items():
+            opts = list(opts)
+            if len(opts) == 1:
+                picks[side] = 0
+                continue
+            d = Decision(kind, int(side), opts, dict(context, secret=True))
+            picks[side] = self._check(
+                d, self.policies[int(side)].choose(d, self, self.rngs[int(side)]), check_choice)
+        if self.events is not None:                    # revealed together
+            for side, i in picks.items():
+                self.events.append(("choice", int(self.state.turn), kind, int(side), i))
+        return {side: list(options[side])[i] for side, i in picks.items()}
+
+    def roll(self, stream: str, why: str = "") -> int:
+        v = self.dice.roll(stream)
+        if self.events is not None:
+            self.events.append(("die", int(self.state.turn), stream, why, v))
+        return v
+
+    def event(self, kind: str, **details: Any) -> None:
+        if self.events is not None:
+            self.events.append((kind, int(self.state.turn), details))
+
+    # victory points -----------------------------------------------------------------------
+    def add_vp(self, cause: str, vp: int) -> None:
+        """Change the VP total now and book it under its cause."""
+        self.arr("vp_cause")[self.VP_CAUSES.index(cause)] += vp
+        self.state.vp = np.int32(self.state.vp + vp)
+
+    # saving and resuming ------------------------------------------------------------------
+    def save(self, path) -> None:
+        """Write the position with the dice streams and the policies' generators, so that
+        ``resume`` goes on exactly as this game would (at a phase boundary)."""
+        from gwe_fast.dice import snapshot_generator
+
+        st = self.state.copy()
+        for name, words in self.dice.snapshot().items():
+            st.extra[f"dice:{name}"] = words
+        for side, rng in self.rngs.items():
+            st.extra[f"policy_rng:{int(side)}"] = snapshot_generator(rng)
+        st.extra["seed"] = np.array([self.seed, self.game_index], dtype=np.int64)
+        st.save(path)
+
+    @classmethod
+    def resume(cls, scenario: Scenario, path, policies: dict | None = None,
+               events: bool = False):
+        """A game saved by ``save``, ready for its engine's ``play`` to go on."""
+        from gwe_fast.dice import restore_generator
+
+        st = State.load(path)
+        seed, index = (int(x) for x in st.extra.pop("seed"))
+        dice = {k.split(":", 1)[1]: st.extra.pop(k) for k in list(st.extra) if k.startswith("dice:")}
+        rngs = {int(k.split(":", 1)[1]): st.extra.pop(k) for k in list(st.extra)
+                if k.startswith("policy_rng:")}
+        game = cls(scenario, seed=seed, game_index=index, policies=policies, state=st,
+                   events=events)
+        game.dice.restore(dice)
+        for side, words in rngs.items():
+            restore_generator(game.rngs[side], words)
+        return game

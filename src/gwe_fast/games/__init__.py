@@ -1,1 +1,47 @@
-"""The rules engines, one package per game system."""
+"""The rules engines, one package per game system, each behind the same small driver.
+
+A driver module (``gwe_fast.games.<game>.driver``) is what the runner, the policies'
+tournaments and the benchmarks see of a game:
+
+* ``new_game(scenario, seed, index, policies=None, events=False)``: a ``PlayedGame``;
+* ``play(game, check=None)``: plays it to the end and returns a ``GameResult``;
+* ``RECORD_FIELDS``: the game's own columns of the one-row-per-game record (pyarrow fields,
+  non-null), which ``record(game, result)`` fills;
+* ``TURN_FIELDS``: the columns of the one-row-per-turn-and-side record; ``GameResult.per_turn``
+  holds those rows.
+
+Examples
+--------
+>>> from gwe_fast.games import driver
+>>> driver("gwe").__name__
+'gwe_fast.games.gwe.driver'
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+
+DRIVERS = {"gwe": "gwe_fast.games.gwe.driver", "kb": "gwe_fast.games.kb.driver"}
+
+
+@dataclass
+class GameResult:
+    """How a game ended: the final VP total, the level of victory and who won it
+    (``"allied"``, ``"central"`` or ``"draw"``), the Game-Turns played and the per-turn
+    record rows."""
+
+    vp: int
+    level: str
+    winner: str
+    turns_played: int
+    per_turn: list[dict] = field(default_factory=list)
+
+
+def driver(game: str) -> ModuleType:
+    """The driver module of a game system (``"gwe"`` or ``"kb"``)."""
+    try:
+        return importlib.import_module(DRIVERS[game])
+    except KeyError:
+        raise ValueError(f"no rules engine for game {game!r} (known: {', '.join(DRIVERS)})") from None

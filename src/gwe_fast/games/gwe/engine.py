@@ -31,6 +31,11 @@ class GameResult:
     towns_vp: int
     per_turn: list[dict]
 
+    @property
+    def winner(self) -> str:
+        """Who won (25.3): the Russians at a Russian level, else the Central Powers."""
+        return "allied" if self.level.startswith("russian") else "central"
+
 
 def play(game: GweGame, check=None) -> GameResult:
     """Play the scenario to its end. ``check(game, phase_name)``, if given, is called at the

@@ -1,24 +1,17 @@
 """``GweGame``: a Game of The Great War in the East with its policies, engine arrays and log.
 
-Everything the procedures need goes through this object:
-
-* ``ask(kind, side, options, **context)``: hand a decision to the side's policy and return
-  the chosen option, checked in one place (``policies.base.check_choice``);
-* ``roll(stream, why)``: one die from the game's named stream, logged with its purpose;
-* ``event(kind, **details)``: append to the event log (kept only when ``events=True``);
-* ``arr(name)``: an engine array of the state (``ENGINE_ARRAYS``), created on first use.
+Everything the procedures need goes through this object; what every engine shares (``ask``,
+``ask_secret``, ``roll``, ``event``, ``arr``, ``add_vp``, ``save``/``resume``) is in
+``gwe_fast.game.PlayedGame``; this module declares the game's engine arrays, flags and causes.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from gwe_fast.enums import Side
-from gwe_fast.game import Game
+from gwe_fast.game import PlayedGame
 from gwe_fast.games.gwe.data import gwe_data
-from gwe_fast.policies.base import Decision, Policy, RandomPolicy, check_choice
+from gwe_fast.policies.base import Policy
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State
 
@@ -78,98 +71,28 @@ LOSS_CAUSES = ("combat", "attrition", "stacking", "panic", "retreat", "rail", "b
                "massed_artillery", "other")
 
 
-class GweGame(Game):
-    """A Great War in the East game with a policy for each side.
+class GweGame(PlayedGame):
+    """A Great War in the East game with a policy for each side (``PlayedGame``).
 
     ``policies`` maps a side (0 allied, 1 central) to a ``Policy``; missing sides get the
     random policy.
     """
 
+    ENGINE_ARRAYS = ENGINE_ARRAYS
+    VP_CAUSES = VP_CAUSES
+    LOSS_CAUSES = LOSS_CAUSES
+
     def __init__(self, scenario: Scenario, seed: int = 0, game_index: int = 0,
                  policies: dict[int, Policy] | None = None, state: State | None = None,
                  events: bool = False):
-        super().__init__(scenario, seed=seed, game_index=game_index, state=state)
+        super().__init__(scenario, seed=seed, game_index=game_index, policies=policies,
+                         state=state, events=events)
         self.data = gwe_data(scenario)
-        policies = policies or {}
-        self.policies = {s: policies.get(s) or RandomPolicy() for s in (Side.ALLIED, Side.CENTRAL)}
-        self.rngs = {s: self.dice.policy_rng(Side(s).name.lower()) for s in self.policies}
-        self.events: list[tuple] | None = [] if events else None
         if state is None:
             self.arr("vp_cause")[VP_CAUSES.index("initial")] = scenario.initial_vp
             from gwe_fast.games.gwe.reinforcements import setup_replacements
             setup_replacements(self)                                   # 26.34
 
-    # engine arrays ------------------------------------------------------------------------
-    def arr(self, name: str) -> np.ndarray:
-        a = self.state.extra.get(name)
-        if a is None:
-            dtype, shape = ENGINE_ARRAYS[name]
-            a = self.state.extra[name] = np.zeros(shape(self.scenario), dtype=dtype)
-        return a
-
-    def flag(self, unit: int, bit: int) -> bool:
-        return bool(self.arr("flags")[unit] & bit)
-
-    def set_flag(self, unit: int, bit: int, on: bool = True) -> None:
-        f = self.arr("flags")
-        f[unit] = (f[unit] | bit) if on else (f[unit] & ~np.uint16(bit))
-
-    # decisions, dice, log -----------------------------------------------------------------
-    def ask(self, kind: str, side: int, options, **context: Any):
-        """The chosen option of a decision (a single option is taken without asking)."""
-        options = list(options)
-        if len(options) == 1:
-            return options[0]
-        d = Decision(kind, int(side), options, context)
-        i = check_choice(d, self.policies[int(side)].choose(d, self, self.rngs[int(side)]))
-        if self.events is not None:
-            self.events.append(("choice", int(self.state.turn), kind, int(side), i))
-        return options[i]
-
-    def roll(self, stream: str, why: str = "") -> int:
-        v = self.dice.roll(stream)
-        if self.events is not None:
-            self.events.append(("die", int(self.state.turn), stream, why, v))
-        return v
-
-    def event(self, kind: str, **details: Any) -> None:
-        if self.events is not None:
-            self.events.append((kind, int(self.state.turn), details))
-
-    # saving and resuming ------------------------------------------------------------------
-    def save(self, path) -> None:
-        """Write the position with the dice streams and the policies' generators, so that
-        ``GweGame.resume`` goes on exactly as this game would (at a phase boundary)."""
-        from gwe_fast.dice import snapshot_generator
-
-        st = self.state.copy()
-        for name, words in self.dice.snapshot().items():
-            st.extra[f"dice:{name}"] = words
-        for side, rng in self.rngs.items():
-            st.extra[f"policy_rng:{int(side)}"] = snapshot_generator(rng)
-        st.extra["seed"] = np.array([self.seed, self.game_index], dtype=np.int64)
-        st.save(path)
-
-    @classmethod
-    def resume(cls, scenario: Scenario, path, policies: dict[int, Policy] | None = None,
-               events: bool = False) -> "GweGame":
-        """A game saved by ``save``, ready for ``engine.play`` to go on from where it stopped."""
-        from gwe_fast.dice import restore_generator
-
-        st = State.load(path)
-        seed, index = (int(x) for x in st.extra.pop("seed"))
-        dice = {k.split(":", 1)[1]: st.extra.pop(k) for k in list(st.extra) if k.startswith("dice:")}
-        rngs = {int(k.split(":", 1)[1]): st.extra.pop(k) for k in list(st.extra)
-                if k.startswith("policy_rng:")}
-        game = cls(scenario, seed=seed, game_index=index, policies=policies, state=st,
-                   events=events)
-        game.dice.restore(dice)
-        for side, words in rngs.items():
-            restore_generator(game.rngs[side], words)
-        return game
-
-    # victory points -----------------------------------------------------------------------
     def add_vp(self, cause: str, vp: int) -> None:
         """Change the Russian VP total now (25.14) and book it under its cause."""
-        self.arr("vp_cause")[VP_CAUSES.index(cause)] += vp
-        self.state.vp = np.int32(self.state.vp + vp)
+        super().add_vp(cause, vp)

@@ -1,0 +1,59 @@
+"""The Great War in the East behind the common driver (see ``gwe_fast.games``)."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from gwe_fast.enums import Side
+from gwe_fast.games import GameResult
+from gwe_fast.games.gwe.game import LOSS_CAUSES, VP_CAUSES, GweGame
+
+GAME_CLASS = GweGame
+SIDES = tuple(s.name.lower() for s in Side)
+
+_I32 = pa.int32()
+#: the game's own columns of the per-game record: VP by cause (25.2), losses by side and cause
+RECORD_FIELDS = (
+    [pa.field(f"vp_{c}", _I32, nullable=False) for c in VP_CAUSES]
+    + [pa.field(f"steps_lost_{s}_{c}", _I32, nullable=False) for s in SIDES for c in LOSS_CAUSES]
+    + [pa.field(f"sp_lost_{s}", _I32, nullable=False) for s in SIDES]
+    + [pa.field("towns_held_allied", pa.int16(), nullable=False)]
+)
+
+#: the per-turn record (engine.snapshot), one row per Game-Turn and Player-Turn
+TURN_FIELDS = (
+    [pa.field("turn", pa.int16(), nullable=False), pa.field("side", pa.string(), nullable=False),
+     pa.field("vp", _I32, nullable=False),
+     pa.field("towns_held_russian", pa.int16(), nullable=False),
+     pa.field("towns_vp_russian", _I32, nullable=False)]
+    + [pa.field(f"{k}_{s}", _I32, nullable=False) for s in SIDES
+       for k in ("units", "out_of_supply", "out_of_command", "hexes_held", "steps_lost",
+                 "sp_lost")]
+    + [pa.field(f"steps_lost_{s}_{c}", _I32, nullable=False) for s in SIDES for c in LOSS_CAUSES]
+)
+
+
+def new_game(scenario, seed: int, index: int, policies=None, events: bool = False) -> GweGame:
+    return GweGame(scenario, seed=seed, game_index=index, policies=policies, events=events)
+
+
+def play(game: GweGame, check=None) -> GameResult:
+    from gwe_fast.games.gwe import engine
+
+    r = engine.play(game, check=check)
+    return GameResult(vp=r.vp, level=r.level, winner=r.winner, turns_played=r.turns_played,
+                      per_turn=r.per_turn)
+
+
+def record(game: GweGame) -> dict:
+    """The game's own columns (``RECORD_FIELDS``) of the position as it stands."""
+    from gwe_fast.games.gwe import victory
+
+    row = {f"vp_{c}": int(v) for c, v in zip(VP_CAUSES, game.arr("vp_cause"))}
+    lost = game.arr("steps_lost")
+    for s, name in enumerate(SIDES):
+        for i, c in enumerate(LOSS_CAUSES):
+            row[f"steps_lost_{name}_{c}"] = int(lost[s, i])
+        row[f"sp_lost_{name}"] = int(game.arr("sp_lost")[s].sum())
+    row["towns_held_allied"] = len(victory.russian_towns(game))
+    return row
