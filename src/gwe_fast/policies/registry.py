@@ -1,0 +1,99 @@
+"""Policies by name: the built-in ladder and a user's own ``module:Class``, with parameters.
+
+A policy spec is ``NAME`` or ``NAME:key=value,key=value``; ``NAME`` is a registered name
+(``POLICIES``) or ``package.module:Class`` naming any ``Policy`` subclass importable from the
+current directory or the Python path. Values are parsed as int, float, bool (``true``/
+``false``) or left as strings.
+
+Examples
+--------
+>>> p = make_policy("random")
+>>> p.name, p.params
+('random', {})
+>>> make_policy("gwe_fast.policies.base:RandomPolicy:aggression=0.5,label=x").params
+{'aggression': 0.5, 'label': 'x'}
+>>> parse_spec("random:budget=8")
+('random', {'budget': 8})
+>>> make_policy("nosuch")
+Traceback (most recent call last):
+...
+gwe_fast.policies.registry.PolicyError: unknown policy 'nosuch' (known: random; or give package.module:Class)
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+from gwe_fast.policies.base import Policy
+
+#: registered names -> "module:Class" (each level of the ladder adds itself here)
+POLICIES: dict[str, str] = {
+    "random": "gwe_fast.policies.base:RandomPolicy",
+}
+
+
+class PolicyError(ValueError):
+    """A policy spec that names no policy or carries a malformed parameter."""
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``(name, params)`` of a policy spec; the name keeps a ``module:Class`` form."""
+    spec = spec.strip()
+    if not spec:
+        raise PolicyError("empty policy spec")
+    parts = spec.split(":")
+    name, rest = parts[0], parts[1:]
+    if rest and "=" not in rest[0]:            # package.module:Class
+        name, rest = f"{name}:{rest[0]}", rest[1:]
+    if len(rest) > 1:
+        raise PolicyError(f"policy spec {spec!r} has too many ':' (NAME[:key=value,...])")
+    params: dict[str, Any] = {}
+    if rest and rest[0]:
+        for item in rest[0].split(","):
+            key, eq, val = item.partition("=")
+            if not eq or not key.strip():
+                raise PolicyError(f"policy parameter {item!r} in {spec!r} is not key=value")
+            params[key.strip()] = _value(val.strip())
+    return name, params
+
+
+def policy_class(name: str) -> type[Policy]:
+    target = POLICIES.get(name, name)
+    if ":" not in target:
+        raise PolicyError(f"unknown policy {name!r} (known: {', '.join(sorted(POLICIES))}; "
+                          f"or give package.module:Class)")
+    module_name, _, cls_name = target.partition(":")
+    if "" not in sys.path and "." not in sys.path:
+        sys.path.insert(0, "")                    # a user's module in the current directory
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise PolicyError(f"cannot import policy module {module_name!r}: {exc}") from None
+    cls = getattr(module, cls_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Policy)):
+        raise PolicyError(f"{target!r} is not a Policy subclass")
+    return cls
+
+
+def make_policy(spec: str) -> Policy:
+    """A new policy object from a spec."""
+    name, params = parse_spec(spec)
+    cls = policy_class(name)
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        raise PolicyError(f"policy {name!r} does not take these parameters: {exc}") from None
