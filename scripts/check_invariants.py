@@ -3,6 +3,7 @@
 
     python scripts/check_invariants.py --games 1000 --seed 1 --workers 2
     python scripts/check_invariants.py --scenario brusilov/attack_on_schedule --option sga_early=true
+    python scripts/check_invariants.py --scenario kaisers_battle/historical --games 2000
 
 Prints one line per failing game (seed, game index, the broken invariant) and a summary; exits
 1 if any game failed. The test suite runs a few such games every time; this script is for the
@@ -16,16 +17,22 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+import importlib
+
 from gwe_fast import load_scenario
-from gwe_fast.games.gwe import engine, invariants
-from gwe_fast.games.gwe.game import GweGame
+from gwe_fast.games import driver
 
 
 def one(args):
     key, options, seed, index = args
     sc = load_scenario(key, options)
+    d = driver(sc.game)
+    invariants = importlib.import_module(f"gwe_fast.games.{sc.game}.invariants")
     try:
-        engine.play(GweGame(sc, seed=seed, game_index=index), check=invariants.check)
+        game = d.new_game(sc, seed, index)
+        d.play(game, check=invariants.check)
+        if game.rejections:
+            return index, f"{game.rejections} illegal decisions rejected"
         return index, ""
     except Exception as exc:  # noqa: BLE001 - every failure is reported with its game
         return index, f"{type(exc).__name__}: {exc}"

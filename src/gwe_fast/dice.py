@@ -30,7 +30,7 @@ BLOCK = 256
 
 # Purposes in use. Codes come from the name (CRC-32), so adding a purpose never moves another.
 STREAMS = ("combat", "attrition", "command", "replacement", "withdrawal", "panic", "breakdown",
-           "reinforcement", "weather", "artillery", "air", "gas", "setup", "policy-allied",
+           "reinforcement", "weather", "artillery", "air", "gas", "setup", "opening", "policy-allied",
            "policy-central")
 
 

@@ -1010,7 +1010,8 @@ KB_TABLES: dict[str, tuple[str, _Node]] = {
         "hilltop_range": _Arr(_Int(0))}, extra=_check_aligned("weather", "hilltop_range"))),
     "weather": ("11.14", _Tbl(required={
         "case": _CASE, "first_turn": _Int(1), "automatic_fog_turns": _Arr(_Int(1)),
-        "pm_modifier": _Int(), "die": _DIE, "result": _Arr(_Str(_WEATHER), min_len=1)},
+        "pm_modifier": _Int(), "pm_turns": _Arr(_Int(1)), "die": _DIE,
+        "result": _Arr(_Str(_WEATHER), min_len=1)},
         extra=_check_aligned("die", "result"))),
     "air_points": ("12.0", _Tbl(required={
         "case": _CASE, "first_turn": _Int(1), "german": _Int(0), "allied": _Int(0),

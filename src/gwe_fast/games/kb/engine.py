@@ -1,0 +1,285 @@
+"""The sequence of play of The Kaiser's Battle (4.2).
+
+Each Game-Turn: A Weather Stage, B Air Operations Stage, C Reinforcement Stage, D Artillery
+Stage (counter-battery, persistent gas, drumfire), E German Player-Turn (breakdown, movement in
+two segments, combat), F Allied Player-Turn (movement, combat), G Terminal Phase. ``play``
+runs the scenario from the phase the state says to the end; a game saved at a phase boundary
+resumes exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast.enums import Side
+from gwe_fast.games import GameResult
+from gwe_fast.games.kb import movement, units, victory
+from gwe_fast.games.kb.game import LOSS_CAUSES, MISSIONS, WEATHER, Flag, KbGame
+from gwe_fast.games.kb.zoc import controlled
+from gwe_fast.state import Status
+
+(WEATHER_STAGE, AIR_STAGE, REINFORCEMENT_STAGE, ARTILLERY_STAGE, GERMAN_BREAKDOWN,
+ GERMAN_MOVEMENT, GERMAN_COMBAT, ALLIED_MOVEMENT, ALLIED_COMBAT, TERMINAL) = range(1, 11)
+PHASE_NAMES = {WEATHER_STAGE: "weather", AIR_STAGE: "air", REINFORCEMENT_STAGE: "reinforcement",
+               ARTILLERY_STAGE: "artillery", GERMAN_BREAKDOWN: "german_breakdown",
+               GERMAN_MOVEMENT: "german_movement", GERMAN_COMBAT: "german_combat",
+               ALLIED_MOVEMENT: "allied_movement", ALLIED_COMBAT: "allied_combat",
+               TERMINAL: "terminal"}
+PHASING = {GERMAN_BREAKDOWN: Side.CENTRAL, GERMAN_MOVEMENT: Side.CENTRAL,
+           GERMAN_COMBAT: Side.CENTRAL, ALLIED_MOVEMENT: Side.ALLIED,
+           ALLIED_COMBAT: Side.ALLIED}
+
+
+def play(game: KbGame, check=None) -> GameResult:
+    """Play to the end of the last Game-Turn (20.0). ``check(game, phase_name)``, if given, is
+    called at the end of every phase (the invariant checker of the tests)."""
+    sc, st = game.scenario, game.state
+    per_turn: list[dict] = []
+    turn = int(st.turn)
+    start = max(int(st.phase), WEATHER_STAGE)
+    while turn <= sc.last_turn:
+        st.turn = np.int16(turn)
+        for phase in range(start, TERMINAL + 1):
+            st.phase = np.int16(phase)
+            st.player = np.int8(PHASING.get(phase, Side.CENTRAL))
+            run_phase(game, phase)
+            st.phase = np.int16(phase + 1 if phase < TERMINAL else 0)
+            if check is not None:
+                check(game, PHASE_NAMES[phase])
+            if phase in (GERMAN_COMBAT, ALLIED_COMBAT):
+                per_turn.append(snapshot(game, turn, int(PHASING[phase])))
+        start = WEATHER_STAGE
+        turn += 1
+        if turn <= sc.last_turn:
+            st.turn = np.int16(turn)
+    st.turn = np.int16(sc.last_turn)
+    victory.final_score(game)
+    level = victory.level(game)
+    return GameResult(vp=int(st.vp), level=level, winner=victory.winner(level),
+                      turns_played=sc.last_turn - sc.first_turn + 1, per_turn=per_turn)
+
+
+def run_phase(game: KbGame, phase: int) -> None:
+    from gwe_fast.games.kb import air, artillery, breakdown, combat, reinforcements, weather
+
+    if phase == WEATHER_STAGE:
+        start_of_turn(game)
+        weather.weather_stage(game)                                   # 4.2 A, 11.1
+    elif phase == AIR_STAGE:
+        air.air_stage(game)                                           # 4.2 B, 12.0
+    elif phase == REINFORCEMENT_STAGE:
+        reinforcements.reinforcement_stage(game)                      # 4.2 C, 15.0
+    elif phase == ARTILLERY_STAGE:
+        artillery.counter_battery_phase(game)                         # 4.2 D1, 9.2
+        artillery.gas_phase(game)                                     # 4.2 D2, 9.3
+        artillery.drumfire_phase(game)                                # 4.2 D3, 9.4
+    elif phase == GERMAN_BREAKDOWN:
+        breakdown.breakdown_phase(game)                               # 4.2 E1, 13.1
+    elif phase in (GERMAN_MOVEMENT, ALLIED_MOVEMENT):
+        movement_phase(game, int(PHASING[phase]))                     # 4.2 E2, F1, 5.0
+    elif phase in (GERMAN_COMBAT, ALLIED_COMBAT):
+        side = int(PHASING[phase])
+        air.deploy_observation(game, side)                            # 12.22
+        combat.combat_phase(game, side)                               # 4.2 E3, F2, 8.0
+    else:
+        artillery.gas_removal(game)                                   # 4.2 G, 9.35
+        end_of_turn(game)
+
+
+def start_of_turn(game: KbGame) -> None:
+    """Both Artillery Tracks receive this Game-Turn's points (9.81, 9.82); on the first
+    Game-Turn the units allowed to move by 17.11 are noted for 17.12."""
+    from gwe_fast.games.kb import artillery
+
+    artillery.receive(game)
+    st = game.state
+    if int(st.turn) == game.scenario.first_turn:
+        opening_trench_units(game)
+
+
+def end_of_turn(game: KbGame) -> None:
+    flags = game.arr("flags")
+    flags[:] &= ~np.uint16(Flag.ARRIVED)                          # 15.15, 15.16: this turn only
+    game.arr("air")[:] = 0
+
+
+# --- 17.1: movement on Game-Turns 1 and 2 ---------------------------------------------------
+
+OPENING = Flag.OPENING
+Q_GERMAN, Q_ALLIED_FIRST, Q_ALLIED_SECOND = 0, 1, 2
+UNLIMITED = -1
+
+
+def opening_trench_units(game: KbGame) -> None:
+    """Mark the German units in trench hexes at the start of Game-Turn 1 (17.11)."""
+    sc, st = game.scenario, game.state
+    flags = game.arr("flags")
+    ger = units.on_map(game, Side.CENTRAL)
+    in_trench = ger & game.data.trench[np.maximum(st.unit_cell, 0)]
+    flags[in_trench] |= np.uint16(OPENING)
+
+
+def _corps_code(game: KbGame, corps: str) -> int:
+    name = f"british {corps}"
+    return game.data.corps_names.index(name) if name in game.data.corps_names else -2
+
+
+def set_quotas(game: KbGame, side: int) -> None:
+    """Roll the 17.12/17.13 limits at the start of a Movement Phase of Game-Turn 1 or 2."""
+    tab = game.scenario.tables["opening_movement"]
+    q = game.arr("move_quota")
+    q[:] = UNLIMITED
+    turn = int(game.state.turn)
+    if turn > 2:                                                      # 17.15
+        return
+    if side == Side.CENTRAL:
+        if turn == 2:                                                 # 17.12
+            q[Q_GERMAN] = game.roll("opening", "17.12 German units") + int(
+                tab["german_turn_2_extra_units_die_plus"])
+        else:
+            q[Q_GERMAN] = 0                                           # 17.11
+    else:                                                             # 17.13
+        plus = int(tab["allied_turn_1_die_plus"] if turn == 1 else tab["allied_turn_2_die_plus"])
+        q[Q_ALLIED_FIRST] = game.roll("opening", "17.13 first corps") + plus
+        q[Q_ALLIED_SECOND] = game.roll("opening", "17.13 second corps") + plus
+    game.event("quotas", side=side, quotas=q.tolist())
+
+
+def quota_slot(game: KbGame, unit: int) -> int | None:
+    """Which 17.1 limit a unit's move counts against, None if it is free (17.14: Allied
+    reinforcements of Game-Turn 2; German units of 17.11 on Game-Turn 2)."""
+    turn = int(game.state.turn)
+    if turn > 2:
+        return None
+    side = int(game.scenario.units.side[unit])
+    flags = game.arr("flags")
+    if side == Side.CENTRAL:
+        if flags[unit] & OPENING:
+            return None
+        return Q_GERMAN
+    if flags[unit] & Flag.ARRIVED:
+        return None                                                   # 15.14, 17.14
+    tab = game.scenario.tables["opening_movement"]
+    corps = int(game.arr("corps")[unit])
+    first, second = (str(c) for c in tab["allied_corps"])
+    if corps == _corps_code(game, first):
+        return Q_ALLIED_FIRST
+    if corps == _corps_code(game, second):
+        return Q_ALLIED_SECOND
+    return None
+
+
+def may_move(game: KbGame, unit: int) -> bool:
+    slot = quota_slot(game, unit)
+    if slot is None:
+        return True
+    q = int(game.arr("move_quota")[slot])
+    return q == UNLIMITED or q > 0
+
+
+# --- the Movement Phase ---------------------------------------------------------------------
+
+def movement_phase(game: KbGame, side: int) -> None:
+    """Both Movement Segments (5.2), then stacking (7.21) and gas (9.34[2])."""
+    from gwe_fast.games.kb import artillery, stacking
+
+    flags = game.arr("flags")
+    mine = game.scenario.units.side == side
+    flags[mine] &= ~np.uint16(Flag.MOVED)
+    set_quotas(game, side)
+    for segment in (movement.FIRST, movement.SECOND):
+        movement_segment(game, side, segment)
+    stacking.enforce(game, side)                                      # 7.21
+    artillery.gas_step_losses(game, side)                             # 9.34[2]
+    flags[mine] &= ~np.uint16(Flag.NO_MOVE)                           # 13.12: this phase only
+
+
+def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
+    sc, st = game.scenario, game.state
+    flags = game.arr("flags")
+    out = []
+    ezoc = controlled(game, 1 - side) if segment == movement.SECOND else None
+    second_ok = sc.units.extra["second_segment"]
+    hq = sc.units.utype == 2
+    for u in np.flatnonzero(units.on_map(game, side)):
+        u = int(u)
+        if u in done or flags[u] & (Flag.MOVED | Flag.NO_MOVE):
+            continue
+        if segment == movement.SECOND:
+            if hq[u] and not second_ok[u]:                              # 5.23
+                continue
+            if ezoc[int(st.unit_cell[u])]:                              # 5.22
+                continue
+        if not may_move(game, u):                                       # 17.1
+            continue
+        out.append(u)
+    return out
+
+
+def movement_segment(game: KbGame, side: int, segment: int) -> None:
+    """The phasing player moves units one at a time, each completing its move (5.0)."""
+    done: set[int] = set()
+    while True:
+        options = movable(game, side, segment, done)
+        if not options:
+            return
+        pick = game.ask("kb.move.unit", side, [-1] + options, segment=segment)
+        if pick < 0:
+            return
+        done.add(pick)
+        move_one(game, pick, segment)
+
+
+def move_one(game: KbGame, unit: int, segment: int) -> None:
+    """One unit's move: a destination it can reach this segment, off the western edge, or
+    staying where it is."""
+    sc, st = game.scenario, game.state
+    side = int(sc.units.side[unit])
+    here = int(st.unit_cell[unit])
+    dist, pred = movement.routes(game, unit, segment)
+    options: list[tuple] = [("stay",)]
+    options += [("move", int(c)) for c in np.flatnonzero(dist > 0) if c != here]
+    exits = movement.exit_costs(game, unit, dist, segment)
+    options += [("exit", c) for c in sorted(exits)]
+    choice = game.ask("kb.move.to", side, options, unit=unit, segment=segment)
+    if choice[0] == "stay":
+        return
+    dest = choice[1]
+    path = units.path_to(game, pred, dest) if dest != here else []
+    units.move_unit(game, unit, path)
+    game.set_flag(unit, Flag.MOVED)
+    slot = quota_slot(game, unit)
+    q = game.arr("move_quota")
+    if slot is not None and q[slot] > 0:
+        q[slot] -= 1
+    game.event("move", unit=unit, to=dest, segment=segment)
+    if choice[0] == "exit":
+        victory.exit_unit(game, unit)                                 # 20.2
+
+
+# --- the record -----------------------------------------------------------------------------
+
+def snapshot(game: KbGame, turn: int, side: int) -> dict:
+    """One row of the per-turn record, after ``side``'s Player-Turn."""
+    sc, st = game.scenario, game.state
+    row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp),
+           "vp_if_ended_now": victory.provisional_vp(game),
+           "weather": WEATHER[int(game.arr("weather")[0])],
+           "gas_markers": int((game.arr("gas") >= 0).sum()),
+           "towns_held_central": int(victory.german_towns(game).sum()),
+           "exits_central": int(game.arr("exited")[0])}
+    spent = game.arr("arty_spent")
+    for s in Side:
+        name = s.name.lower()
+        on = units.on_map(game, int(s))
+        row[f"units_{name}"] = int(on.sum())
+        row[f"stacking_{name}"] = units.stacking_points(game, np.flatnonzero(on))
+        row[f"steps_lost_{name}"] = int(game.arr("steps_lost")[s].sum())
+        for i, cause in enumerate(LOSS_CAUSES):
+            row[f"steps_lost_{name}_{cause}"] = int(game.arr("steps_lost")[s, i])
+        for k, mission in enumerate(MISSIONS):
+            row[f"artillery_{name}_{mission}"] = int(spent[s, k].sum())
+    return row
+
+
+__all__ = ["play", "run_phase", "movement_phase", "snapshot", "PHASE_NAMES", "Status"]

@@ -1,0 +1,81 @@
+"""``KbGame``: a game of The Kaiser's Battle with its engine arrays, flags and causes.
+
+What every engine shares (``ask``, ``ask_secret``, ``roll``, ``event``, ``arr``, ``add_vp``,
+``save``/``resume``) is in ``gwe_fast.game.PlayedGame``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast.game import PlayedGame
+from gwe_fast.games.kb.data import kb_data
+from gwe_fast.policies.base import Policy
+from gwe_fast.scenario.model import Scenario
+from gwe_fast.state import State
+
+
+class Flag:
+    """Per-unit engine flags (the ``flags`` engine array), reset where their case says."""
+
+    MOVED = 1 << 0          #: moved in this Movement Phase (5.11: one segment only)
+    ATTACKED = 1 << 1       #: attacked in this Combat Phase (8.14)
+    DEFENDED = 1 << 2       #: was attacked in this Combat Phase (8.14)
+    ADVANCED = 1 << 3       #: advanced adjacent to the enemy: no further combat (8.87)
+    NO_MOVE = 1 << 4        #: may not move in this Game-Turn's Movement Phase (13.12, 17.1)
+    ARRIVED = 1 << 5        #: placed this Game-Turn as a reinforcement (15.15, 15.16, 17.14)
+    SERVICE = 1 << 6        #: a British battalion turned to its service-company face (15.22)
+    FROM_DIVISION = 1 << 7  #: a replacement unit that is a division's third step (8.5, 20.14)
+    OPENING = 1 << 8        #: a German unit in a trench hex at the start of Game-Turn 1 (17.11)
+
+
+# Artillery missions, in the order of the ``arty_spent`` array.
+MISSIONS = ("counter_battery", "gas", "drumfire", "rolling", "sos")
+WEATHER = ("clear", "mist", "fog")
+CLEAR, MIST, FOG = 0, 1, 2
+FIELD, HEAVY = 0, 1
+
+# Engine arrays kept in State.extra: name -> (dtype, shape as a function of the scenario)
+ENGINE_ARRAYS = {
+    "flags": (np.uint16, lambda sc: (sc.units.n,)),
+    "vp_cause": (np.int32, lambda sc: (len(VP_CAUSES),)),            # 20.1
+    "steps_lost": (np.int32, lambda sc: (2, len(LOSS_CAUSES))),      # side x cause
+    "sp_lost": (np.int32, lambda sc: (2, len(LOSS_CAUSES))),
+    "corps": (np.int16, lambda sc: (sc.units.n,)),                   # 16.0, at run time
+    "arty": (np.int16, lambda sc: (2, 2)),                           # side x field/heavy (9.8)
+    "arty_spent": (np.int32, lambda sc: (2, len(MISSIONS), 2)),      # side x mission x type
+    "weather": (np.int8, lambda sc: (1,)),                           # this Game-Turn's (11.0)
+    "weather_turns": (np.int16, lambda sc: (3,)),                    # Game-Turns of each kind
+    "gas": (np.int32, lambda sc: (6,)),                              # marker cells or -1 (9.36)
+    "gas_placed": (np.int16, lambda sc: (1,)),
+    "air": (np.int16, lambda sc: (2, 3)),                    # side x obs/ground/intercept (12.0)
+    "observed": (np.int8, lambda sc: (sc.map.n_cells,)),     # air observation markers (12.22)
+    "drumfired": (np.int8, lambda sc: (sc.map.n_cells,)),    # attacked this phase (9.42, 12.31)
+    "move_quota": (np.int16, lambda sc: (4,)),               # 17.12-17.13 units still allowed
+    "exited": (np.int16, lambda sc: (2,)),                   # exited, exited not isolated
+    "broken_down": (np.int16, lambda sc: (1,)),              # 13.1 divisions broken down
+    "service_placed": (np.int16, lambda sc: (1,)),           # 15.21 companies deployed
+}
+
+VP_CAUSES = ("initial", "towns", "exits", "allied_in_trenches", "divisions_replaced")
+LOSS_CAUSES = ("combat", "retreat", "drumfire", "ground_attack", "gas", "stacking", "other")
+
+
+class KbGame(PlayedGame):
+    """A Kaiser's Battle game with a policy for each side (``PlayedGame``)."""
+
+    ENGINE_ARRAYS = ENGINE_ARRAYS
+    VP_CAUSES = VP_CAUSES
+    LOSS_CAUSES = LOSS_CAUSES
+
+    def __init__(self, scenario: Scenario, seed: int = 0, game_index: int = 0,
+                 policies: dict[int, Policy] | None = None, state: State | None = None,
+                 events: bool = False):
+        super().__init__(scenario, seed=seed, game_index=game_index, policies=policies,
+                         state=state, events=events)
+        self.data = kb_data(scenario)
+        if state is None:
+            self.arr("vp_cause")[VP_CAUSES.index("initial")] = scenario.initial_vp
+            self.arr("corps")[:] = self.data.corps
+            self.arr("gas")[:] = -1
+            self.arr("weather")[0] = FOG

@@ -1,0 +1,126 @@
+"""Movement (5.0), zones of control and movement (6.2), exiting the map (20.2).
+
+``step_costs`` gives every step's Movement Point cost for a unit; the movement, advance and
+retreat procedures add their own zone-of-control rules as stopping or forbidden cells and
+search with the one kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.games.kb import units
+from gwe_fast.games.kb.game import KbGame
+from gwe_fast.games.kb.zoc import controlled, occupied
+
+FIRST, SECOND = 1, 2
+
+
+def gas_zone(game: KbGame) -> np.ndarray:
+    """The Zones of Effectiveness of the Persistent Gas markers on the map: each marker's hex
+    and the six around it (9.34)."""
+    m = game.scenario.map
+    out = np.zeros(m.n_cells, dtype=bool)
+    cells = game.arr("gas")
+    cells = cells[cells >= 0]
+    if cells.size:
+        out[cells] = True
+        nb = m.neighbors[cells]
+        out[nb[nb >= 0]] = True
+    return out
+
+
+def enter_costs(game: KbGame) -> np.ndarray:
+    """Movement Points to enter each hex (5.32), doubled inside a gas zone (9.34[1])."""
+    cost = game.data.enter_cost.astype(np.int32)
+    return np.where(gas_zone(game), 2 * cost, cost)
+
+
+def step_costs(game: KbGame, unit: int) -> np.ndarray:
+    """``int16[n_cells, 6]``: Movement Points for ``unit`` to step from each cell into each
+    neighbour: the hex's cost (doubled by gas) plus the hexside's; negative off the map and
+    into enemy-occupied hexes (5.12). Friendly units cost nothing (5.41); entering an
+    enemy-controlled hex costs nothing extra (6.12): callers apply 5.13 and 6.2."""
+    m = game.scenario.map
+    nb = m.neighbors
+    v = np.maximum(nb, 0)
+    enemy = 1 - int(game.scenario.units.side[unit])
+    enter = enter_costs(game)
+    cost = enter[v] + game.data.side_add
+    bad = (nb < 0) | occupied(game, enemy)[v]
+    return np.where(bad, -1, cost).astype(dtypes.STEPCOST)
+
+
+def allowance(game: KbGame, unit: int, segment: int) -> int:
+    """The unit's Movement Allowance in a segment: tripled in the Second (5.22)."""
+    ma = units.movement(game, unit)
+    return 3 * ma if segment == SECOND else ma
+
+
+def routes(game: KbGame, unit: int, segment: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(dist, pred)`` of the unit's possible moves in a Movement Segment: ``dist[c]`` the
+    Movement Points to reach cell ``c`` (-1 where it cannot end its move; 0 its own hex).
+
+    First Segment (5.13, 5.21, 6.2): the unit stops on entering an enemy-controlled hex; one
+    that starts in one may leave only directly into a hex that is not, paying half its
+    Movement Allowance (fractions down) on top of the terrain, and may later enter another.
+    Second Segment (5.22): tripled allowance, never in an enemy-controlled hex. A unit may
+    always move one hex, though not from one enemy-controlled hex to another (5.15).
+    """
+    sc, st = game.scenario, game.state
+    m = sc.map
+    n = m.n_cells
+    here = int(st.unit_cell[unit])
+    side = int(sc.units.side[unit])
+    ezoc = controlled(game, 1 - side)
+    cost = step_costs(game, unit).astype(np.int32)
+    nb = m.neighbors
+    v = np.maximum(nb, 0)
+    ma = allowance(game, unit, segment)
+    if segment == SECOND:
+        cost[ezoc[v]] = -1                                           # 5.22
+        stop = None
+    else:
+        stop = ezoc.astype(np.uint8)
+        stop[here] = 0
+        if ezoc[here]:                                               # 5.13, 6.22, 6.23
+            row = cost[here]
+            row[ezoc[v[here]]] = -1
+            row[row >= 0] += ma // 2
+    cost = cost.astype(dtypes.STEPCOST)
+    d2, p2 = m.k.search.bounded_search(nb, cost, [here], limit=ma, stop=stop)
+    dist = d2[0].astype(np.int32)
+    pred = p2[0].astype(np.int32)
+    for d in range(6):                                               # 5.15
+        w = int(nb[here, d])
+        if w >= 0 and cost[here, d] >= 0 and dist[w] < 0:
+            dist[w] = int(cost[here, d])
+            pred[w] = here
+    return dist, pred
+
+
+def exit_costs(game: KbGame, unit: int, dist: np.ndarray, segment: int) -> dict[int, int]:
+    """Western map-edge hexes from which the unit may leave the map this move, with the
+    Movement Points spent in all (20.2): German units only, paying the cost of the hex left,
+    not after entering an enemy-controlled hex (5.13) and, for a unit that starts in one, with
+    the 5.13 surcharge."""
+    sc, st = game.scenario, game.state
+    if int(sc.units.side[unit]) != 1:                # only German units may exit (20.2)
+        return {}
+    ma = allowance(game, unit, segment)
+    here = int(st.unit_cell[unit])
+    ezoc = controlled(game, 0)
+    enter = enter_costs(game)
+    out = {}
+    for c in np.flatnonzero(game.data.exit_edge & (dist >= 0)):
+        c = int(c)
+        extra = int(enter[c])
+        if ezoc[c]:
+            if c != here or segment == SECOND:
+                continue
+            extra += ma // 2
+        total = int(dist[c]) + extra
+        if total <= ma:
+            out[c] = total
+    return out

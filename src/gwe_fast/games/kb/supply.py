@@ -1,0 +1,83 @@
+"""Supply (14.0): the length of a supply line from an attacking unit to a friendly HQ.
+
+A supply line runs from the unit's hex (exclusive) to a friendly HQ's hex (inclusive) through
+hexes neither enemy-occupied nor enemy-controlled, unless a friendly unit occupies them (6.31,
+6.32, 14.12); terrain never matters. Its length in hexes gives the state (14.13).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast import dtypes
+from gwe_fast.enums import Side, UnitType
+from gwe_fast.games.kb.game import KbGame
+from gwe_fast.games.kb.zoc import controlled, occupied
+from gwe_fast.state import Status
+
+IN_SUPPLY, OUT_OF_COMMUNICATIONS, OUT_OF_SUPPLY, ISOLATED = 0, 1, 2, 3
+STATE_NAMES = ("in_supply", "out_of_communications", "out_of_supply", "isolated")
+
+
+def line_lengths(game: KbGame, side: int) -> np.ndarray:
+    """``int32[n_cells]``: the shortest supply line (hexes) from each cell to a friendly HQ of
+    ``side``, -1 where none can be traced; 0 in an HQ's own hex."""
+    sc, st = game.scenario, game.state
+    m = sc.map
+    hq = ((st.unit_status & Status.ON_MAP).astype(bool) & (sc.units.side == side)
+          & (sc.units.utype == UnitType.HQ))
+    n = m.n_cells
+    if not hq.any():
+        return np.full(n, -1, dtype=np.int32)
+    friends = occupied(game, side)
+    enemy = 1 - side
+    passable = friends | (~occupied(game, enemy) & ~controlled(game, enemy))
+    nb = m.neighbors
+    # traced from the HQs outward: a step from a passable cell into any cell costs one hex;
+    # the attacking unit's own hex (the end of the search) is friendly-occupied anyway
+    ok = (nb >= 0) & passable[:, None]
+    cost = np.where(ok, 1, -1).astype(dtypes.STEPCOST)
+    sources = np.unique(st.unit_cell[hq])
+    dist, _ = m.k.search.bounded_search(nb, cost, sources)
+    return dist[0]
+
+
+def state_of(game: KbGame, lengths: np.ndarray, unit: int) -> int:
+    """The supply state of one unit from ``line_lengths`` (14.13), German units being in supply
+    on Game-Turns 1 and 2 (17.5)."""
+    sc = game.scenario
+    if sc.units.side[unit] == Side.CENTRAL and int(game.state.turn) in _auto_turns(game):
+        return IN_SUPPLY
+    d = int(lengths[int(game.state.unit_cell[unit])])
+    if d < 0:
+        return ISOLATED
+    for band in sc.tables["supply_states"]["band"]:
+        if band.get("min", 0) <= d <= band.get("max", 10**9):
+            return STATE_NAMES.index(band["state"])
+    raise ValueError(f"no supply state covers a line of {d} hexes")
+
+
+def _auto_turns(game: KbGame) -> tuple[int, ...]:
+    # 17.5: all German units are automatically in supply during Game-Turns 1 and 2
+    return (1, 2)
+
+
+def die_modifier(game: KbGame, state: int) -> int:
+    """What the state adds to the defender's die roll (14.22)."""
+    tab = game.scenario.tables["supply_states"]
+    if state == ISOLATED:
+        return int(tab["isolated"]["defender_die"])
+    for band in tab["band"]:
+        if band["state"] == STATE_NAMES[state]:
+            return int(band["defender_die"])
+    raise ValueError(f"unknown supply state {state}")
+
+
+def worst_state(game: KbGame, attackers) -> int:
+    """The state most disadvantageous to the attacker among its units (14.23, 14.24)."""
+    attackers = [int(a) for a in attackers]
+    if not attackers:
+        return IN_SUPPLY
+    side = int(game.scenario.units.side[attackers[0]])
+    lengths = line_lengths(game, side)
+    return max(state_of(game, lengths, a) for a in attackers)

@@ -1,0 +1,170 @@
+"""Steps, faces, eliminations and their accounting (8.5, 13.2, 15.22, 15.25, 20.14).
+
+A unit's ``unit_step`` counts the printed faces it has lost: a division or a brigade/named
+regiment has two faces, everything else one. A German division that loses the step of its
+back face is replaced by a regimental replacement unit from the pool (its third step), or
+eliminated when the pool is empty (13.23). An eliminated British infantry battalion becomes a
+service company waiting to be deployed (15.22); a service company on the map is the same
+counter showing its reverse (``Flag.SERVICE``). An eliminated replacement unit goes back to
+the pool (13.23).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast.games.kb.game import LOSS_CAUSES, Flag, KbGame
+from gwe_fast.state import Status
+
+COMBAT, MORALE, MOVEMENT = 0, 1, 2
+
+
+def face(game: KbGame, unit: int) -> np.ndarray:
+    """The unit's current printed values ``[combat, morale, movement]``."""
+    if game.arr("flags")[unit] & Flag.SERVICE:
+        return game.data.service_values[unit]
+    return game.scenario.units.values[unit, game.state.unit_step[unit]]
+
+
+def combat(game: KbGame, unit: int) -> int:
+    return int(face(game, unit)[COMBAT])
+
+
+def morale(game: KbGame, unit: int) -> int:
+    return int(face(game, unit)[MORALE])
+
+
+def movement(game: KbGame, unit: int) -> int:
+    return int(face(game, unit)[MOVEMENT])
+
+
+def stacking(game: KbGame, unit: int) -> int:
+    """Stacking Points (7.1): a service company is a company (1)."""
+    if game.arr("flags")[unit] & Flag.SERVICE:
+        return 1
+    return int(game.scenario.units.stacking[unit])
+
+
+def stacking_points(game: KbGame, units) -> int:
+    return sum(stacking(game, int(u)) for u in units)
+
+
+def pool_free(game: KbGame) -> np.ndarray:
+    """Regimental replacement units waiting in the pool (13.23)."""
+    st = game.state
+    return np.flatnonzero(game.data.replacement & (st.unit_status & Status.POOL).astype(bool))
+
+
+def service_free(game: KbGame) -> np.ndarray:
+    """Eliminated British battalions whose reverse may be deployed as a service company
+    (15.22, 15.25)."""
+    st = game.state
+    return np.flatnonzero(game.data.has_service_face
+                          & (st.unit_status & Status.ELIMINATED).astype(bool))
+
+
+def steps_left(game: KbGame, unit: int) -> int:
+    """Steps the unit has left: a division's third step counts while the pool can give it."""
+    st = game.state
+    if not st.unit_status[unit] & Status.ON_MAP:
+        return 0
+    if game.arr("flags")[unit] & Flag.SERVICE:
+        return 1
+    left = int(game.scenario.units.n_steps[unit]) - int(st.unit_step[unit])
+    if game.data.division[unit] and pool_free(game).size:
+        left += 1
+    return left
+
+
+def lose_steps(game: KbGame, unit: int, n: int, cause: str) -> int:
+    """Take ``n`` steps from a unit; returns the steps lost. A division losing its last
+    printed face is replaced by a regimental replacement unit in its hex (8.5[1]), which
+    costs the German player a Victory Point (20.14) and takes any further step."""
+    st, u = game.state, game.scenario.units
+    lost = 0
+    while n > 0 and st.unit_status[unit] & Status.ON_MAP:
+        side = int(u.side[unit])
+        flags = game.arr("flags")
+        printed_left = int(u.n_steps[unit]) - int(st.unit_step[unit])
+        if flags[unit] & Flag.SERVICE or printed_left > 1:
+            if flags[unit] & Flag.SERVICE:
+                _remove(game, unit, cause)
+            else:
+                st.unit_step[unit] += 1
+                game.event("step_loss", unit=unit, cause=cause)
+            game.arr("steps_lost")[side, LOSS_CAUSES.index(cause)] += 1
+            n -= 1
+            lost += 1
+            continue
+        game.arr("steps_lost")[side, LOSS_CAUSES.index(cause)] += 1
+        n -= 1
+        lost += 1
+        if game.data.division[unit]:
+            free = pool_free(game)
+            if free.size:                                         # 8.5[1], 13.21[2]
+                rep = int(free[0])
+                cell = int(st.unit_cell[unit])
+                _remove(game, unit, cause)
+                st.unit_cell[rep] = cell
+                st.unit_status[rep] = Status.ON_MAP
+                st.unit_step[rep] = 0
+                game.arr("corps")[rep] = game.arr("corps")[unit]
+                flags[rep] |= Flag.FROM_DIVISION | (flags[unit] & Flag.MOVED)
+                game.add_vp("divisions_replaced", -1)             # 20.14
+                game.event("replaced", unit=unit, by=rep)
+                unit = rep
+                continue
+        _remove(game, unit, cause)
+    return lost
+
+
+def eliminate(game: KbGame, unit: int, cause: str) -> int:
+    """Remove a unit with every step it has left (the third step of a division included)."""
+    return lose_steps(game, unit, steps_left(game, unit), cause)
+
+
+def _remove(game: KbGame, unit: int, cause: str) -> None:
+    u, st = game.scenario.units, game.state
+    side = int(u.side[unit])
+    game.arr("sp_lost")[side, LOSS_CAUSES.index(cause)] += stacking(game, unit)
+    flags = game.arr("flags")
+    st.unit_cell[unit] = -1
+    if game.data.replacement[unit]:
+        st.unit_status[unit] = Status.POOL                        # 13.23: available again
+        flags[unit] = 0
+        game.arr("corps")[unit] = -1
+    else:
+        st.unit_status[unit] = Status.ELIMINATED                  # 15.22, 15.25
+        flags[unit] &= ~np.uint16(Flag.SERVICE)
+        st.unit_step[unit] = 0 if game.data.has_service_face[unit] else u.n_steps[unit]
+    game.event("eliminated", unit=unit, cause=cause)
+
+
+def move_unit(game: KbGame, unit: int, path) -> None:
+    """Put a unit at the end of ``path`` (cells, start excluded) and mark every hex of the path
+    as last passed through by its side (20.11)."""
+    path = [int(c) for c in path]
+    if not path:
+        return
+    game.state.hex_last[path] = game.scenario.units.side[unit]
+    game.state.unit_cell[unit] = path[-1]
+
+
+def path_to(game: KbGame, pred: np.ndarray, target: int) -> list[int]:
+    """Cells from the search's source (excluded) to ``target`` (included)."""
+    n = game.scenario.map.n_cells
+    out = []
+    s = int(target)
+    while s >= 0:
+        out.append(s % n)
+        s = int(pred[s])
+    out.reverse()
+    return out[1:]
+
+
+def on_map(game: KbGame, side: int | None = None) -> np.ndarray:
+    st = game.state
+    mask = (st.unit_status & Status.ON_MAP).astype(bool)
+    if side is not None:
+        mask &= game.scenario.units.side == side
+    return mask
