@@ -992,7 +992,7 @@ KB_TABLES: dict[str, tuple[str, _Node]] = {
         "movement_multiplier": _Int(1), "step_loss_per_stack": _Int(0),
         "removal_rolls": _ROLLS})),
     "drumfire_barrage": ("9.48", _Tbl(required={
-        "case": _CASE, "min_points": _Int(1), "max_points": _Int(1),
+        "case": _CASE, "min_points": _Int(1), "max_points": _Int(1), "turns": _Arr(_Int(1)),
         "stacking_points": _Arr(_Str(), min_len=1),
         "artillery_points": _Tbl(values=_Arr(_AP_HEADING, min_len=1)),
         "die": _DIE,

@@ -55,6 +55,8 @@ ENGINE_ARRAYS = {
     "exited": (np.int16, lambda sc: (2,)),                   # exited, exited not isolated
     "broken_down": (np.int16, lambda sc: (1,)),              # 13.1 divisions broken down
     "service_placed": (np.int16, lambda sc: (1,)),           # 15.21 companies deployed
+    "arty_lost": (np.int32, lambda sc: (2, 2)),              # 9.23 side x field/heavy lost
+    "arrival_hex": (np.int16, lambda sc: (sc.map.n_cells,)),  # 15.13 15.15 turn reinforced
 }
 
 VP_CAUSES = ("initial", "towns", "exits", "allied_in_trenches", "divisions_replaced")
