@@ -109,7 +109,12 @@ def lose_steps(game: KbGame, unit: int, n: int, cause: str) -> int:
                 st.unit_status[rep] = Status.ON_MAP
                 st.unit_step[rep] = 0
                 game.arr("corps")[rep] = game.arr("corps")[unit]
-                flags[rep] |= Flag.FROM_DIVISION | (flags[unit] & Flag.MOVED)
+                # the division's third step is the same formation: it keeps what the division
+                # did this turn (moved 5.11, attacked/defended 8.14, advanced 8.87, may not
+                # move 13.12, allowed to move by 17.11 for 17.12)
+                flags[rep] = flags[unit] | Flag.FROM_DIVISION
+                # the map lost the division's Stacking Points less the regiment's (7.1)
+                game.arr("sp_lost")[side, LOSS_CAUSES.index(cause)] -= stacking(game, rep)
                 game.add_vp("divisions_replaced", -1)             # 20.14
                 game.event("replaced", unit=unit, by=rep)
                 unit = rep
@@ -119,8 +124,18 @@ def lose_steps(game: KbGame, unit: int, n: int, cause: str) -> int:
 
 
 def eliminate(game: KbGame, unit: int, cause: str) -> int:
-    """Remove a unit with every step it has left (the third step of a division included)."""
-    return lose_steps(game, unit, steps_left(game, unit), cause)
+    """Remove a unit with every step it has left (8.71, 7.21). A division removed whole
+    counts its third step as lost but is never replaced by a regimental replacement unit, so
+    it costs no Victory Point under 20.14 (only a division "replaced with a regimental
+    replacement unit" does) and takes nothing from the pool."""
+    st = game.state
+    if not game.data.division[unit] or not st.unit_status[unit] & Status.ON_MAP:
+        return lose_steps(game, unit, steps_left(game, unit), cause)
+    n = steps_left(game, unit)
+    side = int(game.scenario.units.side[unit])
+    game.arr("steps_lost")[side, LOSS_CAUSES.index(cause)] += n
+    _remove(game, unit, cause)
+    return n
 
 
 def _remove(game: KbGame, unit: int, cause: str) -> None:
