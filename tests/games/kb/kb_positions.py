@@ -6,6 +6,8 @@ regimental replacement pool stays in its pool) and lets a test place the few it 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 import gwe_fast
@@ -14,7 +16,9 @@ from gwe_fast.policies.base import Policy
 from gwe_fast.state import NO_SIDE, Status
 
 
+@functools.lru_cache(maxsize=1)
 def kb_scenario():
+    """The bundled scenario, loaded once (a Scenario is never changed by a game)."""
     return gwe_fast.load_scenario("kaisers_battle/historical")
 
 

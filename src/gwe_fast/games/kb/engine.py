@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gwe_fast.enums import Side
+from gwe_fast.enums import Side, UnitType
 from gwe_fast.games import GameResult
 from gwe_fast.games.kb import movement, units, victory
 from gwe_fast.games.kb.game import LOSS_CAUSES, MISSIONS, WEATHER, Flag, KbGame
@@ -200,7 +200,7 @@ def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
     out = []
     ezoc = controlled(game, 1 - side) if segment == movement.SECOND else None
     second_ok = sc.units.extra["second_segment"]
-    hq = sc.units.utype == 2
+    hq = sc.units.utype == int(UnitType.HQ)
     for u in np.flatnonzero(units.on_map(game, side)):
         u = int(u)
         if u in done or flags[u] & (Flag.MOVED | Flag.NO_MOVE):

@@ -52,7 +52,7 @@ ENGINE_ARRAYS = {
     "observed": (np.int8, lambda sc: (sc.map.n_cells,)),     # air observation markers (12.22)
     "drumfired": (np.int8, lambda sc: (sc.map.n_cells,)),    # attacked this phase (9.42, 12.31)
     "move_quota": (np.int16, lambda sc: (4,)),               # 17.12-17.13 units still allowed
-    "exited": (np.int16, lambda sc: (2,)),                   # exited, exited not isolated
+    "exited": (np.int16, lambda sc: (2,)),                   # exited, of which isolated (20.12)
     "broken_down": (np.int16, lambda sc: (1,)),              # 13.1 divisions broken down
     "service_placed": (np.int16, lambda sc: (1,)),           # 15.21 companies deployed
     "arty_lost": (np.int32, lambda sc: (2, 2)),              # 9.23 side x field/heavy lost

@@ -44,6 +44,7 @@ def scheduled_segment(game: KbGame) -> None:
         cell = game.ask("kb.reinforcement.hex", side, ok, unit=u)
         place(game, u, cell)
         game.set_flag(u, Flag.ARRIVED)
+        game.arr("arrival_hex")[cell] = turn          # its entry hex this turn (15.15)
         game.event("arrive", unit=u, at=cell)
 
 

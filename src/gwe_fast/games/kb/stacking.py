@@ -1,6 +1,7 @@
 """Stacking (7.0): at most 12 Stacking Points of one side per hex at the end of its Movement
 Phase; the owner eliminates the excess (7.21). An entry hex may hold more on the Game-Turn
-reinforcements are placed in it (15.15)."""
+reinforcements are placed in it (15.15): the indicated entry hex, or the map-edge hex they were
+placed in instead (15.13), while reinforcements placed there this turn are in it."""
 
 from __future__ import annotations
 
@@ -20,13 +21,16 @@ def over_limit(game: KbGame, side: int) -> list[int]:
         c = int(st.unit_cell[u])
         cells[c] = cells.get(c, 0) + units.stacking(game, int(u))
     entry = {c for cs in game.data.entry.values() for c in cs}
+    arrived_at = game.arr("arrival_hex")
+    turn = int(st.turn)
     flags = game.arr("flags")
     out = []
     for c, sp in sorted(cells.items()):
         if sp <= limit:
             continue
-        if c in entry and any(flags[u] & Flag.ARRIVED for u in st.units_at(c)):
-            continue                                                  # 15.15
+        if ((c in entry or arrived_at[c] == turn)
+                and any(flags[u] & Flag.ARRIVED for u in st.units_at(c))):
+            continue                                                  # 15.13, 15.15
         out.append(c)
     return out
 
