@@ -178,7 +178,7 @@ def test_8_74_unsuccessful_stack_loses_a_step_and_retreats_6_33_friends_do_not_n
     assert steps_lost(g, 1, "combat") == 1
 
 
-def test_8_74_each_attacking_stack_loses_a_step_and_retreats():
+def test_8_74_8_81_each_attacking_stack_loses_a_step_and_retreats():
     ge = Scripted({"kb.combat.retreat": lambda d, g: min(d.options)})
     g = kb(german=ge)
     a = kb_put(g, GE_RGT, "2013")
@@ -265,7 +265,7 @@ def test_8_5_division_third_step_is_a_replacement_unit_that_defends_on():
     assert not [e for e in g.events if e[0] == "advance_die"]
 
 
-def test_8_6_stack_morale_is_the_highest_8_61_and_across_hexes_8_62():
+def test_8_6_8_76_stack_morale_is_the_highest_8_61_and_across_hexes_8_62():
     g = kb()
     kb_put(g, GE_DIV, "2013")
     kb_put(g, "ge-hq-3", "2015")
@@ -585,7 +585,7 @@ def _advance_game(uid, turn=3, die=4, gas=None, extra=()):
     return g, u, (opts[0] if opts else [int(g.state.unit_cell[u])])
 
 
-def test_8_83_advance_points_by_kind_and_17_3_on_game_turns_1_and_2():
+def test_8_83_8_86_advance_points_by_kind_and_17_3_on_game_turns_1_and_2():
     g = kb()
     st, div = g.unit(GE_STOSS), g.unit(GE_DIV)
     br = g.unit(BR_BDE)

@@ -184,7 +184,7 @@ def test_9_75_attacker_on_a_hilltop_observes_but_never_in_fog():
         assert obs(g, "1025", "1026") is want
 
 
-def test_12_22_air_marker_on_the_defending_stack_observes_and_is_removed_at_phase_end():
+def test_9_71_12_22_air_marker_on_the_defending_stack_observes_and_is_removed_at_phase_end():
     g = kb(CLEAR)
     kb_put(g, BR_BDE, "2012")
     kb_put(g, GE_RGT, "2013")
