@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -155,68 +156,163 @@ def copy_scenario(
     typer.echo(f"copied {name} to {dest}; run it with: gwe run {dest / bundled[name].name}")
 
 
+class Backend(str, Enum):
+    local = "local"
+    dask = "dask"
+
+
 @app.command()
 def run(
     scenario: Annotated[str, typer.Argument(
         help="Bundled scenario name or path to a scenario file.")] = DEFAULT_SCENARIO,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 100,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", min=1, help="Number of games: indices 0 .. N-1.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", help="Parquet file to write (default results/<scenario>-seed<S>.parquet).")]
-    = None,
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", "-p", help="SIDE=SPEC: the policy of a side (allied or central, or the "
+                               "game's name for it), e.g. central=random or "
+                               "allied=mypkg.mod:MyPolicy:x=1 (repeatable; default: "
+                               "random).")] = None,
     workers: Annotated[int, typer.Option(
         "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Parquet file to write (default results/<scenario>-seed<S>-<date>-"
+                      "<time>.parquet).")] = None,
+    per_turn: Annotated[bool, typer.Option(
+        "--per-turn", help="Also write one row per game, Game-Turn and side to "
+                           "<out stem>.turns.parquet.")] = False,
+    turns_out: Annotated[Path | None, typer.Option(
+        "--turns-out", help="Where to write the per-turn rows (implies --per-turn).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Keep the games already in --out (or its .partial file) and play "
+                         "only the missing ones; a larger --games extends a finished run. "
+                         "Without --out: the latest default file of this scenario and "
+                         "seed.")] = False,
+    backend: Annotated[Backend, typer.Option(
+        "--backend", help="Where games are played: local processes, or a dask cluster.")]
+    = Backend.local,
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="Address of the dask scheduler, e.g. tcp://10.0.0.5:8786 "
+                            "(with --backend dask).")] = None,
 ) -> None:
-    """Run a batch of games and write one row per game to Parquet.
+    """Play a batch of games headless and write one row per game to Parquet.
 
-    Great War in the East scenarios are played to the end, both sides on the random policy;
-    game i of a run with seed S is the same game whatever the worker count. A Kaiser's Battle
-    scenario is set up and recorded (its engine is not built yet).
+    Each game is played to its end with the given policies; game i of seed S
+    is the same game whatever the workers, backend or interruptions. Rows
+    stream to OUT.partial, renamed to OUT when every game is in. Ctrl-C or
+    SIGTERM keeps every finished game there; --resume plays the rest.
+    Progress goes to stderr, a summary (levels of victory with 95 % intervals,
+    mean VP) to stdout. With no arguments: 1000 games of brusilov/historical
+    on every core. Reading the file: docs/results.md.
 
-    Example: gwe run brusilov/historical --games 1000 --seed 7 --option sga_early=true
+    Exit status: 0; 2 bad argument; 1 results not written or games lost with
+    a worker; 3 games raised an error (each a row with its message); 130
+    interrupted.
+
+    Example: gwe run brusilov/historical --games 1000 --seed 7 --option sga_early=true --per-turn
     """
-    from gwe_fast.runner.batch import run_batch
+    import signal
+    import time
+
+    from gwe_fast.policies.registry import PolicyError
+    from gwe_fast.runner import batch
 
     sc = load_or_fail(scenario, parse_options(option), "nothing was run")
+    pairs = {}
+    for item in policy or []:
+        side, sep, spec = item.partition("=")
+        if not sep or not side.strip() or not spec.strip():
+            fail(f"--policy {item!r} must look like SIDE=SPEC (for example central=random)")
+        pairs[side.strip()] = spec.strip()
+    try:
+        specs = batch.resolve_policies(pairs, sc.game)
+    except PolicyError as exc:
+        fail(f"--policy: {exc}")
+    if backend is Backend.dask and not scheduler:
+        fail("--backend dask needs --scheduler ADDRESS (the dask scheduler, e.g. "
+             "tcp://10.0.0.5:8786)")
+    if scheduler and backend is not Backend.dask:
+        fail("--scheduler is for --backend dask")
     if out is None:
-        out = Path("results") / f"{sc.key.replace('/', '-')}-seed{seed}.parquet"
-    if out.exists() and out.is_dir():
+        found = batch.latest_run(Path("results"), sc, seed) if resume else None
+        if resume and found is None:
+            fail(f"--resume: no run of {sc.key} with seed {seed} in results/; give its "
+                 f"file with --out")
+        out = found or batch.default_out(Path("results"), sc, seed)
+    if out.is_dir():
         fail(f"--out {out} is a folder; give a file name ending in .parquet")
+    turns = turns_out if turns_out is not None else (
+        batch.turns_path_for(out) if per_turn else None)
+    if not resume:
+        for p in (out, batch.partial_path(out)):
+            if p.exists():
+                fail(f"{p} already holds a run; add --resume to complete or extend it, or "
+                     f"choose another --out")
+    n_workers = batch.worker_count(workers)
+    shown_workers = min(n_workers, games)
+    where = (f"the dask cluster at {scheduler}" if backend is Backend.dask
+             else f"{shown_workers} worker{'s' if shown_workers != 1 else ''}")
+    typer.echo(f"gwe run: {batch.plural(games, 'game')} of {sc.key}, seed {seed}, "
+               f"{', '.join(f'{k} {v}' for k, v in specs.items())}, on {where} -> {out}"
+               + (f" (per-turn rows -> {turns})" if turns else ""), err=True)
+
+    tty = sys.stderr.isatty()
+    shown = {"t": 0.0, "n": 0}
 
     def progress(done: int, total: int, seconds: float) -> None:
+        now = time.monotonic()
+        every = max(1, total // 20)
+        if done != total and (now - shown["t"] < (0.25 if tty else 60.0)
+                              and (tty or done - shown["n"] < every)):
+            return
+        shown["t"], shown["n"] = now, done
         rate = done / seconds if seconds > 0 else float("inf")
         eta = (total - done) / rate if rate > 0 else 0.0
-        typer.echo(f"\r{done}/{total} games, {rate:,.1f} games/s, ETA {eta:.0f} s", err=True,
-                   nl=done == total)
+        line = (f"{done}/{total} games, {rate:,.2f} games/s, ETA "
+                f"{batch.format_seconds(eta)}")
+        typer.echo(f"\r{line}   " if tty else line, err=True, nl=not tty or done == total)
 
     def stop(signum, frame):        # a kill from a scheduler ends the run like Ctrl-C
         raise KeyboardInterrupt
 
-    import os
-    import signal
-
-    signal.signal(signal.SIGTERM, stop)
+    before = signal.signal(signal.SIGTERM, stop)
+    again = f"run the same command with --resume --out {out}"
     try:
-        summary = run_batch(sc, games, seed, out, progress=progress,
-                            workers=workers or os.cpu_count() or 1)
-    except KeyboardInterrupt:
+        summary = batch.run_batch(sc, games, seed, out, policies=specs, workers=n_workers,
+                                  per_turn=turns, resume=resume, progress=progress,
+                                  backend=backend.value, scheduler=scheduler)
+    except batch.BatchInterrupted as exc:
         typer.echo("", err=True)        # end the progress line
-        fail(f"interrupted; every finished game is kept in {out}.partial", 130)
+        fail(f"interrupted; {exc.kept} finished games are kept in {exc.partial}; {again} to "
+             f"play the rest", 130)
+    except KeyboardInterrupt:           # after the last game: the files are complete
+        fail(f"interrupted while finishing; {again} to check that {out} is complete", 130)
+    except batch.BatchWriteError as exc:
+        kept = (f"; {exc.kept} finished games are kept in {exc.partial}; {again} once it is "
+                f"fixed" if exc.kept else "")
+        where = f" ({exc.culprit})" if exc.culprit else ""
+        fail(f"cannot write {exc.filename}: {exc.strerror}{where}{kept}", 1)
+    except batch.ResumeError as exc:
+        fail(str(exc))
     except OSError as exc:
-        typer.echo("", err=True)
-        fail(f"cannot write {out}: {exc.strerror or exc}; every finished game is kept in "
-             f"{out}.partial", 1)
-    typer.echo(f"{sc.name}: {summary.games} games in {summary.seconds:.2f} s -> {summary.out}")
-    for result, count in sorted(summary.results.items()):
-        typer.echo(f"  {result}: {count} ({100 * count / summary.games:.1f}%)")
-    typer.echo(f"  mean VP: {summary.mean_vp:.2f}")
-    if set(summary.results) == {"setup-only"}:
-        typer.echo("  (this game's engine is not built yet: games were set up, not played)")
+        fail(f"gwe run failed: {exc.strerror or exc}", 1)
+    except batch.BACKEND_ERRORS as exc:
+        kept = getattr(exc, "kept", 0)
+        fail(f"{exc}" + (f"; {kept} finished games are kept in {exc.partial}; {again} once it "
+                         f"is fixed" if kept else ""), 1)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    for line in batch.format_summary(summary, sc):
+        typer.echo(line)
+    if summary.not_played:
+        n = len(summary.not_played)
+        fail(f"{n} game{'s were' if n != 1 else ' was'} not played ({summary.lost_because[0]}); "
+             f"the {summary.games} played are in {summary.rows_path}; {again} to play them", 1)
     if summary.errors:
         fail(f"{summary.errors} game{'s' if summary.errors != 1 else ''} raised an error; each "
-             f"is recorded with its seed and error in {summary.out}", 1)
+             f"is a row of {summary.out} with result 'error' and its message", 3)
 
 
 map_app = typer.Typer(
@@ -279,6 +375,448 @@ def map_render(
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}", 1)
     typer.echo(f"wrote {written}")
+
+
+class Every(str, Enum):
+    turn = "turn"
+    phase = "phase"
+
+
+@app.command()
+def replay(
+    scenario: Annotated[str | None, typer.Argument(
+        help="Bundled scenario name or path to a scenario file (not with --from).")] = None,
+    from_: Annotated[Path | None, typer.Option(
+        "--from", help="A results file written by gwe run: replay one of its rows.")] = None,
+    row: Annotated[int | None, typer.Option(
+        "--row", min=0, help="With --from: the row to replay (0 is the first).")] = None,
+    game_index: Annotated[int | None, typer.Option(
+        "--game-index", "-i", min=0, help="The game index (default 0); with --from, the "
+                                          "row whose game_index this is.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", "-p", help="SIDE=SPEC, e.g. central=random (repeatable; a side not "
+                               "given plays the random policy).")] = None,
+    every: Annotated[Every, typer.Option(
+        "--every", help="A frame at the end of every Game-Turn or every phase.")] = Every.turn,
+    last_turn: Annotated[int | None, typer.Option(
+        "--last-turn", min=0, help="Stop the replay after this Game-Turn (then the final "
+                                   "result is not known).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="HTML page to write (default results/replay-<scenario>-seed<S>-"
+                      "game<I>.html).")] = None,
+    frames: Annotated[Path | None, typer.Option(
+        "--frames", help="Also write every frame as a PNG into this folder.")] = None,
+    dpi: Annotated[int, typer.Option(
+        "--dpi", min=20, max=300, help="Frame resolution in dots per inch (about pixels "
+                                       "per hex).")] = 60,
+) -> None:
+    """Replay one game and write it as a self-contained HTML page: the map at the end of
+    every Game-Turn (or phase) with a slider, previous/next buttons and arrow keys, and
+    the events of each frame beside the map.
+
+    The game comes from a row of a results file (--from, with --row or --game-index), whose
+    scenario, options, policies and seeds fix it exactly, and the replay is checked against
+    the row's result and VP; or from a scenario, --seed, --game-index, --option and
+    --policy. Needs matplotlib: pip install "gwe_fast\\[render]".
+
+    Example: gwe replay --from results/brusilov-historical-seed0.parquet --row 3 --out r.html
+    """
+    import time
+
+    from gwe_fast.render import replay as rep
+
+    try:
+        if from_ is not None:
+            if scenario is not None or option or policy:
+                fail("give either --from with --row or --game-index, or a scenario with "
+                     "--seed, --option and --policy, not both")
+            spec = rep.read_results_row(from_, row=row, game_index=game_index)
+        else:
+            if row is not None:
+                fail("--row needs --from, the results file to read the row from")
+            if scenario is None:
+                fail("give a scenario to replay, or a results file with --from")
+            sides = {}
+            for pair in policy or []:
+                side, sep, spec_text = pair.partition("=")
+                if not sep or not side.strip() or not spec_text.strip():
+                    fail(f"--policy {pair!r} must look like SIDE=SPEC (for example "
+                         f"central=random)")
+                sides[side.strip().lower()] = spec_text.strip()
+            spec = rep.GameSpec(scenario, parse_options(option), sides, seed, game_index or 0)
+        policies = spec.make_policies()
+    except rep.ReplayError as exc:
+        fail(str(exc))
+    sc = load_or_fail(spec.scenario, spec.options, "nothing was replayed")
+    spec.policies = {"allied": "random", "central": "random", **spec.policies}
+    if last_turn is not None and not sc.first_turn <= last_turn <= sc.last_turn:
+        fail(f"--last-turn {last_turn} is not a Game-Turn of {sc.key} "
+             f"({sc.first_turn} to {sc.last_turn})")
+    if out is None:
+        out = (Path("results") / f"replay-{sc.key.replace('/', '-')}-seed{spec.seed}-"
+                                 f"game{spec.game_index}.html")
+    if out.is_dir():
+        fail(f"--out {out} is a folder; give a file name ending in .html")
+    if frames is not None and frames.exists() and not frames.is_dir():
+        fail(f"--frames {frames} is a file; give a folder for the PNG frames")
+    try:                               # before the work: can the outputs be written?
+        for folder in (out.parent, frames):
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+        probe = out.with_name(out.name + ".partial")
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}; nothing was "
+             f"replayed", 1)
+    try:
+        rp = rep.replay_game(sc, spec.seed, spec.game_index, policies, every=every.value,
+                             last_turn=last_turn, spec=spec)
+    except rep.ReplayError as exc:
+        fail(str(exc))
+
+    def progress(done: int, total: int) -> None:
+        typer.echo(f"\rdrawing frame {done}/{total}", err=True, nl=done == total)
+
+    t0 = time.perf_counter()
+    try:
+        pictures = rep.render_replay(rp, dpi=dpi, frames_dir=frames, progress=progress)
+        check = rep.check_against_row(rp)
+        written = rep.write_page(out, rep.page_html(rp, pictures, check))
+    except RuntimeError as exc:       # matplotlib missing
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}", 1)
+    seconds = time.perf_counter() - t0
+    typer.echo(f"wrote {written}: {len(rp.frames)} frames, one per "
+               f"{'phase' if every is Every.phase else 'Game-Turn'}; game replayed in "
+               f"{rp.seconds:.2f} s, frames drawn in {seconds:.2f} s "
+               f"({pictures.seconds_per_frame:.2f} s per frame)")
+    if frames is not None:
+        typer.echo(f"wrote {len(rp.frames)} PNG frames to {frames}")
+    ok, sentence = check
+    if rp.error:
+        typer.echo(f"gwe: the game raised {rp.error}", err=True)
+    if sentence:
+        typer.echo(("" if ok else "gwe: warning: ") + sentence, err=not ok)
+    if rp.error and spec.row is None:
+        raise typer.Exit(1)
+
+
+class SweepMetric(str, Enum):
+    allied_win = "allied_win"
+    vp = "vp"
+
+
+def _pairs(flag: str, items: list[str] | None, example: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            fail(f"{flag} {item!r} must look like {example}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+@app.command()
+def sweep(
+    sweepfile: Annotated[Path | None, typer.Argument(
+        help="A sweep file (TOML, see docs/sweeps.md); or give --scenario and --vary.")] = None,
+    scenario: Annotated[str | None, typer.Option(
+        "--scenario", help="Without a sweep file: the scenario, bundled name or file.")] = None,
+    vary: Annotated[list[str] | None, typer.Option(
+        "--vary", help="An axis AXIS=V1,V2,... (repeatable; cells are the product): "
+                       "option.NAME, policy.allied, policy.central, or a scenario path such "
+                       "as tables.victory_levels.band[2].max.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Without a sweep file: option NAME=VALUE of every cell.")] = None,
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", "-p", help="Without a sweep file: SIDE=SPEC for every cell (allied or "
+                               "central; SPEC such as random or NAME:key=value).")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", help="Without a sweep file: PATH=VALUE, a scenario value of every cell.")]
+    = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", min=1, help="Games per cell (with --until-ci: the first round); "
+                                     "default 100 or the file's.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", min=0, help="Master seed shared by every cell (default 0 or the "
+                                    "file's).")] = None,
+    until_ci: Annotated[float | None, typer.Option(
+        "--until-ci", help="Add games to each cell until the 95 % interval of its --metric "
+                           "is narrower than this (0.05: five points of win rate).")] = None,
+    metric: Annotated[SweepMetric | None, typer.Option(
+        "--metric", help="What --until-ci measures: allied_win (Wilson interval of the "
+                         "Allied win rate, a draw half) or vp (t interval of the mean VP).")]
+    = None,
+    max_games: Annotated[int | None, typer.Option(
+        "--max-games", min=1, help="Cap on the games of a cell under --until-ci "
+                                   "(default 10000).")] = None,
+    batch: Annotated[int | None, typer.Option(
+        "--batch", min=1, help="Under --until-ci, cells grow by whole batches of this many "
+                               "games (default: --games).")] = None,
+    per_turn: Annotated[bool | None, typer.Option(
+        "--per-turn/--no-per-turn", help="Also write each cell's per-turn record.")] = None,
+    baseline: Annotated[str | None, typer.Option(
+        "--baseline", help="The cell the report compares the others with (default: the "
+                           "file's, or the first cell).")] = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder for the cell files and sweep.json (default "
+                      "results/sweeps/<name>).")] = None,
+) -> None:
+    """Play a grid of variations of one scenario, every cell on the same games.
+
+    Every cell uses the same master seed and game indices (common random numbers), so game i
+    differs between cells only by the variation. Each cell goes to its own Parquet file in
+    --out, named in sweep.json; a cell file already there is extended, not replayed.
+
+    Example: gwe sweep --scenario brusilov/historical --vary option.sga_early=false,true
+
+    Example: gwe sweep examples/sweeps/sga_early.toml --games 400 --out results/sweeps/sga
+
+    Example: gwe sweep examples/sweeps/victory_bands.toml --until-ci 0.05
+    """
+    import signal
+
+    from gwe_fast.runner.batch import worker_count
+    from gwe_fast.runner.sweep import (DEFAULT_GAMES, CellIncomplete, SweepError, describe_run,
+                                       prepare, read_sweep, run_sweep, sweep_from_args)
+
+    overrides = {k: v for k, v in (("games", games), ("seed", seed), ("until_ci", until_ci),
+                                   ("metric", metric.value if metric else None),
+                                   ("max_games", max_games), ("batch", batch),
+                                   ("per_turn", per_turn)) if v is not None}
+    if until_ci is not None and not until_ci > 0:
+        fail(f"--until-ci {until_ci:g} must be a positive width such as 0.05")
+    try:
+        if sweepfile is not None:
+            if scenario or vary or option or policy or set_:
+                fail("give either a sweep file or --scenario with --vary, --option, --policy "
+                     "and --set, not both")
+            sw = read_sweep(sweepfile)
+            for k, v in overrides.items():
+                setattr(sw, k, v)
+            if baseline is not None:
+                if baseline not in {c.name for c in sw.cells}:
+                    fail(f"--baseline {baseline!r} names no cell of {sweepfile} (cells: "
+                         f"{', '.join(repr(c.name) for c in sw.cells)})")
+                sw.baseline = baseline
+        else:
+            if scenario is None:
+                fail("give a sweep file, or --scenario with one --vary or more (see gwe sweep "
+                     "--help)")
+            sw = sweep_from_args(
+                scenario, vary, options=parse_options(option),
+                policies=_pairs("--policy", policy, "SIDE=SPEC (for example central=random)"),
+                sets=_pairs("--set", set_, "PATH=VALUE (for example "
+                                           "tables.victory_levels.band[2].max=30)"),
+                baseline=baseline, **{"games": DEFAULT_GAMES, **overrides})
+        cells = prepare(sw)
+    except SweepError as exc:
+        for fault in exc.faults:
+            typer.echo(str(fault), err=True)
+        n = len(exc.faults)
+        fail(f"the sweep has {n} fault{'s' if n != 1 else ''}; nothing was run")
+    if sw.until_ci is not None and sw.max_games < sw.games:
+        fail(f"--max-games {sw.max_games} is below --games {sw.games}")
+    if out is None:
+        out = Path("results") / "sweeps" / sw.name.replace("/", "-")
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file; give a folder for the cell files")
+
+    def progress(done: int, total: int, seconds: float) -> None:
+        if done % max(1, total // 20) and done != total:
+            return                                  # about every 5 % of a round
+        rate = done / seconds if seconds > 0 else float("inf")
+        eta = (total - done) / rate if rate > 0 else 0.0
+        typer.echo(f"\r  {done}/{total} games, {rate:,.1f} games/s, ETA {eta:.0f} s",
+                   err=True, nl=done == total)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        runs = run_sweep(sw, out, workers=worker_count(workers),
+                         log=lambda m: typer.echo(m, err=True), progress=progress,
+                         prepared=cells)
+    except SweepError as exc:
+        for fault in exc.faults:
+            typer.echo(str(fault), err=True)
+        n = len(exc.faults)
+        fail(f"the sweep has {n} fault{'s' if n != 1 else ''}; nothing more was run")
+    except CellIncomplete as exc:
+        fail(str(exc), 1)
+    except KeyboardInterrupt:
+        typer.echo("", err=True)
+        fail(f"interrupted; finished games are kept in {out} (run the same command again to "
+             f"go on)", 130)
+    except OSError as exc:
+        fail(f"cannot write into {out}: {exc.strerror or exc}", 1)
+    typer.echo(f"{sw.name}: {len(runs)} cells, master seed {sw.seed}, baseline "
+               f"{sw.baseline!r} -> {out / 'sweep.json'}")
+    for r in runs:
+        typer.echo("  " + describe_run(r, sw.metric, sw.until_ci))
+    typer.echo(f"report: gwe report {out}")
+    errors = sum(r.errors for r in runs)
+    if errors:
+        fail(f"{errors} game{'s' if errors != 1 else ''} raised an error; each is recorded with "
+             f"its seed and error in its cell file", 1)
+
+
+@app.command()
+def report(
+    inputs: Annotated[list[Path], typer.Argument(
+        help="Results files (gwe run, gwe sweep), their per-turn files, folders of them, or "
+             "a sweep folder (read through its sweep.json).")],
+    baseline: Annotated[str | None, typer.Option(
+        "--baseline", help="The cell (sweep cell name, or file name) every other cell is "
+                           "compared with, game by game.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder for report.html and its PNG plots (default: <folder>/report "
+                      "for a folder, <file>-report beside a file).")] = None,
+) -> None:
+    """Tables and plots of results: levels of victory, VP, paired differences, per-turn bands.
+
+    Prints the tables and writes a self-contained HTML report (plots embedded; PNG files
+    beside it). Intervals are 95 %: Wilson for shares, Student's t for means and for the
+    paired differences (same master seed and game index) against the baseline.
+
+    Example: gwe report results/sweeps/sga_early --out reports/sga
+
+    Example: gwe report results/a.parquet results/b.parquet --baseline a
+    """
+    from gwe_fast.analysis.report import ReportError, ReportWriteError, build_report
+
+    if out is None:
+        first = inputs[0]
+        out = first / "report" if first.is_dir() else first.with_name(first.stem + "-report")
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file; give a folder for the report")
+    try:
+        rep = build_report(inputs, baseline=baseline, out=out)
+    except ReportWriteError as exc:
+        fail(str(exc), 1)
+    except ReportError as exc:
+        fail(str(exc))
+    typer.echo(rep.text, nl=False)
+    typer.echo(f"\nwrote {rep.html_path} ({len(rep.images)} plots beside it)")
+
+
+@app.command()
+def tournament(
+    scenario: Annotated[str, typer.Argument(
+        help="Bundled scenario name or path to a scenario file.")],
+    policies: Annotated[str, typer.Option(
+        "--policies", "-p", help="The ladder, lowest level first: comma-separated policy "
+                                 "specs (NAME[:key=value,...] or package.module:Class).")]
+    = "random,passive,greedy",
+    games: Annotated[int, typer.Option(
+        "--games", "-n", min=1, help="Games per ordered pair of policies.")] = 60,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Markdown report to write; the JSON goes beside it (default "
+                      "results/tournament_<scenario>.md).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Keep the games already played (in <out stem>-games/) and play "
+                         "only the missing ones.")] = False,
+) -> None:
+    """Play every ordered pair of policies, both sides swapped and mirror matches included,
+    and write the win-rate and mean-VP matrices with the ladder verdict.
+
+    Game i of every pair has the same dice (common random numbers). Writes OUT (Markdown:
+    allied and central win rates with Wilson 95 % intervals, mean VP with t intervals,
+    illegal answers, the ladder verdict defined in docs/policies.md), OUT with .json (the
+    same, with every game's VP and winner) and one Parquet file per pair in <OUT stem>-games/.
+    Exit status: 0, 2 for a bad argument, 1 when the results cannot be written, 3 when a
+    game raised an error or a policy gave an illegal answer, 130 when interrupted (rerun with
+    --resume to go on).
+
+    Example: gwe tournament brusilov/historical --policies random,passive,greedy --games 60 --seed 1 --workers 2 --out results/tournament_brusilov.md
+    """
+    import os
+    import shlex
+
+    from gwe_fast.policies.registry import PolicyError
+    from gwe_fast.runner import batch
+    from gwe_fast.runner.tournament import games_dir_for, run_tournament, split_specs
+
+    specs = split_specs(policies)
+    if not specs:
+        fail("--policies names no policy; give a list such as random,passive,greedy")
+    if len(set(specs)) != len(specs):
+        fail(f"--policies names a policy twice ({policies}); list each level once")
+    sc = load_or_fail(scenario, parse_options(option), "no game was played")
+    if out is None:
+        out = Path("results") / f"tournament_{sc.key.split('/')[0]}.md"
+    if out.suffix != ".md":
+        fail(f"--out {out} must be a Markdown file name ending in .md")
+    if out.is_dir():
+        fail(f"--out {out} is a folder; give a file name ending in .md")
+    try:
+        from gwe_fast.games import driver
+
+        driver(sc.game)
+    except (ValueError, ModuleNotFoundError):
+        fail(f"scenario {scenario} is a {sc.game!r} game, whose rules engine is not built "
+             f"yet; no game was played")
+    workers = workers or os.cpu_count() or 1
+    command = shlex.join(["gwe", "tournament", scenario, "--policies", ",".join(specs),
+                          "--games", str(games), "--seed", str(seed), "--workers",
+                          str(workers), "--out", str(out)]
+                         + [f"--option={o}" for o in option or []])
+
+    def progress(done: int, total: int, seconds: float) -> None:
+        rate = done / seconds if seconds > 0 else float("inf")
+        eta = (total - done) / rate if rate > 0 else 0.0
+        typer.echo(f"\r{done}/{total} games, {rate:,.2f} games/s, ETA {eta:.0f} s", err=True,
+                   nl=done == total)
+
+    def stop(signum, frame):        # a kill from a scheduler ends the run like Ctrl-C
+        raise KeyboardInterrupt
+
+    import signal
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        result = run_tournament(sc, specs, games, seed, games_dir_for(out), workers=workers,
+                                resume=resume, progress=progress, command=command)
+    except PolicyError as exc:
+        fail(f"--policies: {exc}")
+    except batch.ResumeError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        typer.echo("", err=True)
+        fail(f"interrupted; the games played are kept in {games_dir_for(out)}: rerun with "
+             f"--resume to go on", 130)
+    except OSError as exc:
+        typer.echo("", err=True)
+        fail(f"cannot write the games of the tournament to {games_dir_for(out)}: "
+             f"{exc.strerror or exc}", 1)
+    try:
+        md, js = result.write(out)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}", 1)
+    typer.echo(f"{sc.name}: {len(result.pairs)} pairs x {games} games in "
+               f"{result.seconds:.0f} s -> {md}, {js}")
+    for row in result.ladder():
+        typer.echo(f"  {row['higher']} over {row['lower']} as {row['side']}: VP margin "
+                   f"{row['margin_diff']:+.1f} [{row['margin_ci'][0]:+.1f}, "
+                   f"{row['margin_ci'][1]:+.1f}] -> {'beats' if row['beats'] else 'does not beat'}")
+    typer.echo(f"  ladder {'holds' if result.ladder_holds() else 'does not hold'}")
+    bad = sum(p.summary()["errors"] for p in result.pairs.values())
+    if bad:
+        fail(f"{bad} game{'s' if bad != 1 else ''} ended with an error or an illegal answer; "
+             f"see {md}", 3)
 
 
 def main() -> None:

@@ -274,8 +274,119 @@ def render_map(scenario: Scenario, state: State | None = None, out: str | Path |
     return out
 
 
+class FrameRenderer:
+    """Draw many positions of one scenario quickly, to PNG: the map with its heading and
+    legend is drawn once, and each frame puts back that background and draws only the units,
+    the heading's position line and any highlighted hexes on it.
+
+    A frame looks like ``render_map``'s PNG of the same state, except that the legend lists
+    every kind of counter of the scenario rather than those on the map.
+
+    >>> from gwe_fast import Game, load_scenario
+    >>> g = Game(load_scenario("brusilov/historical"))
+    >>> frames = FrameRenderer(g.scenario, dpi=20)
+    >>> png = frames.render(g.state, caption="Set-up", highlight=[0])
+    >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+
+    HIGHLIGHT = ("#ff00aa", 0.93, 2.4)       #: colour, inset and line width of a marked hex
+
+    def __init__(self, scenario: Scenario, overlay_ids: bool = True, *, dpi: int | None = None,
+                 layers: Iterable[Layer] = (), title: str | None = None):
+        Figure = _matplotlib()
+        import matplotlib as mpl
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        self.scenario = scenario
+        self.x, self.y = hex_centres(scenario.map)
+        self._rc = {"font.family": "DejaVu Sans"}
+        setup = initial_state(scenario)
+        with mpl.rc_context(self._rc):
+            self.fig = _draw(Figure, scenario, setup, overlay_ids, layers, title, True,
+                             units=False)
+            self.fig.set_dpi(dpi or DEFAULT_DPI)
+            line = position_line(setup, True)
+            self._line = next(t for t in self.fig.texts if t.get_text() == line)
+            self._line.set_animated(True)            # drawn per frame, not in the background
+            self.canvas = FigureCanvasAgg(self.fig)
+            self.canvas.draw()
+            self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        self.ax = self.fig.axes[0]
+        #: the background as an RGB array (height, width, 3): the map with no units
+        self.background = np.asarray(self.canvas.buffer_rgba())[:, :, :3].copy()
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Width and height of a frame in pixels."""
+        w, h = self.canvas.get_width_height()
+        return int(w), int(h)
+
+    def render(self, state: State, out: str | Path | None = None, *, caption: str | None = None,
+               highlight: Iterable[int] = ()) -> bytes:
+        """The PNG of one position (also written to ``out`` when given); the arguments are
+        those of ``rgb``."""
+        png = png_bytes(self.rgb(state, caption=caption, highlight=highlight))
+        if out is not None:
+            out = Path(out)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(png)
+        return png
+
+    def rgb(self, state: State, *, caption: str | None = None,
+            highlight: Iterable[int] = ()) -> np.ndarray:
+        """One position as a new RGB array of shape (height, width, 3).
+
+        ``caption`` starts the heading's position line (default ``"Position: Game-Turn T"``);
+        ``highlight`` lists map cells to outline (for example the hexes of a combat)."""
+        import matplotlib as mpl
+        from matplotlib.collections import PolyCollection
+
+        _check_state(self.scenario, state)
+        ax = self.ax
+        with mpl.rc_context(self._rc):
+            self.canvas.restore_region(self._background)
+            n_texts, n_colls = len(ax.texts), len(ax.collections)
+            cells = np.unique(np.asarray(list(highlight), dtype=np.int64))
+            if cells.size:
+                colour, inset, lw = self.HIGHLIGHT
+                rim = np.stack([self.x[cells, None] + inset * _VX[None, :],
+                                self.y[cells, None] + inset * _VY[None, :]], axis=2)
+                ax.add_collection(PolyCollection(rim, facecolors="none", edgecolors=colour,
+                                                 linewidths=lw, zorder=9.5))
+            _draw_units(ax, self.scenario, state, self.x, self.y, PolyCollection)
+            added = list(ax.collections[n_colls:]) + list(ax.texts[n_texts:])
+            for artist in sorted(added, key=lambda a: a.get_zorder()):
+                artist.set_animated(True)
+                ax.draw_artist(artist)
+            self._line.set_text(position_line(state, what=caption))
+            self.fig.draw_artist(self._line)
+            rgb = np.asarray(self.canvas.buffer_rgba())[:, :, :3].copy()
+            for artist in added:
+                artist.remove()
+        return rgb
+
+
+def png_bytes(pixels: np.ndarray) -> bytes:
+    """An RGB or RGBA array (height, width, 3 or 4) of uint8 encoded as PNG."""
+    import io
+
+    from PIL import Image  # Pillow comes with matplotlib
+
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(pixels, dtype=np.uint8)).save(buf, format="png")
+    return buf.getvalue()
+
+
+def position_line(state: State, setup: bool = False, what: str | None = None) -> str:
+    """The second line of a map's heading: the position shown and how to read hex ids."""
+    what = what or (f"{'Set-up' if setup else 'Position'}: Game-Turn {int(state.turn)}")
+    return (f"{what}, VP {int(state.vp)}, {int(_shown(state).sum())} units on the map. "
+            f"Hex ids XXYY: column then row; even columns sit half a hex lower.")
+
+
 def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, title,
-          setup: bool):
+          setup: bool, units: bool = True):
     from matplotlib import patheffects
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.lines import Line2D
@@ -410,7 +521,11 @@ def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, t
                        "entry hex (letter)"))
 
     # units -----------------------------------------------------------------------------
-    shown = _legend_units(_draw_units(ax, scenario, state, x, y, PolyCollection), Patch)
+    if units:
+        shown = _legend_units(_draw_units(ax, scenario, state, x, y, PolyCollection), Patch)
+    else:                # a background for FrameRenderer: every kind of counter in the legend
+        shown = _legend_units({"nationality": set(np.unique(scenario.units.nationality)
+                                                  .tolist()), "reduced": True}, Patch)
     legend.extend(shown)
 
     # heading: title, a second line, then the legend -------------------------------------
@@ -418,13 +533,10 @@ def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, t
     name = meta.get("name") or scenario.name
     hex_km = meta.get("hex_km")
     scale = f", {hex_km:g} km per hex" if isinstance(hex_km, int | float) else ""
-    n_on = int(_shown(state).sum())
     if title is None:
         full = scenario.name if scenario.name.startswith(name) else f"{name}: {scenario.name}"
         title = f"{full} — {scenario.key}{scale}"
-    what = "Set-up" if setup else "Position"
-    where = (f"{what}: Game-Turn {int(state.turn)}, VP {int(state.vp)}, {n_on} units on the "
-             f"map. Hex ids XXYY: column then row; even columns sit half a hex lower.")
+    where = position_line(state, setup)
     handles, labels = [], []
     for item in legend:
         if isinstance(item, tuple):

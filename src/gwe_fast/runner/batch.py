@@ -1,70 +1,279 @@
 """Run a batch of games of one scenario and stream one row per game to Parquet.
 
-Great War in the East scenarios are played to the end by the engine; a scenario of a game
-whose engine does not exist yet (The Kaiser's Battle) is set up — scenario validated, dice
-seeded from ``(seed, game index)``, starting position built — and recorded as such.
+Any game with a rules engine is played through its driver (``gwe_fast.games.driver``): a
+row holds the columns every game shares (``COMMON_FIELDS``) followed by the game's own
+(``RECORD_FIELDS`` of its driver); ``per_turn`` adds a second table with one row per Game-Turn
+and side (the driver's ``TURN_FIELDS``). A game system without an engine yet is set up and
+recorded as such (``result = "setup-only"``).
+
+Game ``i`` of a run with master seed ``S`` depends only on ``(S, i)``, the scenario and the
+policy specs: its dice and its policies' generators are seeded from ``(S, i)`` and its policies
+are built afresh for it. Rows are therefore the same whatever the worker count, the chunking,
+the backend or the number of interruptions and resumptions (``wall_time_s`` aside).
+
+Examples
+--------
+>>> from gwe_fast import load_scenario
+>>> resolve_policies({"russian": "random"}, "gwe")
+{'allied': 'random', 'central': 'random'}
+>>> [f.name for f in game_schema(load_scenario("brusilov/historical"))][:4]
+['scenario', 'scenario_version', 'data_hash', 'options']
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import math
+import multiprocessing
+import os
+import signal
+import sys
+import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import deque
+from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from gwe_fast import __version__
+from gwe_fast.analysis.stats import mean_ci, wilson
 from gwe_fast.enums import Side
 from gwe_fast.game import Game
-from gwe_fast.runner.parquet import FORMAT_VERSION, ParquetSink
+from gwe_fast.policies.registry import PolicyError, make_policy, parse_spec
+from gwe_fast.runner.parquet import (
+    FORMAT_VERSION,
+    ParquetSink,
+    RowsError,
+    journal_path,
+    partial_path,
+    read_metadata,
+    read_rows,
+)
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
 
-GAME_SCHEMA = pa.schema([
-    pa.field("scenario", pa.string(), nullable=False),
-    pa.field("scenario_version", pa.int32(), nullable=False),
-    pa.field("data_hash", pa.string(), nullable=False),
-    pa.field("options", pa.string(), nullable=False),
-    pa.field("policies", pa.string(), nullable=False),
-    pa.field("package_version", pa.string(), nullable=False),
+SIDES = tuple(s.name.lower() for s in Side)             # ("allied", "central")
+
+#: the policies of a side not named in a run (one place to change when stronger ones land)
+DEFAULT_POLICIES: dict[str, str] = {"allied": "random", "central": "random"}
+
+#: other names a side may be given by, per game system
+SIDE_ALIASES: dict[str, dict[str, str]] = {
+    "gwe": {"russian": "allied", "russians": "allied", "russia": "allied",
+            "central_powers": "central", "austro-german": "central"},
+    "kb": {"british": "allied", "entente": "allied", "german": "central",
+           "germans": "central", "central_powers": "central"},
+}
+
+_STR, _I16, _I32 = pa.string(), pa.int16(), pa.int32()
+
+#: the columns that are the same on every row of a run
+RUN_FIELDS = [
+    pa.field("scenario", _STR, nullable=False),
+    pa.field("scenario_version", _I32, nullable=False),
+    pa.field("data_hash", _STR, nullable=False),
+    pa.field("options", _STR, nullable=False),            # JSON: option -> value
+    pa.field("policies", _STR, nullable=False),           # JSON: side -> policy spec
+    pa.field("package_version", _STR, nullable=False),
     pa.field("master_seed", pa.int64(), nullable=False),
-    pa.field("game_index", pa.int32(), nullable=False),
-    pa.field("result", pa.string(), nullable=False),
-    pa.field("error", pa.string(), nullable=False),
-    pa.field("turns_played", pa.int16(), nullable=False),
-    pa.field("vp", pa.int32(), nullable=False),
-    pa.field("vp_towns", pa.int32(), nullable=False),
-    pa.field("vp_units", pa.int32(), nullable=False),
-    pa.field("vp_withheld", pa.int32(), nullable=False),
-    pa.field("steps_lost_allied", pa.int32(), nullable=False),
-    pa.field("steps_lost_central", pa.int32(), nullable=False),
-    pa.field("sp_lost_allied", pa.int32(), nullable=False),
-    pa.field("sp_lost_central", pa.int32(), nullable=False),
-    pa.field("units_on_map_allied", pa.int16(), nullable=False),
-    pa.field("units_on_map_central", pa.int16(), nullable=False),
-    pa.field("stacking_on_map_allied", pa.int16(), nullable=False),
-    pa.field("stacking_on_map_central", pa.int16(), nullable=False),
-    pa.field("units_pending_allied", pa.int16(), nullable=False),
-    pa.field("units_pending_central", pa.int16(), nullable=False),
+]
+
+#: the columns every game shares, before the driver's RECORD_FIELDS
+COMMON_FIELDS = RUN_FIELDS + [
+    pa.field("game_index", _I32, nullable=False),
+    pa.field("result", _STR, nullable=False),             # level of victory, or "error"
+    pa.field("winner", _STR, nullable=False),             # allied, central, draw or error
+    pa.field("error", _STR, nullable=False),              # "" unless the game raised
+    pa.field("vp", _I32, nullable=False),
+    pa.field("turns_played", _I16, nullable=False),
+    pa.field("units_on_map_allied", _I16, nullable=False),
+    pa.field("units_on_map_central", _I16, nullable=False),
+    pa.field("stacking_on_map_allied", _I16, nullable=False),
+    pa.field("stacking_on_map_central", _I16, nullable=False),
+    pa.field("units_pending_allied", _I16, nullable=False),
+    pa.field("units_pending_central", _I16, nullable=False),
     pa.field("wall_time_s", pa.float64(), nullable=False),
-])
+]
+
+#: the key columns of a per-turn row, before the driver's TURN_FIELDS
+TURN_KEY_FIELDS = [pa.field("master_seed", pa.int64(), nullable=False),
+                   pa.field("game_index", _I32, nullable=False)]
 
 SETUP_ONLY = "setup-only"
 ERROR = "error"
-CHUNK = 256
+NO_WINNER = "none"                 # a set-up-only game
+FLUSH_SECONDS = 30.0               # a row group at least this often, whatever the run's size
+LOCAL_CHUNK = 8                    # games handed to a worker process at a time (at most)
 
 
-@dataclass
-class BatchSummary:
-    out: Path
-    games: int
-    seconds: float
-    results: dict[str, int]
-    mean_vp: float
-    errors: int = 0
+# --------------------------------------------------------------------------------------------
+# the shape of a run
+# --------------------------------------------------------------------------------------------
+
+def _driver(game: str):
+    """The game's driver module, or ``None`` when its engine does not exist yet."""
+    from gwe_fast.games import DRIVERS, driver
+
+    if game not in DRIVERS:
+        return None
+    try:
+        return driver(game)
+    except ModuleNotFoundError as exc:
+        if exc.name and DRIVERS[game].startswith(exc.name):
+            return None                    # the engine has not been written yet
+        raise
+
+
+def game_schema(scenario: Scenario) -> pa.Schema:
+    """The per-game table of a run of ``scenario``: ``COMMON_FIELDS`` + the driver's
+    ``RECORD_FIELDS``, all non-null."""
+    d = _driver(scenario.game)
+    extra = list(d.RECORD_FIELDS) if d is not None else []
+    names = {f.name for f in COMMON_FIELDS}
+    clash = [f.name for f in extra if f.name in names]
+    if clash:
+        raise ValueError(f"the {scenario.game} driver's RECORD_FIELDS repeat common columns: "
+                         f"{', '.join(clash)}")
+    return pa.schema(COMMON_FIELDS + [f.with_nullable(False) for f in extra])
+
+
+def turn_schema(scenario: Scenario) -> pa.Schema:
+    """The per-turn table: ``master_seed``, ``game_index`` + the driver's ``TURN_FIELDS``."""
+    d = _driver(scenario.game)
+    if d is None:
+        raise ValueError(f"{scenario.key}: the {scenario.game} engine is not built yet, so "
+                         f"there is no per-turn record")
+    return pa.schema(TURN_KEY_FIELDS + [f.with_nullable(False) for f in d.TURN_FIELDS])
+
+
+def _canonical_spec(spec: str) -> str:
+    name, params = parse_spec(spec)
+    if not params:
+        return name
+    text = {True: "true", False: "false"}
+    return name + ":" + ",".join(f"{k}={text.get(v, v) if isinstance(v, bool) else v}"
+                                 for k, v in sorted(params.items()))
+
+
+def resolve_policies(policies: dict[str, str] | None, game: str = "gwe") -> dict[str, str]:
+    """Policy specs by side (``allied``, ``central``) in canonical form, the defaults filling
+    the sides not given. A side may also be named as the game names it (``russian``,
+    ``british``, ``german`` …). Raises ``PolicyError`` (a ``ValueError``) for an unknown side
+    or a policy that cannot be built.
+
+    >>> resolve_policies({"central": "random:b=1,a=x"})
+    {'allied': 'random', 'central': 'random:a=x,b=1'}
+    """
+    out = dict(DEFAULT_POLICIES)
+    aliases = SIDE_ALIASES.get(game, {})
+    for side, spec in (policies or {}).items():
+        key = str(side).strip().lower().replace(" ", "_")
+        key = aliases.get(key, key)
+        if key not in SIDES:
+            names = ", ".join(list(SIDES) + sorted(aliases))
+            raise PolicyError(f"unknown side {side!r} (sides: {names})")
+        make_policy(spec)                           # fails now, not in a worker, if it is bad
+        out[key] = _canonical_spec(spec)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# playing games (in this process, a worker process or a dask worker)
+# --------------------------------------------------------------------------------------------
+
+def _scenario_ref(scenario: Scenario) -> str:
+    """How a worker loads the scenario: the bundled name, else the file's absolute path."""
+    from gwe_fast.scenario.loader import bundled_scenarios
+
+    if scenario.key in bundled_scenarios():
+        return scenario.key
+    if scenario.path is None:
+        raise ValueError(f"scenario {scenario.key} was not loaded from a file; workers "
+                         f"cannot load it (use workers=1)")
+    return str(Path(scenario.path).resolve())
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to play games of a run: picklable, small."""
+
+    ref: str
+    options: tuple
+    data_hash: str
+    seed: int
+    policies: tuple
+    per_turn: bool
+
+    @classmethod
+    def of(cls, scenario: Scenario, seed: int, policies: dict[str, str], per_turn: bool):
+        return cls(_scenario_ref(scenario), tuple(sorted(dict(scenario.options).items())),
+                   scenario.data_hash, int(seed), tuple(sorted(policies.items())), per_turn)
+
+
+class Player:
+    """Plays games of one run: ``play(index)`` gives ``(row, per-turn rows)``; the row holds
+    every column but the run's constant ones (``RUN_FIELDS``)."""
+
+    def __init__(self, scenario: Scenario, seed: int, policies: dict[str, str],
+                 per_turn: bool = False):
+        self.scenario = scenario
+        self.seed = int(seed)
+        self.specs = dict(policies)
+        self.per_turn = per_turn
+        self.driver = _driver(scenario.game)
+        schema = game_schema(scenario)
+        self.record_fields = list(schema)[len(COMMON_FIELDS):]
+        if self.driver is not None:
+            self._record_takes_result = len(inspect.signature(self.driver.record).parameters) > 1
+
+    def play(self, index: int) -> tuple[dict, list[dict]]:
+        t0 = time.perf_counter()
+        d = self.driver
+        turns: list[dict] = []
+        row: dict = {"game_index": int(index), "error": ""}
+        if d is None:
+            g = Game(self.scenario, seed=self.seed, game_index=index)
+            row.update(result=SETUP_ONLY, winner=NO_WINNER, turns_played=0)
+        else:
+            policies = {int(Side[s.upper()]): make_policy(spec) for s, spec in self.specs.items()}
+            g = d.new_game(self.scenario, self.seed, index, policies=policies)
+            result = None
+            try:
+                result = d.play(g)
+                row.update(result=result.level, winner=result.winner,
+                           turns_played=int(result.turns_played))
+                if self.per_turn:
+                    turns = [dict(r) for r in result.per_turn]
+            except Exception as exc:  # noqa: BLE001 - recorded with its index; the run goes on
+                row.update(result=ERROR, winner=ERROR, error=f"{type(exc).__name__}: {exc}",
+                           turns_played=max(0, int(g.state.turn) - self.scenario.first_turn))
+            try:
+                rec = d.record(g, result) if self._record_takes_result else d.record(g)
+            except Exception as exc:  # noqa: BLE001 - a record of a broken game may fail too
+                if row["result"] != ERROR:
+                    row.update(result=ERROR, winner=ERROR,
+                               error=f"record: {type(exc).__name__}: {exc}")
+                rec = {}
+            for f in self.record_fields:
+                row[f.name] = rec.get(f.name, _zero(f.type))
+        row["vp"] = int(g.state.vp)
+        row.update(_position_columns(g))
+        row["wall_time_s"] = time.perf_counter() - t0
+        return row, turns
+
+
+def _zero(t: pa.DataType):
+    if pa.types.is_string(t):
+        return ""
+    if pa.types.is_boolean(t):
+        return False
+    return 0.0 if pa.types.is_floating(t) else 0
 
 
 def _position_columns(g: Game) -> dict:
@@ -80,130 +289,655 @@ def _position_columns(g: Game) -> dict:
     return row
 
 
-def play_one(scenario: Scenario, seed: int, index: int) -> dict:
-    """Play game ``index`` of a run with master seed ``seed`` and describe it as a row.
-
-    A Great War in the East scenario is played to its end by the engine (random policies);
-    a scenario of a game whose engine does not exist yet is set up and recorded as such. A
-    game that raises is recorded with its error and the run goes on.
-    """
-    t0 = time.perf_counter()
-    row = {"result": SETUP_ONLY, "error": "", "turns_played": 0, "vp_towns": 0, "vp_units": 0,
-           "vp_withheld": 0, "steps_lost_allied": 0, "steps_lost_central": 0,
-           "sp_lost_allied": 0, "sp_lost_central": 0}
-    if scenario.game == "gwe":
-        from gwe_fast.games.gwe import engine
-        from gwe_fast.games.gwe.game import VP_CAUSES, GweGame
-
-        g = GweGame(scenario, seed=seed, game_index=index)
-        try:
-            result = engine.play(g)
-            row.update(result=result.level, turns_played=result.turns_played)
-        except Exception as exc:  # noqa: BLE001 - recorded with its seed; the run goes on
-            row.update(result=ERROR, error=f"{type(exc).__name__}: {exc}")
-        causes = dict(zip(VP_CAUSES, g.arr("vp_cause").tolist()))
-        row["vp_towns"] = causes["towns"]
-        row["vp_withheld"] = causes["reinforcement_withheld"]
-        row["vp_units"] = sum(v for k, v in causes.items()
-                              if k not in ("initial", "towns", "reinforcement_withheld"))
-        for side in Side:
-            name = side.name.lower()
-            row[f"steps_lost_{name}"] = int(g.arr("steps_lost")[int(side)].sum())
-            row[f"sp_lost_{name}"] = int(g.arr("sp_lost")[int(side)].sum())
-    else:
-        g = Game(scenario, seed=seed, game_index=index)
-    row["vp"] = int(g.state.vp)
-    row.update(_position_columns(g))
-    row["wall_time_s"] = time.perf_counter() - t0
-    return row
+def _run_columns(scenario: Scenario, seed: int, policies: dict[str, str]) -> dict:
+    return {"scenario": scenario.key, "scenario_version": int(scenario.version),
+            "data_hash": scenario.data_hash,
+            "options": json.dumps(dict(scenario.options), sort_keys=True),
+            "policies": json.dumps(policies, sort_keys=True),
+            "package_version": __version__, "master_seed": int(seed)}
 
 
-_WORKER_SCENARIO: Scenario | None = None
+def play_one(scenario: Scenario, seed: int, index: int,
+             policies: dict[str, str] | None = None) -> dict:
+    """Game ``index`` of a run with master seed ``seed``, played to its end, as a complete
+    per-game row (a game that raises is recorded with ``result = "error"``)."""
+    specs = resolve_policies(policies, scenario.game)
+    row, _ = Player(scenario, seed, specs).play(index)
+    return {**_run_columns(scenario, seed, specs), **row}
 
 
-def _init_worker(ref: str, options: dict) -> None:
-    global _WORKER_SCENARIO
-    import signal
+_PLAYERS: dict[Job, Player] = {}
 
-    from gwe_fast.scenario.loader import load_scenario
 
+def player_for(job: Job) -> Player:
+    """The player of a job in this process (the scenario is loaded once per process)."""
+    p = _PLAYERS.get(job)
+    if p is None:
+        from gwe_fast.scenario.loader import load_scenario
+
+        sc = load_scenario(job.ref, dict(job.options))
+        if sc.data_hash != job.data_hash:
+            raise RuntimeError(f"scenario {job.ref} here differs from the one the run was "
+                               f"started with (data hash {sc.data_hash}, not {job.data_hash})")
+        p = _PLAYERS[job] = Player(sc, job.seed, dict(job.policies), job.per_turn)
+    return p
+
+
+def rss_mb() -> float:
+    """The peak resident memory of this process, in MB."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+def play_chunk(job: Job, indices: Sequence[int]) -> tuple[list[tuple[int, dict, list]], float]:
+    """Play some games of a job: ``([(index, row, turn rows)], peak memory in MB)``."""
+    p = player_for(job)
+    return [(i, *p.play(i)) for i in indices], rss_mb()
+
+
+# --------------------------------------------------------------------------------------------
+# where games are played: events ("game", i, row, turns), ("lost", [i], why), ("rss", mb)
+# --------------------------------------------------------------------------------------------
+
+class WorkerError(RuntimeError):
+    """A worker could not start playing (it could not load the scenario or a policy)."""
+
+
+def _in_process(player: Player, todo: Sequence[int]) -> Iterator[tuple]:
+    for i in todo:
+        yield ("game", i, *player.play(i))
+    yield ("rss", rss_mb())
+
+
+def _worker_main(conn, job: Job) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C and stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and a kill just ends a worker, quietly
-    _WORKER_SCENARIO = load_scenario(ref, options)
-
-
-def _play_indices(args: tuple[int, list[int]]) -> list[dict]:
-    seed, indices = args
-    return [play_one(_WORKER_SCENARIO, seed, i) for i in indices]
-
-
-def _rows(scenario: Scenario, games: int, seed: int, workers: int):
-    """``(game index, row)`` in game order, played in ``workers`` processes. Game ``i``
-    depends only on ``(seed, i)``, so the rows are the same whatever the worker count."""
-    if workers <= 1 or scenario.path is None:
-        for i in range(games):
-            yield i, play_one(scenario, seed, i)
-        return
-    import multiprocessing
-
-    per = max(1, min(8, games // (4 * workers)))
-    chunks = [list(range(a, min(a + per, games))) for a in range(0, games, per)]
-    pool = multiprocessing.get_context("fork").Pool(
-        workers, initializer=_init_worker, initargs=(scenario.key, dict(scenario.options)))
     try:
-        for idx, rows in zip(chunks, pool.imap(_play_indices, [(seed, c) for c in chunks])):
-            yield from zip(idx, rows)
-        pool.close()
+        player = player_for(job)
+    except Exception as exc:  # noqa: BLE001 - reported by the parent as one sentence
+        conn.send(("fail", f"{type(exc).__name__}: {exc}"))
+        return
+    conn.send(("ready", rss_mb()))
+    while True:
+        try:
+            chunk = conn.recv()
+        except (EOFError, OSError):                # the parent is gone
+            return
+        if chunk is None:
+            return
+        for i in chunk:
+            row, turns = player.play(i)
+            try:
+                conn.send(("game", i, row, turns))
+            except OSError:
+                return
+        conn.send(("done", rss_mb()))
+
+
+@dataclass
+class _Worker:
+    proc: multiprocessing.Process
+    conn: object
+    held: list[int] = field(default_factory=list)     # sent to it, not returned yet
+    stopping: bool = False
+
+
+def _death(proc) -> str:
+    code = proc.exitcode
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = " (killed, perhaps by the out-of-memory killer)" if -code == 9 else ""
+        return f"worker process {proc.pid} died of {name}{hint}"
+    return f"worker process {proc.pid} ended unexpectedly (exit status {code})"
+
+
+def _local_pool(job: Job, todo: Sequence[int], workers: int) -> Iterator[tuple]:
+    """Play ``todo`` in ``workers`` processes, streaming each game as it ends.
+
+    A worker that dies loses only the game it was playing (reported as lost); the games it had
+    not started go back to the queue and a new worker takes its place. After too many deaths
+    the games still queued are reported as lost too and the run stops at what is done.
+    """
+    from multiprocessing.connection import wait
+
+    ctx = multiprocessing.get_context("spawn")      # no fork of a possibly threaded parent
+    per = max(1, min(LOCAL_CHUNK, len(todo) // (4 * workers)))
+    queue = deque(list(todo[a:a + per]) for a in range(0, len(todo), per))
+    live: list[_Worker] = []
+    deaths, limit = 0, 3 + len(todo) // 100
+
+    def start() -> None:
+        here, there = ctx.Pipe()
+        proc = ctx.Process(target=_worker_main, args=(there, job), daemon=True,
+                           name="gwe-worker")
+        proc.start()
+        there.close()
+        live.append(_Worker(proc, here))
+
+    def hand_out(w: _Worker) -> None:
+        if queue:
+            w.held = queue.popleft()
+            w.conn.send(list(w.held))
+        else:
+            w.stopping = True
+            w.conn.send(None)
+
+    try:
+        for _ in range(min(workers, len(queue))):
+            start()
+        while live:
+            ready = set(wait([x for w in live for x in (w.conn, w.proc.sentinel)]))
+            for w in list(live):
+                if w.conn not in ready and w.proc.sentinel not in ready:
+                    continue
+                ended = False
+                try:
+                    while w.conn.poll():
+                        msg = w.conn.recv()
+                        if msg[0] == "game":
+                            w.held.remove(msg[1])
+                            yield msg
+                        elif msg[0] in ("ready", "done"):
+                            yield ("rss", msg[1])
+                            hand_out(w)
+                        elif msg[0] == "fail":
+                            raise WorkerError(msg[1])
+                except (EOFError, OSError):
+                    ended = True
+                if not ended and w.proc.is_alive():
+                    continue
+                w.proc.join(5)
+                w.conn.close()
+                live.remove(w)
+                if w.stopping and not w.held:
+                    continue
+                deaths += 1
+                if w.held:                              # the game it was playing is lost
+                    yield ("lost", w.held[:1], _death(w.proc))
+                    if w.held[1:]:
+                        queue.appendleft(w.held[1:])    # those it had not started go back
+                if deaths > limit:
+                    if queue:
+                        lost = [i for c in queue for i in c]
+                        queue.clear()
+                        yield ("lost", lost, f"{deaths} worker processes died, so the run "
+                                             f"stopped")
+                elif queue and len(live) < workers:
+                    start()
     finally:
-        pool.terminate()          # on an interruption, stop the games still being played
-        pool.join()
+        for w in live:
+            if w.proc.is_alive():
+                w.proc.terminate()
+        for w in live:
+            w.proc.join(5)
+            if w.proc.is_alive():
+                w.proc.kill()
+                w.proc.join()
+            w.conn.close()
 
 
-def run_batch(scenario: Scenario, games: int, seed: int, out: Path,
+# --------------------------------------------------------------------------------------------
+# the run
+# --------------------------------------------------------------------------------------------
+
+class ResumeError(ValueError):
+    """An existing results file that is not the same run (or not a run at all)."""
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or SIGTERM: every finished game is in ``partial``."""
+
+    def __init__(self, partial: Path, kept: int):
+        super().__init__(f"interrupted; {kept} finished games are kept in {partial}")
+        self.partial, self.kept = partial, kept
+
+
+class BatchWriteError(OSError):
+    """The results could not be written (full disk, unwritable place): the games already
+    written are in ``partial``."""
+
+    def __init__(self, exc: OSError, path: Path, partial: Path, kept: int):
+        super().__init__(exc.errno, exc.strerror or str(exc), str(path))
+        self.partial, self.kept = partial, kept
+        #: the file or folder the system refused, when it is not ``path`` itself
+        self.culprit = exc.filename if exc.filename not in (None, str(path)) else None
+
+
+@dataclass
+class BatchSummary:
+    """What a run did.
+
+    ``out`` is the file asked for; ``rows_path`` is where the rows are now: ``out`` when the
+    run is complete, ``<out>.partial`` when games are missing (``not_played``: a worker died
+    playing them; ``--resume`` plays them). ``games`` counts the rows in that file (with those
+    of an earlier run being resumed), ``played`` the games played by this call, ``results``
+    and ``winners`` count rows by level of victory and by winner, ``mean_vp``/``vp_ci`` are
+    the mean VP and its 95 % interval, ``errors`` the games that raised.
+    """
+
+    out: Path
+    games: int
+    seconds: float
+    results: dict[str, int]
+    mean_vp: float
+    errors: int = 0
+    rows_path: Path | None = None
+    played: int = 0
+    winners: dict[str, int] = field(default_factory=dict)
+    vp_ci: tuple[float, float] = (math.nan, math.nan)
+    not_played: list[int] = field(default_factory=list)
+    lost_because: list[str] = field(default_factory=list)
+    turns_path: Path | None = None
+    worker_rss_mb: float | None = None
+    seed: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        return not self.not_played
+
+    def intervals(self, what: str = "results") -> dict[str, tuple[int, float, float]]:
+        """``{level: (games, low, high)}``: the Wilson 95 % interval of each share (or of
+        each winner with ``what="winners"``), most frequent first."""
+        counts = getattr(self, what)
+        return {k: (n, *wilson(n, self.games))
+                for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))}
+
+
+def _check_same_run(rows: pa.Table, path: Path, expect: dict) -> None:
+    """One sentence naming the first difference between ``rows`` and the run asked for."""
+    what = {"scenario": "scenario", "data_hash": "scenario data (hash)",
+            "options": "options", "policies": "policies", "master_seed": "seed",
+            "package_version": "gwe_fast version", "scenario_version": "scenario version"}
+    for col, label in what.items():
+        values = set(rows.column(col).unique().to_pylist())
+        if values != {expect[col]}:
+            found = ", ".join(str(v) for v in sorted(values, key=str))
+            raise ResumeError(f"cannot resume {path}: it is a run with {label} {found}, not "
+                              f"{expect[col]}")
+
+
+def _recover(out: Path, turns_out: Path | None, expect: dict, game_sch: pa.Schema,
+             turn_sch: pa.Schema | None) -> tuple[pa.Table | None, pa.Table | None]:
+    try:
+        games = read_rows(out, game_sch)
+    except RowsError as exc:
+        raise ResumeError(f"cannot resume: {exc}") from None
+    if games is None or games.num_rows == 0:
+        return None, None
+    _check_same_run(games, out, expect)
+    done = set(games.column("game_index").to_pylist())
+    had_turns = None
+    if out.exists():
+        try:
+            had_turns = read_metadata(out).get("per_turn")
+        except ValueError:
+            had_turns = None
+    default_turns = turns_path_for(out)
+    if turns_out is None:
+        if had_turns or any(p.exists() for p in (default_turns, partial_path(default_turns),
+                                                 journal_path(default_turns))):
+            raise ResumeError(f"cannot resume {out}: it recorded per-turn rows; resume it "
+                              f"with --per-turn")
+        return games, None
+    try:
+        turns = read_rows(turns_out, turn_sch, keys=done)
+    except RowsError as exc:
+        raise ResumeError(f"cannot resume: {exc}") from None
+    played = set(games.filter(pc.not_equal(games.column("result"), ERROR))
+                 .column("game_index").to_pylist())
+    if played and (turns is None or turns.num_rows == 0):
+        raise ResumeError(f"cannot resume {out} with --per-turn: no per-turn rows were "
+                          f"recorded for its {len(played)} games (at {turns_out})")
+    if turns is not None and set(turns.column("master_seed").unique().to_pylist()) != {
+            expect["master_seed"]}:
+        raise ResumeError(f"cannot resume {turns_out}: its rows are not of seed "
+                          f"{expect['master_seed']}")
+    return games, turns
+
+
+def turns_path_for(out: Path) -> Path:
+    """The default per-turn table of a run written to ``out``: ``<stem>.turns.parquet``."""
+    out = Path(out)
+    return out.with_name(f"{out.stem}.turns{out.suffix or '.parquet'}")
+
+
+def run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
+              policies: dict[str, str] | None = None, workers: int = 1,
+              per_turn: Path | None = None, resume: bool = False,
               progress: Callable[[int, int, float], None] | None = None,
-              workers: int = 1) -> BatchSummary:
-    """Play ``games`` games in ``workers`` processes and write them to ``out``; returns the
-    summary."""
+              backend: str = "local", scheduler: str | None = None,
+              indices: Sequence[int] | None = None) -> BatchSummary:
+    """Play games ``0 .. games-1`` (or only ``indices``) of ``scenario`` with master seed
+    ``seed`` and write one row per game to ``out``.
+
+    Parameters
+    ----------
+    policies
+        Policy spec per side (``"allied"``/``"central"``, or the game's names for them), as
+        ``make_policy`` takes them; sides not given play ``DEFAULT_POLICIES``.
+    workers
+        Processes playing games (1: in this process). Ignored by the dask backend.
+    per_turn
+        Also write one row per game, Game-Turn and side to this Parquet file.
+    resume
+        Keep the games already in ``out`` (complete) or ``<out>.partial`` and play only the
+        missing indices; with a larger ``games`` this extends a finished run. The file must
+        be a run of the same scenario, data, options, policies, seed and gwe_fast version
+        (``ResumeError`` otherwise). Without ``resume`` an existing ``out`` is replaced.
+    progress
+        Called as ``progress(done, total, seconds)`` after every game played by this call.
+    backend, scheduler
+        ``"local"``, or ``"dask"`` with the address of a dask.distributed scheduler.
+    indices
+        Play these game indices only (each below ``games``), e.g. one share of a run split
+        across jobs: ``indices=range(k, games, n)``.
+
+    Rows stream to ``<out>.partial`` and the file is renamed to ``out`` when every game is in
+    it, sorted by ``game_index``. An interruption raises ``BatchInterrupted``, a write
+    failure ``BatchWriteError``; either way every game already written stays in
+    ``<out>.partial`` for ``resume``. A game that raises is a row with ``result = "error"``.
+    """
+    out = Path(out)
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    options = json.dumps(dict(scenario.options), sort_keys=True)
-    policies = json.dumps({"allied": "random", "central": "random"}, sort_keys=True)
-    fixed = {"scenario": scenario.key, "scenario_version": scenario.version,
-             "data_hash": scenario.data_hash, "options": options, "policies": policies,
-             "package_version": __version__, "master_seed": seed}
-    sink = ParquetSink(out, GAME_SCHEMA)
-    t0 = time.perf_counter()
+    if backend not in ("local", "dask"):
+        raise ValueError(f"unknown backend {backend!r} (local or dask)")
+    if backend == "dask" and not scheduler:
+        raise ValueError("the dask backend needs the address of a scheduler")
+    if indices is None:
+        target = list(range(games))
+    else:
+        target = sorted({int(i) for i in indices})
+        bad = [i for i in target if not 0 <= i < games]
+        if bad:
+            raise ValueError(f"game index {bad[0]} is outside 0..{games - 1}")
+    specs = resolve_policies(policies, scenario.game)
+    fixed = _run_columns(scenario, seed, specs)
+    game_sch = game_schema(scenario)
+    turn_sch = turn_schema(scenario) if per_turn is not None else None
+    per_turn = Path(per_turn) if per_turn is not None else None
+
+    prior_games = prior_turns = None
+    if resume:
+        prior_games, prior_turns = _recover(out, per_turn, fixed, game_sch, turn_sch)
+    done = set(prior_games.column("game_index").to_pylist()) if prior_games is not None else set()
+    todo = [i for i in target if i not in done]
+
     results: dict[str, int] = {}
-    vp_sum = 0
-    step = max(1, min(CHUNK, games // 20))          # progress about every 5 %
+    winners: dict[str, int] = {}
+    vps: list[int] = []
+    if prior_games is not None:
+        for col, counts in (("result", results), ("winner", winners)):
+            for v in prior_games.column(col).to_pylist():
+                counts[v] = counts.get(v, 0) + 1
+        vps.extend(prior_games.column("vp").to_pylist())
+
+    job = Job.of(scenario, seed, specs, per_turn is not None) if (
+        backend == "dask" or workers > 1) else None
+    if not todo:
+        events: Iterator[tuple] = iter(())
+    elif backend == "dask":
+        from gwe_fast.runner.dask_backend import dask_games
+
+        events = dask_games(job, todo, scheduler)        # connects now
+    elif job is None or len(todo) == 1:
+        events = _in_process(Player(scenario, seed, specs, per_turn is not None), todo)
+    else:
+        events = _local_pool(job, todo, min(workers, len(todo)))
+    sinks: list[ParquetSink] = []
     try:
-        chunk: dict[str, list] = {f.name: [] for f in GAME_SCHEMA}
-        for i, played in _rows(scenario, games, seed, workers):
-            row = {**fixed, "game_index": i, **played}
-            for k in chunk:
-                chunk[k].append(row[k])
-            results[row["result"]] = results.get(row["result"], 0) + 1
-            vp_sum += row["vp"]
-            if len(chunk["game_index"]) >= step or i == games - 1:
-                sink.write(chunk)                 # a row group about every 5 % of the run
-                chunk = {f.name: [] for f in GAME_SCHEMA}
-            if progress and ((i + 1) % step == 0 or i == games - 1):
-                progress(i + 1, games, time.perf_counter() - t0)
-    except BaseException:
-        if chunk["game_index"]:
+        if per_turn is not None:           # the turns first: a game's row follows its turns
+            sinks.append(ParquetSink(per_turn, turn_sch, prior_turns))
+        sinks.append(ParquetSink(out, game_sch, prior_games))
+    except OSError as exc:
+        for s in sinks:
+            s.abort()
+        getattr(events, "close", lambda: None)()
+        raise BatchWriteError(exc, out, partial_path(out), 0) from exc
+    game_sink = sinks[-1]
+    turn_sink = sinks[0] if per_turn is not None else None
+
+    t0 = time.perf_counter()
+    step = max(1, min(256, len(target) // 20))          # a row group about every 5 %
+    buf: list[dict] = []
+    tbuf: list[dict] = []
+    last_flush = time.monotonic()
+    lost: list[int] = []
+    why: list[str] = []
+    peak: float | None = None
+    played = 0
+
+    def flush() -> None:
+        nonlocal buf, tbuf, last_flush
+        with _signals_deferred():        # a row group is written whole, or not at all
             try:
-                sink.write(chunk)     # keep every finished game
-            except Exception:  # noqa: BLE001 - the first error is the one to report
-                pass
-        sink.abort()
+                if turn_sink is not None and tbuf:
+                    turn_sink.write({f.name: [r[f.name] for r in tbuf] for f in turn_sch})
+                if buf:
+                    game_sink.write({f.name: [r[f.name] for r in buf] for f in game_sch})
+            except OSError as exc:           # a full disk, a file system gone read-only …
+                raise BatchWriteError(exc, out, partial_path(out), game_sink.rows) from exc
+            finally:
+                buf, tbuf, last_flush = [], [], time.monotonic()
+
+    try:
+        try:
+            for ev in events:
+                if ev[0] == "rss":
+                    peak = max(peak or 0.0, ev[1])
+                    continue
+                if ev[0] == "lost":
+                    lost.extend(ev[1])
+                    why.append(ev[2])
+                    continue
+                _, i, row, turns = ev
+                buf.append({**fixed, **row})
+                tbuf.extend({"master_seed": seed, "game_index": i, **t} for t in turns)
+                results[row["result"]] = results.get(row["result"], 0) + 1
+                winners[row["winner"]] = winners.get(row["winner"], 0) + 1
+                vps.append(row["vp"])
+                played += 1
+                if len(buf) >= step or time.monotonic() - last_flush > FLUSH_SECONDS:
+                    flush()
+                if progress:
+                    progress(played, len(todo), time.perf_counter() - t0)
+            flush()
+        finally:
+            close = getattr(events, "close", None)
+            if close is not None:
+                close()                          # stop the workers still playing
+    except KeyboardInterrupt:
+        _keep(flush, sinks)
+        raise BatchInterrupted(partial_path(out), game_sink.rows) from None
+    except BatchWriteError:
+        for s in sinks:
+            s.abort()
+        raise
+    except BaseException as exc:
+        _keep(flush, sinks)
+        if isinstance(exc, BACKEND_ERRORS):
+            exc.partial, exc.kept = partial_path(out), game_sink.rows
         raise
     seconds = time.perf_counter() - t0
     meta = {"format_version": FORMAT_VERSION, "package_version": __version__,
-            "scenario": scenario.key, "scenario_name": scenario.name,
+            "scenario": scenario.key, "scenario_name": scenario.name, "game": scenario.game,
             "scenario_version": scenario.version, "data_hash": scenario.data_hash,
             "options": dict(scenario.options), "options_hash": scenario.options_hash,
-            "master_seed": seed, "games": games, "policies": json.loads(policies),
-            "engine": "gwe" if scenario.game == "gwe" else SETUP_ONLY,
-            "workers": workers, "seconds": round(seconds, 3)}
-    sink.close(meta)
-    return BatchSummary(out, games, seconds, results, vp_sum / games, results.get(ERROR, 0))
+            "master_seed": seed, "games": game_sink.rows, "policies": specs,
+            "engine": scenario.game if _driver(scenario.game) is not None else SETUP_ONLY,
+            "per_turn": per_turn.name if per_turn is not None else None,
+            "backend": backend, "workers": workers if backend == "local" else None,
+            "seconds": round(seconds, 3), "resumed_from": len(done),
+            "max_worker_rss_mb": round(peak, 1) if peak is not None else None}
+    if indices is not None:
+        meta["indices"] = f"{len(target)} of 0..{games - 1}"
+    rows_path = partial_path(out)
+    try:
+        with _signals_deferred():            # finish the files, then hear a late Ctrl-C
+            if lost:
+                for s in sinks:
+                    s.abort()
+            else:
+                if turn_sink is not None:
+                    turn_sink.close({**meta, "table": "turns", "games_file": out.name})
+                rows_path = game_sink.close({**meta, "table": "games"})
+    except OSError as exc:
+        for s in sinks:
+            s.abort()
+        raise BatchWriteError(exc, out, partial_path(out), game_sink.rows) from exc
+    m, lo, hi = mean_ci(vps) if vps else (math.nan, math.nan, math.nan)
+    return BatchSummary(out, game_sink.rows, seconds, results, m, results.get(ERROR, 0),
+                        rows_path, played, winners, (lo, hi), sorted(lost), why,
+                        per_turn, peak, seed)
+
+
+@contextmanager
+def _signals_deferred():
+    """Hold Ctrl-C and SIGTERM back while a row group is written (so that the Parquet file and
+    its journal never differ by half a write), then deliver them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    sigs = (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in sigs}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+        for s in caught[:1]:
+            signal.raise_signal(s)           # the restored handler acts on it now
+
+
+def _keep(flush: Callable[[], None], sinks: list[ParquetSink]) -> None:
+    """On the way out: write the finished games still buffered, close the partial files."""
+    try:
+        flush()
+    except Exception:  # noqa: BLE001 - the first error is the one to report
+        pass
+    for s in sinks:
+        s.abort()
+
+
+def worker_count(requested: int) -> int:
+    """``requested`` processes, or one per usable core for 0."""
+    if requested > 0:
+        return requested
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+from gwe_fast.runner.dask_backend import BackendError  # noqa: E402 - no dask import needed
+
+#: failures of the machinery that plays games (not of a game): one sentence each
+BACKEND_ERRORS = (WorkerError, BackendError)
+
+
+# --------------------------------------------------------------------------------------------
+# names and words for the command line
+# --------------------------------------------------------------------------------------------
+
+def run_name(scenario: Scenario) -> str:
+    """A file-name-friendly name of a scenario: ``brusilov-historical``, or ``<folder>-<file
+    stem>`` for a scenario file."""
+    from gwe_fast.scenario.loader import bundled_scenarios
+
+    if scenario.key in bundled_scenarios():
+        return scenario.key.replace("/", "-")
+    p = Path(scenario.path or scenario.key)
+    return f"{p.parent.name}-{p.stem}" if p.parent.name else p.stem
+
+
+def default_out(folder: Path, scenario: Scenario, seed: int, now: float | None = None) -> Path:
+    """``<folder>/<scenario>-seed<S>-<YYYYmmdd-HHMMSS>.parquet``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    return Path(folder) / f"{run_name(scenario)}-seed{seed}-{stamp}.parquet"
+
+
+def latest_run(folder: Path, scenario: Scenario, seed: int) -> Path | None:
+    """The newest default-named run of ``scenario`` and ``seed`` in ``folder`` (complete or
+    partial), as the ``out`` path to resume; ``None`` if there is none."""
+    prefix = f"{run_name(scenario)}-seed{seed}-"
+    found = set()
+    for p in Path(folder).glob(prefix + "*.parquet*"):
+        name = p.name
+        for suffix in (".partial.journal", ".partial"):
+            if name.endswith(suffix):
+                name = name[: -len(suffix)]
+        stamp = name[len(prefix):]
+        if name.endswith(".parquet") and ".turns." not in name and stamp[:8].isdigit():
+            found.add(name)
+    return Path(folder) / max(found) if found else None
+
+
+def plural(n: int, word: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def format_seconds(s: float) -> str:
+    """``42 s``, ``3 min 05 s``, ``2 h 07 min``."""
+    if not math.isfinite(s):
+        return "?"
+    s = int(round(s))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def format_summary(summary: BatchSummary, scenario: Scenario) -> list[str]:
+    """The lines ``gwe run`` prints at the end of a run."""
+    n = summary.games
+    rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
+    now = f", {summary.played} played now" if summary.played != n else ""
+    lines = [f"{scenario.name} ({scenario.key}), seed {_seed_of(summary)}: "
+             f"{plural(n, 'game')}{now}, in {format_seconds(summary.seconds)} "
+             f"({rate:.2f} games/s) -> {summary.rows_path}"]
+    if n:
+        width = max(len(k) for k in ["level of victory", *levels_of(scenario, summary.results)])
+        lines.append(f"  {'level of victory':<{width}}  games   share   95 % interval")
+        for level in levels_of(scenario, summary.results):
+            k = summary.results.get(level, 0)
+            lo, hi = wilson(k, n)
+            lines.append(f"  {level:<{width}}  {k:5d}  {100 * k / n:5.1f}%   "
+                         f"{100 * lo:5.1f}% - {100 * hi:5.1f}%")
+        wins = ", ".join(f"{w} {100 * k / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
+                         for w, (k, lo, hi) in summary.intervals("winners").items())
+        lines.append(f"  winner: {wins}")
+        lo, hi = summary.vp_ci
+        ci = f" (95 % interval {lo:.2f} to {hi:.2f})" if math.isfinite(lo) else ""
+        lines.append(f"  mean VP: {summary.mean_vp:.2f}{ci}")
+    lines.append(f"  errors: {summary.errors}")
+    if summary.not_played:
+        lines.append(f"  not played: {len(summary.not_played)} "
+                     f"({'; '.join(dict.fromkeys(summary.lost_because))})")
+    if summary.turns_path is not None:
+        where = summary.turns_path if summary.complete else partial_path(summary.turns_path)
+        lines.append(f"  per-turn rows: {where}")
+    if summary.worker_rss_mb is not None:
+        lines.append(f"  peak memory per worker process: {summary.worker_rss_mb:.0f} MB")
+    if summary.results and set(summary.results) == {SETUP_ONLY}:
+        lines.append("  (this game's engine is not built yet: games were set up, not played)")
+    return lines
+
+
+def levels_of(scenario: Scenario, results: dict[str, int]) -> list[str]:
+    """The scenario's levels of victory in the order of its table, then any other result
+    (``error``, ``setup-only``) seen in ``results``."""
+    bands = scenario.tables.get("victory_levels", {}).get("band", [])
+    levels = [b["level"] for b in bands if "level" in b]
+    return levels + sorted(k for k in results if k not in levels)
+
+
+def _seed_of(summary: BatchSummary) -> str:
+    return str(summary.seed) if summary.seed is not None else "?"
