@@ -1,7 +1,10 @@
 """Movement-range search: the Cython kernel against its twin, scipy and networkx.
 
 One group per map size; every implementation answers the same query (all hexes reachable
-with movement allowance 6 from the centre) and the answers are asserted equal.
+with movement allowance 6 from the centre) and the answers are asserted equal. "cython" is
+``bounded_search`` (allocates its results), "workspace" is ``SearchWorkspace.run`` on buffers
+made once per map (returns views). The supply-side group traces supply for a whole side on
+the Kaiser's Battle map.
 Run: ``pytest benchmarks --benchmark-enable --benchmark-only``.
 """
 
@@ -22,7 +25,7 @@ def reference(m, cost, source):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("impl", ["cython", "pure", "scipy", "networkx"])
+@pytest.mark.parametrize("impl", ["cython", "workspace", "pure", "scipy", "networkx"])
 def test_movement_range(benchmark, size, impl):
     m, cost, source = movement_case(*size)
     benchmark.group = f"movement-range {size[0]}x{size[1]}"
@@ -31,6 +34,9 @@ def test_movement_range(benchmark, size, impl):
     if impl == "cython":
         dist = benchmark(lambda: cy.bounded_search(m.neighbors, cost, [source],
                                                    limit=ALLOWANCE)[0][0])
+    elif impl == "workspace":
+        ws = cy.SearchWorkspace(m.neighbors)
+        dist = benchmark(lambda: ws.run(cost, [source], limit=ALLOWANCE)[0][0])
     elif impl == "pure":
         dist = benchmark(lambda: py.bounded_search(m.neighbors, cost, [source],
                                                    limit=ALLOWANCE)[0][0])
@@ -66,20 +72,87 @@ def test_movement_range(benchmark, size, impl):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("impl", ["cython", "pure"])
+@pytest.mark.parametrize("impl", ["cython", "workspace", "pure"])
 def test_supply_trace_two_tolls(benchmark, size, impl):
     """9.14-style trace: 12 sources, range 5, up to two toll hexes."""
     m, cost, _ = movement_case(*size, seed=1)
     rng = np.random.default_rng(2)
     sources = rng.choice(m.n_cells, 12, replace=False)
     toll = (rng.random(m.n_cells) < 0.1).astype(np.uint8)
-    mod = cy if impl == "cython" else py
     benchmark.group = f"supply-trace {size[0]}x{size[1]}"
     benchmark.extra_info.update(n_cells=m.n_cells, sources=12)
-    dist, _ = benchmark(lambda: mod.bounded_search(m.neighbors, cost, sources, limit=5,
-                                                   toll=toll, max_toll=2))
+    if impl == "workspace":
+        ws = cy.SearchWorkspace(m.neighbors, n_layers=3)
+        dist, _ = benchmark(lambda: ws.run(cost, sources, limit=5, toll=toll, max_toll=2))
+    else:
+        mod = cy if impl == "cython" else py
+        dist, _ = benchmark(lambda: mod.bounded_search(m.neighbors, cost, sources, limit=5,
+                                                       toll=toll, max_toll=2))
     ref, _ = py.bounded_search(m.neighbors, cost, sources, limit=5, toll=toll, max_toll=2)
     np.testing.assert_array_equal(dist, ref)
+
+
+def supply_side_case(n_hq=10, blocked_share=0.15, seed=4):
+    """The Kaiser's Battle map (1,288 hexes) with random terrain entry costs 1..3, a random
+    share of hexes that supply may not enter (enemy units and their zones of control) and the
+    HQ hexes of one side as sources."""
+    from gwe_fast import load_scenario
+
+    m = load_scenario("kaisers_battle/historical").map
+    rng = np.random.default_rng(seed)
+    enter = rng.choice([1, 1, 1, 2, 2, 3], size=m.n_cells).astype(np.int16)
+    blocked = rng.random(m.n_cells) < blocked_share
+    hq = rng.choice(np.flatnonzero(~blocked), n_hq, replace=False).astype(np.int32)
+    into = np.maximum(m.neighbors, 0)
+    cost = np.where((m.neighbors >= 0) & ~blocked[into], enter[into], -1).astype(np.int16)
+    return m, cost, hq
+
+
+@pytest.mark.parametrize("impl", ["cython", "workspace", "pure", "scipy", "networkx"])
+def test_supply_for_a_whole_side(benchmark, impl):
+    """Least cost from the nearest of 10 HQs to every hex, unlimited, enemy hexes blocked."""
+    m, cost, hq = supply_side_case()
+    benchmark.group = "supply-side kaisers-battle"
+    benchmark.extra_info.update(n_cells=m.n_cells, sources=len(hq))
+    expected = py.bounded_search(m.neighbors, cost, hq)[0][0]
+    if impl == "cython":
+        dist = benchmark(lambda: cy.bounded_search(m.neighbors, cost, hq)[0][0])
+    elif impl == "workspace":
+        ws = cy.SearchWorkspace(m.neighbors)
+        dist = benchmark(lambda: ws.run(cost, hq)[0][0])
+    elif impl == "pure":
+        dist = benchmark(lambda: py.bounded_search(m.neighbors, cost, hq)[0][0])
+    elif impl == "scipy":
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import dijkstra
+
+        u, d = np.nonzero(cost >= 0)
+        g = csr_matrix((cost[u, d].astype(float), (u, m.neighbors[u, d])),
+                       shape=(m.n_cells, m.n_cells))
+
+        def run():
+            r = dijkstra(g, indices=hq, min_only=True)
+            return np.where(np.isinf(r), -1, r).astype(np.int32)
+
+        dist = benchmark(run)
+    else:
+        import networkx as nx
+
+        g = nx.DiGraph()
+        g.add_nodes_from(range(m.n_cells))
+        u, d = np.nonzero(cost >= 0)
+        g.add_weighted_edges_from(zip(u.tolist(), m.neighbors[u, d].tolist(),
+                                      cost[u, d].tolist()))
+
+        def run():
+            r = nx.multi_source_dijkstra_path_length(g, set(hq.tolist()))
+            out = np.full(m.n_cells, -1, dtype=np.int32)
+            out[list(r)] = list(r.values())
+            return out
+
+        dist = benchmark(run)
+    assert (dist >= 0).sum() > m.n_cells // 2      # most of the map is in supply
+    np.testing.assert_array_equal(dist, expected)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

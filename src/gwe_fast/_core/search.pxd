@@ -1,10 +1,48 @@
-# The fast entry point of the search kernel, for sibling kernels to cimport.
+# The fast entry points of the search kernel, for sibling kernels to cimport.
+from libc.stdint cimport uint32_t
+
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 
-cdef int dial_search(
-    const cell_t* neighbors, const stepcost_t* step_cost, Py_ssize_t n,
-    const cell_t* sources, const dist_t* source_cost, Py_ssize_t n_sources,
-    dist_t limit, const flag_t* stop, const flag_t* toll, int max_toll, bint toll_on_exit,
-    int max_step, dist_t* dist, cell_t* pred, cell_t* pool_cell, cell_t* pool_next,
-    cell_t* bucket_head, cell_t* bucket_tail,
-) except -1 nogil
+
+cdef struct SearchBuffers:
+    # per state (layer * n + cell): dist and pred hold this search's values where
+    # stamp == gen and are stale elsewhere, so a new search starts by bumping gen
+    dist_t* dist
+    cell_t* pred
+    uint32_t* stamp
+    uint32_t gen
+    cell_t* touched          # the states stamped in this search, in the order stamped
+    Py_ssize_t n_touched
+    # the bucket queue: a ring of nb FIFO lists threaded through a pool of entries
+    cell_t* pool_cell
+    cell_t* pool_next
+    cell_t* head
+    cell_t* tail
+    Py_ssize_t nb
+
+
+cdef class SearchWorkspace:
+    cdef readonly Py_ssize_t n_cells
+    cdef readonly int n_layers
+    cdef readonly object neighbors      # int32[n, 6], a read-only private copy
+    cdef SearchBuffers buf
+    cdef const cell_t* _nbr
+    cdef cell_t* _block                 # dist, pred, touched and the pool, one allocation
+    cdef object _out_dist, _out_pred    # dense results of the last search (read-only arrays)
+    cdef dist_t* _od
+    cdef cell_t* _op
+    cdef tuple _views                   # (dist, pred) views of 1 .. n_layers layers
+    cdef bint _out_dirty, _busy
+    cdef int _layers_used               # layers of the last search
+
+    # Search from the sources; step_cost has n_cells * 6 entries, stop and toll n_cells or
+    # NULL (none), source_cost n_sources or NULL (all 0); max_toll < n_layers. Returns the
+    # number of states settled. Results: dist_at / pred_at (O(1), no clearing), buf.touched,
+    # or write_dense() then the arrays of run(). Not thread-safe: one workspace per thread.
+    cdef int search(self, const stepcost_t* step_cost, const cell_t* sources,
+                    const dist_t* source_cost, Py_ssize_t n_sources, dist_t limit,
+                    const flag_t* stop, const flag_t* toll, int max_toll,
+                    bint toll_on_exit) except -1 nogil
+    cdef dist_t dist_at(self, Py_ssize_t state) noexcept nogil
+    cdef cell_t pred_at(self, Py_ssize_t state) noexcept nogil
+    cdef void write_dense(self) noexcept nogil

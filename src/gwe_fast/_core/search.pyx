@@ -18,134 +18,369 @@ The rules differ only in the arrays they pass:
   unit's own).
 * ``limit``: the largest total cost kept (``dijkstra(limit=)``); negative for none.
 
-The pure-Python twin, ``gwe_fast._pure.search.bounded_search``, follows the same steps in the
-same order, so both give identical distances *and* predecessors.
+Two speeds of API. ``bounded_search`` is a function that allocates its results.
+``SearchWorkspace`` owns the buffers of one map and reuses them from search to search:
+generation stamps mark which entries belong to the current search, so a new search clears
+nothing of the map's size. Its ``search`` method (``search.pxd``) runs without the GIL for
+compiled callers, who read single states with ``dist_at``/``pred_at``; ``run`` is its Python
+face, which also copies the result into dense arrays.
+
+The pure-Python twin, ``gwe_fast._pure.search``, follows the same steps in the same order, so
+both give identical distances *and* predecessors.
 """
 
 import numpy as np
 cimport numpy as cnp
+from libc.stdint cimport INT32_MAX, INT32_MIN, int32_t, uint32_t
+from libc.stdlib cimport calloc, free, malloc, qsort
+from libc.string cimport memset
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 
 cnp.import_array()
 
+cdef enum:
+    RING0 = 16    # buckets of a new ring (a power of two); it doubles when a step or the
+                  # spread of the source costs needs more
+    SHORT = 32    # a list or tuple of at most this many sources is read without numpy
 
-cdef inline void _push(cell_t state, Py_ssize_t b, Py_ssize_t e, cell_t* pool_cell,
-                       cell_t* pool_next, cell_t* bucket_head, cell_t* bucket_tail) noexcept nogil:
-    # append pool entry e (holding state) at the tail of bucket b: buckets are FIFO
-    pool_cell[e] = state
-    pool_next[e] = -1
-    if bucket_tail[b] >= 0:
-        pool_next[bucket_tail[b]] = <cell_t>e
+
+# ---------------------------------------------------------------------------------------------
+# The bucket queue
+
+cdef cell_t* _new_ring(Py_ssize_t nb) noexcept nogil:
+    # nb empty buckets (head and tail -1), or NULL when out of memory
+    cdef cell_t* block = <cell_t*>malloc(2 * nb * sizeof(cell_t))
+    if block != NULL:
+        memset(block, 0xFF, 2 * nb * sizeof(cell_t))   # every byte 0xFF: every entry -1
+    return block
+
+
+cdef int _ring_fit(SearchBuffers* B, Py_ssize_t span, dist_t cur) except -1 nogil:
+    # make the ring hold costs cur .. cur + span. Its size is a power of two (a bucket is a
+    # cost & (nb - 1)). The pending entries all cost cur .. cur + nb - 1, one cost per bucket,
+    # so each list moves whole to the bucket of its cost and keeps its order: the ring size
+    # never changes which state is settled when.
+    if span < B.nb:
+        return 0
+    cdef Py_ssize_t old_nb = B.nb, nb = 2 * B.nb, ob, c
+    cdef cell_t* old = B.head
+    cdef cell_t* old_tail = B.tail
+    while nb <= span:
+        nb *= 2
+    cdef cell_t* ring = _new_ring(nb)
+    if ring == NULL:
+        memset(old, 0xFF, 2 * old_nb * sizeof(cell_t))  # leave an empty ring for the next search
+        with gil:
+            raise MemoryError("no memory for the search queue")
+    for ob in range(old_nb):
+        if old[ob] >= 0:
+            c = cur + ((ob - cur) & (old_nb - 1))
+            ring[c & (nb - 1)] = old[ob]
+            ring[nb + (c & (nb - 1))] = old_tail[ob]
+    free(old)
+    B.head = ring
+    B.tail = ring + nb
+    B.nb = nb
+    return 0
+
+
+cdef inline void _push(SearchBuffers* B, cell_t state, dist_t cost, Py_ssize_t e) noexcept nogil:
+    # append pool entry e (holding state) to the tail of the bucket of cost: buckets are FIFO
+    # (used for the sources; _step does the same on _dial's local copies of the pointers)
+    cdef Py_ssize_t b = cost & (B.nb - 1)
+    B.pool_cell[e] = state
+    B.pool_next[e] = -1
+    if B.tail[b] >= 0:
+        B.pool_next[B.tail[b]] = <cell_t>e
     else:
-        bucket_head[b] = <cell_t>e
-    bucket_tail[b] = <cell_t>e
+        B.head[b] = <cell_t>e
+    B.tail[b] = <cell_t>e
 
 
-cdef int dial_search(
-    const cell_t* neighbors, const stepcost_t* step_cost, Py_ssize_t n,
-    const cell_t* sources, const dist_t* source_cost, Py_ssize_t n_sources,
-    dist_t limit, const flag_t* stop, const flag_t* toll, int max_toll, bint toll_on_exit,
-    int max_step, dist_t* dist, cell_t* pred, cell_t* pool_cell, cell_t* pool_next,
-    cell_t* bucket_head, cell_t* bucket_tail,
-) except -1 nogil:
-    # dist and pred have (max_toll + 1) * n entries (state = layer * n + cell) and must be -1
-    # on entry; bucket_head/tail have max_step + 1 entries set to -1 (max_step also covers the
-    # spread of the source costs, so pending costs always fit the ring); the pool has room for
-    # n_sources + 6 * (max_toll + 1) * n entries. Returns the number of states settled.
-    cdef Py_ssize_t nb = max_step + 1
-    cdef Py_ssize_t used = 0, pending = 0, settled = 0
-    cdef Py_ssize_t i, e, b
-    cdef int d, k, layer, nlayer, dominated
-    cdef cell_t u, v, s, ns
-    cdef dist_t cur, nd, c
-    cdef stepcost_t w
+cdef int _cmp_cell(const void* a, const void* b) noexcept nogil:
+    cdef cell_t x = (<const cell_t*>a)[0], y = (<const cell_t*>b)[0]
+    return (x > y) - (x < y)
 
-    # seed the sources, cheapest first in the order given
-    cur = -1
+
+cdef void _sort_cells(cell_t* a, Py_ssize_t k) noexcept nogil:
+    cdef Py_ssize_t i, j
+    cdef cell_t x
+    if k > 16:
+        qsort(a, k, sizeof(cell_t), _cmp_cell)
+        return
+    for i in range(1, k):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+# ---------------------------------------------------------------------------------------------
+# The search
+
+cdef struct _Walk:
+    # the working state of one search, kept in a local of _dial (the compiler keeps its fields
+    # in registers once _step is inlined)
+    dist_t* dist
+    cell_t* pred
+    uint32_t* stamp
+    uint32_t gen
+    cell_t* touched
+    Py_ssize_t nt             # states stamped so far
+    cell_t* pool_cell
+    cell_t* pool_next
+    cell_t* head
+    cell_t* tail
+    Py_ssize_t mask           # ring size - 1
+    Py_ssize_t used           # pool entries used
+    Py_ssize_t pending        # entries in the ring
+    dist_t cur                # the cost level being settled
+    dist_t lim                # the limit, or the largest cost when there is none
+
+
+cdef inline int _step(_Walk* W, SearchBuffers* B, Py_ssize_t i, const cell_t* nbr,
+                      const stepcost_t* step_cost, Py_ssize_t n, cell_t s, cell_t u, int layer,
+                      const flag_t* toll, int max_toll, bint toll_on_exit) except -1 nogil:
+    # relax the step i = u * 6 + d out of state s (cell u, tokens layer), settled at W.cur
+    cdef stepcost_t w = step_cost[i]
+    if w < 0:
+        return 0
+    cdef cell_t v = nbr[i]
+    if v < 0:
+        return 0
+    cdef dist_t nd = W.cur + w
+    if nd > W.lim:
+        return 0
+    cdef Py_ssize_t ns = v, b
+    cdef int k, nlayer
+    if toll == NULL:
+        if W.stamp[ns] == W.gen and W.dist[ns] <= nd:
+            return 0
+    else:
+        nlayer = layer + (toll[u] if toll_on_exit else toll[v])
+        if nlayer > max_toll:
+            return 0
+        # a state is kept only if no state of v with as few tokens is as cheap
+        for k in range(nlayer + 1):
+            ns = <Py_ssize_t>k * n + v
+            if W.stamp[ns] == W.gen and W.dist[ns] <= nd:
+                return 0
+        ns = <Py_ssize_t>nlayer * n + v
+    if W.stamp[ns] != W.gen:
+        W.stamp[ns] = W.gen
+        W.touched[W.nt] = <cell_t>ns
+        W.nt += 1
+    W.dist[ns] = nd
+    W.pred[ns] = s
+    if w > W.mask:
+        _ring_fit(B, w, W.cur)
+        W.head = B.head
+        W.tail = B.tail
+        W.mask = B.nb - 1
+    # append a pool entry holding ns to the tail of the bucket of nd: buckets are FIFO
+    b = nd & W.mask
+    W.pool_cell[W.used] = <cell_t>ns
+    W.pool_next[W.used] = -1
+    if W.tail[b] >= 0:
+        W.pool_next[W.tail[b]] = <cell_t>W.used
+    else:
+        W.head[b] = <cell_t>W.used
+    W.tail[b] = <cell_t>W.used
+    W.used += 1
+    W.pending += 1
+    return 0
+
+
+cdef int _dial(SearchBuffers* B, const cell_t* nbr, const stepcost_t* step_cost, Py_ssize_t n,
+               const cell_t* sources, const dist_t* source_cost, Py_ssize_t n_sources,
+               dist_t limit, const flag_t* stop, const flag_t* toll, int max_toll,
+               bint toll_on_exit) except -1 nogil:
+    # Dial's algorithm over the states (layer * n + cell), layer = tokens used. B.gen must be a
+    # generation no entry of B.stamp holds; the ring must be empty (it is again on return);
+    # the pool has room for n + 6 * (max_toll + 1) * n entries (every state is expanded at most
+    # once and the sources take at most n). Returns the number of states settled.
+    cdef _Walk W
+    cdef Py_ssize_t i, e, b, base, settled = 0
+    cdef int layer
+    cdef cell_t u, s
+    cdef dist_t c, hi
+    W.dist = B.dist
+    W.pred = B.pred
+    W.stamp = B.stamp
+    W.gen = B.gen
+    W.touched = B.touched
+    W.nt = 0
+    W.pool_cell = B.pool_cell
+    W.pool_next = B.pool_next
+    W.used = 0
+    W.lim = limit if limit >= 0 else INT32_MAX
+
+    # seed the sources, keeping the cheapest entry of a cell given twice
     for i in range(n_sources):
         s = sources[i]
-        c = source_cost[i]
-        if limit >= 0 and c > limit:
+        c = source_cost[i] if source_cost != NULL else 0
+        if c > W.lim:
             continue
-        if dist[s] >= 0 and dist[s] <= c:
-            continue
-        dist[s] = c
-        pred[s] = -1
-        if cur < 0 or c < cur:
-            cur = c
-    if cur < 0:
+        if W.stamp[s] == W.gen:
+            if W.dist[s] <= c:
+                continue
+        else:
+            W.stamp[s] = W.gen
+            W.touched[W.nt] = s
+            W.nt += 1
+        W.dist[s] = c
+        W.pred[s] = -1
+    B.n_touched = W.nt
+    if W.nt == 0:
         return 0
-    # push in cell order so that the queue order does not depend on the order of sources
-    for s in range(n):
-        if dist[s] >= 0:
-            _push(s, dist[s] % nb, used, pool_cell, pool_next, bucket_head, bucket_tail)
-            used += 1
-            pending += 1
-    # sources are pushed with their own costs; the loop walks cost levels upwards
-    while pending > 0:
-        b = cur % nb
-        e = bucket_head[b]
+    # queue them in cell order, so that the order of the sources given does not matter
+    _sort_cells(W.touched, W.nt)
+    W.cur = hi = W.dist[W.touched[0]]
+    for i in range(1, W.nt):
+        c = W.dist[W.touched[i]]
+        if c < W.cur:
+            W.cur = c
+        if c > hi:
+            hi = c
+    _ring_fit(B, hi - W.cur, W.cur)
+    for i in range(W.nt):
+        _push(B, W.touched[i], W.dist[W.touched[i]], W.used)
+        W.used += 1
+    W.pending = W.used
+    W.head = B.head
+    W.tail = B.tail
+    W.mask = B.nb - 1
+
+    # walk the cost levels upwards
+    while W.pending > 0:
+        b = W.cur & W.mask
+        e = W.head[b]
         if e < 0:
-            cur += 1
+            W.cur += 1
             continue
-        bucket_head[b] = pool_next[e]
-        if bucket_head[b] < 0:
-            bucket_tail[b] = -1
-        pending -= 1
-        s = pool_cell[e]
-        if dist[s] != cur:
-            continue  # stale entry: the state was improved after this push
+        W.head[b] = W.pool_next[e]
+        if W.head[b] < 0:
+            W.tail[b] = -1
+        W.pending -= 1
+        s = W.pool_cell[e]
+        if W.dist[s] != W.cur:
+            continue  # stale entry: the state was improved after this push (s is stamped)
         settled += 1
-        u = s % n
-        layer = s // n
-        if stop[u] and pred[s] >= 0:
+        if s < n:
+            u = s       # layer 0: spare the division
+            layer = 0
+        else:
+            u = s % n
+            layer = s // n
+        if stop != NULL and stop[u] and W.pred[s] >= 0:
             continue  # entered a stopping cell: it ends the path here
-        for d in range(6):
-            v = neighbors[u * 6 + d]
-            if v < 0:
-                continue
-            w = step_cost[u * 6 + d]
-            if w < 0:
-                continue
-            nlayer = layer + (toll[u] if toll_on_exit else toll[v])
-            if nlayer > max_toll:
-                continue
-            nd = cur + w
-            if limit >= 0 and nd > limit:
-                continue
-            # a state is kept only if no state of v with as few tokens is as cheap
-            dominated = 0
-            for k in range(nlayer + 1):
-                if dist[k * n + v] >= 0 and dist[k * n + v] <= nd:
-                    dominated = 1
-                    break
-            if dominated:
-                continue
-            ns = nlayer * n + v
-            dist[ns] = nd
-            pred[ns] = s
-            _push(ns, nd % nb, used, pool_cell, pool_next, bucket_head, bucket_tail)
-            used += 1
-            pending += 1
+        # the six directions written out: a loop's exit branch is mispredicted at every cell
+        base = <Py_ssize_t>u * 6
+        _step(&W, B, base, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(&W, B, base + 1, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(&W, B, base + 2, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(&W, B, base + 3, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(&W, B, base + 4, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(&W, B, base + 5, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+    B.n_touched = W.nt
     return <int>settled
 
 
-cdef int _max_step(const stepcost_t[:, ::1] cost) noexcept:
-    # the largest allowed step cost sets the size of the circular bucket queue
-    cdef Py_ssize_t i, d
-    cdef int m = 0
-    with nogil:
-        for i in range(cost.shape[0]):
-            for d in range(cost.shape[1]):
-                if cost[i, d] > m:
-                    m = cost[i, d]
-    return m
+cdef int _check_sources(const cell_t* sources, const dist_t* source_cost, Py_ssize_t k,
+                        Py_ssize_t n) except -1 nogil:
+    cdef Py_ssize_t i
+    for i in range(k):
+        if sources[i] < 0 or sources[i] >= n:
+            with gil:
+                raise IndexError(f"a source is not a cell of a map of {n} cells")
+    if source_cost != NULL:
+        for i in range(k):
+            if source_cost[i] < 0:
+                with gil:
+                    raise ValueError("source costs must be >= 0")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Arguments from Python: arrays that already have the kernel's type and layout are read in
+# place; anything else is converted as np.ascontiguousarray(x, dtype) would.
+
+cdef struct _IntArg:
+    int32_t short[SHORT]
+    const int32_t* ptr
+    Py_ssize_t size
+
+
+cdef inline bint _usable(object obj, int typenum):
+    # an ndarray of this type that the kernel can read as it is: C order, aligned, native
+    if not isinstance(obj, cnp.ndarray):
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>obj
+    return (cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISCARRAY_RO(a)
+            and cnp.PyArray_ISNOTSWAPPED(a))
+
+
+cdef inline cnp.ndarray _as_array(object obj, int typenum, object dtype):
+    if _usable(obj, typenum):
+        return <cnp.ndarray>obj
+    return np.ascontiguousarray(obj, dtype=dtype)
+
+
+cdef inline cnp.ndarray _as_flags(object obj):
+    # stop and toll: uint8, or bool read as uint8 (the same bytes)
+    if _usable(obj, cnp.NPY_UINT8) or _usable(obj, cnp.NPY_BOOL):
+        return <cnp.ndarray>obj
+    return np.ascontiguousarray(obj, dtype=np.uint8)
+
+
+cdef object _read_ints(object obj, _IntArg* out):
+    # the source cells or costs as int32: a short list or tuple of integers is copied into
+    # out.short; anything else becomes (or already is) an int32 array, returned to be kept
+    # alive while out.ptr is in use
+    cdef Py_ssize_t i, k
+    cdef cnp.ndarray a
+    if type(obj) is list or type(obj) is tuple:
+        k = len(obj)
+        if k <= SHORT:
+            for i in range(k):
+                item = obj[i]
+                if type(item) is not int:
+                    if not isinstance(item, np.integer):
+                        break
+                    item = int(item)
+                if not INT32_MIN <= item <= INT32_MAX:
+                    break   # numpy says what is wrong with it
+                out.short[i] = <int32_t>item
+            else:
+                out.ptr = out.short
+                out.size = k
+                return None
+    a = _as_array(obj, cnp.NPY_INT32, np.int32)
+    out.ptr = <const int32_t*>cnp.PyArray_DATA(a)
+    out.size = cnp.PyArray_SIZE(a)
+    return a
+
+
+cdef inline cnp.ndarray _new_result(Py_ssize_t layers, Py_ssize_t n):
+    # an int32[layers, n] array of -1
+    cdef cnp.npy_intp dims[2]
+    dims[0] = layers
+    dims[1] = n
+    cdef cnp.ndarray a = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT32, 0)
+    memset(cnp.PyArray_DATA(a), 0xFF, layers * n * sizeof(int32_t))
+    return a
 
 
 def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, stop=None,
                    toll=None, max_toll=0, toll_on_exit=False):
     """Bounded multi-source least-cost search over the hex grid.
+
+    Arrays that already have the listed dtype and are C-contiguous are read in place; others
+    are converted. ``neighbors`` is trusted (a ``HexMap``'s table); ``SearchWorkspace``
+    checks it once.
 
     Parameters
     ----------
@@ -175,68 +410,311 @@ def bounded_search(neighbors, step_cost, sources, source_cost=None, limit=-1, st
     pred : int32[max_toll + 1, n]
         Predecessor state (``layer * n + cell``) on a least-cost path, -1 at a source or if
         unreachable.
+
+    Examples
+    --------
+    >>> from gwe_fast import HexMap
+    >>> m = HexMap((1, 1), (1, 4))          # one column: 0101 .. 0104
+    >>> cost = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)
+    >>> dist, pred = bounded_search(m.neighbors, cost, [1], limit=1)
+    >>> dist
+    array([[ 1,  0,  1, -1]], dtype=int32)
+    >>> pred
+    array([[ 1, -1,  1, -1]], dtype=int32)
     """
-    nb_arr = np.ascontiguousarray(neighbors, dtype=np.int32)
-    sc_arr = np.ascontiguousarray(step_cost, dtype=np.int16)
-    if nb_arr.ndim != 2 or nb_arr.shape[1] != 6:
+    cdef cnp.ndarray nb_arr = _as_array(neighbors, cnp.NPY_INT32, np.int32)
+    if cnp.PyArray_NDIM(nb_arr) != 2 or cnp.PyArray_DIMS(nb_arr)[1] != 6:
         raise ValueError("neighbors must have shape (n, 6)")
-    if sc_arr.shape != nb_arr.shape:
-        raise ValueError(f"step_cost has shape {sc_arr.shape}, expected {nb_arr.shape}")
-    cdef Py_ssize_t n = nb_arr.shape[0]
-    src_arr = np.ascontiguousarray(sources, dtype=np.int32).reshape(-1)
-    if source_cost is None:
-        srcc_arr = np.zeros(src_arr.shape[0], dtype=np.int32)
-    else:
-        srcc_arr = np.ascontiguousarray(source_cost, dtype=np.int32).reshape(-1)
-    if srcc_arr.shape[0] != src_arr.shape[0]:
-        raise ValueError("source_cost must have one entry per source")
-    if src_arr.shape[0] and (src_arr.min() < 0 or src_arr.max() >= n):
-        raise IndexError(f"a source is not a cell of a map of {n} cells")
-    if srcc_arr.shape[0] and srcc_arr.min() < 0:
-        raise ValueError("source costs must be >= 0")
-    stop_arr = (np.zeros(n, dtype=np.uint8) if stop is None
-                else np.ascontiguousarray(stop, dtype=np.uint8).reshape(-1))
-    toll_arr = (np.zeros(n, dtype=np.uint8) if toll is None
-                else np.ascontiguousarray(toll, dtype=np.uint8).reshape(-1))
-    if stop_arr.shape[0] != n or toll_arr.shape[0] != n:
+    cdef Py_ssize_t n = cnp.PyArray_DIMS(nb_arr)[0]
+    cdef cnp.ndarray sc_arr = _as_array(step_cost, cnp.NPY_INT16, np.int16)
+    if (cnp.PyArray_NDIM(sc_arr) != 2 or cnp.PyArray_DIMS(sc_arr)[0] != n
+            or cnp.PyArray_DIMS(sc_arr)[1] != 6):
+        raise ValueError(f"step_cost has shape {(<object>sc_arr).shape}, "
+                         f"expected {(<object>nb_arr).shape}")
+    cdef _IntArg src, srcc
+    cdef const dist_t* costp = NULL
+    keep_src = _read_ints(sources, &src)
+    if source_cost is not None:
+        keep_cost = _read_ints(source_cost, &srcc)
+        if srcc.size != src.size:
+            raise ValueError("source_cost must have one entry per source")
+        costp = srcc.ptr
+    _check_sources(src.ptr, costp, src.size, n)
+    cdef cnp.ndarray stop_arr = None, toll_arr = None
+    cdef const flag_t* stopp = NULL
+    cdef const flag_t* tollp = NULL
+    if stop is not None:
+        stop_arr = _as_flags(stop)
+        stopp = <const flag_t*>cnp.PyArray_DATA(stop_arr)
+    if toll is not None:
+        toll_arr = _as_flags(toll)
+        tollp = <const flag_t*>cnp.PyArray_DATA(toll_arr)
+    if ((stop_arr is not None and cnp.PyArray_SIZE(stop_arr) != n)
+            or (toll_arr is not None and cnp.PyArray_SIZE(toll_arr) != n)):
         raise ValueError("stop and toll must have one entry per cell")
     if max_toll < 0:
         raise ValueError("max_toll must be >= 0")
-    cdef int layers = max_toll + 1
-    cdef int max_step = _max_step(sc_arr)
-    if srcc_arr.shape[0]:
-        # the circular queue must span the spread of the starting costs too
-        max_step = max(max_step, int(srcc_arr.max() - srcc_arr.min()))
-    dist_arr = np.full(layers * n, -1, dtype=np.int32)
-    pred_arr = np.full(layers * n, -1, dtype=np.int32)
-    pool_size = src_arr.shape[0] + 6 * layers * n + 1
-    pool_cell_arr = np.empty(pool_size, dtype=np.int32)
-    pool_next_arr = np.empty(pool_size, dtype=np.int32)
-    head_arr = np.full(max_step + 1, -1, dtype=np.int32)
-    tail_arr = np.full(max_step + 1, -1, dtype=np.int32)
-
-    cdef const cell_t[:, ::1] nbv = nb_arr
-    cdef const stepcost_t[:, ::1] scv = sc_arr
-    cdef const cell_t[::1] srcv = src_arr
-    cdef const dist_t[::1] srccv = srcc_arr
-    cdef const flag_t[::1] stopv = stop_arr
-    cdef const flag_t[::1] tollv = toll_arr
-    cdef dist_t[::1] distv = dist_arr
-    cdef cell_t[::1] predv = pred_arr
-    cdef cell_t[::1] pcv = pool_cell_arr
-    cdef cell_t[::1] pnv = pool_next_arr
-    cdef cell_t[::1] hv = head_arr
-    cdef cell_t[::1] tv = tail_arr
-    cdef dist_t lim = limit
-    cdef Py_ssize_t ns = src_arr.shape[0]
     cdef int mt = max_toll
-    cdef bint exit_mode = toll_on_exit
-    if n == 0:
-        return dist_arr.reshape(layers, 0), pred_arr.reshape(layers, 0)
-    cdef const cell_t* srcp = &srcv[0] if ns else NULL
-    cdef const dist_t* srccp = &srccv[0] if ns else NULL
-    with nogil:
-        dial_search(&nbv[0, 0], &scv[0, 0], n, srcp, srccp, ns, lim, &stopv[0], &tollv[0],
-                    mt, exit_mode, max_step, &distv[0], &predv[0], &pcv[0], &pnv[0], &hv[0],
-                    &tv[0])
-    return dist_arr.reshape(layers, n), pred_arr.reshape(layers, n)
+    cdef dist_t lim = limit
+    cdef bint on_exit = toll_on_exit
+    cdef Py_ssize_t states = (<Py_ssize_t>mt + 1) * n
+    dist_arr = _new_result(mt + 1, n)
+    pred_arr = _new_result(mt + 1, n)
+    if src.size == 0:
+        return dist_arr, pred_arr
+
+    # the results are written in place; fresh stamps (all 0) with generation 1
+    cdef SearchBuffers B
+    cdef Py_ssize_t pool = n + 6 * states
+    B.dist = <dist_t*>cnp.PyArray_DATA(dist_arr)
+    B.pred = <cell_t*>cnp.PyArray_DATA(pred_arr)
+    B.gen = 1
+    B.n_touched = 0
+    B.nb = RING0
+    B.stamp = <uint32_t*>calloc(states, sizeof(uint32_t))
+    cdef cell_t* block = <cell_t*>malloc((states + 2 * pool) * sizeof(cell_t))
+    B.head = _new_ring(RING0)
+    if B.stamp == NULL or block == NULL or B.head == NULL:
+        free(B.stamp)
+        free(block)
+        free(B.head)
+        raise MemoryError(f"no memory for a search of {states} states")
+    B.tail = B.head + RING0
+    B.touched = block
+    B.pool_cell = block + states
+    B.pool_next = block + states + pool
+    cdef const cell_t* nbp = <const cell_t*>cnp.PyArray_DATA(nb_arr)
+    cdef const stepcost_t* scp = <const stepcost_t*>cnp.PyArray_DATA(sc_arr)
+    try:
+        with nogil:
+            _dial(&B, nbp, scp, n, src.ptr, costp, src.size, lim, stopp, tollp, mt, on_exit)
+    finally:
+        free(B.stamp)
+        free(block)
+        free(B.head)
+    return dist_arr, pred_arr
+
+
+# ---------------------------------------------------------------------------------------------
+# The reusable workspace
+
+cdef class SearchWorkspace:
+    """The buffers of searches on one map, reused from search to search.
+
+    Distances, predecessors, the bucket queue and its pool are allocated once. Each search
+    takes a new generation number and an entry counts only if its stamp holds that number, so
+    starting a search clears nothing of the map's size. The dense arrays that ``run`` returns
+    are rewritten only where the last two searches reached (swept whole when a search reached
+    a quarter of them or more). Same results as ``bounded_search``, predecessors included.
+
+    Parameters
+    ----------
+    neighbors : int32[n, 6]
+        The neighbour table, -1 off the map; checked and copied.
+    n_layers : int
+        Layers of states kept: searches may use ``max_toll`` up to ``n_layers - 1``.
+
+    Notes
+    -----
+    ``run`` returns read-only views into the workspace, valid until its next search: keep
+    them longer with ``copy=True`` or ``.copy()``. One workspace per thread: the search runs
+    without the GIL and a second search on the same workspace while one runs is refused.
+    Compiled callers ``cimport`` it and call ``search`` (``gwe_fast/_core/search.pxd``)
+    without the GIL.
+
+    Examples
+    --------
+    >>> from gwe_fast import HexMap
+    >>> m = HexMap((1, 1), (1, 4))          # one column: 0101 .. 0104
+    >>> cost = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)
+    >>> ws = SearchWorkspace(m.neighbors)
+    >>> dist, pred = ws.run(cost, [0], limit=2)
+    >>> dist
+    array([[ 0,  1,  2, -1]], dtype=int32)
+    >>> ws.run(cost, [3])[0]                # the same arrays, now for the new search
+    array([[3, 2, 1, 0]], dtype=int32)
+    >>> dist
+    array([[3, 2, 1, 0]], dtype=int32)
+    """
+
+    def __cinit__(self, neighbors, int n_layers=1):
+        nb = np.array(neighbors, dtype=np.int32, order="C", copy=True)
+        if nb.ndim != 2 or nb.shape[1] != 6:
+            raise ValueError("neighbors must have shape (n, 6)")
+        if n_layers < 1:
+            raise ValueError("n_layers must be >= 1")
+        cdef Py_ssize_t n = nb.shape[0]
+        if nb.size and (nb.min() < -1 or nb.max() >= n):
+            raise ValueError(f"neighbors must hold cells 0..{n - 1}, or -1 for no cell")
+        nb.flags.writeable = False
+        self.neighbors = nb
+        self._nbr = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>nb)
+        self.n_cells = n
+        self.n_layers = n_layers
+        cdef Py_ssize_t states = n_layers * n, pool = n + 6 * states
+        self._block = <cell_t*>malloc((3 * states + 2 * pool + 1) * sizeof(cell_t))
+        self.buf.stamp = <uint32_t*>calloc(states + 1, sizeof(uint32_t))
+        self.buf.head = _new_ring(RING0)
+        if self._block == NULL or self.buf.stamp == NULL or self.buf.head == NULL:
+            raise MemoryError(f"no memory for a search workspace of {states} states")
+        self.buf.tail = self.buf.head + RING0
+        self.buf.nb = RING0
+        self.buf.dist = <dist_t*>self._block
+        self.buf.pred = self._block + states
+        self.buf.touched = self._block + 2 * states
+        self.buf.pool_cell = self._block + 3 * states
+        self.buf.pool_next = self._block + 3 * states + pool
+        self.buf.gen = 1          # no stamp holds it: nothing reached yet
+        self.buf.n_touched = 0
+        od = np.full((n_layers, n), -1, dtype=np.int32)
+        op = np.full((n_layers, n), -1, dtype=np.int32)
+        self._od = <dist_t*>cnp.PyArray_DATA(<cnp.ndarray>od)
+        self._op = <cell_t*>cnp.PyArray_DATA(<cnp.ndarray>op)
+        od.flags.writeable = False    # written through the pointers above only
+        op.flags.writeable = False
+        self._out_dist = od
+        self._out_pred = op
+        self._views = tuple((od[:k], op[:k]) for k in range(1, n_layers + 1))
+
+    def __dealloc__(self):
+        free(self._block)
+        free(self.buf.stamp)
+        free(self.buf.head)
+
+    cdef int search(self, const stepcost_t* step_cost, const cell_t* sources,
+                    const dist_t* source_cost, Py_ssize_t n_sources, dist_t limit,
+                    const flag_t* stop, const flag_t* toll, int max_toll,
+                    bint toll_on_exit) except -1 nogil:
+        cdef Py_ssize_t i, s
+        if max_toll < 0 or max_toll >= self.n_layers:
+            with gil:
+                raise ValueError(f"max_toll {max_toll} needs at least {max_toll + 1} layers; "
+                                 f"this workspace has {self.n_layers}")
+        _check_sources(sources, source_cost, n_sources, self.n_cells)
+        if self._out_dirty:
+            # the dense arrays hold the last search: put back -1 where it reached, or sweep
+            # its layers whole when it reached much of them (faster than scattered writes)
+            if 4 * self.buf.n_touched >= self._layers_used * self.n_cells:
+                memset(self._od, 0xFF, self._layers_used * self.n_cells * sizeof(dist_t))
+                memset(self._op, 0xFF, self._layers_used * self.n_cells * sizeof(cell_t))
+            else:
+                for i in range(self.buf.n_touched):
+                    s = self.buf.touched[i]
+                    self._od[s] = -1
+                    self._op[s] = -1
+            self._out_dirty = False
+        self._layers_used = max_toll + 1
+        self.buf.n_touched = 0
+        self.buf.gen += 1
+        if self.buf.gen == 0:
+            # after 2**32 searches the numbers come round again: forget every old stamp
+            memset(self.buf.stamp, 0, self.n_layers * self.n_cells * sizeof(uint32_t))
+            self.buf.gen = 1
+        return _dial(&self.buf, self._nbr, step_cost, self.n_cells, sources, source_cost,
+                     n_sources, limit, stop, toll, max_toll, toll_on_exit)
+
+    cdef dist_t dist_at(self, Py_ssize_t state) noexcept nogil:
+        # the last search's cost of state (layer * n + cell), -1 if it did not reach it
+        return self.buf.dist[state] if self.buf.stamp[state] == self.buf.gen else -1
+
+    cdef cell_t pred_at(self, Py_ssize_t state) noexcept nogil:
+        return self.buf.pred[state] if self.buf.stamp[state] == self.buf.gen else -1
+
+    cdef void write_dense(self) noexcept nogil:
+        # copy the last search into the dense arrays that run() returns (they are -1 on entry)
+        cdef Py_ssize_t i, s, states = self._layers_used * self.n_cells
+        cdef uint32_t gen = self.buf.gen
+        cdef const uint32_t* stamp = self.buf.stamp
+        cdef const dist_t* dist = self.buf.dist
+        cdef const cell_t* pred = self.buf.pred
+        cdef dist_t* od = self._od
+        cdef cell_t* op = self._op
+        cdef int32_t keep
+        if 4 * self.buf.n_touched >= states:
+            for s in range(states):   # reached much of its layers: one branch-free sweep
+                keep = -<int32_t>(stamp[s] == gen)     # all ones for this search's states
+                od[s] = (dist[s] & keep) | ~keep        # else -1
+                op[s] = (pred[s] & keep) | ~keep
+        else:
+            for i in range(self.buf.n_touched):
+                s = self.buf.touched[i]
+                self._od[s] = self.buf.dist[s]
+                self._op[s] = self.buf.pred[s]
+        self._out_dirty = True
+
+    def run(self, step_cost, sources, source_cost=None, limit=-1, stop=None, toll=None,
+            max_toll=0, toll_on_exit=False, copy=False):
+        """Search as ``bounded_search`` does, on this workspace's map.
+
+        Takes the arguments of ``bounded_search`` after ``neighbors``, with ``max_toll`` at
+        most ``n_layers - 1``. Returns ``(dist, pred)`` of shape ``(max_toll + 1, n)``:
+        read-only views valid until the next search on this workspace, or new arrays with
+        ``copy=True``.
+        """
+        cdef Py_ssize_t n = self.n_cells
+        cdef cnp.ndarray sc_arr = _as_array(step_cost, cnp.NPY_INT16, np.int16)
+        if (cnp.PyArray_NDIM(sc_arr) != 2 or cnp.PyArray_DIMS(sc_arr)[0] != n
+                or cnp.PyArray_DIMS(sc_arr)[1] != 6):
+            raise ValueError(f"step_cost has shape {(<object>sc_arr).shape}, expected {(n, 6)}")
+        cdef _IntArg src, srcc
+        cdef const dist_t* costp = NULL
+        keep_src = _read_ints(sources, &src)
+        if source_cost is not None:
+            keep_cost = _read_ints(source_cost, &srcc)
+            if srcc.size != src.size:
+                raise ValueError("source_cost must have one entry per source")
+            costp = srcc.ptr
+        cdef cnp.ndarray stop_arr = None, toll_arr = None
+        cdef const flag_t* stopp = NULL
+        cdef const flag_t* tollp = NULL
+        if stop is not None:
+            stop_arr = _as_flags(stop)
+            stopp = <const flag_t*>cnp.PyArray_DATA(stop_arr)
+        if toll is not None:
+            toll_arr = _as_flags(toll)
+            tollp = <const flag_t*>cnp.PyArray_DATA(toll_arr)
+        if ((stop_arr is not None and cnp.PyArray_SIZE(stop_arr) != n)
+                or (toll_arr is not None and cnp.PyArray_SIZE(toll_arr) != n)):
+            raise ValueError("stop and toll must have one entry per cell")
+        if max_toll < 0:
+            raise ValueError("max_toll must be >= 0")
+        cdef int mt = max_toll
+        cdef dist_t lim = limit
+        cdef bint on_exit = toll_on_exit
+        cdef const stepcost_t* scp = <const stepcost_t*>cnp.PyArray_DATA(sc_arr)
+        if self._busy:
+            raise RuntimeError("this SearchWorkspace is searching in another thread; "
+                               "use one workspace per thread")
+        self._busy = True
+        try:
+            with nogil:
+                self.search(scp, src.ptr, costp, src.size, lim, stopp, tollp, mt, on_exit)
+                self.write_dense()
+        finally:
+            self._busy = False
+        if copy:
+            d, p = self._views[mt]
+            return d.copy(), p.copy()
+        return self._views[mt]
+
+    def reached(self):
+        """The states (``layer * n + cell``) the last search reached: its sources in cell
+        order, then the others in the order first reached. A new array."""
+        cdef cnp.ndarray out = _new_result(1, self.buf.n_touched)
+        cdef Py_ssize_t i
+        cdef cell_t* o = <cell_t*>cnp.PyArray_DATA(out)
+        for i in range(self.buf.n_touched):
+            o[i] = self.buf.touched[i]
+        return out.reshape(-1)
+
+    @property
+    def generation(self):
+        """The number of the last search (it wraps round after 2**32 searches)."""
+        return self.buf.gen
+
+    def _set_generation(self, generation):
+        # for tests: pretend many searches have run, to exercise the wrap-round; stamps are
+        # left as they are, as they would be
+        if not 0 < generation < 2 ** 32:
+            raise ValueError("the generation must be in 1 .. 2**32 - 1")
+        self.buf.gen = generation
