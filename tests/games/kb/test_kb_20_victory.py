@@ -196,3 +196,20 @@ def test_20_3_levels_of_victory(points, level):
     g = kb_empty_game()
     assert victory.level(g, points) == level
     assert victory.winner(level) == ("central" if points >= 36 else "allied")
+
+
+def test_20_2_and_13_23_an_exited_replacement_unit_does_not_return_to_the_pool():
+    # ruling: 13.23 gives back a replacement unit "eliminated from play"; one that left the map
+    # by the western edge is not eliminated, so the pool stays one short, and the checker
+    # accounts for it
+    from gwe_fast.games.kb import breakdown, invariants
+
+    g = kb_empty_game()
+    div = kb_put(g, "ge-xx-88-3", "0305")
+    free = units.pool_free(g).size
+    regs = breakdown.break_down(g, div)
+    assert units.pool_free(g).size == free - 3
+    victory.exit_unit(g, regs[0])
+    assert g.state.unit_status[regs[0]] == Status.EXITED
+    assert units.pool_free(g).size == free - 3
+    invariants.check(g, "german_movement")

@@ -10,6 +10,8 @@ from gwe_fast.games.gwe.game import LOSS_CAUSES, VP_CAUSES, GweGame
 
 GAME_CLASS = GweGame
 SIDES = tuple(s.name.lower() for s in Side)
+#: the side whose score the VP total is: the Russian VP total (25.0)
+VP_FOR = "allied"
 
 _I32 = pa.int32()
 #: the game's own columns of the per-game record: VP by cause (25.2), losses by side and cause

@@ -10,6 +10,8 @@ from gwe_fast.games.kb.game import LOSS_CAUSES, MISSIONS, VP_CAUSES, WEATHER, Kb
 
 GAME_CLASS = KbGame
 SIDES = tuple(s.name.lower() for s in Side)
+#: the side whose score the VP total is: the German VP total (20.0)
+VP_FOR = "central"
 _I32, _I16 = pa.int32(), pa.int16()
 
 #: the game's own columns: VP by cause (20.1), losses by side and cause, artillery spent by

@@ -52,5 +52,6 @@ def check(game: KbGame, phase: str) -> None:
         assert not game.arr("observed").any(), f"{where}: air observation markers left on"
     stoss = np.asarray(u.extra["stoss"]).astype(bool)
     assert not (stoss & game.data.replacement).any(), f"{where}: a stoss replacement unit"
-    assert units.pool_free(game).size + int(rep_on.sum()) == int(game.data.replacement.sum()), \
-        f"{where}: replacement units lost from the pool"
+    rep_out = (status & Status.EXITED).astype(bool) & game.data.replacement
+    assert (units.pool_free(game).size + int(rep_on.sum()) + int(rep_out.sum())
+            == int(game.data.replacement.sum())), f"{where}: replacement units lost from the pool"
