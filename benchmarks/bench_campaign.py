@@ -1,34 +1,111 @@
-"""Whole campaigns: Brusilov historical, random against random, one core.
+"""Whole campaigns of both games, one core, and batch runs over 1 and 2 worker processes.
 
-The same games on the compiled kernels and on their pure-Python twins (the engine itself is
-Python for now); the two must give identical results. Run:
-``pytest benchmarks/bench_campaign.py --benchmark-enable --benchmark-only``.
+Groups:
+
+* ``campaign <game> random-random``: the engine on the compiled kernels (``cython``) and on
+  their pure-Python twins (``pure``), the same seeds; every game's per-game row (the
+  ``gwe run`` row: result, VP, the driver's record …) is asserted equal to the compiled
+  engine's. ``extra_info`` holds the CPU seconds of each seed, for ratios on the same games.
+* ``campaign <game> greedy-greedy``: the greedy policies of the ladder, compiled kernels.
+* ``batch <game> workers``: ``run_batch`` with 1 and 2 worker processes; ``extra_info`` holds
+  games per second, the peak memory of a worker and the Parquet bytes per game (the whole
+  file over the games, and the marginal bytes of one more game).
+
+Run: ``pytest benchmarks/bench_campaign.py --benchmark-enable --benchmark-only``. Without
+``--benchmark-enable`` each benchmark plays once, as a test.
 """
 
+import time
+
+import pyarrow.parquet as pq
 import pytest
 
-from gwe_fast import load_scenario
-from gwe_fast.games.gwe import engine
-from gwe_fast.games.gwe.game import GweGame
+from gwe_fast import bench, load_scenario
+from gwe_fast.runner.batch import play_one, run_batch
 
+GAMES = {"brusilov": "brusilov/historical", "kb": "kaisers_battle/historical"}
 SEEDS = (0, 1, 2)
+MASTER_SEED = 0
+ROUNDS = {"cython": len(SEEDS), "pure": 2}
+BATCH_GAMES = {"brusilov": 6, "kb": 16}
+
+_RESULTS: dict = {}     # games per second of the batch runs, by (game, workers)
 
 
 @pytest.fixture(scope="module")
 def scenarios():
-    return {impl: load_scenario("brusilov/historical", impl=impl) for impl in ("cython", "pure")}
+    return {(g, impl): load_scenario(name, impl=impl)
+            for g, name in GAMES.items() for impl in ("cython", "pure")}
+
+
+@pytest.fixture(scope="module")
+def reference(scenarios):
+    """The compiled engine's row of each seed (random policies), played once."""
+    return {g: [play_one(scenarios[g, "cython"], MASTER_SEED, s) for s in SEEDS] for g in GAMES}
+
+
+def _timed_games(benchmark, scenario, spec: str, rounds: int):
+    """Benchmark one campaign per round, the seeds in turn; returns (rows, cpu by seed)."""
+    policies = {"allied": spec, "central": spec}
+    rows, cpu = [], []
+
+    def one():
+        s = SEEDS[len(rows) % len(SEEDS)]
+        c0 = time.process_time()
+        rows.append(play_one(scenario, MASTER_SEED, s, policies))
+        cpu.append(time.process_time() - c0)
+        return rows[-1]
+
+    benchmark.pedantic(one, rounds=rounds, iterations=1)
+    return rows, cpu
 
 
 @pytest.mark.parametrize("impl", ["cython", "pure"])
-def test_campaign_random_vs_random(benchmark, scenarios, impl):
-    sc = scenarios[impl]
-    benchmark.group = "campaign brusilov/historical random-random"
-    benchmark.extra_info.update(turns=sc.n_turns, seeds=len(SEEDS))
-    counter = iter(range(10**6))
+@pytest.mark.parametrize("game", list(GAMES))
+def test_campaign_random_vs_random(benchmark, scenarios, reference, game, impl):
+    sc = scenarios[game, impl]
+    benchmark.group = f"campaign {game} random-random"
+    rows, cpu = _timed_games(benchmark, sc, "random", ROUNDS[impl])
+    benchmark.extra_info.update(turns=sc.n_turns, seeds=list(SEEDS[:len(rows)]),
+                                cpu_s_by_seed=[round(c, 4) for c in cpu])
+    assert bench.same_rows(rows, reference[game][:len(rows)])
+    assert all(r["result"] != "error" and r["turns_played"] == sc.n_turns for r in rows)
 
-    def one():
-        seed = SEEDS[next(counter) % len(SEEDS)]
-        return engine.play(GweGame(sc, seed=seed, game_index=seed))
 
-    result = benchmark.pedantic(one, rounds=3, iterations=1)
-    assert result.turns_played == sc.n_turns
+@pytest.mark.parametrize("game", list(GAMES))
+def test_campaign_greedy_vs_greedy(benchmark, scenarios, game):
+    sc = scenarios[game, "cython"]
+    benchmark.group = f"campaign {game} greedy-greedy"
+    spec = bench.GREEDY[sc.game]
+    rows, cpu = _timed_games(benchmark, sc, spec, len(SEEDS))
+    benchmark.extra_info.update(policy=spec, seeds=list(SEEDS[:len(rows)]),
+                                cpu_s_by_seed=[round(c, 4) for c in cpu])
+    assert all(r["result"] != "error" and r["turns_played"] == sc.n_turns for r in rows)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_batch_workers(benchmark, scenarios, game, workers, tmp_path):
+    sc = scenarios[game, "cython"]
+    n = BATCH_GAMES[game]
+    benchmark.group = f"batch {game} workers"
+    out = tmp_path / "run.parquet"
+    summaries = []
+
+    def run():
+        summaries.append(run_batch(sc, n, MASTER_SEED, out, workers=workers))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    s = summaries[-1]
+    assert s.complete and s.games == n and s.errors == 0
+    rows = pq.read_table(out).to_pylist()
+    per_game, marginal = bench.parquet_bytes(sc, rows, tmp_path)
+    gps = n / s.seconds
+    _RESULTS[game, workers] = gps
+    info = {"games": n, "workers": workers, "games_per_s": round(gps, 3),
+            "peak_rss_mb": round(s.worker_rss_mb, 1) if s.worker_rss_mb else None,
+            "rss_of": "worker processes" if workers > 1 else "this process (in-process run)",
+            "parquet_bytes_per_game": round(per_game), "parquet_marginal_bytes": round(marginal)}
+    if workers > 1 and (game, 1) in _RESULTS:
+        info["scaling_over_1_worker"] = round(gps / _RESULTS[game, 1], 3)
+    benchmark.extra_info.update(info)

@@ -819,6 +819,33 @@ def tournament(
              f"see {md}", 3)
 
 
+@app.command()
+def bench(
+    budget: Annotated[float, typer.Option(
+        "--budget", "-b", min=0.1, help="Seconds to spend, about: groups that would not fit "
+                                        "are left out, and say so.")] = 60.0,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", min=1, help="Most campaigns per group (random: all of them; greedy: "
+                                     "at most three).")] = 5,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+) -> None:
+    """Measure the headline speed figures and print them with their targets (issue 8).
+
+    The movement range against scipy, a handful of whole campaigns of each game (random and
+    greedy, one core: median CPU and wall time per campaign), the same campaign on the
+    pure-Python twins of the kernels (the ratio, and whether the results are identical),
+    Parquet bytes per game and peak memory. Each game system always plays at least one
+    campaign; results/BENCHMARKS.md has the full benchmarks and their history.
+
+    Example: gwe bench --budget 60 --games 5
+    """
+    from gwe_fast.bench import format_table, headline
+
+    figs = headline(budget=budget, games=games, seed=seed,
+                    say=lambda text: typer.echo(text, err=True))
+    typer.echo(format_table(figs))
+
+
 def main() -> None:
     """Entry point of the ``gwe`` script."""
     try:

@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -124,6 +125,15 @@ class PlayedGame(Game):
         f = self.arr("flags")
         f[unit] = (f[unit] | bit) if on else (f[unit] & ~f.dtype.type(bit))
 
+    # what a policy sees ------------------------------------------------------------------
+    def policy_view(self) -> PolicyView:
+        """The game as a policy may see it: scenario, compiled data and a state whose arrays
+        are read-only views of the live ones (``PolicyView``). Made once per game."""
+        view = self.__dict__.get("_policy_view")
+        if view is None:
+            view = self.__dict__["_policy_view"] = PolicyView(self)
+        return view
+
     # decisions, dice, log -----------------------------------------------------------------
     def ask(self, kind: str, side: int, options, **context: Any):
         """The chosen option of a decision (a single option is taken without asking)."""
@@ -213,3 +223,119 @@ class PlayedGame(Game):
         for side, words in rngs.items():
             restore_generator(game.rngs[side], words)
         return game
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+class ReadOnlyState:
+    """A live, read-only window on a ``State``: every array is a view with
+    ``writeable=False`` of the game's own array (so it follows the game as it is played),
+    the scalars (turn, phase, player, vp) are read through, and nothing can be assigned.
+    ``copy()`` returns an ordinary, writable, detached ``State`` (for playing ahead)."""
+
+    __slots__ = ("_state", "_views", "extra")
+
+    def __init__(self, state: State):
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_views", {})
+        object.__setattr__(self, "extra", _ReadOnlyExtra(self))
+
+    def _view(self, name: str, a):
+        hit = self._views.get(name)
+        if hit is not None and hit[0] is a:
+            return hit[1]
+        if a.__class__ is not np.ndarray:
+            return a                       # numpy scalars are immutable
+        self._views[name] = (a, _read_only(a))
+        return self._views[name][1]
+
+    def __getattr__(self, name: str):
+        return self._view(name, getattr(self._state, name))
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"a policy may not change the game state (tried to set {name!r})")
+
+    def units_at(self, cell: int) -> np.ndarray:
+        return State.units_at(self, cell)
+
+    def copy(self) -> State:
+        return self._state.copy()
+
+
+class _ReadOnlyExtra(Mapping):
+    """``State.extra`` as a read-only mapping of read-only views."""
+
+    __slots__ = ("_ro",)
+
+    def __init__(self, ro: ReadOnlyState):
+        self._ro = ro
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self._ro._view("extra:" + name, self._ro._state.extra[name])
+
+    def __iter__(self):
+        return iter(self._ro._state.extra)
+
+    def __len__(self) -> int:
+        return len(self._ro._state.extra)
+
+
+class PolicyView:
+    """What a policy is handed to read: ``scenario``, the engine's compiled ``data`` (when
+    the game has it), ``state`` (a ``ReadOnlyState``), ``arr``/``flag`` for engine arrays
+    (read-only), and the read-only helpers of ``Game``. It has no dice, no ``ask``, no
+    ``add_vp``: a policy changes the game only through the choices it returns.
+
+    Examples
+    --------
+    >>> from gwe_fast import load_scenario
+    >>> from gwe_fast.games.gwe.game import GweGame
+    >>> view = GweGame(load_scenario("brusilov/historical"), seed=1).policy_view()
+    >>> view.state.unit_step[0] = 1
+    Traceback (most recent call last):
+    ...
+    ValueError: assignment destination is read-only
+    >>> hasattr(view, "roll"), int(view.state.turn)
+    (False, 1)
+    """
+
+    __slots__ = ("_game", "data", "scenario", "state")
+
+    def __init__(self, game: PlayedGame):
+        object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "state", ReadOnlyState(game.state))
+        object.__setattr__(self, "scenario", game.scenario)
+        object.__setattr__(self, "data", getattr(game, "data", None))
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"a policy may not change the game (tried to set {name!r})")
+
+    @property
+    def seed(self) -> int:
+        return self._game.seed
+
+    @property
+    def game_index(self) -> int:
+        return self._game.game_index
+
+    def arr(self, name: str) -> np.ndarray:
+        """An engine array, read-only (zeros of its shape when the engine has not made it)."""
+        a = self._game.state.extra.get(name)
+        if a is None:
+            dtype, shape = self._game.ENGINE_ARRAYS[name]
+            a = np.zeros(shape(self.scenario), dtype=dtype)
+            a.flags.writeable = False
+            return a
+        return self.state._view(f"extra:{name}", a)
+
+    def flag(self, unit: int, bit: int) -> bool:
+        return bool(self.arr("flags")[unit] & bit)
+
+    side_name = staticmethod(Game.side_name)
+    on_map = Game.on_map
+    stacking_in = Game.stacking_in
+    unit = Game.unit

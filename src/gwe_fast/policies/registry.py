@@ -17,7 +17,7 @@ Examples
 >>> make_policy("nosuch")
 Traceback (most recent call last):
 ...
-gwe_fast.policies.registry.PolicyError: unknown policy 'nosuch' (known: random; or give package.module:Class)
+gwe_fast.policies.registry.PolicyError: unknown policy 'nosuch' (known: ...random...; or give package.module:Class)
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ from gwe_fast.policies.base import Policy
 #: registered names -> "module:Class" (each level of the ladder adds itself here)
 POLICIES: dict[str, str] = {
     "random": "gwe_fast.policies.base:RandomPolicy",
+    "passive": "gwe_fast.policies.gwe.passive:PassivePolicy",
+    "greedy": "gwe_fast.policies.gwe.greedy:GreedyPolicy",
+    "lookahead": "gwe_fast.policies.gwe.lookahead:LookaheadPolicy",
+    "doctrine": "gwe_fast.policies.gwe.doctrine:DoctrinePolicy",
 }
 
 

@@ -23,6 +23,10 @@ from gwe_fast.games.gwe.units import lose_steps, steps_left
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_CAVALRY = int(UnitType.CAVALRY)
+_HQ = int(UnitType.HQ)
+
 #: 19.41 "south of ... hex row 1900": the hexes 19xx, the real north-south line through
 #: column 19 (the Brusilov map is turned a quarter turn; docs/rulings.md, docs/maps.md)
 HEX_ROW_1900 = 19
@@ -80,7 +84,7 @@ def roll_attrition(game: GweGame, unit: int) -> int:
     decides that the unit must check (out of supply in the Attrition Segment, 9.22; an
     attacker out of supply at the instant of combat, 9.23, 19.42)."""
     u = game.scenario.units
-    if u.utype[unit] == UnitType.HQ:                                          # 9.24
+    if u.utype[unit] == _HQ:                                          # 9.24
         return 0
     left = steps_left(game, unit)
     if left <= 0:
@@ -99,7 +103,7 @@ def living_off_land(game: GweGame, side: int, out_of_supply: np.ndarray) -> np.n
     ``tables.stacking.living_off_land_max_points`` (2) Stacking Points of units."""
     sc, st = game.scenario, game.state
     u = sc.units
-    cav = out_of_supply & (u.utype == UnitType.CAVALRY) & (u.side == side)
+    cav = out_of_supply & (u.utype == _CAVALRY) & (u.side == side)
     if not cav.any():
         return cav
     on = (st.unit_status & Status.ON_MAP).astype(bool) & (u.side == side)
@@ -126,7 +130,7 @@ def attrition_segment(game: GweGame, side: int) -> None:
     sc, st = game.scenario, game.state
     u = sc.units
     mine = (st.unit_status & Status.ON_MAP).astype(bool) & (u.side == side)
-    out = mine & ~supply.in_supply(sc, st, side) & (u.utype != UnitType.HQ)
+    out = mine & ~supply.in_supply(sc, st, side) & (u.utype != _HQ)
     st.unit_status[mine] &= ~np.uint16(Status.OUT_OF_SUPPLY)
     st.unit_status[out] |= np.uint16(Status.OUT_OF_SUPPLY)
     lol = living_off_land(game, side, out)

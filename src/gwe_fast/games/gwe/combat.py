@@ -56,6 +56,12 @@ from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ARMORED_CAR = int(UnitType.ARMORED_CAR)
+_CAVALRY = int(UnitType.CAVALRY)
+_DEPOT = int(UnitType.DEPOT)
+_HQ = int(UnitType.HQ)
+
 STOP, DONE, NONE = "stop", "done", "none"
 FORTRESS_STEPS = 4          #: 11.13: "All fortresses have four Steps"
 FORTRESS_STEP_VALUE = 2     #: 11.13: each fortress step absorbs two combat unit steps
@@ -222,13 +228,31 @@ def current_values(game: GweGame) -> np.ndarray:
     """``int16[n_units, 3]``: each unit's printed (attack, defense, movement) on its current
     step (8.52, 8.53: a corps' markers are its step rows). A broken-down armored car shows its
     back, 0-1-1 (24.42)."""
-    u, st = game.scenario.units, game.state
-    idx = np.minimum(st.unit_step.astype(np.int64), u.n_steps.astype(np.int64) - 1)
-    vals = u.values[np.arange(u.n), np.maximum(idx, 0)].copy()
-    broken = (u.utype == UnitType.ARMORED_CAR) & ((game.arr("flags") & Flag.BROKEN_DOWN) != 0)
-    vals[broken, 0] = 0
-    vals[broken, 1] = np.minimum(vals[broken, 1], 1)
+    st = game.state
+    rows, base, last, car = _value_rows(game.scenario)
+    idx = np.minimum(st.unit_step, last)                       # int64, as last is
+    np.maximum(idx, 0, out=idx)
+    vals = rows[base + idx]                                    # a new array
+    if car is not None:
+        broken = car & ((game.arr("flags") & Flag.BROKEN_DOWN) != 0)
+        vals[broken, 0] = 0
+        vals[broken, 1] = np.minimum(vals[broken, 1], 1)
     return vals
+
+
+@lru_cache(maxsize=32)
+def _value_rows(scenario: Scenario):
+    """``(rows, base, last, car)`` for ``current_values``: the printed values as one row per
+    unit and step, each unit's first row, its last step (int64), and the armored cars (None
+    when there are none). Made once per scenario, read-only."""
+    u = scenario.units
+    rows = np.ascontiguousarray(u.values).reshape(-1, u.values.shape[-1])
+    base = np.arange(u.n, dtype=np.int64) * u.values.shape[1]
+    last = u.n_steps.astype(np.int64) - 1
+    car = u.utype == _ARMORED_CAR
+    for a in (rows, base, last, car):
+        a.flags.writeable = False
+    return rows, base, last, car if car.any() else None
 
 
 def steps_of(game: GweGame, units) -> int:
@@ -255,8 +279,8 @@ def stack_at(game: GweGame, cell: int, side: int) -> Stack:
     u, st = game.scenario.units, game.state
     flags = game.arr("flags")
     here = [int(x) for x in st.units_at(int(cell)) if u.side[x] == side]
-    hqs = [x for x in here if u.utype[x] == UnitType.HQ]
-    rest = [x for x in here if u.utype[x] != UnitType.HQ]
+    hqs = [x for x in here if u.utype[x] == _HQ]
+    rest = [x for x in here if u.utype[x] != _HQ]
     counted = [x for x in rest if not flags[x] & Flag.RETREATED_IN]
     if not counted:
         counted = [x for x in rest if not flags[x] & Flag.DEFENDED]
@@ -280,8 +304,8 @@ def may_attack(game: GweGame, side: int) -> np.ndarray:
           & ((flags & (Flag.ATTACKED | Flag.ADVANCED)) == 0)
           & ~(st.unit_status & Status.ENTRAINED).astype(bool)
           & ~(((flags & Flag.USED_RAIL) != 0) & (game.data.tcr != 1)))
-    out = ok & (vals[:, 0] > 0) & (u.utype != UnitType.HQ)
-    for h in np.flatnonzero(ok & (u.utype == UnitType.HQ)):
+    out = ok & (vals[:, 0] > 0) & (u.utype != _HQ)
+    for h in np.flatnonzero(ok & (u.utype == _HQ)):
         if command.is_heroic(game, int(h)) and command.hq_combat_strength(
                 game, int(h), True, int(st.unit_cell[h])) > 0:
             out[h] = True
@@ -295,11 +319,7 @@ def attack_positions(game: GweGame, cells) -> np.ndarray:
     pro = combat_terrain(game.scenario).prohibited
     out = np.ones(m.n_cells, dtype=bool)
     for c in cells:
-        mask = np.zeros(m.n_cells, dtype=bool)
-        nb = m.neighbors[int(c)]
-        ok = (nb >= 0) & ~pro[int(c)]
-        mask[nb[ok]] = True
-        out &= mask
+        out &= m.k.board.adjacent_cells(m.neighbors, [int(c)], pro)
     return out
 
 
@@ -312,7 +332,7 @@ def attackable_cells(game: GweGame, side: int) -> np.ndarray:
     u = sc.units
     enemy = 1 - side
     flags = game.arr("flags")
-    live = on_map(st) & (u.side == enemy) & (u.utype != UnitType.HQ)
+    live = on_map(st) & (u.side == enemy) & (u.utype != _HQ)
     out = np.zeros(sc.map.n_cells, dtype=bool)
     out[st.unit_cell[live]] = True
     out |= fortress_cells(game, enemy)
@@ -346,11 +366,12 @@ def crosses(game: GweGame, unit_cell: int, cells, mask: np.ndarray) -> list[bool
     """For each defending cell adjacent to ``unit_cell``: is the hexside between them in
     ``mask``?"""
     m = game.scenario.map
+    around = m.neighbors[int(unit_cell)].tolist()
     out = []
     for c in cells:
-        hit = np.flatnonzero(m.neighbors[int(unit_cell)] == int(c))
-        if hit.size:
-            out.append(bool(mask[int(unit_cell), int(hit[0])]))
+        c = int(c)
+        if c in around:
+            out.append(bool(mask[int(unit_cell), around.index(c)]))
     return out
 
 
@@ -373,7 +394,7 @@ def unit_attack(game: GweGame, unit: int, supplied: bool, vals: np.ndarray | Non
     but never below one. A heroic leader attacks with its Combat Strength (10.23), never
     halved (10.51)."""
     u, st = game.scenario.units, game.state
-    if u.utype[unit] == UnitType.HQ:
+    if u.utype[unit] == _HQ:
         return command.hq_combat_strength(game, unit, True, int(st.unit_cell[unit]))
     a = int((current_values(game) if vals is None else vals)[unit, 0])
     if a <= 0:
@@ -410,7 +431,7 @@ def attack_strength(game: GweGame, attackers, cells, supplied: np.ndarray | None
             a /= 2
         if near is not None and near[cell]:
             a *= artillery_multiplier(game)
-        if sc.units.utype[x] == UnitType.CAVALRY:
+        if sc.units.utype[x] == _CAVALRY:
             cav += a
         else:
             other += a
@@ -428,7 +449,7 @@ def unit_defense(game: GweGame, unit: int, cell: int, no_trench: np.ndarray,
     defending units (10.53, ``command.hq_combat_strength``)."""
     u, st = game.scenario.units, game.state
     ct = combat_terrain(game.scenario)
-    if u.utype[unit] == UnitType.HQ:
+    if u.utype[unit] == _HQ:
         d = command.hq_combat_strength(game, unit, False, cell)
     else:
         d = 1 if panicking else int(vals[unit, 1])
@@ -473,7 +494,7 @@ def crt_row(game: GweGame, attackers) -> str:
     together use the row 17.0 names ("TCR 2 and 3"); any other mix the worst TCR."""
     tables = game.scenario.tables
     u = game.scenario.units
-    fighters = [int(x) for x in attackers if u.utype[x] != UnitType.HQ] or list(attackers)
+    fighters = [int(x) for x in attackers if u.utype[x] != _HQ] or list(attackers)
     nats = {int(u.nationality[x]) for x in fighters}
     if {Nationality.GERMAN, Nationality.AUSTRO_HUNGARIAN} <= nats:
         return tables["tcr"]["joint_austro_german_crt_row"]
@@ -525,7 +546,7 @@ def armored_car_shift(game: GweGame, attackers) -> int:
     """24.11-24.12: one column right when the armored car attacks with at least one other
     unit of its nationality (two Russian units in the attack, the car included)."""
     u = game.scenario.units
-    cars = [x for x in attackers if u.utype[x] == UnitType.ARMORED_CAR]
+    cars = [x for x in attackers if u.utype[x] == _ARMORED_CAR]
     if not cars:
         return 0
     nat = u.nationality[cars[0]]
@@ -577,10 +598,10 @@ def eliminate_units(game: GweGame, units, cause: str) -> None:
     10.53-10.54), each with its 25.13 test."""
     u, st = game.scenario.units, game.state
     live = [int(x) for x in units if st.unit_status[x] & Status.ON_MAP]
-    for x in [x for x in live if u.utype[x] != UnitType.HQ]:
+    for x in [x for x in live if u.utype[x] != _HQ]:
         if st.unit_status[x] & Status.ON_MAP:
             gu.eliminate(game, x, cause, surrounded=is_surrounded(game, x))
-    for x in [x for x in live if u.utype[x] == UnitType.HQ]:
+    for x in [x for x in live if u.utype[x] == _HQ]:
         if st.unit_status[x] & Status.ON_MAP:
             command.eliminate_hq_in_combat(game, x, surrounded=is_surrounded(game, x))
 
@@ -596,7 +617,7 @@ def attrition_check(game: GweGame, unit: int, cause: str = "attrition") -> int:
     if _att is not None and hasattr(_att, "roll_attrition"):
         return int(_att.roll_attrition(game, unit))
     u = game.scenario.units
-    if u.utype[unit] == UnitType.HQ:
+    if u.utype[unit] == _HQ:
         return 0
     roll = game.roll("attrition", f"9.23 {u.ids[unit]}")
     if roll not in game.scenario.tables["attrition"]["rolls"]:
@@ -670,7 +691,7 @@ class _Position:
 
     def candidates(self, cells) -> list[int]:
         pos = attack_positions(self.game, cells)
-        return [int(x) for x in self.eligible if pos[self.cells_of[x]]]
+        return self.eligible[pos[self.cells_of[self.eligible]]].tolist()
 
     def defense(self, cells) -> int:
         key = tuple(sorted(cells))
@@ -751,7 +772,7 @@ def choose_support(game: GweGame, combat: Combat) -> None:
     combat.shift_right = command.choose_shifts(game, side, combat.attackers, combat.cells)
     rng = artillery_range(game)
     depots = [int(d) for d in np.flatnonzero(on_map(st) & (u.side == side)
-                                             & (u.utype == UnitType.DEPOT))]
+                                             & (u.utype == _DEPOT))]
     usable = [d for d in depots
               if any(_range_mask(game, int(st.unit_cell[d]), rng)[st.unit_cell[combat.attackers]])]
     if usable:
@@ -762,7 +783,7 @@ def choose_support(game: GweGame, combat: Combat) -> None:
     if SIDE_KEYS[Side(enemy)] in sc.tables["massed_artillery"]["defensive_use"] and defenders:
         flags = game.arr("flags")
         mine = [int(d) for d in np.flatnonzero(on_map(st) & (u.side == enemy)
-                                               & (u.utype == UnitType.DEPOT))
+                                               & (u.utype == _DEPOT))
                 if not flags[d] & Flag.DEFENDED and int(st.unit_cell[d]) not in combat.cells]
         usable = [d for d in mine if any(_range_mask(game, int(st.unit_cell[d]), rng)[combat.cells])]
         if usable:
@@ -831,7 +852,7 @@ def resolve_attack(game: GweGame, combat: Combat) -> Combat:
         if s.fortress and hungry:
             def_supplied[hungry[0]] = True
     for x in list(combat.attackers):                         # 9.23
-        if u.utype[x] != UnitType.HQ and not supplied[x]:
+        if u.utype[x] != _HQ and not supplied[x]:
             attrition_check(game, int(x))
     attackers = [int(x) for x in combat.attackers if st.unit_status[x] & Status.ON_MAP]
     if not attackers:
@@ -860,7 +881,7 @@ def resolve_attack(game: GweGame, combat: Combat) -> Combat:
     if counted and command.command_penalty(game, counted, phasing=False).any():
         d_res = WORSE_DEFENDER[d_res]
     combat.attacker_result, combat.defender_result = a_res, d_res
-    combat.attacker_steps = steps_of(game, [x for x in attackers if u.utype[x] != UnitType.HQ])
+    combat.attacker_steps = steps_of(game, [x for x in attackers if u.utype[x] != _HQ])
     combat.defender_steps = steps_of(game, counted) + sum(s.fortress for s in stacks)
     combat.affected = min(combat.attacker_steps, combat.defender_steps)
     game.event("combat", cells=tuple(combat.cells), attackers=tuple(attackers),
@@ -894,7 +915,7 @@ def _hq_fate(game: GweGame, cell: int, side: int) -> None:
     flip and displace)."""
     u, st = game.scenario.units, game.state
     here = [int(x) for x in st.units_at(cell) if u.side[x] == side]
-    if here and all(u.utype[x] == UnitType.HQ for x in here):
+    if here and all(u.utype[x] == _HQ for x in here):
         eliminate_units(game, here, "combat")
 
 
@@ -1029,7 +1050,7 @@ def _attacker_result(game: GweGame, combat: Combat, attackers) -> None:
     row = next(r for r in game.scenario.tables["crt_options"]["attacker"] if r["result"] == code)
     _, whole, _ = OPTION_EFFECTS[row["options"][0]]
     loss = combat.affected if whole else -(-combat.affected // 2)
-    pool = [x for x in attackers if u.utype[x] != UnitType.HQ]
+    pool = [x for x in attackers if u.utype[x] != _HQ]
     allocate_losses(game, combat.side, pool, loss, "combat", "attacker")
 
 
@@ -1082,7 +1103,7 @@ def _advance(game: GweGame, combat: Combat, attackers, vacated, contagion_left) 
         movers.remove(x)
         for h in routes[c]:                     # 10.52: enemy HQs alone there displace
             for other in st.units_at(int(h)):
-                if (u.side[other] != side and u.utype[other] == UnitType.HQ
+                if (u.side[other] != side and u.utype[other] == _HQ
                         and not command.displace_hq(game, int(other))):
                     eliminate_units(game, [int(other)], "combat")
 

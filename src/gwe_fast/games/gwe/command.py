@@ -42,12 +42,17 @@ import numpy as np
 from gwe_fast import dtypes
 from gwe_fast.enums import Feature, Nationality, Side, Size, UnitType
 from gwe_fast.games.gwe import units as gwe_units
-from gwe_fast.games.gwe.data import PROHIBITED
+from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
 from gwe_fast.games.gwe.supply import friendly_ground, in_supply
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
+
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ALLIED = int(Side.ALLIED)
+_ARMY = int(Size.ARMY)
+_CENTRAL = int(Side.CENTRAL)
 
 # Exclusive rules of the Brusilov Offensive that change the standard command rules.
 HQ_DEFENSIVE_SHIFT = True          # 21.1: HQs also shift enemy attacks to the left
@@ -106,7 +111,7 @@ def hq_ratings(game: GweGame, hq: int) -> tuple[int, int, int]:
 def command_level(game: GweGame, hq: int) -> int:
     """10.22: ARMY_LEVEL for army HQs (counter size ``army``), CORPS_LEVEL for the others
     (German HQ 10, X Corps)."""
-    return ARMY_LEVEL if game.scenario.units.size[hq] == Size.ARMY else CORPS_LEVEL
+    return ARMY_LEVEL if game.scenario.units.size[hq] == _ARMY else CORPS_LEVEL
 
 
 def is_heroic(game: GweGame, hq: int) -> bool:
@@ -136,7 +141,7 @@ def _zoc_blocks_radius(game: GweGame, hq: int, unit_nationality: int | None) -> 
     u = game.scenario.units
     if int(game.data.tcr[hq]) != 1:
         return True
-    return (JOINT_CENTRAL_COMMAND and u.side[hq] == Side.CENTRAL
+    return (JOINT_CENTRAL_COMMAND and u.side[hq] == _CENTRAL
             and unit_nationality is not None
             and int(unit_nationality) == _AH)
 
@@ -161,16 +166,27 @@ def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) ->
     t = int(data.tcr[hq]) - 1
     radius = hq_ratings(game, hq)[2]
     nb = m.neighbors
-    v = np.maximum(nb, 0)
     enemy_here = occupied(sc, st, 1 - side)
-    ok = (nb >= 0) & (data.side_add[t] >= 0) & (data.enter_cost[t][v] >= 0) & ~enemy_here[v]
-    cost = np.where(ok, 1, PROHIBITED).astype(dtypes.STEPCOST)
+    # one per hex, not into prohibited terrain nor across a blocked hexside
+    enter, sides = _radius_costs(sc)
+    cost = m.k.board.step_costs(nb, enter[t], sides[t], enemy_here)
     stop = None
     if _zoc_blocks_radius(game, hq, unit_nationality):
         stop = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).astype(dtypes.FLAG)
     dist = m.k.search.bounded_search(nb, cost, [int(st.unit_cell[hq])], limit=radius,
                                      stop=stop)[0][0]
     return dist >= 0
+
+
+@lru_cache(maxsize=32)
+def _radius_costs(scenario) -> tuple[np.ndarray, np.ndarray]:
+    """Per TCR: 1 to enter a hex its units may enter, else PROHIBITED; 0 to cross a hexside
+    they may cross, else PROHIBITED (for ``board.step_costs``; made once, read-only)."""
+    data = gwe_data(scenario)
+    enter = np.where(data.enter_cost >= 0, 1, PROHIBITED).astype(dtypes.STEPCOST)
+    sides = np.where(data.side_add >= 0, 0, PROHIBITED).astype(dtypes.STEPCOST)
+    enter.flags.writeable = sides.flags.writeable = False
+    return enter, sides
 
 
 class _Radii:
@@ -275,7 +291,7 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
     far = np.zeros(u.n, dtype=bool)
     hq = u.utype == _HQ
     in_cmd[mine[hq[mine]]] = True
-    first_turn = (RUSSIAN_FIRST_TURN_COMMAND and for_combat and side == Side.ALLIED
+    first_turn = (RUSSIAN_FIRST_TURN_COMMAND and for_combat and side == _ALLIED
                   and int(st.turn) == sc.first_turn)
     if first_turn:                                                  # 21.2
         in_cmd[mine] = True
@@ -567,7 +583,7 @@ def may_displace_instead_of_elimination(game: GweGame, hq: int) -> bool:
 
 
 def _hq_vp(game: GweGame, side: int) -> tuple[str, int]:
-    cause = ("central_powers_hq_eliminated" if side == Side.CENTRAL
+    cause = ("central_powers_hq_eliminated" if side == _CENTRAL
              else "russian_hq_eliminated")
     for row in game.scenario.tables["vp_schedule"]["row"]:
         if row["cause"] == cause:

@@ -18,6 +18,11 @@ from gwe_fast.games.gwe import movement, supply, units, victory
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ALLIED = int(Side.ALLIED)
+_ARMORED_CAR = int(UnitType.ARMORED_CAR)
+_HQ = int(UnitType.HQ)
+
 MOVEMENT, WITHDRAWAL, COMBAT, REPLACEMENT = 1, 2, 3, 4
 PHASE_NAMES = {MOVEMENT: "movement", WITHDRAWAL: "withdrawal", COMBAT: "combat",
                REPLACEMENT: "replacement"}
@@ -127,7 +132,7 @@ def initial_supply(game: GweGame, side: int) -> None:
     sc, st = game.scenario, game.state
     ok = supply.in_supply(sc, st, side)
     mine = (sc.units.side == side) & (st.unit_status & Status.ON_MAP).astype(bool)
-    out = mine & ~ok & (sc.units.utype != UnitType.HQ)          # 10.35: no effect on HQs
+    out = mine & ~ok & (sc.units.utype != _HQ)          # 10.35: no effect on HQs
     st.unit_status[mine] &= ~np.uint16(Status.OUT_OF_SUPPLY)
     st.unit_status[out] |= np.uint16(Status.OUT_OF_SUPPLY)
 
@@ -135,19 +140,14 @@ def initial_supply(game: GweGame, side: int) -> None:
 def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
     """Units of ``side`` that may still act in this Movement Segment."""
     sc, st = game.scenario, game.state
-    out = []
-    first_turn = int(st.turn) == sc.first_turn and side == Side.ALLIED
-    for u in np.flatnonzero((sc.units.side == side) & (st.unit_status & Status.ON_MAP).astype(bool)):
-        u = int(u)
-        if u in done:
-            continue
-        if first_turn and sc.units.utype[u] != UnitType.HQ:
-            continue                                             # 18.1
-        status = st.unit_status[u]
-        if status & Status.OUT_OF_COMMAND and not status & Status.ENTRAINED:
-            continue                                             # 4.0 A1d, 5.35
-        out.append(u)
-    return out
+    first_turn = int(st.turn) == sc.first_turn and side == _ALLIED
+    status = st.unit_status
+    ok = (sc.units.side == side) & ((status & Status.ON_MAP) != 0)
+    if first_turn:
+        ok &= sc.units.utype == _HQ                              # 18.1
+    # 4.0 A1d, 5.35: out of Command Control, only entrained units may still move (by rail)
+    ok &= ~(((status & Status.OUT_OF_COMMAND) != 0) & ((status & Status.ENTRAINED) == 0))
+    return [u for u in np.flatnonzero(ok).tolist() if u not in done]
 
 
 def movement_segment(game: GweGame, side: int) -> None:
@@ -185,9 +185,7 @@ def move_one_unit(game: GweGame, unit: int) -> None:
             if not st.unit_status[unit] & Status.OUT_OF_COMMAND:
                 dist, pred = movement.routes(sc, st, unit, int(spent[unit]))
                 here = int(st.unit_cell[unit])
-                for c in np.flatnonzero(dist > 0):
-                    if c != here:
-                        options.append(("move", int(c)))
+                options += [("move", c) for c in np.flatnonzero(dist > 0).tolist() if c != here]
             if rail.can_entrain(game, unit):
                 options.append(("entrain",))
         choice = game.ask("gwe.move.action", side, options, unit=unit)
@@ -219,7 +217,7 @@ def move_one_unit(game: GweGame, unit: int) -> None:
         elif kind == "detrain":
             rail.detrain(game, unit)
             hexes = 0
-    if (st.unit_status[unit] & Status.ON_MAP and sc.units.utype[unit] == UnitType.ARMORED_CAR):
+    if (st.unit_status[unit] & Status.ON_MAP and sc.units.utype[unit] == _ARMORED_CAR):
         rail.armored_car_breakdown(game, unit)                   # 24.42
 
 
@@ -231,7 +229,7 @@ def entered_enemy_hq_hex(game: GweGame, unit: int) -> None:
     sc, st = game.scenario, game.state
     here = int(st.unit_cell[unit])
     for other in st.units_at(here):
-        if sc.units.side[other] != sc.units.side[unit] and sc.units.utype[other] == UnitType.HQ:
+        if sc.units.side[other] != sc.units.side[unit] and sc.units.utype[other] == _HQ:
             if not command.displace_hq(game, int(other)):
                 units.eliminate(game, int(other), "other")
 

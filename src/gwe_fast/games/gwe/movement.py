@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast import dtypes
@@ -12,6 +14,9 @@ from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State, Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ARMORED_CAR = int(UnitType.ARMORED_CAR)
+_HQ = int(UnitType.HQ)
 
 # 24.32/24.42: the armored car's reverse side is its broken-down state, not a step; the
 # counter prints 0-1-1 there and the tables have no cell for it.
@@ -22,7 +27,7 @@ def printed_values(scenario: Scenario, state: State, unit: int) -> np.ndarray:
     """The unit's current printed (attack, defense, movement): the row of its current step,
     or the broken-down armored car's reverse (24.42)."""
     flags = state.extra.get("flags")
-    if (scenario.units.utype[unit] == UnitType.ARMORED_CAR and flags is not None
+    if (scenario.units.utype[unit] == _ARMORED_CAR and flags is not None
             and flags[unit] & Flag.BROKEN_DOWN):
         return np.array(ARMORED_CAR_BROKEN_DOWN, dtype=np.int16)
     return scenario.units.values[unit, int(state.unit_step[unit])]
@@ -36,7 +41,7 @@ def movement_allowance(scenario: Scenario, state: State, unit: int) -> int:
     flags = state.extra.get("flags")
     living = flags is not None and flags[unit] & Flag.LIVING_OFF_LAND    # 19.42: moves normally
     if (state.unit_status[unit] & Status.OUT_OF_SUPPLY and not living
-            and scenario.units.utype[unit] != UnitType.HQ):
+            and scenario.units.utype[unit] != _HQ):
         ma = max(1, ma // 2)
     return ma
 
@@ -55,17 +60,24 @@ def step_costs(scenario: Scenario, state: State, unit: int) -> np.ndarray:
     m, u = scenario.map, scenario.units
     t = int(data.tcr[unit]) - 1
     enemy = 1 - int(u.side[unit])
-    nb = m.neighbors
-    v = np.maximum(nb, 0)
-    enter = data.enter_cost[t].copy()
-    if u.utype[unit] == UnitType.ARMORED_CAR:
-        enter[m.terrain == Terrain.MOUNTAIN] = PROHIBITED        # 24.41
+    if u.utype[unit] == _ARMORED_CAR:
+        enter = _armored_car_enter(scenario)[t]                 # 24.41
+    else:
+        enter = data.enter_cost[t]
     attack = int(printed_values(scenario, state, unit)[0])
     blocked = occupied(scenario, state, enemy, hq_only_counts=attack <= 0)
     ezoc = controlled(scenario, state, enemy)
-    cost = enter[v] + data.side_add[t] + np.where(ezoc[v], data.zoc_add[t], 0)
-    bad = (nb < 0) | (enter[v] < 0) | (data.side_add[t] < 0) | blocked[v]
-    return np.where(bad, PROHIBITED, cost).astype(dtypes.STEPCOST)
+    return m.k.board.step_costs(m.neighbors, enter, data.side_add[t], blocked, ezoc,
+                                int(data.zoc_add[t]), True)
+
+
+@lru_cache(maxsize=32)
+def _armored_car_enter(scenario: Scenario) -> np.ndarray:
+    """``enter_cost`` with mountain hexes prohibited (24.41), made once."""
+    enter = gwe_data(scenario).enter_cost.copy()
+    enter[:, scenario.map.terrain == Terrain.MOUNTAIN] = PROHIBITED
+    enter.flags.writeable = False
+    return enter
 
 
 def routes(scenario: Scenario, state: State, unit: int, spent: int = 0
@@ -80,24 +92,23 @@ def routes(scenario: Scenario, state: State, unit: int, spent: int = 0
     """
     st = state.unit_status[unit]
     n = scenario.map.n_cells
-    dist = np.full(n, -1, dtype=dtypes.DIST)
-    pred = np.full(n, -1, dtype=dtypes.CELL)
-    if not st & Status.ON_MAP:
+    if not st & Status.ON_MAP or st & Status.OUT_OF_COMMAND:
+        dist = np.full(n, -1, dtype=dtypes.DIST)
+        pred = np.full(n, -1, dtype=dtypes.CELL)
+        if st & Status.ON_MAP:
+            dist[int(state.unit_cell[unit])] = 0
         return dist, pred
     here = int(state.unit_cell[unit])
-    if st & Status.OUT_OF_COMMAND:
-        dist[here] = 0
-        return dist, pred
     cost = step_costs(scenario, state, unit)
     left = movement_allowance(scenario, state, unit) - spent
-    d2, p2 = scenario.map.k.search.bounded_search(scenario.map.neighbors, cost, [here],
-                                                  limit=max(left, 0))
-    dist[:], pred[:] = d2[0], p2[0]
+    nb = scenario.map.neighbors
+    d2, p2 = scenario.map.k.search.bounded_search(nb, cost, [here], limit=max(left, 0))
+    dist, pred = d2[0], p2[0]
     if spent == 0:                                                  # 5.17
-        for d in range(6):
-            w = scenario.map.neighbors[here, d]
-            if w >= 0 and cost[here, d] >= 0 and dist[w] < 0:
-                dist[w] = cost[here, d]
+        for d, w in enumerate(nb[here].tolist()):
+            c = int(cost[here, d])
+            if w >= 0 and c >= 0 and dist[w] < 0:
+                dist[w] = c
                 pred[w] = here
     return dist, pred
 

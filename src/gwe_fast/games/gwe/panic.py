@@ -22,6 +22,13 @@ from gwe_fast.enums import Nationality, Side, Size, UnitType
 from gwe_fast.games.gwe.game import Flag, GweGame
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ALLIED = int(Side.ALLIED)
+_AUSTRO_HUNGARIAN = int(Nationality.AUSTRO_HUNGARIAN)
+_DEPOT = int(UnitType.DEPOT)
+_DIVISION = int(Size.DIVISION)
+_HQ = int(UnitType.HQ)
+
 #: 23.42: the Austro-Hungarian units of the Sud Armee, which defend normally and never panic
 #: (54, 55, 38, 19 and 32 I.D.; ids of the Brusilov counters)
 SUD_ARMEE = ("ah-xx-54", "ah-xx-55", "ah-xx-38", "ah-xx-19", "ah-xx-32")
@@ -32,15 +39,15 @@ PANIC_RETREAT = {"1": 1, "2": 2, "3": 3, "E": 4}
 
 def panic_in_effect(game: GweGame, side: int) -> bool:
     """23.0: the Russian (phasing ``side``) Combat Phase of the scenario's first Game-Turn."""
-    return int(side) == Side.ALLIED and int(game.state.turn) == int(game.scenario.first_turn)
+    return int(side) == _ALLIED and int(game.state.turn) == int(game.scenario.first_turn)
 
 
 def subject_to_panic(game: GweGame) -> np.ndarray:
     """``bool[n_units]``: Austro-Hungarian units other than HQs, depots and the Sud Armee
     units of 23.42."""
     u = game.scenario.units
-    out = ((u.nationality == Nationality.AUSTRO_HUNGARIAN) & (u.utype != UnitType.HQ)
-           & (u.utype != UnitType.DEPOT))
+    out = ((u.nationality == _AUSTRO_HUNGARIAN) & (u.utype != _HQ)
+           & (u.utype != _DEPOT))
     for uid in SUD_ARMEE:
         try:
             out[u.index(uid)] = False
@@ -54,7 +61,7 @@ def no_trench_benefit(game: GweGame, side: int) -> np.ndarray:
     panicking units (23.11) and Austro-Hungarian units that have lost a step (23.51, the
     whole game)."""
     u, st = game.scenario.units, game.state
-    out = (u.nationality == Nationality.AUSTRO_HUNGARIAN) & (st.unit_step > 0)
+    out = (u.nationality == _AUSTRO_HUNGARIAN) & (st.unit_step > 0)
     if panic_in_effect(game, side):
         out = out | subject_to_panic(game)
     return out
@@ -76,7 +83,7 @@ def panic_retreat(game: GweGame, stack, hexes: int, followers=(), forbidden=(),
                                  may_cross_zoc=frozenset(stack), cause="panic")
     if path is not None and lose_step:
         for x in stack:
-            if game.state.unit_status[x] & Status.ON_MAP and u.size[x] == Size.DIVISION:
+            if game.state.unit_status[x] & Status.ON_MAP and u.size[x] == _DIVISION:
                 lose_steps(game, x, 1, "panic")
     return path
 
@@ -126,7 +133,7 @@ def contagion(game: GweGame, snapshot: dict[int, int], retreated_from, paths,
         stack = groups[cell]
         for x in stack:
             game.set_flag(x, Flag.PANICKED)
-            if u.size[x] == Size.DIVISION:
+            if u.size[x] == _DIVISION:
                 lose_steps(game, x, 1, "panic")                        # 23.21
         stack = [x for x in stack if st.unit_status[x] & Status.ON_MAP]
         game.event("panic_contagion", hex=cell, units=tuple(stack))
@@ -164,9 +171,9 @@ def _retreat_one(game: GweGame, stack, forbidden):
     cell = int(st.unit_cell[stack[0]])
     here = st.units_at(cell)
     side = int(u.side[stack[0]])
-    others = [int(x) for x in here if u.side[x] == side and u.utype[x] != UnitType.HQ
+    others = [int(x) for x in here if u.side[x] == side and u.utype[x] != _HQ
               and int(x) not in stack]
     hqs = [] if others else [int(x) for x in here if u.side[x] == side
-                              and u.utype[x] == UnitType.HQ]
+                              and u.utype[x] == _HQ]
     return retreat.retreat_stack(game, stack, 1, followers=hqs, forbidden=forbidden,
                                  may_cross_zoc=frozenset(stack), cause="panic")

@@ -42,6 +42,12 @@ from gwe_fast.policies.base import IllegalChoice
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ALLIED = int(Side.ALLIED)
+_ARMORED_CAR = int(UnitType.ARMORED_CAR)
+_AUSTRO_HUNGARIAN = int(Nationality.AUSTRO_HUNGARIAN)
+_HQ = int(UnitType.HQ)
+
 SIDE_KEYS = {Side.ALLIED: "russian", Side.CENTRAL: "central_powers"}
 
 
@@ -60,7 +66,7 @@ def option_effect(scenario: Scenario, rule: str, key: str):
 def rail_capacity(scenario: Scenario, side: int) -> int:
     """Stacking Points the side may move by rail per Game-Turn (18.21-18.22); 8 for the
     Russians with Increased Supply and Rail Capacity (26.33)."""
-    if side == Side.ALLIED and scenario.options.get("more_supply_rail"):
+    if side == _ALLIED and scenario.options.get("more_supply_rail"):
         return int(option_effect(scenario, "26.33", "russian_rail_capacity"))
     return int(scenario.tables["rail_capacity"][SIDE_KEYS[Side(side)]]["stacking_points"])
 
@@ -154,7 +160,7 @@ def capacity_left(game: GweGame, side: int) -> int:
 def _counts(game: GweGame, unit: int) -> bool:
     """Does the unit still have to be counted toward Rail Capacity? (HQs never, 5.31)."""
     u = game.scenario.units
-    return u.utype[unit] != UnitType.HQ and not game.flag(unit, Flag.RAIL_COUNTED)
+    return u.utype[unit] != _HQ and not game.flag(unit, Flag.RAIL_COUNTED)
 
 
 def has_room(game: GweGame, unit: int) -> bool:
@@ -192,7 +198,7 @@ def first_turn_may_move(game: GweGame, unit: int) -> bool:
     """18.1: in his Movement Phase of the opening turn only Russian HQ units may be moved (by
     any means, rail included). No restriction for the Central Powers."""
     u = game.scenario.units
-    return not (u.side[unit] == Side.ALLIED and u.utype[unit] != UnitType.HQ
+    return not (u.side[unit] == _ALLIED and u.utype[unit] != _HQ
                 and int(game.state.turn) == opening_turn(game.scenario))
 
 
@@ -221,7 +227,7 @@ def can_entrain(game: GweGame, unit: int) -> bool:
     status = st.unit_status[unit]
     if not status & Status.ON_MAP or status & (Status.ENTRAINED | Status.OUT_OF_COMMAND):
         return False
-    if u.utype[unit] != UnitType.HQ and status & Status.OUT_OF_SUPPLY:
+    if u.utype[unit] != _HQ and status & Status.OUT_OF_SUPPLY:
         return False
     if not first_turn_may_move(game, unit):
         return False
@@ -271,23 +277,35 @@ def _rail_step_costs(game: GweGame, unit: int) -> np.ndarray:
     unit's Stacking Points (18.31, 18.33).
     """
     sc, st = game.scenario, game.state
-    data = gwe_data(sc)
     m, u = sc.map, sc.units
     side = int(u.side[unit])
     enemy = 1 - side
-    nb = m.neighbors
-    v = np.maximum(nb, 0)
     mine = friendly_ground(sc, side)
     any_enemy = occupied(sc, st, enemy)
     combat_enemy = occupied(sc, st, enemy, hq_only_counts=False)
     hq_only = any_enemy & ~combat_enemy
     enter = (mine & ~combat_enemy & ~controlled(sc, st, enemy)
              & ((st.hex_last != enemy) | hq_only))
-    ok = data.rail & (nb >= 0) & mine[:, None] & enter[v]
+    one, lines = _rail_lines(sc, side)
     sp = int(u.stacking[unit])
     if track_limits_on(sc) and sp > 0:
-        ok &= track_room(game, side).max(axis=2) >= sp
-    return np.where(ok, 1, PROHIBITED).astype(dtypes.STEPCOST)
+        room = track_room(game, side)
+        room = np.maximum(room[..., 0], room[..., 1]) >= sp       # faster than .max(axis=2)
+        lines = np.where((lines >= 0) & room, 0, PROHIBITED).astype(dtypes.STEPCOST)
+    # 1 across a friendly rail hexside into a hex it may enter, else PROHIBITED
+    return m.k.board.step_costs(m.neighbors, one, lines, ~enter)
+
+
+@lru_cache(maxsize=64)
+def _rail_lines(scenario: Scenario, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(one, lines)`` for ``board.step_costs``: a cost of 1 to enter any hex, and 0 across
+    the rail hexsides of the side's friendly hexes, else PROHIBITED (made once, read-only)."""
+    data = gwe_data(scenario)
+    one = np.ones(scenario.map.n_cells, dtype=dtypes.STEPCOST)
+    mine = friendly_ground(scenario, side)
+    lines = np.where(data.rail & mine[:, None], 0, PROHIBITED).astype(dtypes.STEPCOST)
+    one.flags.writeable = lines.flags.writeable = False
+    return one, lines
 
 
 def track_room(game: GweGame, side: int) -> np.ndarray:
@@ -436,7 +454,7 @@ def entrained_defense(game: GweGame, unit: int, defense: int) -> int:
     """5.36: an entrained unit defends at half its Defense Strength, rounded down (an HQ's
     combat strength is unaffected, 10.35). ``defense`` is the strength before this rule."""
     if (game.state.unit_status[unit] & Status.ENTRAINED
-            and game.scenario.units.utype[unit] != UnitType.HQ):
+            and game.scenario.units.utype[unit] != _HQ):
         return int(defense) // 2
     return int(defense)
 
@@ -454,8 +472,8 @@ def is_reduced_austro_hungarian(game: GweGame, unit: int) -> bool:
     """An Austro-Hungarian unit that has lost a step (23.5); HQs are not (their reverse side is
     a displacement, 10.54)."""
     u = game.scenario.units
-    return bool(u.nationality[unit] == Nationality.AUSTRO_HUNGARIAN
-                and u.utype[unit] != UnitType.HQ and game.state.unit_step[unit] > 0)
+    return bool(u.nationality[unit] == _AUSTRO_HUNGARIAN
+                and u.utype[unit] != _HQ and game.state.unit_step[unit] > 0)
 
 
 def _survives_roll(game: GweGame, unit: int, case: str) -> bool:
@@ -494,7 +512,7 @@ def armored_car_breakdown(game: GweGame, unit: int) -> bool:
     (``Flag.BROKEN_DOWN``; ``current_values`` gives its reverse). Returns True if it broke
     down now."""
     sc = game.scenario
-    if (sc.units.utype[unit] != UnitType.ARMORED_CAR
+    if (sc.units.utype[unit] != _ARMORED_CAR
             or not game.state.unit_status[unit] & Status.ON_MAP
             or game.flag(unit, Flag.BROKEN_DOWN)):
         return False
@@ -515,7 +533,7 @@ def armored_car_breakdown(game: GweGame, unit: int) -> bool:
 def armored_car_needs_repair(game: GweGame, unit: int) -> bool:
     """24.43: a broken-down armored car is repaired like a Russian unit replacing a step: the
     step replacement phase treats it as eligible when this is True."""
-    return (game.scenario.units.utype[unit] == UnitType.ARMORED_CAR
+    return (game.scenario.units.utype[unit] == _ARMORED_CAR
             and game.flag(unit, Flag.BROKEN_DOWN))
 
 

@@ -38,6 +38,12 @@ from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.scenario.model import ENTRY_LETTERS, Scenario
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ALLIED = int(Side.ALLIED)
+_CENTRAL = int(Side.CENTRAL)
+_DEPOT = int(UnitType.DEPOT)
+_HQ = int(UnitType.HQ)
+
 ATTACK_ON_SCHEDULE = "attack_on_schedule"
 
 
@@ -62,14 +68,14 @@ def due_turns(scenario: Scenario) -> np.ndarray:
     delay = (int(rail.option_effect(scenario, "26.32", "central_powers_reinforcement_delay"))
              if scenario.options.get("west_front") else 0)
     for i in range(u.n):
-        if u.utype[i] == UnitType.DEPOT:
+        if u.utype[i] == _DEPOT:
             continue
         t = int(u.arrival_turn[i])
         if t < 0 and "sga_early" in u.option[i]:
             t = sga
         if t < 0:
             continue
-        if u.side[i] == Side.CENTRAL:
+        if u.side[i] == _CENTRAL:
             t += delay
         out[i] = t
     return out
@@ -86,11 +92,11 @@ def replaced_hqs(scenario: Scenario) -> np.ndarray:
         return out
     army = u.text.get("army", ("",) * u.n)
     for j in range(u.n):
-        if (u.utype[j] != UnitType.HQ or "better_commanders" not in u.option[j]
+        if (u.utype[j] != _HQ or "better_commanders" not in u.option[j]
                 or not all(scenario.options.get(o) is True for o in u.option[j]) or not army[j]):
             continue
         for i in range(u.n):
-            if (i != j and u.utype[i] == UnitType.HQ and u.side[i] == u.side[j]
+            if (i != j and u.utype[i] == _HQ and u.side[i] == u.side[j]
                     and army[i] == army[j] and "better_commanders" not in u.option[i]):
                 out[i] = True
     return out
@@ -151,7 +157,7 @@ def depot_schedule(scenario: Scenario, side: int, turn: int) -> tuple[int, int, 
             n = int(band["depots"])
     per_turn = int(t["max_per_turn"][key])
     on_map = int(t["max_on_map"][key])
-    if side == Side.ALLIED and scenario.options.get("more_supply_rail"):
+    if side == _ALLIED and scenario.options.get("more_supply_rail"):
         per_turn = int(rail.option_effect(scenario, "26.33", "russian_depots_per_turn"))
         on_map = int(rail.option_effect(scenario, "26.33", "russian_max_depots_on_map"))
         if n > 0:
@@ -242,7 +248,7 @@ def depot_pool(game: GweGame, side: int) -> np.ndarray:
     sc, st = game.scenario, game.state
     s = st.unit_status
     u = sc.units
-    mine = ((u.side == side) & (u.utype == UnitType.DEPOT) & _playable(sc)
+    mine = ((u.side == side) & (u.utype == _DEPOT) & _playable(sc)
             & ~(s & (Status.WITHHELD | Status.ON_MAP)).astype(bool))
     fresh = np.flatnonzero(mine & (s & Status.PENDING).astype(bool))
     used = np.flatnonzero(mine & (s & (Status.ELIMINATED | Status.NOT_IN_PLAY | Status.POOL))
@@ -254,7 +260,7 @@ def _receive_depots(game: GweGame, side: int, blocked: np.ndarray) -> None:
     sc, st = game.scenario, game.state
     u = sc.units
     n, _, cap = depot_schedule(sc, side, int(st.turn))
-    on_map = int(((u.side == side) & (u.utype == UnitType.DEPOT)
+    on_map = int(((u.side == side) & (u.utype == _DEPOT)
                   & (st.unit_status & Status.ON_MAP).astype(bool)).sum())
     pool = depot_pool(game, side)
     n = min(n, cap - on_map, pool.size)
@@ -291,7 +297,7 @@ def _offer(game: GweGame, unit: int, side: int, blocked: np.ndarray) -> None:
         game.set_flag(unit, Flag.ENTRY_BLOCKED)           # 14.22: delayed one Game-Turn
         game.event("entry_blocked", unit=unit)
     opts.append(("delay",))
-    vp = withhold_vp(sc, turn) if side == Side.CENTRAL else None
+    vp = withhold_vp(sc, turn) if side == _CENTRAL else None
     if vp is not None:
         opts.append(("withhold",))
     pick = game.ask("gwe.reinforcement.arrive", side, opts, unit=unit)
@@ -334,7 +340,7 @@ def setup_replacements(game: GweGame) -> None:
         if not st.unit_status[i] & Status.ON_MAP:
             continue
         for j in range(u.n):
-            if (j != i and u.utype[j] == UnitType.HQ and army[j] == army[i]
+            if (j != i and u.utype[j] == _HQ and army[j] == army[i]
                     and "better_commanders" in u.option[j]
                     and all(sc.options.get(o) is True for o in u.option[j])):
                 st.unit_cell[j] = st.unit_cell[i]

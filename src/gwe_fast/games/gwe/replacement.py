@@ -34,6 +34,9 @@ from gwe_fast.games.gwe.zoc import occupied
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ARMORED_CAR = int(UnitType.ARMORED_CAR)
+
 #: 22.0: "provided the unit is not adjacent to any enemy units"
 ENEMY_DISTANCE = 1
 #: 26.24: the Attack on Schedule scenario (case 26.2) has its own tables
@@ -75,9 +78,9 @@ def _repairable(game: GweGame) -> np.ndarray:
     no more than half its steps (13.0), or a broken-down armored car (24.43)."""
     u = game.scenario.units
     lost = game.state.unit_step.astype(np.int32)
-    steps = (~np.isin(u.utype, NOT_ELIGIBLE) & (u.utype != UnitType.ARMORED_CAR)
+    steps = (~np.isin(u.utype, NOT_ELIGIBLE) & (u.utype != _ARMORED_CAR)
              & (lost > 0) & (lost <= u.n_steps // 2))
-    car = (u.utype == UnitType.ARMORED_CAR) & (game.arr("flags") & Flag.BROKEN_DOWN).astype(bool)
+    car = (u.utype == _ARMORED_CAR) & (game.arr("flags") & Flag.BROKEN_DOWN).astype(bool)
     return steps | car
 
 
@@ -125,7 +128,7 @@ def replacement_phase(game: GweGame, side: int) -> None:
         if die not in rolls:
             game.event("replacement_failed", unit=unit, die=die)
             continue
-        if u.utype[unit] == UnitType.ARMORED_CAR:
+        if u.utype[unit] == _ARMORED_CAR:
             game.set_flag(unit, Flag.BROKEN_DOWN, False)                     # 24.43
         else:
             st.unit_step[unit] = 0                                             # 13.0

@@ -39,6 +39,11 @@ from gwe_fast.games.gwe.supply import rail_sources, supplied_depots
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ARMORED_CAR = int(UnitType.ARMORED_CAR)
+_HQ = int(UnitType.HQ)
+_MOUNTAIN = int(Terrain.MOUNTAIN)
+
 
 def passable_steps(game: GweGame) -> np.ndarray:
     """``bool[n_cells, 6]``: steps any unit may take: onto the map, not across a blocked
@@ -174,8 +179,8 @@ def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
         game.event("retreat_blocked", units=tuple(stack), length=length)
         return None
     # 24.41: the armored car never enters a mountain hex
-    cars = [x for x in stack if u.utype[x] == UnitType.ARMORED_CAR and x not in doomed]
-    mountain = sc.map.terrain == Terrain.MOUNTAIN
+    cars = [x for x in stack if u.utype[x] == _ARMORED_CAR and x not in doomed]
+    mountain = sc.map.terrain == _MOUNTAIN
     if cars:
         flat = [p for p in cand if not mountain[list(p)].any()]
         cand = flat or cand
@@ -203,11 +208,11 @@ def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
     # 10.52: enemy HQs alone in a hex entered displace (or are eliminated)
     for c in path:
         for other in st.units_at(int(c)):
-            if (u.side[other] != side and u.utype[other] == UnitType.HQ
+            if (u.side[other] != side and u.utype[other] == _HQ
                     and not command.displace_hq(game, int(other))):
                 eliminate_units(game, [int(other)], cause)
     if on_mountain:                                          # 24.41
-        eliminate_units(game, [x for x in movers if u.utype[x] == UnitType.ARMORED_CAR], cause)
+        eliminate_units(game, [x for x in movers if u.utype[x] == _ARMORED_CAR], cause)
     # 6.15: a retreat may not end overstacked; the owner eliminates retreating units
     stacking.retreat_overstack(game, [x for x in movers if st.unit_status[x] & Status.ON_MAP],
                                int(path[-1]))

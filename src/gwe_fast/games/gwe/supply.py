@@ -16,6 +16,9 @@ All three are the one bounded search with different pass rules:
 
 from __future__ import annotations
 
+from functools import lru_cache
+from types import SimpleNamespace
+
 import numpy as np
 
 from gwe_fast import dtypes
@@ -26,6 +29,7 @@ from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State
 
 TCR1_ZOC_HEXES = 2   # 9.14
+DEPOT, ALLIED = int(UnitType.DEPOT), int(Side.ALLIED)   # plain ints for numpy (see zoc.py)
 
 
 def _passable(scenario: Scenario) -> np.ndarray:
@@ -34,8 +38,27 @@ def _passable(scenario: Scenario) -> np.ndarray:
     data = gwe_data(scenario)
     m = scenario.map
     v = np.maximum(m.neighbors, 0)
-    water = np.isin(m.terrain, (Terrain.LAKE, Terrain.SEA))
+    water = np.isin(m.terrain, (int(Terrain.LAKE), int(Terrain.SEA)))
     return (m.neighbors >= 0) & (data.side_add[0] >= 0) & ~water[v]
+
+
+@lru_cache(maxsize=32)
+def _fixed(scenario: Scenario) -> SimpleNamespace:
+    """What every supply search of a scenario shares, made once (read-only): ``one``, a
+    cost of one to enter any hex; ``line_side`` and ``rail_side``, the hexsides a supply line
+    and a rail line may cross (0) or not (-1), for ``board.step_costs``; each unit's search
+    ``layers`` (three for TCR 1, 9.14) and supply ``range`` as int32."""
+    data = gwe_data(scenario)
+    out = SimpleNamespace(
+        one=np.ones(scenario.map.n_cells, dtype=dtypes.STEPCOST),
+        line_side=np.where(_passable(scenario), 0, PROHIBITED).astype(dtypes.STEPCOST),
+        rail_side=np.where(data.rail, 0, PROHIBITED).astype(dtypes.STEPCOST),
+        layers=np.where(data.tcr == 1, TCR1_ZOC_HEXES + 1, 1).astype(np.int32),
+        range=data.supply_range.astype(np.int32),
+        depot=scenario.units.utype == DEPOT)
+    for a in vars(out).values():
+        a.flags.writeable = False
+    return out
 
 
 def _open_zoc(scenario: Scenario, state: State, side: int) -> np.ndarray:
@@ -47,7 +70,7 @@ def _open_zoc(scenario: Scenario, state: State, side: int) -> np.ndarray:
 def friendly_ground(scenario: Scenario, side: int) -> np.ndarray:
     """Cells on ``side``'s side of the start line (18.27, 19.1)."""
     east = gwe_data(scenario).east
-    return east if side == Side.ALLIED else ~east
+    return east if side == ALLIED else ~east
 
 
 def rail_sources(scenario: Scenario, state: State, side: int) -> np.ndarray:
@@ -57,8 +80,9 @@ def rail_sources(scenario: Scenario, state: State, side: int) -> np.ndarray:
     ok = (friendly_ground(scenario, side)
           & ~occupied(scenario, state, 1 - side, hq_only_counts=False)
           & ~_open_zoc(scenario, state, side))
-    v = np.maximum(m.neighbors, 0)
-    cost = np.where(data.rail & (m.neighbors >= 0) & ok[v], 1, PROHIBITED).astype(dtypes.STEPCOST)
+    # 1 along a rail hexside into a hex that is ok, else -1
+    fx = _fixed(scenario)
+    cost = m.k.board.step_costs(m.neighbors, fx.one, fx.rail_side, ~ok)
     starts = data.rail_edge[int(side)]
     starts = starts[ok[starts]]
     reached = m.k.search.bounded_search(m.neighbors, cost, starts)[0][0] >= 0
@@ -69,9 +93,9 @@ def _line_costs(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """One per hex on a supply line; never into an enemy-occupied hex (9.14), though a hex
     holding only enemy HQs does not count (9.17)."""
     m = scenario.map
-    v = np.maximum(m.neighbors, 0)
     blocked = occupied(scenario, state, 1 - side, hq_only_counts=False)
-    return np.where(_passable(scenario) & ~blocked[v], 1, PROHIBITED).astype(dtypes.STEPCOST)
+    fx = _fixed(scenario)
+    return m.k.board.step_costs(m.neighbors, fx.one, fx.line_side, blocked)
 
 
 def supplied_depots(scenario: Scenario, state: State, side: int,
@@ -82,7 +106,7 @@ def supplied_depots(scenario: Scenario, state: State, side: int,
     m, u = scenario.map, scenario.units
     if sources is None:
         sources = rail_sources(scenario, state, side)
-    depots = np.flatnonzero(on_map(state) & (u.side == side) & (u.utype == UnitType.DEPOT))
+    depots = np.flatnonzero(on_map(state) & (u.side == side) & _fixed(scenario).depot)
     ok = np.zeros(u.n, dtype=bool)
     if depots.size == 0:
         return ok
@@ -121,14 +145,12 @@ def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
     limit = int(data.supply_range[mine].max())
     dist, _ = m.k.search.bounded_search(m.neighbors, cost, src_cells, limit=limit, toll=toll,
                                         max_toll=TCR1_ZOC_HEXES, toll_on_exit=True)
-    for i in np.flatnonzero(mine):
-        if u.utype[i] == UnitType.DEPOT:
-            out[i] = depots[i]
-            continue
-        layers = TCR1_ZOC_HEXES + 1 if data.tcr[i] == 1 else 1
-        d = dist[:layers, state.unit_cell[i]]
-        d = d[d >= 0]
-        out[i] = d.size > 0 and d.min() <= data.supply_range[i]
+    fx = _fixed(scenario)
+    dep = mine & fx.depot
+    out[dep] = depots[dep]
+    # a line within the unit's range, through at most two tolls for TCR 1 (9.14)
+    lines = np.flatnonzero(mine & ~fx.depot)
+    out[lines] = m.k.board.reach_within(dist, state.unit_cell, lines, fx.layers, fx.range)
     return out
 
 

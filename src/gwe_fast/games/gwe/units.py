@@ -8,6 +8,10 @@ from gwe_fast.enums import Side, UnitType
 from gwe_fast.games.gwe.game import LOSS_CAUSES, GweGame
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_CENTRAL = int(Side.CENTRAL)
+_HQ = int(UnitType.HQ)
+
 
 def steps_left(game: GweGame, unit: int) -> int:
     """Steps the unit has left: a corps has four, a division two, most others one (8.5)."""
@@ -47,9 +51,9 @@ def _eliminate(game: GweGame, unit: int, cause: str, surrounded: bool) -> None:
     st.unit_status[unit] = Status.ELIMINATED
     st.unit_cell[unit] = -1
     st.unit_step[unit] = u.n_steps[unit]
-    who = "central_powers" if side == Side.CENTRAL else "russian"
-    sign = 1 if side == Side.CENTRAL else -1
-    if u.utype[unit] == UnitType.HQ:
+    who = "central_powers" if side == _CENTRAL else "russian"
+    sign = 1 if side == _CENTRAL else -1
+    if u.utype[unit] == _HQ:
         game.add_vp(f"{who}_hq_eliminated", sign)                     # 25.2
     elif sp:
         if surrounded:

@@ -9,6 +9,9 @@ from gwe_fast.games.gwe.game import GweGame
 from gwe_fast.games.gwe.zoc import occupied
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ALLIED = int(Side.ALLIED)
+
 
 def russian_towns(game: GweGame) -> list[int]:
     """Cells of the valued towns and cities the Russian Player controls (25.11-25.12): a
@@ -22,7 +25,7 @@ def russian_towns(game: GweGame) -> list[int]:
         return []
     russians_there = occupied(sc, st, Side.ALLIED)
     central_there = occupied(sc, st, Side.CENTRAL)
-    mine = [c for c in valued if (st.hex_last[c] == Side.ALLIED or russians_there[c])
+    mine = [c for c in valued if (st.hex_last[c] == _ALLIED or russians_there[c])
             and not central_there[c]]
     if not mine:
         return []

@@ -37,6 +37,12 @@ from gwe_fast.games.gwe.retreat import toward_source
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ARMORED_CAR = int(UnitType.ARMORED_CAR)
+_AUSTRO_HUNGARIAN = int(Nationality.AUSTRO_HUNGARIAN)
+_CAVALRY = int(UnitType.CAVALRY)
+_MOUNTAIN = int(Terrain.MOUNTAIN)
+
 WITHDRAWAL_HEXES = 2   # 12.11: "two (no more or less) hexes"
 
 
@@ -56,8 +62,8 @@ def _may_enter(game: GweGame, unit: int) -> np.ndarray:
     sc = game.scenario
     data = gwe_data(sc)
     ok = data.enter_cost[int(data.tcr[unit]) - 1] >= 0
-    if sc.units.utype[unit] == UnitType.ARMORED_CAR:
-        ok = ok & (sc.map.terrain != Terrain.MOUNTAIN)
+    if sc.units.utype[unit] == _ARMORED_CAR:
+        ok = ok & (sc.map.terrain != _MOUNTAIN)
     return ok
 
 
@@ -119,13 +125,13 @@ def withdrawal_candidates(game: GweGame, side: int, tried=()) -> list[int]:
     sc, st = game.scenario, game.state
     u = sc.units
     next_to_enemy = _adjacent_to(game, occupied(sc, st, 1 - side))
-    kinds = (u.utype == UnitType.CAVALRY) | (u.utype == UnitType.ARMORED_CAR)
+    kinds = (u.utype == _CAVALRY) | (u.utype == _ARMORED_CAR)
     ok = (_on_map(game) & (u.side == side) & kinds
           & ~(st.unit_status & Status.ENTRAINED).astype(bool)
           & next_to_enemy[np.maximum(st.unit_cell, 0)])
     if int(st.turn) == sc.first_turn:                                          # 23.31
-        ok &= ~((u.utype == UnitType.CAVALRY)
-                & (u.nationality == Nationality.AUSTRO_HUNGARIAN))
+        ok &= ~((u.utype == _CAVALRY)
+                & (u.nationality == _AUSTRO_HUNGARIAN))
     out = []
     to_source = None
     for i in np.flatnonzero(ok):
@@ -210,7 +216,7 @@ def withdrawal_phase(game: GweGame, withdrawing_side: int) -> None:
         if pick < 0:
             return
         tried.add(pick)
-        if u.utype[pick] != UnitType.ARMORED_CAR:                              # 24.22
+        if u.utype[pick] != _ARMORED_CAR:                              # 24.22
             die = game.roll("withdrawal", f"12.12 {u.ids[pick]}")
             if die <= int(data.tcr[pick]):                                      # 12.12
                 game.event("withdrawal_failed", unit=pick, die=die)

@@ -22,6 +22,9 @@ from gwe_fast.games.kb import artillery
 from gwe_fast.games.kb.game import WEATHER, KbGame
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_CENTRAL = int(Side.CENTRAL)
+
 OBSERVATION, GROUND_ATTACK, INTERCEPTION = 0, 1, 2
 
 
@@ -31,7 +34,7 @@ def air_points(game: KbGame, side: int) -> int:
     tab = game.scenario.tables["air_points"]
     if int(game.state.turn) < int(tab["first_turn"]):
         return 0
-    n = int(tab["german" if side == Side.CENTRAL else "allied"])
+    n = int(tab["german" if side == _CENTRAL else "allied"])
     w = WEATHER[int(game.arr("weather")[0])]
     rule = tab["available"][list(tab["weather"]).index(w)]
     return {"all": n, "half": n // 2, "none": 0}[rule]

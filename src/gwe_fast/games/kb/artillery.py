@@ -20,10 +20,14 @@ from gwe_fast.games.kb import units
 from gwe_fast.games.kb.game import FIELD, HEAVY, MISSIONS, Flag, KbGame
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_CENTRAL = int(Side.CENTRAL)
+_HQ = int(UnitType.HQ)
+
 
 def schedule(game: KbGame, side: int, turn: int) -> tuple[int, int]:
     """(field, heavy) Artillery Points ``side`` receives on ``turn`` (9.81, 9.82)."""
-    key = "german" if side == Side.CENTRAL else "allied"
+    key = "german" if side == _CENTRAL else "allied"
     for band in game.scenario.tables["artillery_points"][key]:
         if band["first_turn"] <= turn <= band.get("last_turn", 10**6):
             return int(band["field"]), int(band["heavy"])
@@ -45,11 +49,11 @@ def field_in_range(game: KbGame, side: int) -> np.ndarray:
     sc, st = game.scenario, game.state
     m = sc.map
     hq = np.flatnonzero((st.unit_status & Status.ON_MAP).astype(bool) & (sc.units.side == side)
-                        & (sc.units.utype == UnitType.HQ))
+                        & (sc.units.utype == _HQ))
     out = np.zeros(m.n_cells, dtype=bool)
     rng = int(sc.tables["artillery_points"]["field_range_from_hq"])
     for u in hq:
-        out[m.within(m.id_of(int(st.unit_cell[u])), rng)] = True
+        out[m.within(int(st.unit_cell[u]), rng)] = True
     return out
 
 

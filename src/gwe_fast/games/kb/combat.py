@@ -63,6 +63,10 @@ from gwe_fast.games.kb.movement import step_costs
 from gwe_fast.games.kb.zoc import controlled, occupied
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_ALLIED = int(Side.ALLIED)
+_CENTRAL = int(Side.CENTRAL)
+
 DONE = "done"
 ATTACKER_ELIMINATED, UNSUCCESSFUL, SUCCESSFUL = "attacker_eliminated", "unsuccessful", "successful"
 # 17.3 "Game-Turns 1 and 2": the turns of the table's ``die_multiplier_turns_1_2`` row.
@@ -325,7 +329,7 @@ def advance_points(game: KbGame, unit: int, die: int) -> int:
     sc = game.scenario
     tab = sc.tables["advance_after_combat"]
     key = "die_multiplier_turns_1_2" if int(game.state.turn) in OPENING_TURNS else "die_multiplier"
-    if int(sc.units.side[unit]) == Side.ALLIED:
+    if int(sc.units.side[unit]) == _ALLIED:
         kind = ALLIED
     else:
         kind = STOSS if is_stoss(game, unit) else OTHER_GERMAN
@@ -334,7 +338,7 @@ def advance_points(game: KbGame, unit: int, die: int) -> int:
 
 def is_stoss(game: KbGame, unit: int) -> bool:
     sc = game.scenario
-    return bool(int(sc.units.side[unit]) == Side.CENTRAL and sc.units.extra["stoss"][unit]
+    return bool(int(sc.units.side[unit]) == _CENTRAL and sc.units.extra["stoss"][unit]
                 and not game.data.replacement[unit])
 
 

@@ -18,6 +18,10 @@ from gwe_fast.games.kb.game import LOSS_CAUSES, MISSIONS, WEATHER, Flag, KbGame
 from gwe_fast.games.kb.zoc import controlled
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_CENTRAL = int(Side.CENTRAL)
+_HQ = int(UnitType.HQ)
+
 (WEATHER_STAGE, AIR_STAGE, REINFORCEMENT_STAGE, ARTILLERY_STAGE, GERMAN_BREAKDOWN,
  GERMAN_MOVEMENT, GERMAN_COMBAT, ALLIED_MOVEMENT, ALLIED_COMBAT, TERMINAL) = range(1, 11)
 PHASE_NAMES = {WEATHER_STAGE: "weather", AIR_STAGE: "air", REINFORCEMENT_STAGE: "reinforcement",
@@ -132,7 +136,7 @@ def set_quotas(game: KbGame, side: int) -> None:
     turn = int(game.state.turn)
     if turn > 2:                                                      # 17.15
         return
-    if side == Side.CENTRAL:
+    if side == _CENTRAL:
         if turn == 2:                                                 # 17.12
             q[Q_GERMAN] = game.roll("opening", "17.12 German units") + int(
                 tab["german_turn_2_extra_units_die_plus"])
@@ -153,7 +157,7 @@ def quota_slot(game: KbGame, unit: int) -> int | None:
         return None
     side = int(game.scenario.units.side[unit])
     flags = game.arr("flags")
-    if side == Side.CENTRAL:
+    if side == _CENTRAL:
         if flags[unit] & OPENING:
             return None
         return Q_GERMAN
@@ -197,23 +201,15 @@ def movement_phase(game: KbGame, side: int) -> None:
 def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
     sc, st = game.scenario, game.state
     flags = game.arr("flags")
-    out = []
-    ezoc = controlled(game, 1 - side) if segment == movement.SECOND else None
-    second_ok = sc.units.extra["second_segment"]
-    hq = sc.units.utype == int(UnitType.HQ)
-    for u in np.flatnonzero(units.on_map(game, side)):
-        u = int(u)
-        if u in done or flags[u] & (Flag.MOVED | Flag.NO_MOVE):
-            continue
-        if segment == movement.SECOND:
-            if hq[u] and not second_ok[u]:                              # 5.23
-                continue
-            if ezoc[int(st.unit_cell[u])]:                              # 5.22
-                continue
-        if not may_move(game, u):                                       # 17.1
-            continue
-        out.append(u)
-    return out
+    free = units.on_map(game, side) & ((flags & (Flag.MOVED | Flag.NO_MOVE)) == 0)
+    if segment == movement.SECOND:
+        ezoc = controlled(game, 1 - side)
+        hq = sc.units.utype == _HQ
+        free &= ~(hq & (sc.units.extra["second_segment"] == 0))       # 5.23
+        free &= ~ezoc[st.unit_cell]                                     # 5.22
+    check = int(st.turn) <= 2              # 17.1: may_move is always True after Game-Turn 2
+    return [u for u in np.flatnonzero(free).tolist()
+            if u not in done and (not check or may_move(game, u))]
 
 
 def movement_segment(game: KbGame, side: int, segment: int) -> None:
@@ -238,7 +234,7 @@ def move_one(game: KbGame, unit: int, segment: int) -> None:
     here = int(st.unit_cell[unit])
     dist, pred = movement.routes(game, unit, segment)
     options: list[tuple] = [("stay",)]
-    options += [("move", int(c)) for c in np.flatnonzero(dist > 0) if c != here]
+    options += [("move", c) for c in np.flatnonzero(dist > 0).tolist() if c != here]
     exits = movement.exit_costs(game, unit, dist, segment)
     options += [("exit", c) for c in sorted(exits)]
     choice = game.ask("kb.move.to", side, options, unit=unit, segment=segment)

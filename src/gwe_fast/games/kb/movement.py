@@ -21,20 +21,24 @@ def gas_zone(game: KbGame) -> np.ndarray:
     """The Zones of Effectiveness of the Persistent Gas markers on the map: each marker's hex
     and the six around it (9.34)."""
     m = game.scenario.map
-    out = np.zeros(m.n_cells, dtype=bool)
     cells = game.arr("gas")
-    cells = cells[cells >= 0]
-    if cells.size:
-        out[cells] = True
-        nb = m.neighbors[cells]
-        out[nb[nb >= 0]] = True
-    return out
+    return m.k.board.adjacent_cells(m.neighbors, cells[cells >= 0], None, True)
 
 
 def enter_costs(game: KbGame) -> np.ndarray:
     """Movement Points to enter each hex (5.32), doubled inside a gas zone (9.34[1])."""
     cost = game.data.enter_cost.astype(np.int32)
+    if not (game.arr("gas") >= 0).any():
+        return cost
     return np.where(gas_zone(game), 2 * cost, cost)
+
+
+def _enter16(game: KbGame) -> np.ndarray:
+    """``enter_costs`` as the int16 that ``step_costs`` wraps its sums to (the same steps)."""
+    cost = game.data.enter_cost
+    if not (game.arr("gas") >= 0).any():
+        return cost
+    return np.where(gas_zone(game), 2 * cost, cost).astype(dtypes.STEPCOST)
 
 
 def step_costs(game: KbGame, unit: int) -> np.ndarray:
@@ -42,14 +46,15 @@ def step_costs(game: KbGame, unit: int) -> np.ndarray:
     neighbour: the hex's cost (doubled by gas) plus the hexside's; negative off the map and
     into enemy-occupied hexes (5.12). Friendly units cost nothing (5.41); entering an
     enemy-controlled hex costs nothing extra (6.12): callers apply 5.13 and 6.2."""
-    m = game.scenario.map
-    nb = m.neighbors
-    v = np.maximum(nb, 0)
     enemy = 1 - int(game.scenario.units.side[unit])
-    enter = enter_costs(game)
-    cost = enter[v] + game.data.side_add
-    bad = (nb < 0) | occupied(game, enemy)[v]
-    return np.where(bad, -1, cost).astype(dtypes.STEPCOST)
+    return _step_costs(game, occupied(game, enemy))
+
+
+def _step_costs(game: KbGame, closed: np.ndarray) -> np.ndarray:
+    # enter + hexside, -1 off the map and into the closed hexes (whatever their own costs)
+    m = game.scenario.map
+    return m.k.board.step_costs(m.neighbors, _enter16(game), game.data.side_add, closed,
+                                None, 0, False)
 
 
 def allowance(game: KbGame, unit: int, segment: int) -> int:
@@ -70,32 +75,32 @@ def routes(game: KbGame, unit: int, segment: int) -> tuple[np.ndarray, np.ndarra
     """
     sc, st = game.scenario, game.state
     m = sc.map
-    n = m.n_cells
     here = int(st.unit_cell[unit])
     side = int(sc.units.side[unit])
     ezoc = controlled(game, 1 - side)
-    cost = step_costs(game, unit).astype(np.int32)
+    enemy_here = occupied(game, 1 - side)
     nb = m.neighbors
-    v = np.maximum(nb, 0)
     ma = allowance(game, unit, segment)
     if segment == SECOND:
-        cost[ezoc[v]] = -1                                           # 5.22
+        cost = _step_costs(game, enemy_here | ezoc)                  # 5.22
         stop = None
     else:
+        cost = _step_costs(game, enemy_here)
         stop = ezoc.astype(np.uint8)
         stop[here] = 0
         if ezoc[here]:                                               # 5.13, 6.22, 6.23
             row = cost[here]
-            row[ezoc[v[here]]] = -1
-            row[row >= 0] += ma // 2
-    cost = cost.astype(dtypes.STEPCOST)
+            for d, w in enumerate(nb[here].tolist()):
+                if w >= 0 and ezoc[w]:
+                    row[d] = -1
+                elif row[d] >= 0:
+                    row[d] += ma // 2
     d2, p2 = m.k.search.bounded_search(nb, cost, [here], limit=ma, stop=stop)
-    dist = d2[0].astype(np.int32)
-    pred = p2[0].astype(np.int32)
-    for d in range(6):                                               # 5.15
-        w = int(nb[here, d])
-        if w >= 0 and cost[here, d] >= 0 and dist[w] < 0:
-            dist[w] = int(cost[here, d])
+    dist, pred = d2[0], p2[0]
+    for d, w in enumerate(nb[here].tolist()):                        # 5.15
+        c = int(cost[here, d])
+        if w >= 0 and c >= 0 and dist[w] < 0:
+            dist[w] = c
             pred[w] = here
     return dist, pred
 

@@ -14,6 +14,9 @@ from gwe_fast.games.kb.zoc import controlled, occupied
 from gwe_fast.scenario.model import ENTRY_LETTERS
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_HQ = int(UnitType.HQ)
+
 ALTERNATE_RADIUS = 3   # 15.13: "any mapedge hex within 3 hexes (or more, if necessary)"
 
 
@@ -54,7 +57,7 @@ def alternate_hexes(game: KbGame, cells, blocked: np.ndarray) -> list[int]:
     m = game.scenario.map
     best: dict[int, int] = {}
     for c in cells:
-        d = m.distances_from(m.id_of(c))
+        d = m.distances_from(int(c))
         for e in np.flatnonzero(game.data.map_edge & ~blocked):
             best[int(e)] = min(best.get(int(e), 10**6), int(d[e]))
     if not best:
@@ -79,7 +82,7 @@ def service_segment(game: KbGame) -> None:
     if int(st.turn) < int(tab["first_turn"]):
         return
     n = game.roll("reinforcement", "15.21 service companies") * int(tab["die_multiplier"])
-    hqs = np.flatnonzero(units.on_map(game, Side.ALLIED) & (sc.units.utype == UnitType.HQ))
+    hqs = np.flatnonzero(units.on_map(game, Side.ALLIED) & (sc.units.utype == _HQ))
     if hqs.size == 0:
         return                                                        # 15.23
     cells = sorted({int(st.unit_cell[h]) for h in hqs})

@@ -15,6 +15,10 @@ from gwe_fast.games.kb.game import KbGame
 from gwe_fast.games.kb.zoc import controlled, occupied
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_CENTRAL = int(Side.CENTRAL)
+_HQ = int(UnitType.HQ)
+
 IN_SUPPLY, OUT_OF_COMMUNICATIONS, OUT_OF_SUPPLY, ISOLATED = 0, 1, 2, 3
 STATE_NAMES = ("in_supply", "out_of_communications", "out_of_supply", "isolated")
 
@@ -25,7 +29,7 @@ def line_lengths(game: KbGame, side: int) -> np.ndarray:
     sc, st = game.scenario, game.state
     m = sc.map
     hq = ((st.unit_status & Status.ON_MAP).astype(bool) & (sc.units.side == side)
-          & (sc.units.utype == UnitType.HQ))
+          & (sc.units.utype == _HQ))
     n = m.n_cells
     if not hq.any():
         return np.full(n, -1, dtype=np.int32)
@@ -46,7 +50,7 @@ def state_of(game: KbGame, lengths: np.ndarray, unit: int) -> int:
     """The supply state of one unit from ``line_lengths`` (14.13), German units being in supply
     on Game-Turns 1 and 2 (17.5)."""
     sc = game.scenario
-    if sc.units.side[unit] == Side.CENTRAL and int(game.state.turn) in _auto_turns(game):
+    if sc.units.side[unit] == _CENTRAL and int(game.state.turn) in _auto_turns(game):
         return IN_SUPPLY
     d = int(lengths[int(game.state.unit_cell[unit])])
     if d < 0:

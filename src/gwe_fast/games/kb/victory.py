@@ -10,6 +10,9 @@ from gwe_fast.games.kb.game import KbGame
 from gwe_fast.games.kb.zoc import occupied
 from gwe_fast.state import Status
 
+# plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
+_CENTRAL = int(Side.CENTRAL)
+
 
 def german_towns(game: KbGame) -> np.ndarray:
     """Towns west of the German Victory Point line that the German player occupies or was the
@@ -18,7 +21,7 @@ def german_towns(game: KbGame) -> np.ndarray:
     towns = game.data.town & game.data.west_of_vp_line
     ger = occupied(game, Side.CENTRAL)
     allied = occupied(game, Side.ALLIED)
-    return towns & (ger | ((st.hex_last == Side.CENTRAL) & ~allied))
+    return towns & (ger | ((st.hex_last == _CENTRAL) & ~allied))
 
 
 def allied_in_trenches(game: KbGame) -> int:

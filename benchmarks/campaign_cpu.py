@@ -1,0 +1,41 @@
+"""CPU seconds per whole campaign, for comparing two versions of the code on the same games.
+
+Uses only what every version since the game drivers has (``load_scenario``, ``games.driver``,
+``make_policy``), so an older tree can be timed beside the current one::
+
+    git archive <commit> src | tar -x -C /tmp/old
+    cp src/gwe_fast/_core/*.so /tmp/old/src/gwe_fast/_core/    # when its .pyx are the same
+    PYTHONPATH=/tmp/old/src python benchmarks/campaign_cpu.py brusilov/historical 0 1 2
+    python benchmarks/campaign_cpu.py brusilov/historical 0 1 2
+
+prints one line: the scenario, the CPU seconds of each seed's campaign (random against random,
+after one warm-up campaign), and their median. The games are game ``seed`` of master seed 0.
+"""
+
+import statistics
+import sys
+import time
+
+from gwe_fast import load_scenario
+from gwe_fast.games import driver
+from gwe_fast.policies.registry import make_policy
+
+
+def campaign_cpu(name: str, seeds, policy: str = "random", impl: str = "cython") -> list[float]:
+    sc = load_scenario(name, impl=impl)
+    drv = driver(sc.game)
+
+    def play(i: int) -> float:
+        g = drv.new_game(sc, 0, i, policies={0: make_policy(policy), 1: make_policy(policy)})
+        t = time.process_time()
+        drv.play(g)
+        return time.process_time() - t
+
+    play(99)                                    # warm: compiled data, caches
+    return [play(s) for s in seeds]
+
+
+if __name__ == "__main__":
+    name, seeds = sys.argv[1], [int(s) for s in sys.argv[2:]] or [0, 1, 2]
+    cpu = campaign_cpu(name, seeds)
+    print(name, " ".join(f"{c:.3f}" for c in cpu), f"median {statistics.median(cpu):.3f} s")

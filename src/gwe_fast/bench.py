@@ -1,0 +1,321 @@
+"""The headline speed figures of gwe_fast in about a minute (``gwe bench``).
+
+Measured here, each against its target of issue 8:
+
+* the movement range (allowance 6) on the Kaiser's Battle map: the compiled search (its
+  reusable ``SearchWorkspace`` and ``bounded_search``) against scipy's ``dijkstra(limit=)``;
+* whole campaigns of both games, random against random and greedy against greedy, one core:
+  the median CPU time per campaign (``time.process_time``, which other processes' load on a
+  shared machine affects far less than the wall clock) and the median wall time;
+* the same engine on the pure-Python twins of the kernels: the ratio of CPU times for the
+  same game, and whether the two gave the same per-game row;
+* Parquet bytes per game of the random campaigns' results (the whole file over the games,
+  and the marginal bytes of one more game), and the peak memory of this process.
+
+Every game is played as a batch run plays it (``runner.batch.play_one``: game ``i`` of master
+seed ``seed``), and the rows are written as ``gwe run`` writes them (``ParquetSink``).
+
+Examples
+--------
+>>> from gwe_fast.bench import format_table, Figure
+>>> print(format_table([Figure("movement range", "1.2 µs", ">= 20x scipy", "met (40.0x)")]))
+figure          value   target        verdict
+--------------  ------  ------------  -----------
+movement range  1.2 µs  >= 20x scipy  met (40.0x)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+#: the bundled scenario of each game system, and its targets (ms per campaign, issue 8)
+GAMES = {"brusilov/historical": "Brusilov", "kaisers_battle/historical": "Kaiser's Battle"}
+TARGET_MS = {"random": 2.0, "greedy": 5.0}
+TARGET_RATIO = 30.0           # the compiled engine against the same engine on the twins
+TARGET_SCIPY = 20.0           # movement range: compiled search against scipy
+TARGET_BYTES = 300            # Parquet bytes per game
+TARGET_MB = 200               # memory per worker
+#: the greedy policy of each game: the registered ``greedy`` is the Great War in the East
+#: ladder's; the Kaiser's Battle one is named by class until the registry knows it
+GREEDY = {"gwe": "greedy", "kb": "gwe_fast.policies.kb.greedy:KbGreedyPolicy"}
+PURE_OVER_CYTHON = 60.0       # a guess of the twins' slowness, to plan the budget
+
+
+@dataclass
+class Figure:
+    """One line of the table."""
+
+    name: str
+    value: str
+    target: str = ""
+    verdict: str = ""
+
+
+@dataclass
+class Campaigns:
+    """The games of one group: per-game CPU and wall seconds, and their rows."""
+
+    scenario: str
+    policy: str
+    impl: str
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    rows: list[dict] = field(default_factory=list)
+
+    @property
+    def median_cpu_ms(self) -> float:
+        return 1000 * statistics.median(self.cpu) if self.cpu else float("nan")
+
+    @property
+    def median_wall_ms(self) -> float:
+        return 1000 * statistics.median(self.wall) if self.wall else float("nan")
+
+
+def _best_of(fn: Callable[[], object], seconds: float, repeats: int = 5) -> float:
+    """Seconds per call of ``fn``: the least of ``repeats`` timings of a batch of calls
+    that takes about ``seconds / repeats``."""
+    n, t = 1, 0.0
+    while True:                                 # size the batch
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        t = time.perf_counter() - t0
+        if t >= seconds / repeats / 4 or n >= 1 << 20:
+            break
+        n *= 4
+    best = t / n
+    for _ in range(repeats - 1):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / n)
+    return best
+
+
+def movement_range(seconds: float = 1.5) -> dict[str, float | None]:
+    """µs per movement-range query (allowance 6, terrain and hexside costs, from the centre
+    of the Kaiser's Battle map) for ``workspace`` (``SearchWorkspace.run``), ``cython``
+    (``bounded_search``) and ``scipy`` (``dijkstra(limit=6)``; None when scipy is not
+    installed). The answers are checked equal before timing. Also ``cells``."""
+    from gwe_fast import load_scenario
+    from gwe_fast._core import board, search
+    from gwe_fast.games.kb.data import kb_data
+
+    sc = load_scenario("kaisers_battle/historical")
+    m = sc.map
+    data = kb_data(sc)
+    cost = board.step_costs(m.neighbors, data.enter_cost, data.side_add, strict=False)
+    source = int(np.argmin((m.q - m.q.mean()) ** 2 + (m.r - m.r.mean()) ** 2))
+    ws = search.SearchWorkspace(m.neighbors)
+    want = search.bounded_search(m.neighbors, cost, [source], limit=6)[0][0]
+    np.testing.assert_array_equal(ws.run(cost, [source], limit=6)[0][0], want)
+    share = seconds / 3
+    out: dict[str, float | None] = {"cells": m.n_cells}
+    out["workspace"] = 1e6 * _best_of(lambda: ws.run(cost, [source], limit=6), share)
+    out["cython"] = 1e6 * _best_of(
+        lambda: search.bounded_search(m.neighbors, cost, [source], limit=6), share)
+    try:
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import dijkstra
+    except ImportError:
+        out["scipy"] = None
+        return out
+    u, d = np.nonzero(cost >= 0)
+    g = csr_matrix((cost[u, d].astype(float), (u, m.neighbors[u, d])),
+                   shape=(m.n_cells, m.n_cells))
+
+    def scipy_range():
+        r = dijkstra(g, indices=source, limit=6)
+        return np.where(np.isinf(r), -1, r).astype(np.int32)
+
+    np.testing.assert_array_equal(scipy_range(), want)
+    out["scipy"] = 1e6 * _best_of(scipy_range, share)
+    return out
+
+
+def play(scenario, policy: str, impl: str, seed: int, indices, stop_at: float | None = None,
+         group_seconds: float | None = None) -> Campaigns:
+    """Play games ``indices`` of master seed ``seed`` with ``policy`` on both sides, one at a
+    time in this process; stop early (after at least one game) at the monotonic time
+    ``stop_at`` or after ``group_seconds``."""
+    from gwe_fast.runner.batch import play_one
+
+    specs = {"allied": policy, "central": policy}
+    out = Campaigns(scenario.key, policy, impl)
+    start = time.monotonic()
+    for i in indices:
+        c0, w0 = time.process_time(), time.perf_counter()
+        row = play_one(scenario, seed, int(i), specs)
+        out.cpu.append(time.process_time() - c0)
+        out.wall.append(time.perf_counter() - w0)
+        out.rows.append(row)
+        now = time.monotonic()
+        if (stop_at is not None and now >= stop_at) or (
+                group_seconds is not None and now - start >= group_seconds):
+            break
+    return out
+
+
+def same_rows(a: list[dict], b: list[dict]) -> bool:
+    """The per-game rows are equal but for their wall time (and the kernels' names)."""
+    def strip(r):
+        return {k: v for k, v in r.items() if k != "wall_time_s"}
+    return len(a) == len(b) and all(strip(x) == strip(y) for x, y in zip(a, b))
+
+
+def parquet_bytes(scenario, rows: list[dict], folder: Path) -> tuple[float, float | None]:
+    """``(file bytes per game, marginal bytes per game)`` of ``rows`` written as ``gwe run``
+    writes them; the marginal figure compares the file of all rows with the file of the
+    first half (None with fewer than two rows)."""
+    from gwe_fast.runner.batch import game_schema
+    from gwe_fast.runner.parquet import ParquetSink
+
+    schema = game_schema(scenario)
+
+    def size(part: list[dict], name: str) -> int:
+        sink = ParquetSink(folder / name, schema)
+        sink.write({f.name: [r[f.name] for r in part] for f in schema})
+        return sink.close({"games": len(part), "scenario": scenario.key}).stat().st_size
+
+    whole = size(rows, "all.parquet")
+    if len(rows) < 2:
+        return whole / len(rows), None
+    half = len(rows) // 2
+    return whole / len(rows), (whole - size(rows[:half], "half.parquet")) / (len(rows) - half)
+
+
+def peak_rss_mb() -> float:
+    from gwe_fast.runner.batch import rss_mb
+
+    return rss_mb()
+
+
+def _verdict(value: float, target: float, higher_is_better: bool) -> str:
+    """"met" or "missed", with how far from the target."""
+    if math.isnan(value):
+        return "not measured"
+    if higher_is_better:
+        return (f"met ({value:.1f}x)" if value >= target
+                else f"missed ({value:.1f}x, {target / value:.2f}x short)")
+    return (f"met ({target / value:.1f}x under)" if value <= target
+            else f"missed ({value / target:,.1f}x over)")
+
+
+def machine() -> str:
+    """One line: cores, load average, Python and numpy."""
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return (f"{os.cpu_count()} cores, load average {load}; Python {platform.python_version()}, "
+            f"numpy {np.__version__}")
+
+
+def headline(budget: float = 60.0, games: int = 5, seed: int = 0,
+             say: Callable[[str], None] | None = None) -> list[Figure]:
+    """Measure the headline figures within about ``budget`` seconds; ``games`` is the most
+    campaigns per group. Groups that would not fit are left out (their line says so); each
+    game system always plays at least one random campaign on the compiled kernels."""
+    from gwe_fast import load_scenario
+
+    say = say or (lambda s: None)
+    t_start = time.monotonic()
+    deadline = t_start + budget
+    figs: list[Figure] = []
+
+    say("movement range ...")
+    mr = movement_range(seconds=min(1.5, max(0.2, budget / 40)))
+    ratio = mr["scipy"] / mr["workspace"] if mr["scipy"] else float("nan")
+    figs.append(Figure(f"movement range, allowance 6, KB map ({mr['cells']} cells)",
+                       f"{mr['workspace']:.2f} µs workspace, {mr['cython']:.2f} µs "
+                       f"bounded_search, " + (f"{mr['scipy']:.1f} µs scipy"
+                                              if mr["scipy"] else "scipy not installed"),
+                       f">= {TARGET_SCIPY:.0f}x faster than scipy",
+                       _verdict(ratio, TARGET_SCIPY, True) if mr["scipy"] else "not measured"))
+
+    scenarios = {name: load_scenario(name) for name in GAMES}
+    random_runs: dict[str, Campaigns] = {}
+    for name, sc in scenarios.items():
+        say(f"{GAMES[name]}: random campaigns ...")
+        random_runs[name] = play(sc, "random", "cython", seed, range(games),
+                                 stop_at=deadline, group_seconds=budget * 0.12)
+    for name, run in random_runs.items():
+        figs.append(_campaign_figure(name, run))
+
+    for name, sc in scenarios.items():                   # the same games on the twins
+        fast = random_runs[name]
+        need = PURE_OVER_CYTHON * fast.cpu[0]
+        label = f"{GAMES[name]}: pure twins / compiled, same random campaign"
+        if time.monotonic() + need > deadline:
+            figs.append(Figure(label, "skipped (budget)", f">= {TARGET_RATIO:.0f}x"))
+            continue
+        say(f"{GAMES[name]}: one campaign on the pure-Python twins ...")
+        slow = play(load_scenario(name, impl="pure"), "random", "pure", seed, [0])
+        r = slow.cpu[0] / fast.cpu[0]
+        same = same_rows(slow.rows, fast.rows[:1])
+        figs.append(Figure(label, f"{r:.1f}x ({1000 * slow.cpu[0]:,.0f} ms against "
+                                  f"{1000 * fast.cpu[0]:,.0f} ms), rows "
+                                  + ("identical" if same else "DIFFER"),
+                           f">= {TARGET_RATIO:.0f}x, identical",
+                           _verdict(r, TARGET_RATIO, True) if same else "missed: rows differ"))
+
+    for name, sc in scenarios.items():
+        spec = GREEDY[sc.game]
+        label = f"{GAMES[name]}: greedy against greedy, median per campaign"
+        guess = 10 * random_runs[name].median_cpu_ms / 1000
+        if time.monotonic() + guess > deadline:
+            figs.append(Figure(label, "skipped (budget)", f"<= {TARGET_MS['greedy']:g} ms"))
+            continue
+        say(f"{GAMES[name]}: greedy campaigns ...")
+        try:
+            run = play(sc, spec, "cython", seed, range(min(games, 3)), stop_at=deadline)
+        except ValueError as exc:                      # a policy that cannot be built
+            figs.append(Figure(label, f"not available ({exc})", ""))
+            continue
+        figs.append(_campaign_figure(name, run, "greedy"))
+
+    rows = random_runs["kaisers_battle/historical"].rows
+    with tempfile.TemporaryDirectory() as tmp:
+        per_game, marginal = parquet_bytes(scenarios["kaisers_battle/historical"], rows,
+                                           Path(tmp))
+    n = len(rows)
+    figs.append(Figure(f"Parquet bytes per game (Kaiser's Battle, {n} game{'s' if n != 1 else ''})",
+                       f"{per_game:,.0f} B per game in the file"
+                       + (f", {marginal:,.0f} B for one more game" if marginal is not None
+                          else ""),
+                       f"<= {TARGET_BYTES} B",
+                       # the file's fixed footer dominates a small file: judge the margin
+                       _verdict(marginal, TARGET_BYTES, False) if marginal is not None
+                       else "not measured (needs 2 games)"))
+    mb = peak_rss_mb()
+    figs.append(Figure("peak memory of this process (one worker's work, plus the CLI)",
+                       f"{mb:.0f} MB", f"<= {TARGET_MB} MB per worker",
+                       _verdict(mb, TARGET_MB, False)))
+    figs.append(Figure("time taken", f"{time.monotonic() - t_start:.0f} s ({machine()})"))
+    return figs
+
+
+def _campaign_figure(name: str, run: Campaigns, kind: str = "random") -> Figure:
+    n = len(run.cpu)
+    return Figure(f"{GAMES[name]}: {kind} against {kind}, median per campaign "
+                  f"({n} game{'s' if n != 1 else ''})",
+                  f"{run.median_cpu_ms:,.0f} ms CPU, {run.median_wall_ms:,.0f} ms wall",
+                  f"<= {TARGET_MS[kind]:g} ms",
+                  _verdict(run.median_cpu_ms, TARGET_MS[kind], False))
+
+
+def format_table(figs: list[Figure]) -> str:
+    """The figures as an aligned plain-text table."""
+    head = ("figure", "value", "target", "verdict")
+    rows = [head] + [(f.name, f.value, f.target, f.verdict) for f in figs]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

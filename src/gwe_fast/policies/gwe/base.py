@@ -1,0 +1,81 @@
+"""The common frame of the Great War in the East ladder policies.
+
+``GwePolicy.choose`` takes the game's read-only view (``PlayedGame.policy_view``), forgets
+its plans when a new game starts, and hands the decision to the method named after its kind
+(``gwe.combat.loss`` -> ``on_combat_loss``). A kind without a method gets a uniformly random
+legal option from the policy's own generator (so a policy still plays legally if the engine
+grows a new decision, or in a game it was not written for).
+
+Parameters are declared in ``PARAMS`` (name -> default); ``make_policy("greedy:aggression=2")``
+overrides them; an unknown name is refused with the list of known ones.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+import numpy as np
+
+from gwe_fast.policies.base import Decision, Policy
+from gwe_fast.policies.gwe.scoring import Weights
+
+#: parameters every ladder policy takes: the exchange rates of scoring.Weights
+WEIGHT_PARAMS = {k: v.default for k, v in Weights.__dataclass_fields__.items()}
+
+
+class GwePolicy(Policy):
+    """Base class of the ladder: parameters, the read-only view, dispatch by kind."""
+
+    name = "gwe"
+    PARAMS: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, **params: Any):
+        known = {**WEIGHT_PARAMS, **self.PARAMS}
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise TypeError(f"unknown parameter{'s' if len(unknown) > 1 else ''} "
+                            f"{', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        values = {}
+        for k, default in known.items():
+            v = params.get(k, default)
+            if isinstance(default, float) and isinstance(v, int) and not isinstance(v, bool):
+                v = float(v)
+            if isinstance(default, (int, float)) and not isinstance(default, bool) and (
+                    isinstance(v, bool) or not isinstance(v, (int, float))):
+                raise TypeError(f"parameter {k} must be a number, not {v!r}")
+            values[k] = v
+        super().__init__(**params)
+        self.p = SimpleNamespace(**values)
+        self.weights = Weights(**{k: float(values[k]) for k in WEIGHT_PARAMS})
+        self._game_key: tuple | None = None
+        self.memory: dict[str, Any] = {}
+
+    # --- the one entry point ----------------------------------------------------------------
+    def choose(self, decision: Decision, game: Any, rng: np.random.Generator) -> int:
+        view = game.policy_view() if hasattr(game, "policy_view") else game
+        key = (id(view), getattr(view, "seed", 0), getattr(view, "game_index", 0))
+        if key != self._game_key:
+            self._game_key = key
+            self.memory = {}
+            self.new_game(view)
+        handler = getattr(self, "on_" + decision.kind.split(".", 1)[-1].replace(".", "_"), None)
+        if handler is None or not decision.kind.startswith("gwe."):
+            return int(rng.integers(len(decision.options)))
+        return int(handler(decision, view, rng))
+
+    def new_game(self, view: Any) -> None:
+        """Called before the first decision of each game (plans start afresh)."""
+
+    # --- small helpers ----------------------------------------------------------------------
+    @staticmethod
+    def index_of(options, wanted, default: int = 0) -> int:
+        """The index of ``wanted`` among the options, or ``default``."""
+        for i, o in enumerate(options):
+            if o == wanted:
+                return i
+        return default
+
+    def phase_key(self, view: Any, tag: str) -> tuple:
+        st = view.state
+        return (tag, int(st.turn), int(st.player), int(st.phase))

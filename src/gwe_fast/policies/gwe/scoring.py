@@ -1,0 +1,648 @@
+"""Expected outcomes of The Great War in the East, from the scenario's own tables.
+
+Everything a ladder policy weighs is in one currency, *victory-point equivalents* for the
+side that decides: victory points as the scenario's ``vp_schedule`` (25.2) awards them, plus
+``material`` for each stacking point's worth of steps lost short of elimination, ``ground``
+for a hex given up, ``town`` for a valued town taken or lost. A decision's score is the
+expected change of that currency.
+
+* ``crt(scenario)``: the combat results table (8.8), its options (8.9) and the chance of every
+  result on each column for a six-sided die plus a modifier, compiled once per scenario.
+* ``Force``: the units on one side of a combat as arrays (steps left, printed steps,
+  stacking points), with what decides its fate (surrounded, can it retreat one or two hexes).
+* ``loss_value`` / ``cheapest_steps``: what losing ``k`` steps costs a force when its owner
+  takes them where they hurt least (the same order the policies answer ``gwe.combat.loss``).
+* ``defender_choice``: the option of 8.9 the defender takes for a result (the cheapest).
+* ``expected_attack``: the exact expectation of an attack over the die, given the column,
+  the die modifier and the 10.43 penalties: the score, the chance of each result, the
+  expected steps lost by each side, the expected victory points and the chance the defender
+  leaves the hex.
+* ``attack_column`` / ``evaluate_attack``: the column and the outcome of a concrete attack in
+  the current position, computed with the engine's own strength and odds functions.
+
+Numbers come from the tables; the only fact taken from the engine is the die: six-sided
+(``gwe_fast.dice``), read from the table's die range with the modifier.
+
+Examples
+--------
+>>> from gwe_fast import load_scenario
+>>> c = crt(load_scenario("brusilov/historical"))
+>>> [(round(p, 3), a, d) for p, a, d in c.faces(7, 0)]    # last column: a 1 or 2 eliminates
+[(0.333, '-', 'E'), (0.333, '-', '3'), (0.167, '1', '2'), (0.167, '1', '1')]
+>>> c.defender_options["2"]
+('eliminate_all', 'lose_half_and_retreat_1', 'retreat_2')
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from gwe_fast.enums import Side, UnitType
+from gwe_fast.scenario.model import Scenario
+
+#: The engine's dice are six-sided (gwe_fast.dice.DiceStream.roll gives 1..6).
+DIE_FACES = tuple(range(1, 7))
+_HQ = int(UnitType.HQ)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The exchange rates of the currency, in victory points (named policy parameters).
+
+    ``material``: one stacking point's worth of steps lost without elimination (a division
+    of 2 SP and 2 steps loses ``material`` per step). ``ground``: a hex given up to the
+    enemy. ``town``: the share of a town's printed VP counted when it changes hands (control
+    is scored only at the end, 25.11). ``depot``: a supply depot burnt for massed artillery
+    (it leaves the map). ``shift``: an HQ's shift lent to one combat (once per phase).
+    """
+
+    material: float = 0.5
+    ground: float = 0.25
+    town: float = 0.5
+    depot: float = 2.0
+    shift: float = 0.25
+
+
+# --- the tables -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Crt:
+    """The CRT (8.8) with its options (8.9), compiled from ``tables.toml``."""
+
+    die: tuple[int, ...]
+    results: tuple[tuple[tuple[str, str], ...], ...]      # [die row][column] -> (att, def)
+    odds: dict
+    n_cols: int
+    defender_options: dict
+    attacker_options: dict
+    _faces: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def result(self, die: int, column: int) -> tuple[str, str]:
+        """The result of a modified die on a column, clamped to the table as the engine does."""
+        die = min(max(die, self.die[0]), self.die[-1])
+        return self.results[self.die.index(die)][column]
+
+    def faces(self, column: int, modifier: int = 0) -> list[tuple[float, str, str]]:
+        """``(probability, attacker code, defender code)`` of every die face, same results
+        merged."""
+        key = (column, modifier)
+        hit = self._faces.get(key)
+        if hit is None:
+            acc: dict[tuple[str, str], float] = {}
+            for f in DIE_FACES:
+                r = self.result(f + modifier, column)
+                acc[r] = acc.get(r, 0.0) + 1.0 / len(DIE_FACES)
+            hit = self._faces[key] = [(p, a, d) for (a, d), p in acc.items()]
+        return hit
+
+    def column(self, row: str, attack: float, defense: float) -> int:
+        """The odds column of a ratio (rounded in the defender's favour, 8.4); -1 below the
+        first column."""
+        if defense <= 0:
+            return self.n_cols - 1
+        col = -1
+        for i, (a, b) in enumerate(self.odds[row]):
+            if attack * b >= defense * a - 1e-9:
+                col = i
+        return col
+
+    def column_array(self, row: str, attack: np.ndarray, defense: np.ndarray) -> np.ndarray:
+        """``column`` for arrays of attack and defense strengths, element by element (the
+        same comparison, so the same columns)."""
+        ab = np.array(self.odds[row], dtype=float)
+        attack = np.asarray(attack, dtype=float)[:, None]
+        defense = np.asarray(defense, dtype=float)[:, None]
+        reach = attack * ab[None, :, 1] >= defense * ab[None, :, 0] - 1e-9
+        return np.where(defense[:, 0] <= 0, self.n_cols - 1, reach.sum(axis=1) - 1)
+
+    def columns(self, row: str, ratio: np.ndarray) -> np.ndarray:
+        """``column`` for an array of attack/defense ratios (vectorised)."""
+        need = np.array([a / b for a, b in self.odds[row]])
+        return np.searchsorted(need, np.asarray(ratio, dtype=float) + 1e-9, side="right") - 1
+
+
+@lru_cache(maxsize=32)
+def crt(scenario: Scenario) -> Crt:
+    t = scenario.tables["crt"]
+    results = tuple(tuple(tuple(x.strip() for x in code.split("/")) for code in row)
+                    for row in t["results"])
+    odds = {k: tuple(tuple(int(x) for x in r.split("-")) for r in v) for k, v in t["odds"].items()}
+    opts = scenario.tables["crt_options"]
+    return Crt(die=tuple(int(d) for d in t["die"]), results=results, odds=odds,
+               n_cols=len(results[0]),
+               defender_options={r["result"]: tuple(r["options"]) for r in opts["defender"]},
+               attacker_options={r["result"]: r["options"][0] for r in opts["attacker"]})
+
+
+@dataclass(frozen=True)
+class VpValues:
+    """25.2 for each side's losses, as the Russian VP change: per stacking point eliminated,
+    per stacking point eliminated surrounded (25.13), per HQ."""
+
+    per_sp: tuple[float, float]
+    per_sp_surrounded: tuple[float, float]
+    per_hq: tuple[float, float]
+
+
+@lru_cache(maxsize=32)
+def vp_values(scenario: Scenario) -> VpValues:
+    rows = {r["cause"]: float(r["vp"]) for r in scenario.tables["vp_schedule"]["row"]
+            if "first_turn" not in r and "scenario" not in r}
+    who = {Side.ALLIED: "russian", Side.CENTRAL: "central_powers"}
+
+    def get(kind):
+        return tuple(rows.get(f"{who[s]}_{kind}", 0.0) for s in (Side.ALLIED, Side.CENTRAL))
+
+    return VpValues(get("stacking_point_eliminated"),
+                    get("stacking_point_eliminated_surrounded"), get("hq_eliminated"))
+
+
+def vp_sign(side: int) -> int:
+    """+1 when the side gains from a rise of the (Russian) VP total, -1 otherwise."""
+    return 1 if int(side) == Side.ALLIED else -1
+
+
+# --- forces and their losses ---------------------------------------------------------------------
+
+@dataclass
+class Force:
+    """Units of one side in one combat: ``steps`` left, printed ``n_steps`` and stacking
+    points ``sp`` per unit (HQs excluded; plain tuples: these are a handful of units),
+    ``fortress`` steps, whether the force would be ``surrounded`` (25.13) if eliminated, and
+    whether a retreat of one / two hexes exists."""
+
+    side: int
+    steps: tuple
+    n_steps: tuple
+    sp: tuple
+    units: tuple = ()
+    fortress: int = 0
+    surrounded: bool = False
+    retreat: tuple = (True, True)
+    hqs: int = 0
+
+    @property
+    def total_steps(self) -> int:
+        return sum(self.steps) + int(self.fortress)
+
+
+def force_of(game, units, side: int, surrounded: bool = False, retreat=(True, True),
+             fortress: int = 0, hqs: int = 0) -> Force:
+    """A ``Force`` of the given units (HQs are left out: they have no steps in combat)."""
+    from gwe_fast.games.gwe.units import steps_left
+
+    u = game.scenario.units
+    units = [int(x) for x in units if u.utype[x] != _HQ]
+    return Force(side=int(side), steps=tuple(steps_left(game, x) for x in units),
+                 n_steps=tuple(int(u.n_steps[x]) for x in units),
+                 sp=tuple(int(u.stacking[x]) for x in units), units=tuple(units),
+                 fortress=int(fortress), surrounded=surrounded, retreat=tuple(retreat), hqs=hqs)
+
+
+def step_costs(force: Force, w: Weights, vp: VpValues) -> list[tuple[float, float]]:
+    """Per unit: (material of one step, extra victory points lost when its last step goes),
+    both in the owner's currency (positive = bad for the owner)."""
+    table = vp.per_sp_surrounded if force.surrounded else vp.per_sp
+    per_vp = abs(table[force.side])
+    return [(w.material * sp / max(n, 1), per_vp * sp) for sp, n in zip(force.sp, force.n_steps)]
+
+
+def cheapest_steps(force: Force, k: int, w: Weights, vp: VpValues) -> tuple[list[int], float]:
+    """Where the owner takes ``k`` steps so that they cost least (each step from the unit
+    where it costs least, a unit's last step costing its victory points too): steps taken per
+    unit and the cost. Fortress steps absorb two steps each (11.13) at ``material`` per
+    fortress step."""
+    n = len(force.steps)
+    taken = [0] * n
+    cost = 0.0
+    if k <= 0:
+        return taken, 0.0
+    costs = step_costs(force, w, vp)
+    left = list(force.steps)
+    fort = int(force.fortress)
+    while k > 0:
+        best, best_cost = -1, math.inf
+        for i in range(n):
+            if left[i] > 0:
+                c = costs[i][0] + (costs[i][1] if left[i] == 1 else 0.0)
+                if c < best_cost:
+                    best, best_cost = i, c
+        if fort > 0 and w.material <= best_cost:
+            fort -= 1
+            k -= 2
+            cost += w.material
+        elif best >= 0:
+            left[best] -= 1
+            taken[best] += 1
+            k -= 1
+            cost += best_cost
+        else:
+            break
+    return taken, cost
+
+
+def loss_value(force: Force, k: int, w: Weights, vp: VpValues) -> float:
+    return cheapest_steps(force, k, w, vp)[1]
+
+
+def wipe_value(force: Force, w: Weights, vp: VpValues) -> float:
+    """Every unit of the force eliminated."""
+    costs = step_costs(force, w, vp)
+    return (sum(c[0] * s + c[1] for c, s in zip(costs, force.steps) if s > 0)
+            + w.material * force.fortress)
+
+
+def _vp_lost(force: Force, taken, vp: VpValues) -> float:
+    """Victory points (owner's loss) of the units the steps ``taken`` eliminate."""
+    table = vp.per_sp_surrounded if force.surrounded else vp.per_sp
+    per = abs(table[force.side])
+    return float(sum(per * sp for sp, s, t in zip(force.sp, force.steps, taken)
+                     if s > 0 and t >= s))
+
+
+@dataclass
+class OptionOutcome:
+    option: str
+    value: float          # the owner's loss in the currency
+    steps: float          # steps lost
+    vp: float             # victory points lost by the owner
+    vacates: bool
+
+
+def option_outcome(option: str, defender: Force, affected: int, hex_value: float,
+                   w: Weights, vp: VpValues) -> OptionOutcome:
+    """What one option of 8.9 costs the defender (``combat.OPTION_EFFECTS`` says what each
+    code does): steps lost (half rounded up, or all affected), then the retreat, which
+    eliminates the survivors when no retreat of that length exists (8.64)."""
+    from gwe_fast.games.gwe.combat import OPTION_EFFECTS
+
+    half, whole, hexes = OPTION_EFFECTS[option]
+    total = defender.total_steps
+    if whole and total <= affected:
+        return OptionOutcome(option, wipe_value(defender, w, vp) + hex_value,
+                             float(total), _vp_lost(defender, defender.steps, vp), True)
+    loss = affected if whole else (-(-affected // 2) if half else 0)
+    taken, value = cheapest_steps(defender, loss, w, vp)
+    steps, vp_lost = float(sum(taken)), _vp_lost(defender, taken, vp)
+    vacates = False
+    if hexes:
+        if not defender.retreat[min(hexes, 2) - 1]:             # 8.64: no way out
+            alive = tuple(s - t for s, t in zip(defender.steps, taken))
+            rest = Force(defender.side, alive, defender.n_steps, defender.sp, surrounded=True)
+            value += wipe_value(rest, w, vp)
+            vp_lost += _vp_lost(rest, alive, vp)
+            steps += float(sum(alive))
+        value += hex_value
+        vacates = True
+    elif loss >= total:
+        value += hex_value
+        vacates = True
+    return OptionOutcome(option, value, steps, vp_lost, vacates)
+
+
+def defender_choice(code: str, defender: Force, affected: int, hex_value: float,
+                    w: Weights, vp: VpValues, table: Crt) -> OptionOutcome:
+    """The cheapest option of 8.9 for a defender result (``E`` eliminates)."""
+    if code == "-":
+        return OptionOutcome("", 0.0, 0.0, 0.0, False)
+    options = ("eliminate_all",) if code == "E" else table.defender_options[code]
+    outs = [option_outcome(o, defender, affected, hex_value, w, vp) for o in options]
+    return min(outs, key=lambda o: (o.value, o.steps))
+
+
+@dataclass
+class Expected:
+    """The expectation of an attack: ``score`` for the attacker (currency), chance of each
+    ``(attacker, defender)`` result, expected steps lost, expected Russian VP change and the
+    chance that the defender leaves the hex."""
+
+    column: int
+    score: float
+    attacker_steps: float
+    defender_steps: float
+    vp: float
+    vacate: float
+    outcomes: list = field(default_factory=list)
+
+
+def _signature(f: Force) -> tuple:
+    return (f.side, f.steps, f.n_steps, f.sp, f.fortress, f.surrounded, f.retreat)
+
+
+_MEMO: dict = {}
+_MEMO_SIZE = 200_000
+
+
+def expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
+                    w: Weights, vp: VpValues, modifier: int = 0, attacker_penalty: bool = False,
+                    defender_penalty: bool = False, hex_value: float = 0.0,
+                    advance_value: float = 0.0) -> Expected:
+    """The exact expectation over the die of one attack at ``column`` (after shifts).
+
+    ``hex_value`` is what the defender loses by leaving his hex (``ground``, a town), and
+    ``advance_value`` what the attacker gains by it besides. 10.43's penalties worsen the
+    results as the engine does (``combat.WORSE_ATTACKER`` / ``WORSE_DEFENDER``). The result
+    depends only on these values, so it is remembered (the same forces recur all game)."""
+    key = (id(table), column, _signature(attacker), _signature(defender), w, id(vp), modifier,
+           attacker_penalty, defender_penalty, hex_value, advance_value)
+    hit = _MEMO.get(key)
+    if hit is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        # the entry holds the table and VP values it was keyed by, so their ids stay theirs
+        hit = _MEMO[key] = (table, vp, _expected_attack(
+            table, column, attacker, defender, w, vp, modifier, attacker_penalty,
+            defender_penalty, hex_value, advance_value))
+    return hit[2]
+
+
+def _expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
+                     w: Weights, vp: VpValues, modifier: int, attacker_penalty: bool,
+                     defender_penalty: bool, hex_value: float,
+                     advance_value: float) -> Expected:
+    from gwe_fast.games.gwe.combat import WORSE_ATTACKER, WORSE_DEFENDER
+
+    if column < 0:
+        return Expected(column, -math.inf, 0.0, 0.0, 0.0, 0.0)
+    affected = min(sum(attacker.steps), defender.total_steps)
+    sign_a = vp_sign(attacker.side)
+    score = a_steps = d_steps = vp_change = vacate = 0.0
+    outcomes = []
+    d_memo: dict[str, OptionOutcome] = {}
+    a_memo: dict[str, tuple] = {}
+    for p, a, d in table.faces(column, modifier):
+        if attacker_penalty:
+            a = WORSE_ATTACKER[a]
+        if defender_penalty:
+            d = WORSE_DEFENDER[d]
+        dout = d_memo.get(d)
+        if dout is None:
+            dout = d_memo[d] = defender_choice(d, defender, affected, hex_value, w, vp, table)
+        aout = a_memo.get(a)
+        if aout is None:
+            a_loss = 0
+            if a != "-":
+                whole = table.attacker_options[a] == "lose_all_affected_steps"
+                a_loss = affected if whole else -(-affected // 2)
+            taken, a_cost = cheapest_steps(attacker, a_loss, w, vp)
+            aout = a_memo[a] = (float(sum(taken)), a_cost, _vp_lost(attacker, taken, vp))
+        gain = dout.value - aout[1] + (advance_value if dout.vacates else 0.0)
+        score += p * gain
+        a_steps += p * aout[0]
+        d_steps += p * dout.steps
+        vp_change += p * sign_a * (dout.vp - aout[2])
+        vacate += p * dout.vacates
+        outcomes.append((p, a, d, dout.option))
+    return Expected(column, score, a_steps, d_steps, vp_change, vacate, outcomes)
+
+
+# --- facts of one position, computed once per decision -----------------------------------------
+
+class Snapshot:
+    """Facts of the current position that many evaluations share, each computed on first
+    use: who is in supply (9.1), who is outside every command radius (10.43), in which hexes
+    a unit would count as surrounded (25.13), open enemy zones of control (8.64), defending
+    forces and strengths. Valid while the position is unchanged: ``snapshot(game, memory)``
+    hands out the same one until the position's ``fingerprint`` changes."""
+
+    def __init__(self, game):
+        self.game = game
+        self._cache: dict = {}
+
+    def _get(self, key, make):
+        v = self._cache.get(key)
+        if v is None:
+            v = self._cache[key] = make()
+        return v
+
+    def supplied(self, side: int) -> np.ndarray:
+        from gwe_fast.games.gwe.supply import in_supply
+
+        g = self.game
+        return self._get(("supplied", side), lambda: in_supply(g.scenario, g.state, side))
+
+    def out_of_radius(self, side: int) -> np.ndarray:
+        from gwe_fast.games.gwe.command import out_of_radius
+
+        return self._get(("radius", side), lambda: out_of_radius(self.game, side))
+
+    def surrounded(self, side: int) -> np.ndarray:
+        return self._get(("surrounded", side),
+                         lambda: surrounded_cells(self.game, side, self.supplied(side)))
+
+    def open_zoc(self, side: int) -> np.ndarray:
+        from gwe_fast.games.gwe.retreat import open_enemy_zoc
+
+        return self._get(("zoc", side), lambda: open_enemy_zoc(self.game, side))
+
+    def passable(self) -> np.ndarray:
+        from gwe_fast.games.gwe.retreat import passable_steps
+
+        return self._get("passable", lambda: passable_steps(self.game))
+
+    def blocks(self, side: int) -> np.ndarray:
+        from gwe_fast.games.gwe.retreat import enemy_blocks
+
+        return self._get(("blocks", side), lambda: enemy_blocks(self.game, side))
+
+    def defender(self, cells, attacker_side: int) -> Force:
+        key = ("force", tuple(sorted(int(c) for c in cells)), int(attacker_side))
+        return self._get(key, lambda: defending_force(self.game, cells, attacker_side, self))
+
+    def defense(self, cells, attacker_side: int, depot: int = -1) -> int:
+        from gwe_fast.games.gwe.combat import defense_strength
+
+        key = ("defense", tuple(sorted(int(c) for c in cells)), int(attacker_side), int(depot))
+        return self._get(key, lambda: defense_strength(self.game, list(cells), attacker_side,
+                                                       depot))
+
+
+def fingerprint(game) -> bytes:
+    """Everything the ``Snapshot`` facts depend on, as bytes (cheap to compare)."""
+    st = game.state
+    parts = [st.unit_cell.tobytes(), st.unit_step.tobytes(), st.unit_status.tobytes(),
+             st.hex_last.tobytes(), bytes((int(st.turn) & 0xFF, int(st.player) & 0xFF))]
+    for name in ("flags", "fortress"):
+        a = st.extra.get(name)
+        if a is not None:
+            parts.append(a.tobytes())
+    return b"".join(parts)
+
+
+def snapshot(game, memory: dict | None = None) -> Snapshot:
+    """The ``Snapshot`` of the position, kept in ``memory`` (a policy's per-game dict) and
+    reused for as long as the position is the same."""
+    if memory is None:
+        return Snapshot(game)
+    fp = fingerprint(game)
+    hit = memory.get("snapshot")
+    if hit is not None and hit[0] == fp:
+        return hit[1]
+    snap = Snapshot(game)
+    memory["snapshot"] = (fp, snap)
+    return snap
+
+
+def surrounded_cells(game, side: int, supplied=None) -> np.ndarray:
+    """``bool[n_cells]``: hexes where a unit of ``side`` would be surrounded (25.13), for the
+    whole map at once: the engine's ``combat.is_surrounded`` searches from one unit to the
+    supply sources, supplied depots and supplied units; this searches once from all of them
+    over the same free hexes and looks at each hex's neighbours (a unit's own hex is not
+    part of its line; a rail source or supplied depot in it is enough)."""
+    from gwe_fast.games.gwe.combat import SURROUNDED_LINE, fortress_cells
+    from gwe_fast.games.gwe.retreat import passable_steps
+    from gwe_fast.games.gwe.supply import in_supply, rail_sources, supplied_depots
+    from gwe_fast.games.gwe.zoc import controlled, occupied
+
+    sc, st = game.scenario, game.state
+    m = sc.map
+    src = rail_sources(sc, st, side)
+    depots = supplied_depots(sc, st, side, src)
+    own = src.copy()
+    own[st.unit_cell[depots]] = True
+    sup = in_supply(sc, st, side) if supplied is None else supplied
+    target = own.copy()
+    target[st.unit_cell[sup]] = True
+    enemy_units = occupied(sc, st, 1 - side, hq_only_counts=False)
+    negated = occupied(sc, st, side) | fortress_cells(game, side)
+    free = ~enemy_units & ~(controlled(sc, st, 1 - side) & ~negated)
+    nb = m.neighbors
+    v = np.maximum(nb, 0)
+    ok = passable_steps(game)
+    cost = np.where(ok & free[v], 1, -1).astype(np.int16)
+    seeds = np.flatnonzero(target & free).astype(np.int32)
+    if seeds.size == 0:
+        return ~own
+    dist = m.k.search.bounded_search(nb, cost, seeds, limit=SURROUNDED_LINE - 1)[0][0]
+    near = (ok & free[v] & (dist[v] >= 0)).any(axis=1)
+    return ~(near | own)
+
+
+# --- the position --------------------------------------------------------------------------------
+
+@lru_cache(maxsize=32)
+def town_values(scenario: Scenario) -> np.ndarray:
+    """``float[n_cells]``: the printed victory points of each valued town (25.11), else 0."""
+    out = np.zeros(scenario.map.n_cells)
+    for p in scenario.places:
+        if p.vp > 0:
+            out[p.cell] = float(p.vp)
+    return out
+
+
+@lru_cache(maxsize=32)
+def hex_distances(scenario: Scenario) -> np.ndarray:
+    """``int16[n_cells, n_cells]``: hex distances on the map (computed once per map)."""
+    m = scenario.map
+    return np.stack([np.asarray(m.distances_from(c), dtype=np.int16)
+                     for c in range(m.n_cells)])
+
+
+def hex_value(game, cell: int, owner: int, w: Weights) -> float:
+    """What ``owner`` loses in the currency by leaving ``cell`` to the enemy: ``ground``
+    plus ``town`` of the town's VP."""
+    return w.ground + w.town * float(town_values(game.scenario)[int(cell)])
+
+
+def defending_force(game, cells, attacker_side: int, snap: Snapshot | None = None) -> Force:
+    """The defenders of ``cells`` as a ``Force``: counted units (8.66), fortress steps,
+    surrounded (25.13), and whether a retreat of one and of two hexes exists avoiding open
+    enemy zones of control (8.61, 8.64; TCR 1 stacks may cross them)."""
+    from gwe_fast.games.gwe import combat
+
+    snap = snap or Snapshot(game)
+    enemy = 1 - int(attacker_side)
+    units, fort, hqs = [], 0, 0
+    ok = [True, True]
+    sur = False
+    for c in cells:
+        s = combat.stack_at(game, int(c), enemy)
+        units += s.counted
+        fort += s.fortress
+        hqs += len(s.hqs)
+        if s.counted:
+            sur = sur or bool(snap.surrounded(enemy)[int(c)])
+            tcr1 = all(int(game.data.tcr[x]) == 1 for x in s.counted)
+            for n in (1, 2):
+                ok[n - 1] = ok[n - 1] and retreat_exists(game, int(c), n, enemy, snap,
+                                                         through_zoc=tcr1)
+    return force_of(game, units, enemy, surrounded=sur, retreat=tuple(ok), fortress=fort,
+                    hqs=hqs)
+
+
+def retreat_exists(game, origin: int, length: int, side: int, snap: Snapshot,
+                   through_zoc: bool = False) -> bool:
+    """Whether a stack of ``side`` in ``origin`` has a retreat path of ``length`` (1 or 2)
+    hexes: each hex one further from the start, never into an enemy unit or undestroyed
+    enemy fortress, across a prohibited hexside or into prohibited terrain (8.61, as
+    ``retreat.candidate_paths``), nor into an open enemy zone of control unless
+    ``through_zoc`` (8.64: TCR 1)."""
+    nb = game.scenario.map.neighbors
+    passable = snap.passable()
+    bad = snap.blocks(side)
+    if not through_zoc:
+        bad = bad | snap.open_zoc(side)
+    D = hex_distances(game.scenario)
+    first = [int(nb[origin, d]) for d in range(6) if passable[origin, d]
+             and not bad[nb[origin, d]]]
+    if length == 1:
+        return bool(first)
+    for w in first:
+        for d in range(6):
+            x = int(nb[w, d])
+            if passable[w, d] and not bad[x] and D[origin, x] == 2:
+                return True
+    return False
+
+
+def attack_column(game, attackers, cells, shift_right: int = 0, shift_left: int = 0,
+                  depot: int = -1, defense_depot: int = -1, supplied=None,
+                  snap: Snapshot | None = None) -> tuple[int, str]:
+    """The CRT column of an attack in the current position (the engine's strength, row and
+    odds functions; armored car shift, HQ shifts, clamped to the table) and its row."""
+    from gwe_fast.games.gwe import combat
+
+    side = int(game.scenario.units.side[attackers[0]])
+    a = combat.attack_strength(game, attackers, cells, supplied, depot)
+    d = (snap.defense(cells, side, defense_depot) if snap is not None
+         else combat.defense_strength(game, cells, side, defense_depot))
+    row = combat.crt_row(game, attackers)
+    base = combat.odds_column(game, row, a, d)
+    if base < 0:
+        return -1, row
+    n = crt(game.scenario).n_cols
+    col = base + shift_right + combat.armored_car_shift(game, attackers) - shift_left
+    return min(max(col, 0), n - 1), row
+
+
+def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
+                    shift_left: int = 0, depot: int = -1, defense_depot: int = -1,
+                    snap: Snapshot | None = None) -> Expected:
+    """The exact expected outcome of ``attackers`` attacking ``cells`` now (``snap``: the
+    position's shared facts, made here when not given)."""
+    from gwe_fast.games.gwe import combat
+
+    snap = snap or Snapshot(game)
+    attackers = [int(x) for x in attackers]
+    side = int(game.scenario.units.side[attackers[0]])
+    enemy = 1 - side
+    col, _ = attack_column(game, attackers, cells, shift_right, shift_left, depot,
+                           defense_depot, snap.supplied(side), snap)
+    if col < 0:
+        return Expected(col, -math.inf, 0.0, 0.0, 0.0, 0.0)
+    defender = snap.defender(cells, side)
+    attacker = force_of(game, attackers, side)
+    mod = combat.die_modifier(game, attackers, cells)
+    st, tcr = game.state, game.data.tcr
+    from gwe_fast.state import Status
+    a_pen = any(tcr[x] >= 3 and st.unit_status[x] & Status.OUT_OF_COMMAND for x in attackers)
+    far = snap.out_of_radius(enemy) if defender.units else None
+    d_pen = bool(defender.units) and any(tcr[x] >= 3 and far[x] for x in defender.units)
+    hv = sum(hex_value(game, c, enemy, w) for c in cells)
+    # the hex the defender gives up is the attacker's gain: counted once, in his loss
+    return expected_attack(crt(game.scenario), col, attacker, defender, w,
+                           vp_values(game.scenario), mod, a_pen, d_pen, hv)

@@ -1,0 +1,397 @@
+"""The position as the Kaiser's Battle ladder policies weigh it when they move (numpy over the
+whole map), and the attacks a Movement Phase sets up.
+
+A ``Board`` is built once per Movement Segment of a side (the enemy does not move in it) and
+refreshed for the side's own units before each of their moves. It prices, for one unit,
+every hex it might end its move in, in the currency of ``scoring`` (victory-point
+equivalents for the side moving):
+
+* **German**: ``progress`` per hex nearer the western map edge (20.2: exits are 3 VP each),
+  a town west of the VP line not yet German (20.11: ``town``; with ``path_towns`` every such
+  town on the way counts, since passing through takes it); ending next to an Allied unit
+  outside a town or trench hex means a compulsory attack (8.12), priced ``contact`` unless it
+  is an attack the phase plans;
+* **Allied**: a trench hex held (20.13: ``trench`` times ``hold``), a town west of the VP line
+  held (``town`` times ``town_hold``), both discounted by the ``risk`` that German strength
+  within ``threat_radius`` hexes takes the hex; the ``screen``: hexes two or three hexes in
+  front of the Germans that the unit's zone of control newly covers (6.21: they stop there);
+  German towns on the way taken back (``path_towns``); contact outside towns and trenches
+  (a compulsory attack, mostly at poor odds);
+* **both**: never over 12 Stacking Points at the end of the phase (7.21), a penalty in a gas
+  zone (9.34: a step lost), ``supply`` per supply state worse than in supply (14.13);
+* **HQs**: the Stacking Points of friendly units within 6 hexes (a supply line, 14.13),
+  half those within 12, and keeping out of contact.
+
+``plan_attacks`` is the greedy planner: for every enemy stack the units that can reach a hex
+next to it in the First Movement Segment, the attack's exact expectation with them
+(``scoring.expected_attack``), the best target first, each with the fewest strongest units
+that reach (within ``trim_tolerance``) of the whole expectation; its units are given their
+hexes and left out of the next targets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gwe_fast.enums import Side, UnitType
+from gwe_fast.games.kb import combat, movement, units
+from gwe_fast.games.kb.game import Flag
+from gwe_fast.policies.gwe.scoring import hex_distances
+from gwe_fast.policies.kb import scoring
+from gwe_fast.state import Status
+
+_HQ = int(UnitType.HQ)
+NEG = -1e9
+MAX_TEAM = 99         # attackers weighed for one planned attack (strongest first)
+
+
+class Board:
+    """One side's view of the map for one Movement Segment (see the module docstring)."""
+
+    def __init__(self, view, side: int, w: scoring.Weights, p, snap: scoring.Snap,
+                 planned: dict | None = None):
+        self.view, self.side, self.enemy = view, int(side), 1 - int(side)
+        self.w, self.p, self.snap = w, p, snap
+        sc, st = view.scenario, view.state
+        m, u = sc.map, sc.units
+        data = view.data
+        self.n = n = m.n_cells
+        self.nb = m.neighbors
+        self.D = hex_distances(sc)
+        self.limit = int(data.stack_limit)
+        on = (st.unit_status & Status.ON_MAP).astype(bool)
+        self.enemy_units = np.flatnonzero(on & (u.side == self.enemy))
+        ecells = np.unique(st.unit_cell[self.enemy_units])
+        self.enemy_occ = snap.occ(self.enemy)
+        self.ezoc = snap.zoc(self.enemy)
+        self.dist_enemy = (self.D[ecells].min(axis=0).astype(np.int32) if ecells.size
+                           else np.full(n, 99, dtype=np.int32))
+        self.adj_enemy = np.zeros(n, dtype=np.int32)         # enemy stacks next to each hex
+        if ecells.size:
+            nbe = self.nb[ecells]
+            np.add.at(self.adj_enemy, nbe[nbe >= 0], 1)
+        self.exempt = data.town | data.trench                 # 8.13, 10.0
+        self.trench = data.trench
+        self.west_town = data.town & data.west_of_vp_line
+        exits = np.flatnonzero(data.exit_edge)
+        self.dist_west = self.D[exits].min(axis=0).astype(np.float64)
+        self.die_mod = data.die_mod.astype(np.float64)
+        self.gas = movement.gas_zone(view)
+        self.lengths = snap.lengths(self.side)
+        L = self.lengths
+        self.supply_pen = np.where(L < 0, 3.0, np.where(L > 12, 2.0, np.where(L > 6, 1.0, 0.0)))
+        # enemy strength able to reach each hex (risk to an Allied hold)
+        strength = np.array([units.combat(view, int(x)) if u.utype[x] != _HQ else 0
+                             for x in self.enemy_units], dtype=np.float64)
+        per_cell = np.bincount(st.unit_cell[self.enemy_units], weights=strength, minlength=n) \
+            if self.enemy_units.size else np.zeros(n)
+        src = np.flatnonzero(per_cell > 0)
+        if src.size:
+            reach = self.D[src] <= int(p.threat_radius)
+            self.threat = per_cell[src] @ reach
+        else:
+            self.threat = np.zeros(n)
+        scale = float(p.risk_scale) * (1.0 + self.die_mod)
+        self.risk = self.threat / (self.threat + scale)
+        # the Allied Player-Turn of the last Game-Turn is the last word (4.2, 20.0): no German
+        # can take a hex back, so every trench and town held then counts in full
+        self.last_word = (self.side == Side.ALLIED and bool(getattr(p, "endgame", False))
+                          and int(st.turn) >= sc.last_turn)
+        if self.last_word:
+            self.risk = np.zeros(n)
+        band = (self.dist_enemy >= 2) & (self.dist_enemy <= 3)
+        gap = int(getattr(p, "barrier_gap", 0))
+        if gap > 0 and self.side == Side.ALLIED and self.enemy_units.size:
+            # a line of zones of control across the map ``gap`` columns west of the westmost
+            # German unit: German units may not enter it in the Second Segment (5.22, 6.21)
+            front = float(self.dist_west[ecells].min())
+            col = max(0.0, front - gap)
+            band = (self.dist_west == col) & (self.dist_enemy >= 2)
+        self.band = band
+        self.planned = planned or {}          # unit -> (target cell, destination cell)
+        self.targets = {t for t, _ in self.planned.values()}
+        self.refresh()
+
+    def set_plan(self, planned: dict) -> None:
+        """The attacks the phase plans: ending next to their targets is not priced as a
+        compulsory attack (``contact_penalty``)."""
+        self.planned = dict(planned)
+        self.targets = {t for t, _ in self.planned.values()}
+
+    # --- the side's own units (before every move) ---------------------------------------------
+    def refresh(self) -> None:
+        view = self.view
+        sc, st = view.scenario, view.state
+        u = sc.units
+        on = (st.unit_status & Status.ON_MAP).astype(bool)
+        mine = np.flatnonzero(on & (u.side == self.side))
+        flags = view.arr("flags")
+        sp = np.where(flags[mine] & Flag.SERVICE, 1, u.stacking[mine]).astype(np.float64)
+        cells = st.unit_cell[mine]
+        self.my_sp = np.bincount(cells, weights=sp, minlength=self.n)
+        combat_units = u.utype[mine] != _HQ
+        self.my_combat_sp = np.bincount(cells[combat_units], weights=sp[combat_units],
+                                        minlength=self.n)
+        active = ~(flags[mine] & Flag.SERVICE).astype(bool)
+        cover = np.zeros(self.n, dtype=bool)
+        ac = np.unique(cells[active])
+        if ac.size:
+            cover[ac] = True
+            nb = self.nb[ac]
+            cover[nb[nb >= 0]] = True
+        hl = st.hex_last                       # towns change hands as units pass (20.11)
+        if self.side == Side.CENTRAL:
+            self.path_gain = self.west_town & (hl != Side.CENTRAL)
+        else:
+            self.path_gain = self.west_town & (hl == Side.CENTRAL)
+        unc = (self.band & ~cover).astype(np.float64)
+        padded = np.append(unc, 0.0)
+        self.screen_gain = unc + padded[self.nb].sum(axis=1)
+
+    # --- prices -------------------------------------------------------------------------------
+    def values(self, unit: int, cells, contact: bool = True) -> np.ndarray:
+        """The value of ``unit`` ending its move in each of ``cells`` (staying included);
+        ``contact=False`` leaves out the price of a compulsory attack (for the planner)."""
+        view, p, w = self.view, self.p, self.w
+        cells = np.asarray(cells, dtype=np.int64)
+        u = view.scenario.units
+        here = int(view.state.unit_cell[unit])
+        sp = float(units.stacking(view, unit))
+        at_home = cells == here
+        room = self.my_sp[cells] - np.where(at_home, sp, 0.0) + sp <= self.limit
+        if u.utype[unit] == _HQ:
+            v = self._hq_values(unit, cells, at_home)
+        elif self.side == Side.CENTRAL:
+            v = self._german_values(unit, cells)
+        else:
+            v = self._allied_values(unit, cells, at_home)
+        if u.utype[unit] != _HQ and contact:
+            v = v - self.contact_penalty(unit, cells)
+        v = v - float(p.supply) * self.supply_pen[cells]
+        if self.gas[cells].any():
+            first = scoring.step_costs(view, unit, w)
+            v = v - self.gas[cells] * (first[0] if first else 0.0)
+        return np.where(room, v, NEG)
+
+    def contact_penalty(self, unit: int, cells: np.ndarray) -> np.ndarray:
+        """``contact`` where ending in a hex obliges the unit to attack (8.12) an attack that
+        is not planned."""
+        forced = (self.adj_enemy[cells] > 0) & ~self.exempt[cells]
+        if self.targets and forced.any():
+            plan = self.planned.get(int(unit))
+            ok_cells = set()
+            if plan is not None:
+                ok_cells = {int(c) for c in self.nb[plan[0]] if c >= 0}
+            forced = forced & ~np.isin(cells, list(ok_cells))
+        return float(self.p.contact) * forced
+
+    def _german_values(self, unit: int, cells: np.ndarray) -> np.ndarray:
+        p, w = self.p, self.w
+        v = -float(p.progress) * self.dist_west[cells]
+        return v + w.town * self.path_gain[cells]
+
+    def _allied_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
+        p, w = self.p, self.w
+        safe = 1.0 - self.risk[cells]
+        v = w.trench * float(p.hold) * self.trench[cells] * safe
+        v = v + w.town * float(p.town_hold) * self.west_town[cells] * safe
+        v = v + w.town * self.path_gain[cells] * (~at_home)
+        v = v - float(p.exposure) * self.risk[cells]
+        if not self.last_word:
+            v = v + float(p.screen) * self.screen_gain[cells] * (self.adj_enemy[cells] == 0)
+        return v
+
+    def _hq_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
+        D = self.D[cells]
+        near = (D <= 6).astype(np.float64) @ self.my_combat_sp
+        mid = ((D > 6) & (D <= 12)).astype(np.float64) @ self.my_combat_sp
+        v = 0.02 * (near + 0.5 * mid)
+        de = self.dist_enemy[cells]
+        v = v - 5.0 * (de <= 1) - 1.0 * (de == 2) - 0.3 * (de == 3)
+        if self.side == Side.ALLIED:
+            v = v + 0.3 * self.trench[cells]
+        return v
+
+    # --- paths ----------------------------------------------------------------------------------
+    def towns_within(self, unit: int, segment: int) -> bool:
+        """Whether a town to take lies within the unit's reach this segment (in hexes; a
+        cheap bound before tracing the paths)."""
+        gain = np.flatnonzero(self.path_gain)
+        if gain.size == 0:
+            return False
+        here = int(self.view.state.unit_cell[unit])
+        reach = movement.allowance(self.view, unit, segment)
+        return bool(int(self.D[here, gain].min()) <= reach)
+
+    def path_values(self, unit: int, segment: int, cells) -> np.ndarray:
+        """Towns taken on the way to each of ``cells`` (20.11: the last side to pass through a
+        town holds it), along the engine's own path (the search's predecessors)."""
+        dist, pred = movement.routes(self.view, unit, segment)
+        n = self.n
+        reach = np.flatnonzero(dist >= 0)
+        order = reach[np.argsort(dist[reach], kind="stable")]
+        gain = self.path_gain
+        got = np.zeros(n, dtype=np.float64)
+        here = int(self.view.state.unit_cell[unit])
+        for c in order:
+            c = int(c)
+            if c == here:
+                continue
+            s = int(pred[c])
+            got[c] = (got[s % n] if s >= 0 and s % n != here else 0.0) + gain[c]
+        cells = np.asarray(cells, dtype=np.int64)
+        return got[cells] - gain[cells]          # the destination is priced by ``values``
+
+
+# --- the attacks a Movement Phase sets up -----------------------------------------------------
+
+def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
+                 movers, board: Board | None = None) -> dict[int, tuple[int, int]]:
+    """``{unit: (target cell, destination cell)}``: the attacks the coming Combat Phase should
+    make, best expectation first (module docstring). ``movers``: units that may still move
+    in the First Movement Segment. With a ``board``, what each attacker gives up by leaving
+    its hex for the attack (a trench held, a town, the pull west) is added to the attack's
+    expectation."""
+    sc, st = view.scenario, view.state
+    u, m = sc.units, sc.map
+    nb = m.neighbors
+    n = m.n_cells
+    enemy = 1 - int(side)
+    D = hex_distances(sc)
+    enemy_occ = snap.occ(enemy)
+    ecells = np.flatnonzero(enemy_occ)
+    if ecells.size == 0:
+        return {}
+    dist_enemy = D[ecells].min(axis=0)
+    on = (st.unit_status & Status.ON_MAP).astype(bool)
+    mine = np.flatnonzero(on & (u.side == side) & (u.utype != _HQ))
+    flags = view.arr("flags")
+    sp_of = {int(x): float(units.stacking(view, int(x))) for x in mine}
+    sp_cell = np.zeros(n)
+    np.add.at(sp_cell, st.unit_cell[mine], [sp_of[int(x)] for x in mine])
+    limit = float(view.data.stack_limit)
+    movers = {int(x) for x in movers}
+    reach: dict[int, np.ndarray] = {}
+    for x in mine:
+        x = int(x)
+        here = int(st.unit_cell[x])
+        if x in movers and dist_enemy[here] <= units.movement(view, x) + 1:
+            dist, _ = movement.routes(view, x, movement.FIRST)
+            r = dist >= 0
+            r[here] = True
+            reach[x] = r
+        elif dist_enemy[here] == 1 and not flags[x] & Flag.NO_MOVE:
+            r = np.zeros(n, dtype=bool)
+            r[here] = True
+            reach[x] = r
+    if not reach:
+        return {}
+    exempt = view.data.town | view.data.trench
+    adj_count = np.zeros(n, dtype=np.int32)
+    nbe = nb[ecells]
+    np.add.at(adj_count, nbe[nbe >= 0], 1)
+    strength = {x: units.combat(view, x) for x in reach}
+
+    def spots(x: int, e: int) -> list[int]:
+        here = int(st.unit_cell[x])
+        out = []
+        for c in nb[e]:
+            c = int(c)
+            if c < 0 or not reach[x][c] or enemy_occ[c]:
+                continue
+            if c != here and sp_cell[c] + sp_of[x] > limit:
+                continue
+            out.append(c)
+        return out
+
+    def best_spot(x: int, e: int) -> int:
+        here = int(st.unit_cell[x])
+        cand = spots(x, e)
+        return max(cand, key=lambda c: (c == here, exempt[c], -adj_count[c],
+                                        int(view.data.die_mod[c]), -c))
+
+    moved: dict[tuple[int, int], float] = {}
+
+    def delta(x: int, e: int) -> float:
+        if board is None:
+            return 0.0
+        c = best_spot(x, e)
+        key = (x, c)
+        if key not in moved:
+            here = int(st.unit_cell[x])
+            v = board.values(x, [c, here], contact=False)
+            moved[key] = float(v[0] - v[1]) if v[0] > NEG / 2 else NEG
+        return moved[key]
+
+    def evaluate(e: int, pool: list[int]):
+        cand = [x for x in pool if spots(x, e)]
+        if not cand:
+            return None
+        if board is not None:
+            return evaluate_moves(e, cand)
+        lead = float(getattr(p, "stoss_lead", 0.0)) > 0
+        cand.sort(key=lambda x: (-(lead and bool(combat.is_stoss(view, x))), -strength[x], x))
+        full = scoring.expected_attack(snap, cand, [e], w, clear_value=float(p.clear_value))
+        best = (full, cand, cand)
+        for k in range(1, len(cand)):
+            e_k = scoring.expected_attack(snap, cand[:k], [e], w,
+                                          clear_value=float(p.clear_value))
+            if e_k.score >= full.score - float(p.trim_tolerance):
+                best = (e_k, cand[:k], cand)
+                break
+        return best
+
+    def evaluate_moves(e: int, cand: list[int]):
+        """Every prefix of the strongest-first candidates, each with what its units give
+        up by moving; the best total (the smallest team on a tie)."""
+        lead = float(getattr(p, "stoss_lead", 0.0)) > 0
+        cand.sort(key=lambda x: (-(lead and bool(combat.is_stoss(view, x))), -strength[x], x))
+        best = None
+        given_up = 0.0
+        for k in range(1, min(len(cand), MAX_TEAM) + 1):
+            given_up += delta(cand[k - 1], e)
+            key = (e, tuple(cand[:k]))
+            e_k = cache.get(key)
+            if e_k is None:
+                e_k = cache[key] = scoring.expected_attack(snap, cand[:k], [e], w,
+                                                           clear_value=float(p.clear_value))
+            total = e_k.score + given_up
+            if best is None or total > best[0].score + float(p.trim_tolerance):
+                best = (scoring.Expected(total, e_k.p_eliminated, e_k.p_unsuccessful,
+                                         e_k.p_success, e_k.defender_steps,
+                                         e_k.attacker_steps, e_k.p_cleared), cand[:k], cand)
+        return best
+
+    cache: dict[tuple, scoring.Expected] = {}
+    free = set(reach)
+    plan: dict[int, tuple[int, int]] = {}
+    scores: dict[int, tuple] = {}
+    for e in ecells:
+        r = evaluate(int(e), sorted(free))
+        if r is not None:
+            scores[int(e)] = r
+    while scores:
+        e = max(scores, key=lambda t: (scores[t][0].score, -t))
+        exp, team, _ = scores.pop(e)
+        if exp.score < float(p.min_gain) or exp.p_eliminated > float(p.max_eliminated):
+            break
+        taken = set()
+        for x in team:
+            where = spots(x, e)
+            if not where:
+                continue
+            c = best_spot(x, e)
+            plan[x] = (e, c)
+            here = int(st.unit_cell[x])
+            sp_cell[here] -= sp_of[x]
+            sp_cell[c] += sp_of[x]
+            free.discard(x)
+            taken.add(x)
+        for t in list(scores):
+            if set(scores[t][2]) & taken:
+                r = evaluate(t, sorted(free))
+                if r is None:
+                    del scores[t]
+                else:
+                    scores[t] = r
+    return plan

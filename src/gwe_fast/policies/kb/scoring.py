@@ -1,0 +1,412 @@
+"""Expected outcomes of The Kaiser's Battle, from the engine's own tables and functions.
+
+Everything a ladder policy weighs is in one currency, *victory-point equivalents* for the
+side that decides: the German VP of 20.1 as they would be booked (a division replaced by a
+regimental replacement unit, 20.14; an Allied unit left in a trench hex, 20.13; a town west
+of the VP line, 20.11; an exit, 20.12), plus ``material`` per point of Combat Strength lost
+and ``unit`` per unit gone from the map. A decision's score is the expected change of that
+currency; what one side loses the other gains.
+
+* ``step_costs``: what each of a unit's remaining steps costs its owner, in order (a
+  division's back face going to its regimental replacement unit costs the 20.14 VP; an Allied
+  unit eliminated in a trench hex costs ``trench``).
+* ``cheapest``: the cumulative cost of ``k`` steps taken by the owner where they hurt least
+  (the order the policies answer ``kb.combat.loss`` and the barrage/gas step losses).
+* ``odds``: ``combat.odds_outcome`` as floats, cached.
+* ``Snap``: one position as the scorer reads it (supply lines, occupation, zones of
+  control), made once per position; ``Snap.modifiers`` is ``combat.attack_modifiers`` with
+  the supply lines traced once for all the attacks weighed in that position.
+* ``expected_attack``: the exact expectation of an attack over the 36 pairs of dice: score,
+  the chance of each result, the expected steps lost by each side, the chance the defending
+  hexes are emptied.
+* ``barrage_value``: the exact expectation of a drumfire barrage or ground attack (9.43-9.45,
+  12.31) on one stack; ``counter_battery_value``: the enemy Artillery Points a counter-battery
+  allocation removes on average (9.23, 9.25).
+
+Examples
+--------
+>>> odds(30, 0, 11, 1, 4)[0]          # the 8.7 example: 7 in 36 the division is eliminated
+0.19444444444444445
+>>> cheapest([[0.5, 1.5], [0.2]], 2)  # two steps: the 0.2 one, then the 0.5 one
+[0.0, 0.2, 0.7]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gwe_fast.enums import Side, UnitType
+from gwe_fast.games.kb import artillery, combat, supply, units
+from gwe_fast.games.kb.game import FOG, Flag
+from gwe_fast.games.kb.zoc import controlled, occupied
+from gwe_fast.state import Status
+
+DIE = range(1, 7)
+_HQ = int(UnitType.HQ)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The exchange rates of the currency (named policy parameters).
+
+    ``material``: a point of Combat Strength lost. ``unit``: a unit gone from the map (it
+    can no longer hold a trench, take a town or exit). ``trench``: an Allied unit leaving a
+    trench hex (20.13 counts those still there at the end). ``town``: a town west of the VP
+    line changing hands (20.11). ``exit``: the share of an exit's 3 VP counted (20.12).
+    ``vp``: a Victory Point booked at once (20.14). ``arty``: a whole Game-Turn's allotment of
+    Artillery Points (one point is worth ``arty`` divided by the points received).
+    """
+
+    material: float = 0.04
+    unit: float = 0.3
+    trench: float = 0.7
+    town: float = 0.8
+    exit: float = 1.0
+    vp: float = 1.0
+    arty: float = 1.5
+
+
+# --- a unit's steps --------------------------------------------------------------------------
+
+def vp_of(scenario, cause: str) -> int:
+    for row in scenario.tables["vp_schedule"]["row"]:
+        if row["cause"] == cause:
+            return int(row["vp"])
+    raise KeyError(cause)
+
+
+def step_costs(view, unit: int, w: Weights, pool: int | None = None,
+               whole: bool = False) -> list[float]:
+    """What each remaining step of ``unit`` costs its owner, in the order they go (8.5).
+
+    A step costs ``material`` per point of Combat Strength it takes off the counter; the last
+    one also ``unit``, and ``trench`` for an Allied unit in a trench hex (20.13). A German
+    division losing its back face while the pool (``pool`` units, 13.23) can replace it costs
+    the 20.14 VP and leaves a one-step regiment. ``whole``: the unit is eliminated at once
+    (8.71: no replacement unit, no 20.14 VP): one entry, everything."""
+    sc, st = view.scenario, view.state
+    u = sc.units
+    side = int(u.side[unit])
+    cell = int(st.unit_cell[unit])
+    data = view.data
+    last = w.unit + (w.trench if side == Side.ALLIED and cell >= 0 and data.trench[cell] else 0.0)
+    if view.arr("flags")[unit] & Flag.SERVICE:
+        return [w.material * float(data.service_values[unit, 0]) + last]
+    k, n = int(st.unit_step[unit]), int(u.n_steps[unit])
+    vals = u.values[unit, :, 0]
+    if whole:
+        return [w.material * float(max(vals[k], 0)) + last]
+    out: list[float] = []
+    while k < n:
+        cur = float(vals[k])
+        if k + 1 < n:
+            out.append(w.material * (cur - float(vals[k + 1])))
+            k += 1
+            continue
+        if pool is None:
+            pool = int(units.pool_free(view).size)
+        if data.division[unit] and pool > 0:
+            rep = float(_replacement_strength(sc))
+            out.append(w.material * (cur - rep)
+                       + w.vp * abs(vp_of(sc, "german_division_replaced")))
+            out.append(w.material * rep + last)
+        else:
+            out.append(w.material * cur + last)
+        break
+    return out
+
+
+def _replacement_strength(sc) -> int:
+    rep = np.flatnonzero(sc.units.utype == int(UnitType.REPLACEMENT))
+    return int(sc.units.values[rep[0], 0, 0]) if rep.size else 0
+
+
+def cheapest(costs: list[list[float]], k: int) -> list[float]:
+    """Cumulative cost of the first 0..k steps (fewer if the units run out) when the owner
+    takes each step from the unit whose next step costs least."""
+    heads = [0] * len(costs)
+    out = [0.0]
+    total = 0.0
+    for _ in range(k):
+        best, j = None, -1
+        for i, c in enumerate(costs):
+            if heads[i] < len(c) and (best is None or c[heads[i]] < best):
+                best, j = c[heads[i]], i
+        if j < 0:
+            break
+        heads[j] += 1
+        total += best
+        out.append(total)
+    return out
+
+
+def cheapest_unit(view, options, w: Weights) -> int:
+    """Index of the option (a unit) whose next step costs its owner least; ties go to the
+    unit with more steps left, then the lower index."""
+    pool = int(units.pool_free(view).size)
+    best = None
+    for i, x in enumerate(options):
+        c = step_costs(view, int(x), w, pool)
+        key = (c[0] if c else 0.0, -len(c), i)
+        if best is None or key < best:
+            best = key
+    return best[2]
+
+
+# --- the dice ----------------------------------------------------------------------------------
+
+_ODDS: dict[tuple, tuple] = {}
+
+
+def odds(att_strength: int, att_mod: int, def_strength: int, def_mod: int,
+         morale: int) -> tuple[float, float, tuple[tuple[int, float], ...]]:
+    """``(p attacker eliminated, p unsuccessful, ((steps, p), ...))`` of an attack: the exact
+    ``combat.odds_outcome`` as floats, cached."""
+    key = (int(att_strength), int(att_mod), int(def_strength), int(def_mod), int(morale))
+    hit = _ODDS.get(key)
+    if hit is None:
+        o = combat.odds_outcome(*key)
+        hit = (float(o[combat.ATTACKER_ELIMINATED]), float(o[combat.UNSUCCESSFUL]),
+               tuple((int(k), float(p)) for k, p in o["success"].items()))
+        if len(_ODDS) > 200_000:
+            _ODDS.clear()
+        _ODDS[key] = hit
+    return hit
+
+
+# --- one position -----------------------------------------------------------------------------
+
+class Snap:
+    """One position as the scorer reads it; everything derived is made once, on demand."""
+
+    def __init__(self, view):
+        self.view = view
+        self._cache: dict = {}
+
+    def _get(self, key, make):
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = make()
+        return hit
+
+    def lengths(self, side: int) -> np.ndarray:
+        return self._get(("lengths", side), lambda: supply.line_lengths(self.view, side))
+
+    def occ(self, side: int) -> np.ndarray:
+        return self._get(("occ", side), lambda: occupied(self.view, side))
+
+    def zoc(self, side: int) -> np.ndarray:
+        return self._get(("zoc", side), lambda: controlled(self.view, side))
+
+    def pool(self) -> int:
+        return self._get("pool", lambda: int(units.pool_free(self.view).size))
+
+    def _by_cell(self) -> dict[int, list[int]]:
+        def make():
+            st = self.view.state
+            out: dict[int, list[int]] = {}
+            for u in np.flatnonzero((st.unit_status & Status.ON_MAP).astype(bool)):
+                out.setdefault(int(st.unit_cell[u]), []).append(int(u))
+            return out
+        return self._get("by_cell", make)
+
+    def units_in(self, cells) -> list[int]:
+        """The units on the map in ``cells`` (ascending), as the position stood."""
+        by = self._by_cell()
+        return sorted(u for c in cells for u in by.get(int(c), ()))
+
+    def supply_state(self, unit: int) -> int:
+        side = int(self.view.scenario.units.side[unit])
+        return supply.state_of(self.view, self.lengths(side), unit)
+
+    def modifiers(self, attackers, cells, rolling: int = 0, sos=()) -> tuple[int, int, int]:
+        """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
+        supply lines (8.3, 8.4, 14.22-14.24, 16.0, 5.32, 8.26, 8.61-8.62)."""
+        view = self.view
+        tables = view.scenario.tables
+        lim = tables["barrage_limits"]
+        fog = _row_mod(tables, "attacker_die_modifiers", "fog") \
+            if int(view.arr("weather")[0]) == FOG else 0
+        worst = max((self.supply_state(a) for a in attackers), default=supply.IN_SUPPLY)
+        corps = view.arr("corps")
+        mixed = len({int(corps[a]) for a in attackers}) >= 2
+        hex_mod, side_mod = combat.terrain_modifier(view, attackers, cells)
+        morale = max((units.morale(view, u) for u in self.units_in(cells)), default=0)
+        att = fog + int(rolling) * int(lim["rolling_die_per_point"])
+        dfn = (supply.die_modifier(view, worst)
+               + sum(int(p) // int(lim["sos_points_per_die"]) for p in sos)
+               + (_row_mod(tables, "defender_die_modifiers", "attack_by_two_or_more_corps")
+                  if mixed else 0)
+               + hex_mod + side_mod)
+        return att, dfn, morale
+
+    def can_retreat(self, cell: int, side: int) -> bool:
+        """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33)."""
+        enemy = 1 - side
+        bad = self.occ(enemy) | self.zoc(enemy)
+        nb = self.view.scenario.map.neighbors[cell]
+        return bool(((nb >= 0) & ~bad[np.maximum(nb, 0)]).any())
+
+
+def _row_mod(tables, table: str, cause: str) -> int:
+    for row in tables[table]["row"]:
+        if row["cause"] == cause:
+            return int(row["mod"])
+    return 0
+
+
+def fingerprint(view) -> tuple:
+    st = view.state
+    return (int(st.turn), int(st.phase), int(view.arr("weather")[0]), st.unit_cell.tobytes(),
+            st.unit_status.tobytes(), st.unit_step.tobytes())
+
+
+def snapshot(view, memory: dict | None = None) -> Snap:
+    """The ``Snap`` of the position as it stands, reused while nothing has moved."""
+    if memory is None:
+        return Snap(view)
+    key = fingerprint(view)
+    hit = memory.get("snap")
+    if hit is None or hit[0] != key:
+        hit = memory["snap"] = (key, Snap(view))
+    return hit[1]
+
+
+# --- an attack ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expected:
+    """The expectation of one attack, in the attacker's currency."""
+
+    score: float
+    p_eliminated: float
+    p_unsuccessful: float
+    p_success: float
+    defender_steps: float
+    attacker_steps: float
+    p_cleared: float
+
+
+def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, sos=(),
+                    clear_value: float = 0.0) -> Expected:
+    """The exact expectation of an attack in the current position (8.7, 8.71-8.75).
+
+    Attacker eliminated (8.71): every attacker with everything it has left. Unsuccessful
+    (8.74): each attacking stack loses its cheapest step and retreats, or a second step when
+    no hex is open to it; an Allied stack retreating out of a trench hex also gives up
+    ``trench`` per unit. Successful (8.75): the defender loses ``quotient - morale`` steps
+    where they cost him least; ``clear_value`` is added when the defending hexes are emptied
+    (the hex won: the caller prices towns and the advance)."""
+    view = snap.view
+    attackers = [int(a) for a in attackers]
+    cells = [int(c) for c in cells]
+    defenders = snap.units_in(cells)
+    if not attackers or not defenders:
+        return Expected(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    att_str = sum(units.combat(view, a) for a in attackers)
+    def_str = sum(units.combat(view, d) for d in defenders)
+    if def_str <= 0:
+        def_str = 1
+    att_mod, def_mod, morale = snap.modifiers(attackers, cells, rolling, sos)
+    p_elim, p_fail, success = odds(att_str, att_mod, def_str, def_mod, morale)
+    pool = snap.pool()
+    dcost = [step_costs(view, d, w, pool) for d in defenders]
+    n_def = sum(len(c) for c in dcost)
+    kmax = max((k for k, _ in success), default=0)
+    cum = cheapest(dcost, min(kmax, n_def))
+    gain, dsteps, p_clear = 0.0, 0.0, 0.0
+    for k, p in success:
+        j = min(k, len(cum) - 1)
+        gain += p * cum[j]
+        dsteps += p * j
+        if j >= n_def:
+            p_clear += p
+            gain += p * clear_value
+    side = int(view.scenario.units.side[attackers[0]])
+    st = view.state
+    stacks: dict[int, list[int]] = {}
+    for a in attackers:
+        stacks.setdefault(int(st.unit_cell[a]), []).append(a)
+    fail, fail_steps = 0.0, 0.0
+    for cell, stack in stacks.items():
+        k = 1 if snap.can_retreat(cell, side) else 2
+        c = cheapest([step_costs(view, a, w, pool) for a in stack], k)
+        fail += c[-1]
+        fail_steps += len(c) - 1
+        if k == 1 and side == Side.ALLIED and view.data.trench[cell]:
+            fail += w.trench * len(stack)
+    elim = sum(step_costs(view, a, w, pool, whole=True)[0] for a in attackers)
+    elim_steps = sum(units.steps_left(view, a) for a in attackers)
+    score = gain - p_fail * fail - p_elim * elim
+    return Expected(score, p_elim, p_fail, 1.0 - p_elim - p_fail, dsteps,
+                    p_fail * fail_steps + p_elim * elim_steps, p_clear)
+
+
+# --- barrages and counter-battery --------------------------------------------------------------
+
+_COLUMNS: dict[tuple, int | None] = {}
+
+
+def barrage_values(snap: Snap, cell: int, most: int, w: Weights) -> dict[int, float]:
+    """``{points: expected cost to its owner}`` of a drumfire barrage or ground attack of 1 to
+    ``most`` points on the stack in ``cell`` (9.43-9.45, 12.31): the table's result for each
+    die, modified by the hex (9.44), against the stack's Morale Value, the steps taken where
+    they hurt the owner least. The same reading of the table as ``artillery.drumfire_result``
+    (the tests compare them), with the stack read once."""
+    view = snap.view
+    here = [int(u) for u in view.state.units_at(int(cell))]
+    out = {p: 0.0 for p in range(1, int(most) + 1)}
+    if not here:
+        return out
+    tab = view.scenario.tables["drumfire_barrage"]
+    dice = [int(d) for d in tab["die"]]
+    sp = units.stacking_points(view, here)
+    morale = max(units.morale(view, u) for u in here)
+    mod = int(view.data.die_mod[int(cell)])
+    pool = snap.pool()
+    cum = cheapest([step_costs(view, u, w, pool) for u in here], 8)
+    by_col: dict[int, float] = {}
+    for p in out:
+        key = (id(tab), sp, p)
+        if key not in _COLUMNS:
+            _COLUMNS[key] = artillery.drumfire_column(view, sp, p)
+        col = _COLUMNS[key]
+        if col is None:
+            continue
+        if col not in by_col:
+            total = 0.0
+            for die in DIE:
+                roll = min(max(die + mod, dice[0]), dice[-1])
+                res = str(tab["results"][dice.index(roll)][col]).strip()
+                n = 0 if res == "-" else max(0, int(res) - morale)
+                total += cum[min(n, len(cum) - 1)]
+            by_col[col] = total / len(DIE)
+        out[p] = by_col[col]
+    return out
+
+
+def barrage_value(snap: Snap, cell: int, points: int, w: Weights) -> float:
+    """Expected cost to its owner of a barrage of ``points`` on ``cell`` (``barrage_values``)."""
+    return barrage_values(snap, cell, points, w)[int(points)]
+
+
+def counter_battery_value(view, points: int, enemy_field: int, enemy_heavy: int) -> float:
+    """Enemy Artillery Points a counter-battery allocation of ``points`` removes on average
+    (9.23, 9.25)."""
+    if points <= 0:
+        return 0.0
+    total = 0.0
+    for die in DIE:
+        res = artillery.counter_battery_result(view, int(points), die)
+        f, h = artillery.after_counter_battery(enemy_field, enemy_heavy, res)
+        total += (enemy_field - f) + (enemy_heavy - h)
+    return total / len(DIE)
+
+
+def point_value(view, side: int, w: Weights) -> float:
+    """What one Artillery Point of ``side`` is worth this Game-Turn: ``arty`` over the points
+    the side received (9.81, 9.82)."""
+    f, h = artillery.schedule(view, side, int(view.state.turn))
+    return w.arty / max(f + h, 1)

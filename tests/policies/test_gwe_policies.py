@@ -1,0 +1,389 @@
+"""The Great War in the East ladder: legal whole campaigns, read-only state, the exact
+expected outcome of an attack checked by hand against the CRT, passive and greedy choices on
+hand-built positions, and the user policy of docs/policies.md run as ``module:Class``."""
+
+import doctest
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "gwe"))
+
+from combat_positions import board, cell, unit
+
+from gwe_fast import load_scenario
+from gwe_fast.games.gwe import combat, engine, invariants
+from gwe_fast.games.gwe.game import GweGame
+from gwe_fast.policies.base import Decision, RandomPolicy
+from gwe_fast.policies.gwe import scoring
+from gwe_fast.policies.gwe.base import GwePolicy
+from gwe_fast.policies.gwe.greedy import GreedyPolicy
+from gwe_fast.policies.gwe.passive import PassivePolicy
+from gwe_fast.policies.registry import PolicyError, make_policy
+
+ROOT = Path(__file__).resolve().parents[2]
+STRONG = [[10, 4, 4], [5, 2, 4]]          # a Russian division that attacks at 10
+
+
+@pytest.fixture(scope="module")
+def historical():
+    return load_scenario("brusilov/historical")
+
+
+# --- whole campaigns ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("allied, central, seed", [("passive", "greedy", 0),
+                                                    ("greedy", "passive", 1)])
+def test_ladder_policies_play_whole_campaigns_legally(historical, allied, central, seed):
+    g = GweGame(historical, seed=seed, game_index=seed,
+                policies={0: make_policy(allied), 1: make_policy(central)})
+    result = engine.play(g, check=invariants.check)
+    assert g.rejections == 0
+    assert result.turns_played == historical.n_turns
+    assert result.vp == int(g.arr("vp_cause").sum())
+
+
+def test_a_ladder_game_replays_exactly_from_its_seed(historical):
+    runs = []
+    for _ in range(2):
+        g = GweGame(historical, seed=3, game_index=1, events=True,
+                    policies={0: make_policy("greedy"), 1: make_policy("greedy")})
+        engine.play(g)
+        runs.append(g)
+    assert runs[0].events == runs[1].events and runs[0].state.equals(runs[1].state)
+
+
+# --- what a policy may touch ------------------------------------------------------------------
+
+class Vandal(GwePolicy):
+    """Tries to change the game through what it is handed."""
+
+    def __init__(self, how):
+        super().__init__()
+        self.how = how
+
+    def choose(self, decision, game, rng):
+        self.how(game.policy_view())
+        return 0
+
+
+@pytest.mark.parametrize("how, error", [
+    (lambda v: v.state.unit_step.__setitem__(0, 1), ValueError),
+    (lambda v: v.state.unit_cell.fill(0), ValueError),
+    (lambda v: v.arr("flags").__setitem__(0, 1), ValueError),
+    (lambda v: v.state.extra["vp_cause"].__setitem__(0, 99), ValueError),
+    (lambda v: setattr(v.state, "vp", 99), AttributeError),
+    (lambda v: setattr(v, "state", None), AttributeError),
+    (lambda v: v.roll("combat"), AttributeError),
+    (lambda v: v.add_vp("towns", 5), AttributeError),
+])
+def test_a_policy_cannot_change_the_game_through_its_view(historical, how, error):
+    g = GweGame(historical, seed=0, policies={0: Vandal(how)})
+    before = g.state.copy()
+    with pytest.raises(error):
+        engine.play(g)
+    assert int(g.state.vp) == int(before.vp)
+    assert np.array_equal(g.state.unit_step, before.unit_step)
+
+
+def test_the_view_follows_the_game_and_copies_are_writable(historical):
+    g = GweGame(historical, seed=0)
+    v = g.policy_view()
+    assert v is g.policy_view()
+    g.state.turn = np.int16(5)
+    g.state.unit_step[3] = 1
+    assert int(v.state.turn) == 5 and int(v.state.unit_step[3]) == 1
+    c = v.state.copy()
+    c.unit_step[3] = 0                     # a detached copy, for playing ahead
+    assert int(g.state.unit_step[3]) == 1
+
+
+def test_ladder_parameters_are_checked():
+    assert make_policy("greedy:aggression=2,material=1").p.aggression == 2.0
+    with pytest.raises(PolicyError, match="unknown parameter nosuch"):
+        make_policy("greedy:nosuch=1")
+    with pytest.raises(PolicyError, match="must be a number"):
+        make_policy("passive:min_gain=lots")
+
+
+# --- the expectation of an attack, by hand --------------------------------------------------------
+
+def two_targets(**kw):
+    """Germans (TCR 1: no 10.43 penalty) in two hexes. In 0101, the map's corner, a division
+    whose only two neighbours hold Russians: it can neither retreat nor trace a line
+    (surrounded, 25.13); attacked by 6 + 7 = 13 against 4, 3-1. In 0505 a division free to
+    retreat, attacked by 10 + 10 = 20 against 4, 5-1."""
+    return board([
+        unit("ge-b", "german", "0101"),
+        unit("ru-b1", "russian", "0201", steps=[[6, 4, 4], [3, 2, 4]]),
+        unit("ru-b2", "russian", "0102", steps=[[7, 4, 4], [3, 2, 4]]),
+        unit("ge-a", "german", "0505"),
+        unit("ru-a1", "russian", "0504", steps=STRONG),
+        unit("ru-a2", "russian", "0604", steps=STRONG),
+    ], **kw)
+
+
+def hand_expectation(results, trapped, w):
+    """The attacker's expected gain over the six faces of a column, worked out from the
+    printed results for one two-step, two-SP German division (Weights ``w``): attackers lose
+    half the two affected steps (one step of a two-step division: ``material``) on a 1; the
+    defender takes his cheapest option of 8.9."""
+    step = w.material * 2 / 2                       # one step of a 2-SP, 2-step unit
+    vp = 2 * (2 if trapped else 1)                  # 25.2, doubled when surrounded (25.13)
+    wipe = 2 * step + vp + w.ground                 # all steps, the VP, the hex
+    total = 0.0
+    for code in results:
+        att, dfn = code.split("/")
+        gain = -step if att == "1" else 0.0
+        if dfn == "E":
+            gain += wipe
+        elif dfn == "3":        # eliminate all, or lose half and retreat two
+            gain += wipe if trapped else min(wipe, step + w.ground)
+        elif dfn == "2":        # eliminate all, lose half and retreat one, or retreat two
+            gain += wipe if trapped else min(wipe, step + w.ground, w.ground)
+        elif dfn == "1":        # lose half, or retreat one
+            gain += step if trapped else min(step, w.ground)
+        total += gain / 6
+    return total
+
+
+def test_expected_attack_matches_the_crt_worked_by_hand():
+    g = two_targets()
+    w = scoring.Weights()
+    table = g.scenario.tables["crt"]
+    row = table["odds"]["tcr23"]
+    b = cell(g, "0101")
+    a = cell(g, "0505")
+    assert combat.is_surrounded(g, g.unit("ge-b")) and not combat.is_surrounded(g, g.unit("ge-a"))
+    e_b = scoring.evaluate_attack(g, [g.unit("ru-b1"), g.unit("ru-b2")], [b], w)
+    e_a = scoring.evaluate_attack(g, [g.unit("ru-a1"), g.unit("ru-a2")], [a], w)
+    assert row[e_b.column] == "3-1" and row[e_a.column] == "5-1"
+    faces = [r for r in table["results"][:6]]             # a six-sided die, no modifier
+    by_hand_b = hand_expectation([f[e_b.column] for f in faces], True, w)
+    by_hand_a = hand_expectation([f[e_a.column] for f in faces], False, w)
+    assert e_b.score == pytest.approx(by_hand_b) == pytest.approx(15.25 / 6)
+    assert e_a.score == pytest.approx(by_hand_a) == pytest.approx(6.5 / 6)
+    # and the expected steps: the trapped division loses both on a 3 or 2, one on a 1
+    assert e_b.defender_steps == pytest.approx((2 + 2 + 2 + 1 + 1 + 1) / 6)
+    assert e_b.attacker_steps == pytest.approx(4 / 6)
+
+
+def declare(policy, g, side=0):
+    opts = [combat.STOP] + combat.legal_targets(g, side)
+    i = policy.choose(Decision("gwe.combat.declare", side, opts), g, np.random.default_rng(0))
+    return opts[i], opts
+
+
+def test_greedy_declares_the_attack_with_the_best_expectation_not_the_best_odds():
+    g = two_targets()
+    pick, opts = declare(GreedyPolicy(), g)
+    assert set(opts) == {combat.STOP, cell(g, "0101"), cell(g, "0505")}
+    assert pick == cell(g, "0101")            # 3-1 on a trapped division beats 5-1
+    # without the trap (a free hex beside it) the 5-1 attack is the better one
+    g2 = two_targets()
+    g2.remove("ru-b2")
+    g2.place("ru-b2", "0302")
+    pick2, _ = declare(GreedyPolicy(), g2)
+    assert pick2 == cell(g2, "0505")
+
+
+def test_greedy_then_builds_that_attack_with_its_attackers():
+    g = two_targets()
+    pol = GreedyPolicy()
+    rng = np.random.default_rng(0)
+    declare(pol, g)
+    chosen = []
+    while True:
+        opts = [combat.DONE] + [("unit", x) for x in (g.unit("ru-b1"), g.unit("ru-b2"))
+                                if x not in chosen]
+        o = opts[pol.choose(Decision("gwe.combat.attack", 0, opts,
+                                     {"attackers": tuple(chosen)}), g, rng)]
+        if o == combat.DONE:
+            break
+        chosen.append(o[1])
+    assert sorted(chosen) == sorted([g.unit("ru-b1"), g.unit("ru-b2")])
+
+
+def trapped_at(attack):
+    """The trapped German division of 0101 attacked by two Russians of ``attack`` each."""
+    return board([
+        unit("ge-b", "german", "0101"),
+        unit("ru-b1", "russian", "0201", steps=[[attack, 4, 4], [1, 2, 4]]),
+        unit("ru-b2", "russian", "0102", steps=[[attack, 4, 4], [1, 2, 4]]),
+    ])
+
+
+def test_passive_declines_a_low_odds_attack_that_greedy_takes():
+    g = trapped_at(4)                                   # 8 against 4: 2-1
+    w = scoring.Weights()
+    e = scoring.evaluate_attack(g, [g.unit("ru-b1"), g.unit("ru-b2")], [cell(g, "0101")], w)
+    assert g.scenario.tables["crt"]["odds"]["tcr23"][e.column] == "2-1"
+    assert e.score > 0 and e.defender_steps < 2 * e.attacker_steps
+    assert declare(GreedyPolicy(), g)[0] == cell(g, "0101")
+    assert declare(PassivePolicy(), g)[0] == combat.STOP
+    g3 = trapped_at(8)                                  # 16 against 4: 4-1
+    assert declare(PassivePolicy(), g3)[0] == cell(g3, "0101")
+
+
+def test_both_decline_an_attack_that_loses_on_average():
+    g = board([unit("ge-a", "german", "0505"),
+               unit("ru-a1", "russian", "0504"), unit("ru-a2", "russian", "0604")])
+    e = scoring.evaluate_attack(g, [g.unit("ru-a1"), g.unit("ru-a2")], [cell(g, "0505")],
+                                scoring.Weights())
+    assert e.score < 0
+    assert declare(GreedyPolicy(), g)[0] == combat.STOP
+    assert declare(PassivePolicy(), g)[0] == combat.STOP
+
+
+def test_the_defender_takes_the_cheapest_option_and_loses_the_cheapest_step():
+    g = two_targets()
+    pol = PassivePolicy()
+    rng = np.random.default_rng(0)
+    opts = ["eliminate_all", "lose_half_and_retreat_1", "retreat_2"]
+    d = Decision("gwe.combat.option", 1, opts, {"result": "2", "affected": 2,
+                                                "defender_cells": (cell(g, "0505"),)})
+    assert opts[pol.choose(d, g, rng)] == "retreat_2"         # free to go: no step lost
+    g.state.unit_step[g.unit("ru-a1")] = 1                    # one step left: its loss is VP
+    d = Decision("gwe.combat.loss", 0, [g.unit("ru-a1"), g.unit("ru-a2")],
+                 {"role": "attacker", "steps": 1})
+    assert d.options[pol.choose(d, g, rng)] == g.unit("ru-a2")
+
+
+def test_surrounded_and_retreat_shortcuts_agree_with_the_engine_in_played_positions(historical):
+    from gwe_fast.games.gwe import retreat
+
+    g = GweGame(historical, seed=2, game_index=2)
+    seen = []
+
+    def check(game, where):
+        if where != "combat" or int(game.state.turn) % 3:
+            return
+        snap = scoring.Snapshot(game)
+        for side in (0, 1):
+            fast = scoring.surrounded_cells(game, side)
+            zoc = retreat.open_enemy_zoc(game, side)
+            for x in game.on_map(side):
+                c = int(game.state.unit_cell[x])
+                assert fast[c] == combat.is_surrounded(game, int(x))
+                for n in (1, 2):
+                    paths = retreat.candidate_paths(game, c, n, side)
+                    free = [p for p in paths if not zoc[list(p)].any()]
+                    assert scoring.retreat_exists(game, c, n, side, snap) == bool(free)
+                    assert scoring.retreat_exists(game, c, n, side, snap, True) == bool(paths)
+                    seen.append(bool(free))
+
+    engine.play(g, check=check)
+    assert any(seen) and len(seen) > 200
+
+
+# --- a user's own policy: docs/policies.md --------------------------------------------------------
+
+def _user_module(tmp_path) -> str:
+    text = (ROOT / "docs" / "policies.md").read_text()
+    block = re.search(r"```python\n# my_policies\.py\n(.*?)```", text, re.DOTALL)
+    assert block, "docs/policies.md shows my_policies.py"
+    (tmp_path / "my_policies.py").write_text(block.group(1))
+    return "my_policies"
+
+
+def test_the_docs_page_examples_run(tmp_path, monkeypatch):
+    _user_module(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = doctest.testfile(str(ROOT / "docs" / "policies.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_the_user_policy_runs_as_module_class_from_the_command_line(tmp_path, tiny_dir):
+    import subprocess
+
+    _user_module(tmp_path)
+    out = tmp_path / "t.md"
+    r = subprocess.run([sys.executable, "-c", "from gwe_fast.cli import main; main()",
+                        "tournament", str(tiny_dir / "tiny.toml"), "--policies",
+                        "random,my_policies:HighOdds:min_column=4", "--games", "2",
+                        "--workers", "1", "--out", str(out)],
+                       check=False, capture_output=True, text=True, timeout=300,
+                       cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "`my_policies:HighOdds:min_column=4`" in out.read_text()
+
+
+def test_an_unknown_decision_kind_gets_a_legal_random_answer():
+    pol = GreedyPolicy()
+    rng = np.random.default_rng(1)
+    d = Decision("gwe.something.new", 0, ["a", "b", "c"])
+    assert all(0 <= pol.choose(d, None, rng) < 3 for _ in range(20))
+    assert isinstance(RandomPolicy().choose(d, None, rng), int)
+    assert not math.isnan(scoring.Weights().material)
+
+
+# --- lookahead --------------------------------------------------------------------------------
+
+class _Stop(Exception):
+    pass
+
+
+def test_lookahead_plays_its_plans_on_copies_and_leaves_the_game_alone(historical):
+    from gwe_fast.policies.gwe.lookahead import LookaheadPolicy
+
+    g = GweGame(historical, seed=4, game_index=4,
+                policies={0: make_policy("greedy"), 1: make_policy("greedy")})
+
+    def stop(game, where):
+        if int(game.state.turn) == 2 and int(game.state.player) == 0 and where == "withdrawal":
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        engine.play(g, check=stop)
+    before = g.state.copy()
+    rolls = g.dice.counts()
+    la = LookaheadPolicy(plans=3, rollouts=2, horizon=1)
+    view = g.policy_view()
+    la.new_game(view)
+    values = [[la.rollout(view, 0, k, seed) for seed in (11, 12)] for k in range(3)]
+    assert g.state.equals(before) and g.dice.counts() == rolls
+    assert all(np.isfinite(v) for row in values for v in row)
+    assert values[0] == [la.rollout(view, 0, 0, seed) for seed in (11, 12)]   # same dice
+    k = la.pick_plan(view, 0, np.random.default_rng(5))
+    assert 0 <= k < 3 and g.state.equals(before)
+
+
+def test_lookahead_plays_a_whole_campaign_legally(historical):
+    la = make_policy("lookahead:plans=2,rollouts=1,horizon=1")
+    g = GweGame(historical, seed=5, game_index=5, policies={0: la, 1: make_policy("greedy")})
+    result = engine.play(g)
+    assert g.rejections == 0 and result.turns_played == historical.n_turns
+    assert la.chosen and set(la.chosen) <= {0, 1}       # a plan for each Combat Phase
+
+
+# --- doctrine ---------------------------------------------------------------------------------
+
+def test_the_broad_front_spreads_its_attacks_along_the_front():
+    from gwe_fast.policies.gwe.doctrine import BroadFront
+
+    g = board([unit("ge-a", "german", "0505")])
+    near, far, first = cell(g, "0305"), cell(g, "0705"), cell(g, "0105")
+
+    def plan(c, score):
+        return {"cell": c, "attackers": [], "e": scoring.Expected(4, score, 0.1, 1.0, 0, 0)}
+
+    plans = [plan(near, 1.0), plan(far, 0.8)]
+    bf = BroadFront(breadth=0.5)
+    assert bf.select_attack(g, [plan(first, 1.0)])["cell"] == first      # the first: best
+    assert bf.select_attack(g, plans)["cell"] == far                      # then: away from it
+    assert GreedyPolicy().select_attack(g, plans)["cell"] == near
+    assert BroadFront(breadth=0).select_attack(g, plans)["cell"] == near
+
+
+def test_doctrine_plays_each_side_by_its_doctrine_legally(historical):
+    doc = make_policy("doctrine")
+    g = GweGame(historical, seed=6, game_index=6, policies={0: doc, 1: make_policy("doctrine")})
+    result = engine.play(g)
+    assert g.rejections == 0 and result.turns_played == historical.n_turns
+    assert doc.sides[0].p.breadth == 0.25 and doc.sides[1].p.line_moves is False

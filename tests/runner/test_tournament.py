@@ -1,0 +1,139 @@
+"""gwe tournament: every ordered pair, common random numbers, the matrices with their
+intervals, the ladder verdict as docs/policies.md defines it, and clear errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gwe_fast.analysis.stats import mean_ci, paired_diff, wilson
+from gwe_fast.runner.tournament import (
+    PairResult,
+    Tournament,
+    run_tournament,
+    split_specs,
+)
+from gwe_fast.scenario.loader import load_scenario
+
+
+def gwe(*args, cwd=None):
+    return subprocess.run([sys.executable, "-c", "from gwe_fast.cli import main; main()", *args],
+                          check=False, capture_output=True, text=True, timeout=600, cwd=cwd)
+
+
+def test_split_specs_keeps_parameters_with_their_policy():
+    assert split_specs("random, passive:min_gain=1,min_exchange=3 ,greedy") == [
+        "random", "passive:min_gain=1,min_exchange=3", "greedy"]
+    assert split_specs("pkg.mod:Cls:a=1,b=2,random") == ["pkg.mod:Cls:a=1,b=2", "random"]
+
+
+def test_a_tiny_tournament_writes_every_pair_with_correct_counts(tiny_dir, tmp_path):
+    out = tmp_path / "res" / "t.md"
+    r = gwe("tournament", str(tiny_dir / "tiny.toml"), "--policies", "random,passive,greedy",
+            "--games", "3", "--seed", "4", "--workers", "1", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert data["policies"] == ["random", "passive", "greedy"]
+    assert data["games_per_pair"] == 3 and data["master_seed"] == 4
+    pairs = {(p["allied"], p["central"]): p for p in data["pairs"]}
+    assert set(pairs) == {(a, c) for a in data["policies"] for c in data["policies"]}
+    for p in pairs.values():
+        assert p["games"] == len(p["vp"]) == len(p["winner"]) == 3
+        assert p["errors"] == 0 and p["rejections"] == 0
+        wins = sum(w == "allied" for w in p["winner"])
+        assert p["allied_win_rate"] == pytest.approx(wins / 3)
+        assert p["allied_win_ci"] == pytest.approx(list(wilson(wins, 3)))
+        assert p["mean_vp"] == pytest.approx(mean_ci(p["vp"])[0])
+        assert p["vp_ci"] == pytest.approx(list(mean_ci(p["vp"])[1:]))
+    # the ladder rows: each level over the one below, from each side, paired with the mirror
+    rows = data["ladder"]
+    assert [(r["higher"], r["lower"], r["side"]) for r in rows] == [
+        ("passive", "random", "allied"), ("passive", "random", "central"),
+        ("greedy", "passive", "allied"), ("greedy", "passive", "central")]
+    up = pairs[("greedy", "passive")]["vp"]
+    mirror = pairs[("passive", "passive")]["vp"]
+    d, lo, hi = paired_diff(up, mirror)
+    assert rows[2]["margin_diff"] == pytest.approx(d)
+    assert rows[2]["margin_ci"] == pytest.approx([lo, hi])
+    down = pairs[("passive", "greedy")]["vp"]
+    assert rows[3]["margin_diff"] == pytest.approx(paired_diff([-v for v in down],
+                                                               [-v for v in mirror])[0])
+    text = out.read_text()
+    assert "gwe tournament" in text and "## Ladder verdict" in text
+    for a in data["policies"]:
+        assert f"| `{a}` |" in text
+    assert len(list((tmp_path / "res" / "t-games").glob("*.parquet"))) == 9
+    again = Tournament.from_json(data)                  # the JSON holds the whole report
+    assert again.markdown() == text and again.to_json()["ladder"] == data["ladder"]
+
+
+def test_pairs_share_their_dice(tiny_dir, tmp_path):
+    sc = load_scenario(str(tiny_dir / "tiny.toml"))
+    t = run_tournament(sc, ["random"], 3, 9, tmp_path / "g1")
+    again = run_tournament(sc, ["random"], 3, 9, tmp_path / "g2")
+    assert t.pairs[("random", "random")].vp == again.pairs[("random", "random")].vp
+    other = run_tournament(sc, ["random"], 3, 10, tmp_path / "g3")
+    assert other.pairs[("random", "random")].vp != t.pairs[("random", "random")].vp
+
+
+def fake(specs, vp):
+    """A Tournament of made-up results: ``vp[(allied, central)]`` per game."""
+    pairs = {}
+    for key, values in vp.items():
+        p = PairResult(*key)
+        for v in values:
+            p.vp.append(float(v))
+            p.winner.append("allied" if v >= 30 else "central")
+            p.rejections.append(0)
+            p.errors.append("")
+        pairs[key] = p
+    return Tournament("x/y", "X", 1, "h" * 12, {}, specs, len(next(iter(vp.values()))), 0,
+                      pairs)
+
+
+def test_the_margin_follows_the_side_whose_score_the_vp_are():
+    p = PairResult("a", "b", vp=[3.0, -1.0], vp_for="central")
+    assert p.margin("central") == [3.0, -1.0] and p.margin("allied") == [-3.0, 1.0]
+    assert PairResult("a", "b", vp=[3.0]).margin("allied") == [3.0]
+
+
+def test_the_ladder_verdict_is_the_paired_margin_test():
+    lo, hi = ["low", "high"]
+    base = [0, 5, 10, 3, 7, 1]
+    t = fake([lo, hi], {(lo, lo): base, (hi, lo): [b + 4 + (i % 2) for i, b in enumerate(base)],
+                        (lo, hi): [b - 3 for b in base], (hi, hi): base})
+    rows = t.ladder()
+    assert [r["beats"] for r in rows] == [True, True] and t.ladder_holds()
+    # a central level that changes nothing does not beat the one below (interval [0, 0])
+    t2 = fake([lo, hi], {(lo, lo): base, (hi, lo): [b + 4 for b in base], (lo, hi): base,
+                         (hi, hi): base})
+    assert [r["beats"] for r in t2.ladder()] == [True, False] and not t2.ladder_holds()
+    assert "does not hold" in t2.markdown()
+
+
+@pytest.mark.parametrize("args, message, code", [
+    (["tournament", "nowhere/else"], "neither a scenario file nor a bundled scenario", 2),
+    (["tournament", "brusilov/historical", "--policies", "random,nosuch"],
+     "--policies: unknown policy 'nosuch'", 2),
+    (["tournament", "brusilov/historical", "--policies", "random,random"], "twice", 2),
+    (["tournament", "brusilov/historical", "--policies", "greedy:zzz=1"],
+     "does not take these parameters", 2),
+    (["tournament", "brusilov/historical", "--out", "x.txt"], "must be a Markdown file", 2),
+])
+def test_bad_arguments_give_one_sentence(args, message, code):
+    r = gwe(*args)
+    assert r.returncode == code, r.stderr
+    assert message in r.stderr and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert lines[-1].startswith("gwe: ")           # (a scenario fault is listed above it)
+    assert len(lines) == (2 if args[1] == "nowhere/else" else 1)
+
+
+def test_an_unwritable_output_gives_one_sentence(tiny_dir, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    r = gwe("tournament", str(tiny_dir / "tiny.toml"), "--policies", "random", "--games", "1",
+            "--workers", "1", "--out", str(blocker / "t.md"))
+    assert r.returncode == 1
+    assert "cannot write" in r.stderr and "Traceback" not in r.stderr

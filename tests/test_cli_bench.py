@@ -1,0 +1,56 @@
+"""``gwe bench``: the headline figures as a table, within a budget; bad options are one
+sentence."""
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from gwe_fast import bench, load_scenario
+
+
+def gwe(*args):
+    return subprocess.run([sys.executable, "-c", "from gwe_fast.cli import main; main()", *args],
+                          check=False, capture_output=True, text=True, timeout=300)
+
+
+def test_bench_with_a_tiny_budget_prints_the_table_and_leaves_out_what_does_not_fit():
+    result = gwe("bench", "--budget", "1", "--games", "1")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["figure", "value", "target", "verdict"]
+    assert set(lines[1]) <= {"-", " "}
+    text = result.stdout
+    assert "movement range, allowance 6" in text and "µs workspace" in text
+    for game in ("Brusilov", "Kaiser's Battle"):
+        row = next(x for x in lines if x.startswith(f"{game}: random against random"))
+        assert "(1 game)" in row and "ms CPU" in row and "<= 2 ms" in row
+        assert "missed" in row or "met" in row
+        # a campaign on the pure twins takes far more than the budget
+        assert any(x.startswith(f"{game}: pure twins") and "skipped (budget)" in x
+                   for x in lines)
+    assert "Parquet bytes per game" in text and "peak memory" in text
+    assert "Traceback" not in result.stderr
+
+
+def test_bench_refuses_a_bad_option_in_one_message():
+    result = gwe("bench", "--games", "0")
+    assert result.returncode == 2
+    assert "--games" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_parquet_bytes_separate_the_file_footer_from_the_games():
+    sc = load_scenario("kaisers_battle/historical")
+    run = bench.play(sc, "random", "cython", 0, range(2))
+    assert len(run.rows) == 2 and len(run.cpu) == 2 and min(run.cpu) > 0
+    with tempfile.TemporaryDirectory() as tmp:
+        per_game, marginal = bench.parquet_bytes(sc, run.rows, Path(tmp))
+        one, none = bench.parquet_bytes(sc, run.rows[:1], Path(tmp))
+    assert none is None and one > per_game > marginal > 0
+
+
+def test_rows_are_compared_without_their_wall_time():
+    a = [{"game_index": 0, "vp": 3, "wall_time_s": 0.1}]
+    assert bench.same_rows(a, [{"game_index": 0, "vp": 3, "wall_time_s": 9.0}])
+    assert not bench.same_rows(a, [{"game_index": 0, "vp": 4, "wall_time_s": 0.1}])
+    assert not bench.same_rows(a, a + a)
