@@ -47,7 +47,7 @@ TARGET_BYTES = 300            # Parquet bytes per game
 TARGET_MB = 200               # memory per worker
 #: the greedy policy of each game: the registered ``greedy`` is the Great War in the East
 #: ladder's; the Kaiser's Battle one is named by class until the registry knows it
-GREEDY = {"gwe": "greedy", "kb": "gwe_fast.policies.kb.greedy:KbGreedyPolicy"}
+GREEDY = {"gwe": "greedy", "kb": "greedy"}
 PURE_OVER_CYTHON = 60.0       # a guess of the twins' slowness, to plan the budget
 
 

@@ -31,10 +31,11 @@ from gwe_fast.policies.base import Policy
 #: registered names -> "module:Class" (each level of the ladder adds itself here)
 POLICIES: dict[str, str] = {
     "random": "gwe_fast.policies.base:RandomPolicy",
-    "passive": "gwe_fast.policies.gwe.passive:PassivePolicy",
-    "greedy": "gwe_fast.policies.gwe.greedy:GreedyPolicy",
-    "lookahead": "gwe_fast.policies.gwe.lookahead:LookaheadPolicy",
-    "doctrine": "gwe_fast.policies.gwe.doctrine:DoctrinePolicy",
+    # each level plays both games with the game's own implementation (policies/ladder.py)
+    "passive": "gwe_fast.policies.ladder:Passive",
+    "greedy": "gwe_fast.policies.ladder:Greedy",
+    "doctrine": "gwe_fast.policies.ladder:Doctrine",
+    "lookahead": "gwe_fast.policies.gwe.lookahead:LookaheadPolicy",   # Great War in the East only
 }
 
 

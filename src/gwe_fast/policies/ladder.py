@@ -1,0 +1,75 @@
+"""One name per level of the ladder for both games: the policy plays each game with that
+game's own implementation of the level.
+
+``make_policy("greedy")`` gives a ``Greedy``; when it is first asked a decision it builds the
+implementation for the game being played (``policies.gwe.greedy`` or ``policies.kb.greedy``)
+with the parameters it was given. Parameters are checked when the policy is made: a parameter
+no implementation of the level knows is refused at once; one that only some games know is
+refused when a game that does not know it asks its first decision.
+
+Examples
+--------
+>>> Greedy(aggression=1.0).params
+{'aggression': 1.0}
+>>> Greedy(nosuch=1)
+Traceback (most recent call last):
+...
+TypeError: greedy: no implementation takes the parameter(s) nosuch
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar
+
+from gwe_fast.policies.base import Decision, Policy
+
+
+def _load(target: str) -> type[Policy]:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+class ByGame(Policy):
+    """A level of the ladder: ``IMPLS`` maps a game ("gwe", "kb") to ``module:Class``."""
+
+    IMPLS: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, **params: Any):
+        super().__init__(**params)
+        self._impls: dict[str, Policy] = {}
+        self._errors: dict[str, str] = {}
+        for game, target in self.IMPLS.items():
+            try:
+                self._impls[game] = _load(target)(**params)
+            except TypeError as exc:
+                self._errors[game] = str(exc)
+        if params and not self._impls:
+            raise TypeError(f"{self.name}: no implementation takes the parameter(s) "
+                            f"{', '.join(sorted(params))}")
+
+    def choose(self, decision: Decision, game: Any, rng) -> int:
+        key = game.scenario.game
+        impl = self._impls.get(key)
+        if impl is None:
+            raise TypeError(f"policy {self.name!r} cannot play {key!r} with these parameters: "
+                            f"{self._errors.get(key, 'no implementation')}")
+        return impl.choose(decision, game, rng)
+
+
+class Passive(ByGame):
+    name = "passive"
+    IMPLS = {"gwe": "gwe_fast.policies.gwe.passive:PassivePolicy",
+             "kb": "gwe_fast.policies.kb.passive:KbPassivePolicy"}
+
+
+class Greedy(ByGame):
+    name = "greedy"
+    IMPLS = {"gwe": "gwe_fast.policies.gwe.greedy:GreedyPolicy",
+             "kb": "gwe_fast.policies.kb.greedy:KbGreedyPolicy"}
+
+
+class Doctrine(ByGame):
+    name = "doctrine"
+    IMPLS = {"gwe": "gwe_fast.policies.gwe.doctrine:DoctrinePolicy",
+             "kb": "gwe_fast.policies.kb.doctrine:KbDoctrinePolicy"}
