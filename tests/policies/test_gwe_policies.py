@@ -103,7 +103,7 @@ def test_the_view_follows_the_game_and_copies_are_writable(historical):
 
 
 def test_ladder_parameters_are_checked():
-    assert make_policy("greedy:aggression=2,material=1").p.aggression == 2.0
+    assert make_policy("greedy:aggression=2,material=1")._impls["gwe"].p.aggression == 2.0
     with pytest.raises(PolicyError, match="unknown parameter nosuch"):
         make_policy("greedy:nosuch=1")
     with pytest.raises(PolicyError, match="must be a number"):

@@ -14,7 +14,7 @@ Examples
 >>> Greedy(nosuch=1)
 Traceback (most recent call last):
 ...
-TypeError: greedy: no implementation takes the parameter(s) nosuch
+TypeError: greedy: no implementation takes the parameter(s) nosuch (gwe: ...)
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ class ByGame(Policy):
                 self._errors[game] = str(exc)
         if params and not self._impls:
             raise TypeError(f"{self.name}: no implementation takes the parameter(s) "
-                            f"{', '.join(sorted(params))}")
+                            f"{', '.join(sorted(params))} ("
+                            + "; ".join(f"{g}: {e}" for g, e in self._errors.items()) + ")")
 
     def choose(self, decision: Decision, game: Any, rng) -> int:
         key = game.scenario.game
