@@ -386,4 +386,5 @@ def test_doctrine_plays_each_side_by_its_doctrine_legally(historical):
     g = GweGame(historical, seed=6, game_index=6, policies={0: doc, 1: make_policy("doctrine")})
     result = engine.play(g)
     assert g.rejections == 0 and result.turns_played == historical.n_turns
-    assert doc.sides[0].p.breadth == 0.25 and doc.sides[1].p.line_moves is False
+    gwe_doc = doc._impls["gwe"]              # the ladder name dispatches per game
+    assert gwe_doc.sides[0].p.breadth == 0.25 and gwe_doc.sides[1].p.line_moves is False
