@@ -109,6 +109,8 @@ class PlayedGame(Game):
         self.rngs = {s: self.dice.policy_rng(Side(s).name.lower()) for s in self.policies}
         self.events: list[tuple] | None = [] if events else None
         self.rejections = 0
+        if state is None and "vp_cause" in self.ENGINE_ARRAYS:
+            self.arr("vp_cause")[self.VP_CAUSES.index("initial")] = scenario.initial_vp
 
     # engine arrays ------------------------------------------------------------------------
     def arr(self, name: str) -> np.ndarray:

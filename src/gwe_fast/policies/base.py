@@ -72,6 +72,26 @@ class Policy:
         return f"{type(self).__name__}({args})"
 
 
+def check_params(known: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter in ``known`` (name -> default) with the given values: unknown names
+    and non-numbers for numeric defaults are refused (TypeError); ints become floats where the
+    default is a float."""
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise TypeError(f"unknown parameter{'s' if len(unknown) > 1 else ''} "
+                        f"{', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    values = {}
+    for k, default in known.items():
+        v = params.get(k, default)
+        if isinstance(default, float) and isinstance(v, int) and not isinstance(v, bool):
+            v = float(v)
+        if isinstance(default, (int, float)) and not isinstance(default, bool) and (
+                isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise TypeError(f"parameter {k} must be a number, not {v!r}")
+        values[k] = v
+    return values
+
+
 class RandomPolicy(Policy):
     """A uniformly random legal option at every decision: the baseline."""
 

@@ -89,10 +89,5 @@ class GweGame(PlayedGame):
                          state=state, events=events)
         self.data = gwe_data(scenario)
         if state is None:
-            self.arr("vp_cause")[VP_CAUSES.index("initial")] = scenario.initial_vp
             from gwe_fast.games.gwe.reinforcements import setup_replacements
             setup_replacements(self)                                   # 26.34
-
-    def add_vp(self, cause: str, vp: int) -> None:
-        """Change the Russian VP total now (25.14) and book it under its cause."""
-        super().add_vp(cause, vp)

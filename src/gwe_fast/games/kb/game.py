@@ -77,7 +77,6 @@ class KbGame(PlayedGame):
                          state=state, events=events)
         self.data = kb_data(scenario)
         if state is None:
-            self.arr("vp_cause")[VP_CAUSES.index("initial")] = scenario.initial_vp
             self.arr("corps")[:] = self.data.corps
             self.arr("gas")[:] = -1
             self.arr("weather")[0] = FOG

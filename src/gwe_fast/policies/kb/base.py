@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gwe_fast.policies.base import Decision, Policy
+from gwe_fast.policies.base import Decision, Policy, check_params
 from gwe_fast.policies.kb.scoring import Weights
 
 #: parameters every ladder policy takes: the exchange rates of scoring.Weights
@@ -34,19 +34,7 @@ class KbPolicy(Policy):
 
     def __init__(self, **params: Any):
         known = {**WEIGHT_PARAMS, **self.PARAMS}
-        unknown = sorted(set(params) - set(known))
-        if unknown:
-            raise TypeError(f"unknown parameter{'s' if len(unknown) > 1 else ''} "
-                            f"{', '.join(unknown)} (known: {', '.join(sorted(known))})")
-        values = {}
-        for k, default in known.items():
-            v = params.get(k, default)
-            if isinstance(default, float) and isinstance(v, int) and not isinstance(v, bool):
-                v = float(v)
-            if isinstance(default, (int, float)) and not isinstance(default, bool) and (
-                    isinstance(v, bool) or not isinstance(v, (int, float))):
-                raise TypeError(f"parameter {k} must be a number, not {v!r}")
-            values[k] = v
+        values = check_params(known, params)
         super().__init__(**params)
         self.p = SimpleNamespace(**values)
         self.weights = Weights(**{k: float(values[k]) for k in WEIGHT_PARAMS})
