@@ -49,13 +49,15 @@ class ByGame(Policy):
                             f"{', '.join(sorted(params))} ("
                             + "; ".join(f"{g}: {e}" for g, e in self._errors.items()) + ")")
 
+    def impl(self, game: str) -> Policy:
+        """The implementation that plays ``game`` ("gwe" or "kb")."""
+        if game not in self._impls:
+            raise TypeError(f"policy {self.name!r} cannot play {game!r} with these parameters: "
+                            f"{self._errors.get(game, 'no implementation')}")
+        return self._impls[game]
+
     def choose(self, decision: Decision, game: Any, rng) -> int:
-        key = game.scenario.game
-        impl = self._impls.get(key)
-        if impl is None:
-            raise TypeError(f"policy {self.name!r} cannot play {key!r} with these parameters: "
-                            f"{self._errors.get(key, 'no implementation')}")
-        return impl.choose(decision, game, rng)
+        return self.impl(game.scenario.game).choose(decision, game, rng)
 
 
 class Passive(ByGame):
@@ -74,3 +76,9 @@ class Doctrine(ByGame):
     name = "doctrine"
     IMPLS = {"gwe": "gwe_fast.policies.gwe.doctrine:DoctrinePolicy",
              "kb": "gwe_fast.policies.kb.doctrine:KbDoctrinePolicy"}
+
+
+class Lookahead(ByGame):
+    name = "lookahead"
+    IMPLS = {"gwe": "gwe_fast.policies.gwe.lookahead:LookaheadPolicy",
+             "kb": "gwe_fast.policies.kb.lookahead:KbLookaheadPolicy"}

@@ -35,7 +35,7 @@ POLICIES: dict[str, str] = {
     "passive": "gwe_fast.policies.ladder:Passive",
     "greedy": "gwe_fast.policies.ladder:Greedy",
     "doctrine": "gwe_fast.policies.ladder:Doctrine",
-    "lookahead": "gwe_fast.policies.gwe.lookahead:LookaheadPolicy",   # Great War in the East only
+    "lookahead": "gwe_fast.policies.ladder:Lookahead",
 }
 
 

@@ -120,3 +120,22 @@ def test_4_0_whole_games_under_random_play_keep_every_invariant(seed):
     assert result.level in {"allied_decisive", "allied_substantive", "allied_marginal",
                             "german_marginal", "german_substantive", "german_decisive"}
     assert result.vp == int(g.arr("vp_cause").sum())
+
+
+def test_4_2_advance_stops_before_a_phase_and_play_goes_on_as_if_never_stopped():
+    from gwe_fast.policies.base import RandomPolicy
+
+    def game():
+        return KbGame(kb_scenario(), seed=3, game_index=2,
+                      policies={0: RandomPolicy(), 1: RandomPolicy()})
+
+    whole = game()
+    r1 = engine.play(whole)
+    g = game()
+    rows = engine.advance(g, until=(4, engine.ALLIED_MOVEMENT))
+    assert (int(g.state.turn), int(g.state.phase)) == (4, engine.ALLIED_MOVEMENT)
+    assert [(r["turn"], r["side"]) for r in rows][-1] == (4, "central")
+    assert len(rows) == 7                       # Game-Turns 1-3 both sides, 4 German
+    r2 = engine.play(g)
+    assert rows + r2.per_turn == r1.per_turn
+    assert (r2.vp, r2.level) == (r1.vp, r1.level) and g.state.equals(whole.state)

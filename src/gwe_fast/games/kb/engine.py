@@ -38,12 +38,29 @@ def play(game: KbGame, check=None) -> GameResult:
     """Play to the end of the last Game-Turn (20.0). ``check(game, phase_name)``, if given, is
     called at the end of every phase (the invariant checker of the tests)."""
     sc, st = game.scenario, game.state
+    per_turn = advance(game, check=check)
+    st.turn = np.int16(sc.last_turn)
+    victory.final_score(game)
+    level = victory.level(game)
+    return GameResult(vp=int(st.vp), level=level, winner=victory.winner(level),
+                      turns_played=sc.last_turn - sc.first_turn + 1, per_turn=per_turn)
+
+
+def advance(game: KbGame, until: tuple[int, int] | None = None, check=None) -> list[dict]:
+    """Run the phases from the one the state says, up to (not including) phase ``until =
+    (turn, phase)``, or to the end of the last Game-Turn; the per-turn record rows of the
+    Player-Turns played. ``play`` is this and the final score; a look-ahead policy plays a
+    copy of the game ahead with it."""
+    sc, st = game.scenario, game.state
     per_turn: list[dict] = []
     turn = int(st.turn)
     start = max(int(st.phase), WEATHER_STAGE)
     while turn <= sc.last_turn:
         st.turn = np.int16(turn)
         for phase in range(start, TERMINAL + 1):
+            if until is not None and (turn, phase) >= until:
+                st.phase = np.int16(phase)
+                return per_turn
             st.phase = np.int16(phase)
             st.player = np.int8(PHASING.get(phase, Side.CENTRAL))
             run_phase(game, phase)
@@ -56,11 +73,7 @@ def play(game: KbGame, check=None) -> GameResult:
         turn += 1
         if turn <= sc.last_turn:
             st.turn = np.int16(turn)
-    st.turn = np.int16(sc.last_turn)
-    victory.final_score(game)
-    level = victory.level(game)
-    return GameResult(vp=int(st.vp), level=level, winner=victory.winner(level),
-                      turns_played=sc.last_turn - sc.first_turn + 1, per_turn=per_turn)
+    return per_turn
 
 
 def run_phase(game: KbGame, phase: int) -> None:
