@@ -19,7 +19,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "kb"))
 
 from kb_positions import Scripted, kb_empty_game, kb_put
 
-from gwe_fast.games.kb import artillery, combat, engine, invariants, victory
+from gwe_fast.games.kb import (
+    artillery,
+    combat,
+    engine,
+    invariants,
+    movement,
+    units,
+    victory,
+)
 from gwe_fast.games.kb.driver import new_game
 from gwe_fast.games.kb.game import CLEAR
 from gwe_fast.policies.base import Decision, RandomPolicy
@@ -303,3 +311,113 @@ def test_barrage_values_read_the_drumfire_table_as_the_engine_does():
             want = np.mean([cum[min(artillery.drumfire_result(g, c, pts, die), len(cum) - 1)]
                             for die in range(1, 7)])
             assert vals[pts] == pytest.approx(want)
+
+
+# --- the Allied greedy player: side defaults, the screen, the last word -------------------------
+
+def last_turn_position(policy):
+    """Game-Turn 10 (the last), the Allied Movement Phase about to start: a German division
+    and HQ far east, the town 3809 (west of the VP line) last passed through by the German
+    player, a battalion in the redoubt 3808 next to it, a battalion in clear 3710 and the
+    18th Corps HQ in clear 3709."""
+    from gwe_fast.enums import Side
+
+    g = kb_empty_game(turn=10, policies={0: policy, 1: Scripted(default="first")})
+    g.arr("weather")[0] = CLEAR
+    kb_put(g, "ge-hq-3", "4413")
+    kb_put(g, GE_DIV, "4412")
+    a = kb_put(g, BR_BN, "3710")
+    b = kb_put(g, BR_BN2, "3808")
+    hq = kb_put(g, "br-hq-18", "3709")
+    g.state.hex_last[cell(g, "3809")] = int(Side.CENTRAL)
+    g.state.phase = np.int16(engine.ALLIED_MOVEMENT)
+    g.state.player = np.int8(0)
+    return g, a, b, hq
+
+
+def test_greedy_takes_side_defaults_and_named_parameters_win_for_both_sides():
+    p = KbGreedyPolicy()
+    assert p.params_for(0).screen == 0.15 and p.params_for(0).screen_free is True
+    assert p.params_for(1).screen == 0.0 and p.params_for(1).screen_free is False
+    assert p.params_for(1).min_gain == p.params_for(0).min_gain == 0.0
+    q = KbGreedyPolicy(screen=0.4)
+    assert q.params_for(0).screen == q.params_for(1).screen == 0.4
+    assert KbPassivePolicy().params_for(0).screen == 0.0
+    with pytest.raises(TypeError, match="unknown parameter"):
+        KbGreedyPolicy(screen_fre=True)
+
+
+def test_the_last_word_prices_victory_points_only():
+    # the Allied Player-Turn of Game-Turn 10: a step, a unit, an Artillery Point are worth
+    # nothing once the game ends; a trench hex held (20.13) and a town (20.11) 1 VP each
+    g, *_ = last_turn_position(KbGreedyPolicy())
+    greedy = KbGreedyPolicy()
+    view = g.policy_view()
+    d = Decision("kb.move.unit", 0, (-1,), {"segment": 1})
+    p, w = greedy.setting(greedy.params_for(0), greedy._home[1], view, d)
+    assert (w.material, w.unit, w.arty, w.trench, w.town, w.vp) == (0, 0, 0, 1, 1, 1)
+    assert (p.contact, p.max_eliminated, p.hold, p.town_hold, p.screen) == (0, 1, 1, 0, 0)
+    # not for the German, not without endgame (passive), not on Game-Turn 9
+    for pol, side, turn in ((greedy, 1, 10), (KbPassivePolicy(), 0, 10), (greedy, 0, 9)):
+        g.state.turn = np.int16(turn)
+        dd = Decision("kb.move.unit", side, (-1,), {"segment": 1})
+        assert pol.setting(pol.params_for(side), pol._home[1], view, dd) == \
+            (pol.params_for(side), pol._home[1])
+
+
+def test_last_word_plan_fills_trench_hexes_and_retakes_towns_once():
+    from gwe_fast.policies.kb.position import plan_last_word
+
+    g, a, b, hq = last_turn_position(KbGreedyPolicy())
+    plan = plan_last_word(g.policy_view(), 0, 1.0, 1.0, [a, b, hq])
+    # the HQ (a unit for 20.13) goes through the town into the redoubt 3811: +2; the
+    # battalion in the open to the fieldwork 3009 by the Second Segment's tripled allowance
+    # (5.22): +1; the one in 3808 gains nothing by leaving it (the town is taken): stays
+    assert plan == {hq: (movement.FIRST, cell(g, "3811")), a: (movement.SECOND, cell(g, "3009"))}
+    assert g.data.trench[cell(g, "3811")] and g.data.trench[cell(g, "3009")]
+    _, pred = movement.routes(g, hq, movement.FIRST)
+    assert cell(g, "3809") in units.path_to(g, pred, cell(g, "3811"))
+    assert (victory.allied_in_trenches(g), int(victory.german_towns(g).sum())) == (1, 1)
+    engine.movement_phase(g, 0)
+    assert (victory.allied_in_trenches(g), int(victory.german_towns(g).sum())) == (3, 0)
+    assert int(g.state.unit_cell[b]) == cell(g, "3808")
+    assert [int(g.state.unit_cell[x]) for x in (hq, a)] == [cell(g, "3811"), cell(g, "3009")]
+
+
+def test_last_word_plan_a_trench_unit_leaves_only_for_another_with_a_town_on_the_way():
+    from gwe_fast.policies.kb.position import plan_last_word
+
+    g, a, b, hq = last_turn_position(KbGreedyPolicy())
+    for x in (a, hq):
+        g.remove(g.scenario.units.ids[x])
+    plan = plan_last_word(g.policy_view(), 0, 1.0, 1.0, [b])
+    seg, dest = plan[b]                        # 3808 -> 3809 -> a trench hex: +1 town
+    assert g.data.trench[dest] and dest != cell(g, "3808")
+    _, pred = movement.routes(g, b, seg)
+    assert cell(g, "3809") in units.path_to(g, pred, dest)
+    g.state.hex_last[cell(g, "3809")] = 0      # nothing to take: it stays
+    assert plan_last_word(g.policy_view(), 0, 1.0, 1.0, [b]) == {}
+
+
+def test_greedy_allied_screen_comes_from_units_outside_trench_hexes():
+    # a German division at 3213: the hexes 2-3 from it are the screen band (6.21, 5.22); a
+    # battalion in the clear prices the hexes by the band hexes its zone would newly cover,
+    # one in the fieldwork 3009 (20.13) does not screen at all
+    from gwe_fast.policies.kb.position import Board
+
+    g = position()
+    kb_put(g, GE_DIV, "3213")
+    free = kb_put(g, BR_BN, "2813")
+    dug = kb_put(g, BR_BN2, "3009")
+    assert g.data.trench[cell(g, "3009")] and not g.data.trench[cell(g, "2813")]
+    greedy = KbGreedyPolicy()
+    view = g.policy_view()
+    p, w = greedy.params_for(0), greedy.weights
+    board = Board(view, 0, w, p, scoring.Snap(view))
+    off = Board(view, 0, w, KbPassivePolicy().params_for(0), scoring.Snap(view))
+    cells = np.array([cell(g, h) for h in ("2913", "3011", "2020")])
+    gain = board.screen_gain[cells] * (board.adj_enemy[cells] == 0)
+    assert gain[0] > 0 and gain[2] == 0
+    np.testing.assert_allclose(board.values(free, cells) - off.values(free, cells),
+                               0.15 * gain)
+    np.testing.assert_allclose(board.values(dug, cells), off.values(dug, cells))

@@ -8,7 +8,11 @@ a Kaiser's Battle one, gets a uniformly random legal option from the policy's ow
 
 Parameters are declared in ``PARAMS`` (name -> default) on top of the exchange rates of
 ``scoring.Weights``; a sweep overrides them by keyword (``KbGreedyPolicy(aggression=2)``);
-an unknown name is refused with the list of known ones.
+an unknown name is refused with the list of known ones. ``SIDE_PARAMS`` (side -> {name:
+value}) gives one side other defaults (the greedy Allied player, the doctrines): a parameter
+given by name applies to both sides and wins over them. Before each decision ``setting``
+may swap in the parameters and exchange rates of a special moment (the Allied Player-Turn of
+the last Game-Turn, ``KbPassivePolicy.setting``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ class KbPolicy(Policy):
     name = "kb"
     PREFIX = "kb."
     PARAMS: ClassVar[dict[str, Any]] = {}
+    SIDE_PARAMS: ClassVar[dict[int, dict[str, Any]]] = {}
 
     def __init__(self, **params: Any):
         known = {**WEIGHT_PARAMS, **self.PARAMS}
@@ -38,8 +43,24 @@ class KbPolicy(Policy):
         super().__init__(**params)
         self.p = SimpleNamespace(**values)
         self.weights = Weights(**{k: float(values[k]) for k in WEIGHT_PARAMS})
+        # each side's parameters: its SIDE_PARAMS over PARAMS, the named ones over both
+        self._by_side: dict[int, SimpleNamespace] = {}
+        for s, over in self.SIDE_PARAMS.items():
+            side_values = check_params(known, {**{k: v for k, v in over.items()
+                                                  if k not in params}, **params})
+            self._by_side[int(s)] = SimpleNamespace(**side_values)
+        self._home = (self.p, self.weights)
         self._game_key: tuple | None = None
         self.memory: dict[str, Any] = {}
+
+    def params_for(self, side: int) -> SimpleNamespace:
+        """The parameters ``side`` plays with (``SIDE_PARAMS``)."""
+        return self._by_side.get(int(side), self._home[0])
+
+    def setting(self, p: SimpleNamespace, weights: Weights, view: Any,
+                decision: Decision) -> tuple[SimpleNamespace, Weights]:
+        """The parameters and exchange rates for this decision (the side's, by default)."""
+        return p, weights
 
     # --- the one entry point ----------------------------------------------------------------
     def choose(self, decision: Decision, game: Any, rng: np.random.Generator) -> int:
@@ -49,6 +70,8 @@ class KbPolicy(Policy):
             self._game_key = key
             self.memory = {}
             self.new_game(view)
+        self.p, self.weights = self.setting(self.params_for(decision.side), self._home[1],
+                                            view, decision)
         if not decision.kind.startswith(self.PREFIX):
             return int(rng.integers(len(decision.options)))
         handler = getattr(self, "on_" + decision.kind[len(self.PREFIX):].replace(".", "_"), None)

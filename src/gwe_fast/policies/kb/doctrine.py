@@ -14,13 +14,12 @@ The greedy policy's machinery with settings that follow each side's doctrine of 
   stop on entering it, 6.21), and only weak spots are counter-attacked (``min_gain`` and
   ``max_eliminated``: isolated, reduced or replacement German units).
 
-``SIDE_PARAMS`` holds each side's settings over ``KbGreedyPolicy``'s; parameters given by
-name (a sweep) apply to both sides and win over both.
+``SIDE_PARAMS`` holds each side's settings over ``KbGreedyPolicy``'s (its side settings
+included); parameters given by name (a sweep) apply to both sides and win over both.
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from gwe_fast.enums import Side
@@ -32,19 +31,10 @@ class KbDoctrinePolicy(KbGreedyPolicy):
 
     name = "doctrine"
     SIDE_PARAMS: ClassVar[dict[int, dict[str, Any]]] = {
-        Side.CENTRAL: {"stoss_lead": 1.0, "advance": 0.3, "progress": 0.2, "contact": 0.4,
+        Side.CENTRAL: {**KbGreedyPolicy.SIDE_PARAMS.get(Side.CENTRAL, {}),
+                       "stoss_lead": 1.0, "advance": 0.3, "progress": 0.2, "contact": 0.4,
                        "gas": 3},
-        Side.ALLIED: {"hold": 1.5, "barrier_gap": 3, "screen": 0.3, "min_gain": 0.2,
+        Side.ALLIED: {**KbGreedyPolicy.SIDE_PARAMS.get(Side.ALLIED, {}),
+                      "hold": 1.5, "barrier_gap": 3, "screen": 0.3, "min_gain": 0.2,
                       "max_eliminated": 0.05, "endgame": True},
     }
-
-    def __init__(self, **params: Any):
-        super().__init__(**params)
-        base = vars(self.p)
-        self._by_side = {int(s): SimpleNamespace(**{**base, **{k: v for k, v in over.items()
-                                                               if k not in params}})
-                         for s, over in self.SIDE_PARAMS.items()}
-
-    def choose(self, decision, game, rng) -> int:
-        self.p = self._by_side.get(int(decision.side), self.p)
-        return super().choose(decision, game, rng)

@@ -20,6 +20,13 @@ The passive policy's machinery with the attack-minded settings:
 * **artillery and air**: persistent gas on the largest Allied concentrations out of reach
   (9.3), ground attacks with the air (12.3).
 
+* **the Allied side** (``SIDE_PARAMS``): units outside trench hexes keep a screen of zones of
+  control two or three hexes in front of the Germans (``screen``, ``screen_free``: German
+  units stop on entering it, 6.21, and may not move through it in the Second Movement
+  Segment, 5.22), units in trench hexes hold them (20.13); in the last Allied Player-Turn
+  (``endgame``) the currency is the Victory Points alone and ``position.plan_last_word``
+  assigns every unit the trench hex and German-held towns on its way that add most.
+
 Being a parameter set of ``KbPassivePolicy``, every decision is scored the same way.
 """
 
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from gwe_fast.enums import Side
 from gwe_fast.policies.kb.passive import KbPassivePolicy
 
 
@@ -45,4 +53,9 @@ class KbGreedyPolicy(KbPassivePolicy):
         "gas": 2,
         "air": "ground",
         "breakdown_within": 8,
+    }
+    #: the Allied player's own defaults: the units outside trench hexes keep a screen of zones
+    #: of control in front of the Germans (6.21, 5.22), those in trench hexes hold them (20.13)
+    SIDE_PARAMS: ClassVar[dict[int, dict[str, Any]]] = {
+        Side.ALLIED: {"screen": 0.15, "screen_free": True},
     }

@@ -26,17 +26,19 @@ moves that make attacks.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from gwe_fast.enums import Side, UnitType
-from gwe_fast.games.kb import artillery, combat, movement, units
+from gwe_fast.games.kb import artillery, combat, engine, movement, units
 from gwe_fast.games.kb.game import FOG, Flag
 from gwe_fast.policies.gwe.scoring import hex_distances
 from gwe_fast.policies.kb import scoring
 from gwe_fast.policies.kb.base import KbPolicy
-from gwe_fast.policies.kb.position import NEG, Board, plan_attacks
+from gwe_fast.policies.kb.position import NEG, Board, plan_attacks, plan_last_word
 from gwe_fast.state import Status
 
 _HQ = int(UnitType.HQ)
@@ -63,6 +65,7 @@ class KbPassivePolicy(KbPolicy):
         "town_hold": 0.3,         # Allied: share of ``town`` for a western town held
         "exposure": 0.3,          # Allied: per unit of risk of being attacked
         "screen": 0.0,            # Allied: per hex in front of the Germans newly covered
+        "screen_free": False,     # Allied: only units outside trench hexes screen
         "barrier_gap": 0,         # Allied: screen a line this many columns west of the
                                   # westmost German unit (0: hexes 2-3 from any German)
         "risk_scale": 40.0,       # German strength at which a hold is a coin toss (x terrain)
@@ -81,6 +84,40 @@ class KbPassivePolicy(KbPolicy):
         "stoss_lead": 0.0,        # German: stosstruppen lead the attacks (and are kept whole)
     }
 
+    #: what changes in the last word (``setting``): a compulsory attack costs nothing but its
+    #: exact expectation, 8.71 is only its expectation, a town already held needs no holding
+    LAST_WORD: ClassVar[dict[str, Any]] = {"contact": 0.0, "max_eliminated": 1.0,
+                                           "town_hold": 0.0, "exposure": 0.0, "screen": 0.0}
+
+    # --- the last word ----------------------------------------------------------------------
+    @staticmethod
+    def last_word(view, side: int, p) -> bool:
+        """Whether this is the Allied Player-Turn of the last Game-Turn with ``endgame`` on:
+        nothing follows it (4.2, 20.0), so only the Victory Points of 20.1 count."""
+        st = view.state
+        return (bool(p.endgame) and int(side) == Side.ALLIED
+                and int(st.turn) >= view.scenario.last_turn
+                and int(st.phase) in (engine.ALLIED_MOVEMENT, engine.ALLIED_COMBAT))
+
+    def setting(self, p, weights, view, decision):
+        """In the last word (``last_word``) the currency is the Victory Points of 20.1 and
+        nothing else: a step or a unit lost, an Artillery Point kept are worth nothing once
+        the game ends; an Allied unit in a fieldwork, redoubt or wire hex (20.13), a town
+        west of the VP line (20.11) and a German division replaced (20.14) are worth their
+        VP from the scenario's schedule."""
+        if not self.last_word(view, decision.side, p):
+            return p, weights
+        key = (id(p), weights, id(view.scenario))
+        hit = self.memory.get("last_word")
+        if hit is None or hit[0] != key:
+            sc = view.scenario
+            w = replace(weights, material=0.0, unit=0.0, arty=0.0, vp=1.0,
+                        trench=float(abs(scoring.vp_of(sc, "allied_unit_in_trench"))),
+                        town=float(abs(scoring.vp_of(sc, "town_west_of_vp_line"))))
+            q = SimpleNamespace(**{**vars(p), **self.LAST_WORD, "hold": 1.0})
+            hit = self.memory["last_word"] = (key, q, w)
+        return hit[1], hit[2]
+
     # --- movement ---------------------------------------------------------------------------
     def _move_memory(self, view, side: int, segment: int) -> dict:
         key = self.phase_key(view, f"move-{segment}")
@@ -90,13 +127,21 @@ class KbPassivePolicy(KbPolicy):
             old = self.memory.get("plan")
             plan = old[1] if old is not None and old[0] == self.phase_key(view, "plan") else {}
             board = Board(view, side, self.weights, self.p, snap, plan)
-            if segment == movement.FIRST and self.p.plan:
+            last = self.memory.get("last_plan")
+            last = last[1] if last is not None and last[0] == self.phase_key(view, "last") \
+                else {}
+            if segment == movement.FIRST and board.last_word:
                 movers = [int(x) for x in self._candidates(view, side)]
+                last = plan_last_word(view, side, self.weights.trench, self.weights.town,
+                                      movers)
+                self.memory["last_plan"] = (self.phase_key(view, "last"), last)
+            if segment == movement.FIRST and self.p.plan:
+                movers = [int(x) for x in self._candidates(view, side) if int(x) not in last]
                 plan = plan_attacks(view, side, snap, self.weights, self.p, movers, board)
                 self.memory["plan"] = (self.phase_key(view, "plan"), plan)
                 board.set_plan(plan)
             mem = self.memory["move"] = {"key": key, "board": board, "plan": plan,
-                                         "queue": None, "segment": segment}
+                                         "queue": None, "segment": segment, "last": last}
         return mem
 
     @staticmethod
@@ -111,10 +156,15 @@ class KbPassivePolicy(KbPolicy):
         st, u = view.state, view.scenario.units
         seg = mem["segment"]
         plan = mem["plan"]
+        last = mem["last"]
         units_ = [int(x) for x in d.options if x != -1]
         first, rest, hqs = [], [], []
         for x in units_:
             here = int(st.unit_cell[x])
+            if x in last:
+                if last[x][0] == seg:
+                    first.append(x)                # the last word's moves (20.11, 20.13)
+                continue
             if u.utype[x] == _HQ:
                 hqs.append(x)
                 continue
@@ -128,8 +178,12 @@ class KbPassivePolicy(KbPolicy):
             if not self._may_gain(view, board, x, seg):
                 continue                           # nothing within reach beats staying
             rest.append(x)
-        # western units first (they clear the way), the rest by their distance to the enemy
-        rest.sort(key=lambda x: (board.dist_west[int(st.unit_cell[x])], x))
+        # western units first (they clear the way), the rest by their distance to the enemy;
+        # in the last word the units outside trench hexes first: a unit in one only leaves it
+        # for another (and the towns on the way) once the others have taken what they can
+        final = board.last_word
+        rest.sort(key=lambda x: (final and bool(board.trench[int(st.unit_cell[x])]),
+                                 board.dist_west[int(st.unit_cell[x])], x))
         lead = float(self.p.stoss_lead) > 0
         first.sort(key=lambda x: (-(lead and combat.is_stoss(view, x)), -units.combat(view, x), x))
         return first + rest + sorted(hqs)
@@ -171,6 +225,11 @@ class KbPassivePolicy(KbPolicy):
         board.refresh()
         st, u = view.state, view.scenario.units
         here = int(st.unit_cell[unit])
+        last = mem["last"].get(unit)
+        if last is not None and last[0] == seg:
+            i = self.index_of(d.options, ("move", last[1]), default=-1)
+            if i >= 0:
+                return i
         plan = mem["plan"].get(unit)
         if plan is not None:
             dest = plan[1]

@@ -14,13 +14,15 @@ equivalents for the side moving):
 * **Allied**: a trench hex held (20.13: ``trench`` times ``hold``), a town west of the VP line
   held (``town`` times ``town_hold``), both discounted by the ``risk`` that German strength
   within ``threat_radius`` hexes takes the hex; the ``screen``: hexes two or three hexes in
-  front of the Germans that the unit's zone of control newly covers (6.21: they stop there);
+  front of the Germans that the unit's zone of control newly covers (6.21: they stop there;
+  with ``screen_free`` only from units not in a trench hex);
   German towns on the way taken back (``path_towns``); contact outside towns and trenches
   (a compulsory attack, mostly at poor odds);
 * **both**: never over 12 Stacking Points at the end of the phase (7.21), a penalty in a gas
   zone (9.34: a step lost), ``supply`` per supply state worse than in supply (14.13);
 * **HQs**: the Stacking Points of friendly units within 6 hexes (a supply line, 14.13),
-  half those within 12, and keeping out of contact.
+  half those within 12, and keeping out of contact; in the Allied last word (``endgame``)
+  an HQ is a unit like any other for 20.13 and is priced as one.
 
 ``plan_attacks`` is the greedy planner: for every enemy stack the units that can reach a hex
 next to it in the First Movement Segment, the attack's exact expectation with them
@@ -159,7 +161,7 @@ class Board:
         sp = float(units.stacking(view, unit))
         at_home = cells == here
         room = self.my_sp[cells] - np.where(at_home, sp, 0.0) + sp <= self.limit
-        if u.utype[unit] == _HQ:
+        if u.utype[unit] == _HQ and not self.last_word:
             v = self._hq_values(unit, cells, at_home)
         elif self.side == Side.CENTRAL:
             v = self._german_values(unit, cells)
@@ -197,7 +199,11 @@ class Board:
         v = v + w.town * float(p.town_hold) * self.west_town[cells] * safe
         v = v + w.town * self.path_gain[cells] * (~at_home)
         v = v - float(p.exposure) * self.risk[cells]
-        if not self.last_word:
+        # ``screen_free``: units in trench hexes hold them (20.13) and leave the screen to
+        # the others
+        here = int(self.view.state.unit_cell[unit])
+        if not self.last_word and float(p.screen) and not (
+                getattr(p, "screen_free", False) and self.trench[here]):
             v = v + float(p.screen) * self.screen_gain[cells] * (self.adj_enemy[cells] == 0)
         return v
 
@@ -394,4 +400,119 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
                     del scores[t]
                 else:
                     scores[t] = r
+    return plan
+
+
+# --- the last word: every trench hex and town the Allied units can reach ----------------------
+
+def path_towns(view, unit: int, segment: int, towns: np.ndarray):
+    """``(dist, hits)`` of the unit's moves this segment: ``dist`` as ``movement.routes``,
+    ``hits[c]`` the indices (into ``towns``, a list of cells) of the towns its move to ``c``
+    passes through or ends in, along the engine's own path (the search's predecessors,
+    ``units.path_to``: 20.11, the last side to pass through a town holds it)."""
+    dist, pred = movement.routes(view, unit, segment)
+    n = view.scenario.map.n_cells
+    where = {int(c): i for i, c in enumerate(towns)}
+    here = int(view.state.unit_cell[unit])
+    reach = np.flatnonzero(dist >= 0)
+    order = reach[np.argsort(dist[reach], kind="stable")]
+    got: dict[int, tuple] = {here: ()}
+    for c in order:
+        c = int(c)
+        if c == here:
+            continue
+        s = int(pred[c])
+        prev = got.get(s % n, ()) if s >= 0 else ()
+        got[c] = prev + ((where[c],) if c in where else ())
+    return dist, got
+
+
+def plan_last_word(view, side: int, vp_trench: float, vp_town: float,
+                   movers) -> dict[int, tuple[int, int]]:
+    """``{unit: (segment, destination)}``: the moves of the Allied Player-Turn of the last
+    Game-Turn that put the most Victory Points on the board (20.11, 20.13), nothing after
+    them to fear. A unit ending in a fieldwork, redoubt or wire hex is worth ``vp_trench``;
+    each town west of the VP line the German holds now (last passed through, not occupied)
+    that a move passes through or ends in, ``vp_town``, once. Each unit has its First
+    Segment moves (5.21) and, out of enemy zones of control, its Second Segment ones (5.22,
+    tripled, never in a zone; not HQs without it, 5.23); stacking stays within the limit
+    (7.21). The assignment is greedy on the gain over where the unit stands (a unit already
+    in a trench hex gives that up by leaving), lazily re-evaluated (gains only fall as
+    towns are taken): a unit that can only take a town takes it, one in a trench hex leaves
+    only for another with towns on the way."""
+    import heapq
+
+    sc, st = view.scenario, view.state
+    data = view.data
+    u = sc.units
+    n = sc.map.n_cells
+    flags = view.arr("flags")
+    ger = scoring.Snap(view).occ(1 - int(side))
+    ezoc = scoring.Snap(view).zoc(1 - int(side))
+    towns = np.flatnonzero(data.town & data.west_of_vp_line
+                           & (st.hex_last == Side.CENTRAL) & ~ger)
+    trench = data.trench.astype(np.float64) * float(vp_trench)
+    limit = float(data.stack_limit)
+    on = (st.unit_status & Status.ON_MAP).astype(bool) & (u.side == side)
+    sp_cell = np.zeros(n)
+    sp_of = {}
+    for x in np.flatnonzero(on):
+        sp_of[int(x)] = float(units.stacking(view, int(x)))
+        sp_cell[int(st.unit_cell[x])] += sp_of[int(x)]
+    options: dict[int, list] = {}          # unit -> [(segment, cell, towns), ...]
+    for x in movers:
+        x = int(x)
+        if flags[x] & (Flag.MOVED | Flag.NO_MOVE):
+            continue
+        here = int(st.unit_cell[x])
+        segs = [movement.FIRST]
+        if not ezoc[here] and not (u.utype[x] == _HQ
+                                   and int(u.extra["second_segment"][x]) == 0):
+            segs.append(movement.SECOND)
+        opts = []
+        for seg in segs:
+            dist, hits = path_towns(view, x, seg, towns)
+            for c in np.flatnonzero(dist > 0):
+                c = int(c)
+                if c == here:
+                    continue
+                h = hits.get(c, ())
+                if trench[c] > 0 or h:
+                    opts.append((seg, c, frozenset(h)))
+        if opts:
+            options[x] = opts
+    taken: set[int] = set()
+
+    def best(x: int):
+        here = int(st.unit_cell[x])
+        stay = trench[here]
+        top = None
+        for seg, c, h in options[x]:
+            if sp_cell[c] + sp_of[x] > limit:
+                continue
+            g = trench[c] + float(vp_town) * len(h - taken) - stay
+            key = (g, seg == movement.SECOND, -c)      # ties: the Second Segment, low cell
+            if top is None or key > top[0]:
+                top = (key, seg, c, h)
+        return top
+
+    heap = []
+    for x in sorted(options):
+        b = best(x)
+        if b is not None and b[0][0] > 1e-9:
+            heapq.heappush(heap, (-b[0][0], x))
+    plan: dict[int, tuple[int, int]] = {}
+    while heap:
+        _, x = heapq.heappop(heap)
+        b = best(x)
+        if b is None or b[0][0] <= 1e-9:
+            continue
+        if heap and b[0][0] < -heap[0][0] - 1e-12:
+            heapq.heappush(heap, (-b[0][0], x))          # fell behind: weigh it again later
+            continue
+        _, seg, c, h = b
+        plan[x] = (seg, c)
+        taken |= h
+        sp_cell[int(st.unit_cell[x])] -= sp_of[x]
+        sp_cell[c] += sp_of[x]
     return plan
