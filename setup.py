@@ -23,6 +23,15 @@ extensions = [
     )
     for name in KERNELS
 ]
+# The policy kernels must give the same bits as the numpy code of their pure twin: no fused
+# multiply-add (floating-point contraction) in them.
+extensions.append(Extension(
+    "gwe_fast._core.policy",
+    ["src/gwe_fast/_core/policy.pyx"],
+    include_dirs=[numpy.get_include()],
+    define_macros=MACROS,
+    extra_compile_args=[*COMPILE_ARGS, "-ffp-contract=off"],
+))
 
 setup(
     ext_modules=cythonize(

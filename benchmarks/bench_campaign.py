@@ -109,3 +109,37 @@ def test_batch_workers(benchmark, scenarios, game, workers, tmp_path):
     if workers > 1 and (game, 1) in _RESULTS:
         info["scaling_over_1_worker"] = round(gps / _RESULTS[game, 1], 3)
     benchmark.extra_info.update(info)
+
+
+@pytest.mark.parametrize("impl", ["cython", "pure"])
+def test_greedy_position_scores(benchmark, scenarios, impl, monkeypatch):
+    """Group ``policy scores brusilov``: the greedy policy pricing every hex of the map for
+    every unit of the side to move (``PositionMap.scores``, the Movement Phase's hot loop)
+    in the position of the first Russian Movement Phase, on the compiled policy kernels and
+    on their pure-Python twin; the prices are asserted equal to the compiled ones."""
+    import numpy as np
+
+    from gwe_fast._pure import policy as pure_policy
+    from gwe_fast.games.gwe.game import GweGame
+    from gwe_fast.policies.gwe import scoring
+    from gwe_fast.policies.gwe.greedy import GreedyPolicy
+    from gwe_fast.policies.gwe.position import PositionMap
+    from gwe_fast.state import Status
+
+    sc = scenarios["brusilov", "cython"]
+    g = GweGame(sc, seed=MASTER_SEED)
+    p = GreedyPolicy()
+    units = np.flatnonzero((sc.units.side == 0) & ((g.state.unit_status & Status.ON_MAP) != 0))
+    cells = np.arange(sc.map.n_cells)
+
+    def price():
+        pm = PositionMap(g.policy_view(), 0, p.weights, p.p)
+        return np.stack([pm.scores(int(x), cells) for x in units])
+
+    want = price()
+    if impl == "pure":
+        monkeypatch.setattr(scoring, "kernel", lambda scenario: pure_policy)
+    benchmark.group = "policy scores brusilov"
+    got = benchmark(price)
+    benchmark.extra_info.update(units=int(units.size), cells=int(sc.map.n_cells))
+    np.testing.assert_array_equal(got, want)

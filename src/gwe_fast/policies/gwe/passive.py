@@ -96,15 +96,22 @@ class PassivePolicy(GwePolicy):
         tcr1 = int(view.data.tcr[unit]) == 1
         entrained = bool(status & Status.ENTRAINED)
         ooc = bool(status & Status.OUT_OF_COMMAND)
-        stay = float(pm.scores(unit, [here], not entrained)[0])
-        best, steps = stay, []
-        if not ooc:
-            spent = int(view.arr("mp_spent")[unit])
-            dist = pm.reachable(unit, spent)
+        if ooc:
+            stay = float(pm.scores(unit, [here], not entrained)[0])
+            cells = s = None
+        else:
+            dist = pm.reachable(unit, int(view.arr("mp_spent")[unit]))
             cells = np.flatnonzero(dist > 0)
             cells = cells[cells != here]
+            if entrained:
+                stay = float(pm.scores(unit, [here], False)[0])
+                s = pm.scores(unit, cells, True) if cells.size else None
+            else:                     # one call: each hex is priced on its own
+                both = pm.scores(unit, np.concatenate(([here], cells)), True)
+                stay, s = float(both[0]), both[1:]
+        best, steps = stay, []
+        if not ooc:
             if cells.size:
-                s = pm.scores(unit, cells, True)
                 j = int(np.argmax(s))
                 if s[j] > best:
                     best = float(s[j])
@@ -228,12 +235,12 @@ class PassivePolicy(GwePolicy):
 
     def attack_plans(self, view, side: int, targets, snap) -> list[dict]:
         """Every target with every unit that may attack it and the exact expectation."""
-        st = view.state
         eligible = np.flatnonzero(combat.may_attack(view, side))
+        where = view.state.unit_cell[eligible]
         plans = []
         for t in targets:
             pos = combat.attack_positions(view, [int(t)])
-            cand = [int(x) for x in eligible if pos[st.unit_cell[x]]]
+            cand = eligible[pos[where]].tolist()
             if cand:
                 e = scoring.evaluate_attack(view, cand, [int(t)], self.weights, snap=snap)
                 plans.append({"cell": int(t), "attackers": cand, "e": e})
@@ -316,7 +323,7 @@ class PassivePolicy(GwePolicy):
                 if town[c] > 0 and st.hex_last[c] != side:
                     return i
             return self.index_of(d.options, DONE)
-        pm = PositionMap(view, side, self.weights, self.p)
+        pm = PositionMap(view, side, self.weights, self.p, at_once=True)
         best, gain = None, 0.0
         st = view.state
         for i, (x, c) in options:
@@ -331,10 +338,9 @@ class PassivePolicy(GwePolicy):
     def _threat_attackers(self, view, cells, attacker_side: int) -> list[int]:
         """The enemy units that may attack all of ``cells`` (an upper bound of the attack
         when the engine does not say who attacks)."""
-        st = view.state
         pos = combat.attack_positions(view, cells)
-        ok = combat.may_attack(view, attacker_side)
-        return [int(x) for x in np.flatnonzero(ok) if pos[st.unit_cell[x]]]
+        ok = np.flatnonzero(combat.may_attack(view, attacker_side))
+        return ok[pos[view.state.unit_cell[ok]]].tolist()
 
     def on_combat_defensive_artillery(self, d, view, rng) -> int:
         attackers = list(d.context["attackers"])

@@ -22,6 +22,11 @@ equivalents for the side moving):
 
 HQs are priced by the stacking points of friendly units within their command radius,
 depots by the units out of supply they would supply (and never next to the enemy).
+
+The pricing of a unit's hexes runs in the policy kernels (``scoring.kernel``:
+``score_cells``, ``needed_targets``, ``attack_gains`` of ``gwe_fast._core.policy``, or their
+pure-Python twin) over arrays packed once per map and per refresh; each enemy hex is priced
+as a target (``target``) the first time an attack on it is weighed, as before.
 """
 
 from __future__ import annotations
@@ -41,8 +46,12 @@ NEG = -1e9
 class PositionMap:
     """The side's view of the map for one Movement Phase (see the module docstring)."""
 
-    def __init__(self, view, side: int, weights: scoring.Weights, p):
+    def __init__(self, view, side: int, weights: scoring.Weights, p, at_once: bool = False):
+        """``at_once``: the map is used for one decision in this very position (an advance
+        after combat): what only attacks and depots need (who is in supply, the units'
+        attack strengths) is then computed on first use instead of now."""
         self.view, self.side, self.enemy = view, int(side), 1 - int(side)
+        self.at_once = bool(at_once)
         self.w, self.p = weights, p
         sc, st = view.scenario, view.state
         m, u = sc.map, sc.units
@@ -85,12 +94,25 @@ class PositionMap:
         self.halved = ct.halved
         self.prohibited = ct.prohibited
         self.supplied = supply.supplied_cells(sc, st, self.side)
-        self.in_supply = self.snap.supplied(self.side)
+        self._in_supply = None if self.at_once else self.snap.supplied(self.side)
         radii = command._Radii(view, self.side)
         self.cover = radii.plain.any(axis=0) if radii.hqs else np.zeros(self.n, dtype=bool)
         self.town = scoring.town_values(sc)
         self.targets: dict[int, dict] = {}
         self._costs: dict[tuple, np.ndarray] = {}
+        # packed for the policy kernels (scoring.kernel): flags as uint8, each enemy hex's
+        # defence and expectation per column once it has been priced as a target
+        self.k = scoring.kernel(sc)
+        self.need = np.array([a / b for a, b in self.table.odds[self.enemy_row]])
+        self.supplied_u8 = _flags(self.supplied)
+        self.cover_u8 = _flags(self.cover)
+        self.enemy_occ_u8 = _flags(self.enemy_occ)
+        self.prohibited_u8 = _flags(self.prohibited)
+        self.halved_u8 = _flags(self.halved)
+        self.tgt_known = np.zeros(self.n, dtype=np.uint8)
+        self.tgt_def = np.zeros(self.n)
+        self.tgt_ev = np.zeros((self.n, self.table.n_cols))
+        self._rows: dict[int, tuple[str, np.ndarray]] = {}
         self.refresh()
 
     # --- tables built once ----------------------------------------------------------------
@@ -112,21 +134,27 @@ class PositionMap:
         t = self.targets.get(cell)
         if t is None:
             view = self.view
-            defence = combat.defense_strength(view, [cell], self.side)
+            defence = self.snap.defense([cell], self.side)
             force = self.snap.defender([cell], self.side)
-            k = max(1, -(-force.total_steps // 2))
-            att = scoring.Force(self.side, (2,) * k, (2,) * k, (2,) * k)
             hv = scoring.hex_value(view, cell, self.enemy, self.w)
-            ev = np.array([scoring.expected_attack(self.table, c, att, force, self.w, self.vp,
-                                                   hex_value=hv).score
-                           for c in range(self.table.n_cols)])
+            ev = _target_values(self.table, self.side, force, self.w, self.vp, hv)
             t = self.targets[cell] = {"defence": float(defence), "ev": ev}
+            self.tgt_def[cell] = t["defence"]
+            self.tgt_ev[cell] = ev
+            self.tgt_known[cell] = 1
         return t
 
     # --- the side's own units (after every move) ---------------------------------------------
     def refresh(self) -> None:
+        """Read the side's own units again (after a move). Nothing is recomputed while the
+        arrays it reads (units' hexes, steps, status, flags) and the phase are unchanged."""
         view = self.view
         sc, st = view.scenario, view.state
+        key = (st.unit_cell.tobytes(), st.unit_step.tobytes(), st.unit_status.tobytes(),
+               view.arr("flags").tobytes(), int(st.turn), int(st.player), int(st.phase))
+        if key == getattr(self, "_refreshed", None):
+            return
+        self._refreshed = key
         u = sc.units
         on = on_map(st)
         mine = np.flatnonzero(on & (u.side == self.side))
@@ -141,6 +169,26 @@ class PositionMap:
         self.my_steps = np.bincount(cc, weights=steps, minlength=self.n)
         self.my_def = np.bincount(cc, weights=self.vals[combat_units, 1].astype(float),
                                   minlength=self.n)
+        self._attack_known = False
+        if not self.at_once:
+            self._attack_strengths()
+
+    @property
+    def in_supply(self) -> np.ndarray:
+        """``bool[n_units]``: the units in supply (9.1) when the map was made."""
+        if self._in_supply is None:
+            self._in_supply = self.snap.supplied(self.side)
+        return self._in_supply
+
+    def _attack_strengths(self) -> None:
+        """Each unit's attack strength, per hex and next to each hex (part of ``refresh``)."""
+        if self._attack_known:
+            return
+        self._attack_known = True
+        view = self.view
+        sc, st = view.scenario, view.state
+        u = sc.units
+        mine = self.mine
         # combat.unit_attack for every unit at once: halved (down, never below one) out of
         # supply (9.21) and again out of command (10.42); HQs only if heroic (10.23)
         ok = combat.may_attack(view, self.side)
@@ -194,77 +242,67 @@ class PositionMap:
 
     def attack_gain(self, unit: int, cells: np.ndarray, may_attack: bool) -> np.ndarray:
         """What the unit adds, in each of ``cells``, to the best attack on an adjacent enemy
-        hex (0 where it has none)."""
-        out = np.zeros(cells.size)
+        hex (0 where it has none): the expectation at the odds the side's units next to that
+        hex reach with it, minus without it (``attack_gains`` of the policy kernel)."""
+        cells = np.asarray(cells, dtype=np.int64)
+        if not may_attack or not self.enemy_cells.size:
+            return np.zeros(cells.size)
+        self._attack_strengths()
         a_u = float(self.unit_att[unit]) if self.unit_att[unit] > 0 else \
             float(max(0, self.vals[unit, 0]))
-        if not may_attack or a_u <= 0 or not self.enemy_cells.size:
-            return out
-        view = self.view
-        here = int(view.state.unit_cell[unit])
-        row = combat.crt_row(view, [unit])
-        near = np.flatnonzero(self.dist_enemy[cells] == 1)
-        if near.size == 0:
-            return out
-        c = cells[near]
-        t = self.nb[c]                                            # [k, 6] adjacent hexes
-        ok = (t >= 0) & self.enemy_occ[np.maximum(t, 0)] & ~self.prohibited[c]
-        if not ok.any():
-            return out
-        tt = t[ok]
-        for x in np.unique(tt):
+        if a_u <= 0:
+            return np.zeros(cells.size)
+        k = self.k
+        # the targets in reach priced first, lazily and in ascending order as before
+        for x in k.needed_targets(cells, self.dist_enemy, self.nb, self.enemy_occ_u8,
+                                  self.prohibited_u8, self.tgt_known):
             self.target(int(x))
-        defence = np.array([self.targets[int(x)]["defence"] for x in tt])
-        ev = np.array([self.targets[int(x)]["ev"] for x in tt])
-        a = np.where(self.halved[c][ok], a_u / 2, a_u)
-        base = self.base_att[tt] - np.where(self.D[here, tt] == 1, float(self.unit_att[unit]), 0.0)
-        base = np.maximum(base, 0.0)
-        k0 = self.table.column_array(row, base, defence)
-        k1 = self.table.column_array(row, base + a, defence)
-        rows = np.arange(tt.size)
-        v0 = np.where(k0 >= 0, np.maximum(0.0, ev[rows, np.maximum(k0, 0)]), 0.0)
-        v1 = np.where(k1 >= 0, np.maximum(0.0, ev[rows, np.maximum(k1, 0)]), 0.0)
-        gain = np.zeros(ok.shape)
-        gain[ok] = v1 - v0
-        out[near] = np.maximum(gain.max(axis=1), 0.0)
-        return out
+        _row, ab = self._row_of(unit)
+        here = int(self.view.state.unit_cell[unit])
+        return k.attack_gains(cells, self.D[here], a_u, float(self.unit_att[unit]),
+                              self.dist_enemy, self.nb, self.enemy_occ_u8, self.prohibited_u8,
+                              self.halved_u8, self.base_att, self.tgt_def, self.tgt_ev, ab,
+                              self.table.n_cols)
+
+    def _row_of(self, unit: int) -> tuple[str, np.ndarray]:
+        """The unit's odds row alone (``combat.crt_row``; TCR and nationality do not change)
+        and its ratios as a float array ``[k, 2]``."""
+        hit = self._rows.get(unit)
+        if hit is None:
+            row = combat.crt_row(self.view, [unit])
+            hit = self._rows[unit] = (row, np.array(self.table.odds[row], dtype=float))
+        return hit
 
     def scores(self, unit: int, cells, may_attack: bool = True) -> np.ndarray:
         """The value of the unit standing in each of ``cells`` at the end of its move,
-        relative to the position without it (``NEG`` where it may not end: stacking)."""
+        relative to the position without it (``NEG`` where it may not end: stacking).
+        ``score_cells`` of the policy kernel, but for HQs."""
         view = self.view
         st, u = view.state, view.scenario.units
         cells = np.asarray(cells, dtype=np.int64)
         here = int(st.unit_cell[unit])
         sp = float(u.stacking[unit])
         kind = int(u.utype[unit])
-        at_home = cells == here
-        others_sp = self.my_sp[cells] - np.where(at_home, sp, 0.0)
-        out = np.where(others_sp + sp > self.limit, NEG, 0.0)
         if kind == _HQ:
+            at_home = cells == here
+            others_sp = self.my_sp[cells] - np.where(at_home, sp, 0.0)
+            out = np.where(others_sp + sp > self.limit, NEG, 0.0)
             return out + self._hq_scores(unit, cells, at_home)
-        steps = float(u.n_steps[unit] - st.unit_step[unit])
-        dfn = float(self.vals[unit, 1])
-        o_def = self.my_def[cells] - np.where(at_home, dfn, 0.0)
-        o_steps = self.my_steps[cells] - np.where(at_home, steps, 0.0)
-        expo = (self.exposure(cells, o_def + dfn, o_steps + steps)
-                - self.exposure(cells, o_def, o_steps))
-        out -= expo
         p, w = self.p, self.w
-        front = self.dist_enemy[cells] == 1
-        alone = o_steps <= 0
-        out += np.where(front & alone, float(p.hold), 0.0)
-        out += np.where(self.supplied[cells], 0.0, -float(p.supply) * max(sp, 1.0))
-        out += np.where(self.cover[cells], 0.0, -float(p.command) * sp)
-        hex_last = st.hex_last[cells]
-        out += np.where(hex_last != self.side, w.town * self.town[cells], 0.0)
+        extra = gain = None
+        use_pull = False
         if kind == _DEPOT:
-            out += self._depot_scores(unit, cells)
+            extra = self._depot_scores(unit, cells)
         else:
-            out += float(p.attack) * self.attack_gain(unit, cells, may_attack)
-            if self.pull > 0 and self.vals[unit, 0] > 0:
-                out -= 0.05 * self.pull * np.minimum(self.dist_enemy[cells], 12)
-        return out
+            gain = self.attack_gain(unit, cells, may_attack)
+            use_pull = bool(self.pull > 0 and self.vals[unit, 0] > 0)
+        return self.k.score_cells(
+            cells, here, sp, float(self.limit), float(u.n_steps[unit] - st.unit_step[unit]),
+            float(self.vals[unit, 1]), self.my_sp, self.my_def, self.my_steps, self.mult,
+            self.threat, self.need, self.exposure_per_step, self.dist_enemy, self.supplied_u8,
+            self.cover_u8, st.hex_last, self.side, self.town, float(p.hold),
+            -float(p.supply) * max(sp, 1.0), -float(p.command) * sp, w.town, extra, gain,
+            float(p.attack), 0.05 * self.pull, use_pull)
 
     def _hq_scores(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
         """An HQ: stacking points of friendly units within its radius (front units count
@@ -297,6 +335,33 @@ class PositionMap:
         out -= np.where(self.dist_enemy[cells] <= 1, 5.0, 0.0)
         out += np.where((self.dist_enemy[cells] >= 2) & (self.dist_enemy[cells] <= 3), 0.5, 0.0)
         return out
+
+
+_TARGETS: dict = {}
+
+
+def _target_values(table, side: int, force, w, vp, hv: float) -> np.ndarray:
+    """The expectation of an attack on ``force`` on each column of the CRT (attacker: enough
+    two-step divisions), remembered by the force's values like ``scoring.expected_attack``.
+    Read-only: every target of that force shares it."""
+    key = (id(table), side, scoring._signature(force), w, id(vp), hv)
+    hit = _TARGETS.get(key)
+    if hit is None:
+        if len(_TARGETS) >= 50_000:
+            _TARGETS.clear()
+        k = max(1, -(-force.total_steps // 2))
+        att = scoring.Force(side, (2,) * k, (2,) * k, (2,) * k)
+        ev = np.array([scoring.expected_attack(table, c, att, force, w, vp, hex_value=hv).score
+                       for c in range(table.n_cols)])
+        ev.flags.writeable = False
+        # the entry holds the table and VP values it was keyed by, so their ids stay theirs
+        hit = _TARGETS[key] = (table, vp, ev)
+    return hit[2]
+
+
+def _flags(a: np.ndarray) -> np.ndarray:
+    """A boolean array as the kernels' ``uint8`` flags (no copy when it is contiguous)."""
+    return np.ascontiguousarray(a).view(np.uint8)
 
 
 def command_plan(view, side: int, for_combat: bool, w: scoring.Weights) -> dict[int, int]:

@@ -23,6 +23,13 @@ expected change of that currency.
 Numbers come from the tables; the only fact taken from the engine is the die: six-sided
 (``gwe_fast.dice``), read from the table's die range with the modifier.
 
+The arithmetic of a concrete attack runs in the policy kernels (``kernel``:
+``gwe_fast._core.policy`` or its pure-Python twin, chosen as the scenario's map chooses its
+kernels): the attack strength in half points (``attack_halves``, equal to twice the engine's
+exact ``combat.attack_strength``), its odds column, the die modifier, the retreats open to a
+stack and the surrounded map; ``Snapshot`` computes the units' attack and defence strengths
+and the stacks once per position. Tests compare each with the engine's own function.
+
 Examples
 --------
 >>> from gwe_fast import load_scenario
@@ -41,12 +48,27 @@ from functools import lru_cache
 
 import numpy as np
 
-from gwe_fast.enums import Side, UnitType
+from gwe_fast.enums import Feature, Side, UnitType
 from gwe_fast.scenario.model import Scenario
+from gwe_fast.state import Status
 
 #: The engine's dice are six-sided (gwe_fast.dice.DiceStream.roll gives 1..6).
 DIE_FACES = tuple(range(1, 7))
 _HQ = int(UnitType.HQ)
+_FORTRESS = int(Feature.FORTRESS)
+_OUT_OF_COMMAND = int(Status.OUT_OF_COMMAND)
+
+
+def kernel(scenario: Scenario):
+    """The policy kernels of the scenario's kernel implementation: ``gwe_fast._core.policy``
+    with the compiled kernels, its twin ``gwe_fast._pure.policy`` when the scenario's map runs
+    on the pure-Python twins (``load_scenario(..., impl="pure")`` or
+    ``GWE_FAST_KERNELS=pure``)."""
+    if scenario.map.k.name == "pure":
+        from gwe_fast._pure import policy
+    else:
+        from gwe_fast._core import policy
+    return policy
 
 
 @dataclass(frozen=True)
@@ -191,13 +213,23 @@ class Force:
 
 
 def force_of(game, units, side: int, surrounded: bool = False, retreat=(True, True),
-             fortress: int = 0, hqs: int = 0) -> Force:
-    """A ``Force`` of the given units (HQs are left out: they have no steps in combat)."""
-    from gwe_fast.games.gwe.units import steps_left
-
+             fortress: int = 0, hqs: int = 0, left: list[int] | None = None) -> Force:
+    """A ``Force`` of the given units (HQs are left out: they have no steps in combat);
+    ``left``: ``units.steps_left`` of every unit when known (``Snapshot.steps_left``)."""
     u = game.scenario.units
-    units = [int(x) for x in units if u.utype[x] != _HQ]
-    return Force(side=int(side), steps=tuple(steps_left(game, x) for x in units),
+    if left is None:
+        from gwe_fast.games.gwe.units import steps_left
+
+        units = [int(x) for x in units if u.utype[x] != _HQ]
+        steps = tuple(steps_left(game, x) for x in units)
+    else:
+        ut, ns, sp = _unit_lists(game.scenario)
+        units = [int(x) for x in units if ut[x] != _HQ]
+        return Force(side=int(side), steps=tuple(left[x] for x in units),
+                     n_steps=tuple(ns[x] for x in units), sp=tuple(sp[x] for x in units),
+                     units=tuple(units), fortress=int(fortress), surrounded=surrounded,
+                     retreat=tuple(retreat), hqs=hqs)
+    return Force(side=int(side), steps=steps,
                  n_steps=tuple(int(u.n_steps[x]) for x in units),
                  sp=tuple(int(u.stacking[x]) for x in units), units=tuple(units),
                  fortress=int(fortress), surrounded=surrounded, retreat=tuple(retreat), hqs=hqs)
@@ -440,25 +472,284 @@ class Snapshot:
         return self._get(("zoc", side), lambda: open_enemy_zoc(self.game, side))
 
     def passable(self) -> np.ndarray:
-        from gwe_fast.games.gwe.retreat import passable_steps
-
-        return self._get("passable", lambda: passable_steps(self.game))
+        """``retreat.passable_steps``: fixed by the scenario's compiled data."""
+        return _passable(self.game)
 
     def blocks(self, side: int) -> np.ndarray:
         from gwe_fast.games.gwe.retreat import enemy_blocks
 
         return self._get(("blocks", side), lambda: enemy_blocks(self.game, side))
 
+    def values(self) -> np.ndarray:
+        """``combat.current_values`` of the position."""
+        from gwe_fast.games.gwe.combat import current_values
+
+        return self._get("values", lambda: current_values(self.game))
+
+    def unit_attack(self, side: int, supplied=None) -> np.ndarray:
+        """``int64[n_units]``: ``combat.unit_attack`` of every unit of ``side`` on the map
+        (supply as ``supplied``, by default the position's), 0 for the others."""
+        if supplied is None or supplied is self._cache.get(("supplied", side)):
+            return self._get(("unit_attack", side),
+                             lambda: _unit_attacks(self.game, side, self.supplied(side),
+                                                   self.values()))
+        return _unit_attacks(self.game, side, supplied, self.values())
+
+    def row(self, attackers) -> str:
+        """``combat.crt_row`` of the attackers."""
+        from gwe_fast.games.gwe.combat import crt_row
+
+        return self._get(("row", tuple(attackers)), lambda: crt_row(self.game, attackers))
+
+    def cavalry_at_full(self, cells) -> bool:
+        from gwe_fast.games.gwe.combat import cavalry_at_full
+
+        key = ("cavalry_full", tuple(int(c) for c in cells))
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = bool(cavalry_at_full(self.game, cells))
+        return hit
+
+    def attack_strength2(self, attackers, cells, supplied=None, depot: int = -1) -> int:
+        """Twice ``combat.attack_strength`` (exact: every strength the rules make is a
+        multiple of one half), by the policy kernel's ``attack_halves``."""
+        from gwe_fast.games.gwe import combat
+
+        g = self.game
+        sc, st = g.scenario, g.state
+        side = int(sc.units.side[attackers[0]])
+        near = (combat._range_mask(g, int(st.unit_cell[depot]), combat.artillery_range(g))
+                if depot >= 0 else None)
+        terrain = _packed_terrain(sc)
+        cav, other = kernel(sc).attack_halves(
+            attackers, cells, st.unit_cell, self.unit_attack(side, supplied), terrain.is_cav,
+            sc.map.neighbors, terrain.halved, near,
+            combat.artillery_multiplier(g) if near is not None else 1)
+        if cav and not self.cavalry_at_full(cells):
+            cav = 2 * (cav // 8)                 # 12.21: a quarter, fractions dropped
+        return cav + other
+
+    def retreat_ways(self, origin: int, side: int, through_zoc: bool) -> tuple[bool, bool]:
+        """``retreat_exists`` of a stack of ``side`` in ``origin`` for one and two hexes (the
+        policy kernel's ``retreat_ways``)."""
+        sc = self.game.scenario
+        u8 = self._get(("u8", side, through_zoc), lambda: (
+            _u8(self.passable()), _u8(self.blocks(side)),
+            _u8(self.blocks(side) if through_zoc else self.open_zoc(side))))
+        return kernel(sc).retreat_ways(origin, sc.map.neighbors, u8[0], u8[1], u8[2],
+                                       through_zoc, hex_distances(sc)[origin])
+
     def defender(self, cells, attacker_side: int) -> Force:
         key = ("force", tuple(sorted(int(c) for c in cells)), int(attacker_side))
         return self._get(key, lambda: defending_force(self.game, cells, attacker_side, self))
 
-    def defense(self, cells, attacker_side: int, depot: int = -1) -> int:
-        from gwe_fast.games.gwe.combat import defense_strength
+    def stack(self, cell: int, side: int):
+        """``combat.stack_at`` (the defenders of one hex), from the side's units sorted by
+        hex once per position."""
+        return self._get(("stack", int(cell), int(side)),
+                         lambda: _stack_at(self.game, int(cell), int(side),
+                                           self._get(("by_cell", int(side)),
+                                                     lambda: _units_by_cell(self.game, side))))
 
+    def steps_left(self) -> list[int]:
+        """``units.steps_left`` of every unit (a list of ints)."""
+        def make():
+            st = self.game.state
+            left = self.game.scenario.units.n_steps.astype(np.int64) - st.unit_step
+            left[(st.unit_status & Status.ELIMINATED) != 0] = 0
+            return left.tolist()
+        return self._get("steps_left", make)
+
+    def defense(self, cells, attacker_side: int, depot: int = -1) -> int:
+        """``combat.defense_strength``: the same sum over the same stacks, with every
+        unit's own defence (``_unit_defenses``) computed once per position."""
         key = ("defense", tuple(sorted(int(c) for c in cells)), int(attacker_side), int(depot))
-        return self._get(key, lambda: defense_strength(self.game, list(cells), attacker_side,
-                                                       depot))
+        return self._get(key, lambda: self._defense(list(cells), int(attacker_side),
+                                                    int(depot)))
+
+    def _defense(self, cells, attacker_side: int, depot: int) -> int:
+        from gwe_fast.games.gwe import combat, command
+
+        g = self.game
+        st = g.state
+        enemy = 1 - attacker_side
+        dval, shift = self._get(("unit_defense", attacker_side),
+                                lambda: _unit_defenses(g, attacker_side, self.values()))
+        near = (combat._range_mask(g, int(st.unit_cell[depot]), combat.artillery_range(g))
+                if depot >= 0 else None)
+        total = 0
+        for c in cells:
+            c = int(c)
+            s = self.stack(c, enemy)
+            mult = combat.artillery_multiplier(g) if near is not None and near[c] else 1
+            for x in s.counted:
+                total += int(dval[x]) * mult
+            for x in s.hqs:                  # an HQ is never halved (10.35); terrain only
+                d = command.hq_combat_strength(g, x, False, c) << int(shift[x])
+                total += d * mult
+            total += combat.fortress_defense(g, c) if s.fortress else 0
+        return total
+
+
+_PASSABLE: dict = {}
+
+
+def _passable(game) -> np.ndarray:
+    """``retreat.passable_steps``, once per scenario: it reads only the map and the
+    scenario's compiled data (``gwe_data``, cached per scenario and never changed)."""
+    from gwe_fast.games.gwe.retreat import passable_steps
+
+    key = id(game.data)
+    hit = _PASSABLE.get(key)
+    if hit is None or hit[0] is not game.data:
+        a = passable_steps(game)
+        a.flags.writeable = False
+        hit = _PASSABLE[key] = (game.data, a)   # holds the data, so its id stays its own
+    return hit[1]
+
+
+def _u8(a: np.ndarray) -> np.ndarray:
+    """A boolean array as the kernels' ``uint8`` flags (no copy when it is contiguous)."""
+    return np.ascontiguousarray(a).view(np.uint8)
+
+
+def _units_by_cell(game, side: int) -> dict[int, list[int]]:
+    """The side's units on the map by hex, each list in index order (as
+    ``State.units_at`` lists them)."""
+    st = game.state
+    on = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0)
+                        & (game.scenario.units.side == side))
+    out: dict[int, list[int]] = {}
+    for x, c in zip(on.tolist(), st.unit_cell[on].tolist()):
+        out.setdefault(c, []).append(x)
+    return out
+
+
+def _stack_at(game, cell: int, side: int, by_cell: dict[int, list[int]]):
+    """``combat.stack_at`` on the side's units by hex (``_units_by_cell``)."""
+    from gwe_fast.games.gwe import combat
+    from gwe_fast.games.gwe.game import Flag
+
+    here = by_cell.get(cell, [])
+    ut = _unit_lists(game.scenario)[0]
+    flags = game.arr("flags")
+    hqs = [x for x in here if ut[x] == _HQ]
+    rest = [x for x in here if ut[x] != _HQ]
+    counted = [x for x in rest if not flags[x] & int(Flag.RETREATED_IN)]
+    if not counted:
+        counted = [x for x in rest if not flags[x] & int(Flag.DEFENDED)]
+    passengers = [x for x in rest if x not in counted]
+    fort = 0
+    if game.scenario.map.features[cell] & _FORTRESS:       # combat.fortress_steps, _side
+        fort = (combat.fortress_steps(game, cell) if combat.fortress_side(game, cell) == side
+                else 0)
+    return combat.Stack(int(cell), counted, passengers, hqs, fort)
+
+
+@lru_cache(maxsize=32)
+def _unit_lists(scenario: Scenario) -> tuple[list[int], list[int], list[int]]:
+    """Each unit's type, printed steps and stacking points as Python lists."""
+    u = scenario.units
+    return u.utype.tolist(), u.n_steps.tolist(), u.stacking.tolist()
+
+
+def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
+    """``combat.unit_attack`` of every unit of ``side`` on the map at once: printed attack,
+    halved (down, never below one) out of supply and again out of command; an HQ's own
+    Combat Strength (heroic leaders, 10.23) from the engine."""
+    from gwe_fast.games.gwe import command
+
+    u, st = game.scenario.units, game.state
+    a = vals[:, 0].astype(np.int64)
+    a[a < 0] = 0
+    halve = (a > 0) & ~np.asarray(supplied, dtype=bool)
+    a[halve] = np.maximum(1, a[halve] // 2)
+    halve = (a > 0) & ((st.unit_status & Status.OUT_OF_COMMAND) != 0)
+    a[halve] = np.maximum(1, a[halve] // 2)
+    on = (st.unit_status & Status.ON_MAP) != 0
+    a[~on | (u.side != side)] = 0
+    for h in np.flatnonzero(on & (u.side == side) & (u.utype == _HQ)):
+        a[h] = command.hq_combat_strength(game, int(h), True, int(st.unit_cell[h]))
+    return a
+
+
+def _unit_defenses(game, attacker_side: int, vals) -> tuple[np.ndarray, np.ndarray]:
+    """``combat.unit_defense`` of every unit other than an HQ in its own hex, at once, and
+    the doublings of every unit (HQs included) in its hex:
+    printed (1 when panicking, 23.11), halved down when entrained (5.36), doubled by the
+    hex's terrain and again by a trench unless it has no trench benefit (5.4, 23.11, 23.51).
+    Off-map units get meaningless values (never read)."""
+    from gwe_fast.games.gwe import panic
+
+    sc, st = game.scenario, game.state
+    no_trench = panic.no_trench_benefit(game, attacker_side)
+    panicking = (panic.subject_to_panic(game) if panic.panic_in_effect(game, attacker_side)
+                 else np.zeros(sc.units.n, dtype=bool))
+    d = np.where(panicking, 1, vals[:, 1].astype(np.int64))
+    entrained = (st.unit_status & Status.ENTRAINED) != 0
+    d = np.where(entrained, d // 2, d)
+    times = _defense_doublings(sc)
+    cell = np.maximum(st.unit_cell, 0)
+    shift = times[cell, 0] + np.where(no_trench, 0, times[cell, 1])
+    return d << shift, shift
+
+
+@lru_cache(maxsize=32)
+def _defense_doublings(scenario: Scenario) -> np.ndarray:
+    """``int64[n_cells, 2]``: per hex, the doublings of its terrain and of its trench
+    (``combat.combat_terrain``)."""
+    from gwe_fast.games.gwe.combat import combat_terrain
+
+    ct = combat_terrain(scenario)
+    dbl = ct.doubled.astype(np.int64)
+    tr = ct.trench.astype(np.int64)
+    out = np.stack([dbl, tr], axis=1)
+    out.flags.writeable = False
+    return out
+
+
+def _die_modifier(game, attackers, cells) -> int:
+    """``combat.die_modifier`` (5.4) by the policy kernel's ``crossings``."""
+    sc = game.scenario
+    k = kernel(sc)
+    terrain = _packed_terrain(sc)
+    uc, nb = game.state.unit_cell, sc.map.neighbors
+    mod = 0
+    for mask, n in terrain.die_exclusive:
+        pairs, marked = k.crossings(attackers, cells, uc, nb, mask)
+        if pairs and marked == pairs:
+            mod += n
+    for mask, n in terrain.die_any:
+        if k.crossings(attackers, cells, uc, nb, mask)[1]:
+            mod += n
+    return mod
+
+
+@dataclass(frozen=True)
+class PackedTerrain:
+    """What the attack kernels read of a scenario, packed once: cavalry units, hexsides that
+    halve attackers (5.4), each odds row's ratios as ``int64[k, 2]``, the hexsides that add
+    to the die (5.4) as ``(uint8 mask, n)`` pairs."""
+
+    is_cav: np.ndarray
+    halved: np.ndarray
+    ratios: dict
+    die_exclusive: tuple = ()
+    die_any: tuple = ()
+
+
+@lru_cache(maxsize=32)
+def _packed_terrain(scenario: Scenario) -> PackedTerrain:
+    from gwe_fast.games.gwe.combat import _ratios, combat_terrain
+
+    ct = combat_terrain(scenario)
+    return PackedTerrain(
+        is_cav=(scenario.units.utype == int(UnitType.CAVALRY)).astype(np.uint8),
+        halved=np.ascontiguousarray(ct.halved).view(np.uint8),
+        ratios={row: np.array(_ratios(r), dtype=np.int64).reshape(-1, 2)
+                for row, r in scenario.tables["crt"]["odds"].items()},
+        die_exclusive=tuple((_u8(m), int(n)) for m, n in ct.die_exclusive),
+        die_any=tuple((_u8(m), int(n)) for m, n in ct.die_any))
 
 
 def fingerprint(game) -> bytes:
@@ -494,7 +785,6 @@ def surrounded_cells(game, side: int, supplied=None) -> np.ndarray:
     over the same free hexes and looks at each hex's neighbours (a unit's own hex is not
     part of its line; a rail source or supplied depot in it is enough)."""
     from gwe_fast.games.gwe.combat import SURROUNDED_LINE, fortress_cells
-    from gwe_fast.games.gwe.retreat import passable_steps
     from gwe_fast.games.gwe.supply import in_supply, rail_sources, supplied_depots
     from gwe_fast.games.gwe.zoc import controlled, occupied
 
@@ -510,16 +800,8 @@ def surrounded_cells(game, side: int, supplied=None) -> np.ndarray:
     enemy_units = occupied(sc, st, 1 - side, hq_only_counts=False)
     negated = occupied(sc, st, side) | fortress_cells(game, side)
     free = ~enemy_units & ~(controlled(sc, st, 1 - side) & ~negated)
-    nb = m.neighbors
-    v = np.maximum(nb, 0)
-    ok = passable_steps(game)
-    cost = np.where(ok & free[v], 1, -1).astype(np.int16)
-    seeds = np.flatnonzero(target & free).astype(np.int32)
-    if seeds.size == 0:
-        return ~own
-    dist = m.k.search.bounded_search(nb, cost, seeds, limit=SURROUNDED_LINE - 1)[0][0]
-    near = (ok & free[v] & (dist[v] >= 0)).any(axis=1)
-    return ~(near | own)
+    return kernel(sc).surrounded_map(m.neighbors, _u8(_passable(game)), _u8(free),
+                                     _u8(target), _u8(own), SURROUNDED_LINE - 1)
 
 
 # --- the position --------------------------------------------------------------------------------
@@ -552,26 +834,25 @@ def defending_force(game, cells, attacker_side: int, snap: Snapshot | None = Non
     """The defenders of ``cells`` as a ``Force``: counted units (8.66), fortress steps,
     surrounded (25.13), and whether a retreat of one and of two hexes exists avoiding open
     enemy zones of control (8.61, 8.64; TCR 1 stacks may cross them)."""
-    from gwe_fast.games.gwe import combat
-
     snap = snap or Snapshot(game)
     enemy = 1 - int(attacker_side)
     units, fort, hqs = [], 0, 0
     ok = [True, True]
     sur = False
+    tcr = game.data.tcr
     for c in cells:
-        s = combat.stack_at(game, int(c), enemy)
+        s = snap.stack(int(c), enemy)
         units += s.counted
         fort += s.fortress
         hqs += len(s.hqs)
         if s.counted:
             sur = sur or bool(snap.surrounded(enemy)[int(c)])
-            tcr1 = all(int(game.data.tcr[x]) == 1 for x in s.counted)
-            for n in (1, 2):
-                ok[n - 1] = ok[n - 1] and retreat_exists(game, int(c), n, enemy, snap,
-                                                         through_zoc=tcr1)
+            tcr1 = all(int(tcr[x]) == 1 for x in s.counted)
+            if ok[0] or ok[1]:                   # retreat_exists for both lengths at once
+                one, two = snap.retreat_ways(int(c), enemy, tcr1)
+                ok = [ok[0] and one, ok[1] and two]
     return force_of(game, units, enemy, surrounded=sur, retreat=tuple(ok), fortress=fort,
-                    hqs=hqs)
+                    hqs=hqs, left=snap.steps_left())
 
 
 def retreat_exists(game, origin: int, length: int, side: int, snap: Snapshot,
@@ -607,11 +888,18 @@ def attack_column(game, attackers, cells, shift_right: int = 0, shift_left: int 
     from gwe_fast.games.gwe import combat
 
     side = int(game.scenario.units.side[attackers[0]])
-    a = combat.attack_strength(game, attackers, cells, supplied, depot)
-    d = (snap.defense(cells, side, defense_depot) if snap is not None
-         else combat.defense_strength(game, cells, side, defense_depot))
-    row = combat.crt_row(game, attackers)
-    base = combat.odds_column(game, row, a, d)
+    if snap is None:
+        a = combat.attack_strength(game, attackers, cells, supplied, depot)
+        d = combat.defense_strength(game, cells, side, defense_depot)
+        row = combat.crt_row(game, attackers)
+        base = combat.odds_column(game, row, a, d)
+    else:
+        # the same column in integers: twice the attack strength against the defence
+        a2 = snap.attack_strength2(attackers, cells, supplied, depot)
+        d = snap.defense(cells, side, defense_depot)
+        row = snap.row(attackers)
+        base = kernel(game.scenario).odds_column(
+            a2, d, _packed_terrain(game.scenario).ratios[row])
     if base < 0:
         return -1, row
     n = crt(game.scenario).n_cols
@@ -624,8 +912,6 @@ def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
                     snap: Snapshot | None = None) -> Expected:
     """The exact expected outcome of ``attackers`` attacking ``cells`` now (``snap``: the
     position's shared facts, made here when not given)."""
-    from gwe_fast.games.gwe import combat
-
     snap = snap or Snapshot(game)
     attackers = [int(x) for x in attackers]
     side = int(game.scenario.units.side[attackers[0]])
@@ -635,13 +921,13 @@ def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
     if col < 0:
         return Expected(col, -math.inf, 0.0, 0.0, 0.0, 0.0)
     defender = snap.defender(cells, side)
-    attacker = force_of(game, attackers, side)
-    mod = combat.die_modifier(game, attackers, cells)
-    st, tcr = game.state, game.data.tcr
-    from gwe_fast.state import Status
-    a_pen = any(tcr[x] >= 3 and st.unit_status[x] & Status.OUT_OF_COMMAND for x in attackers)
-    far = snap.out_of_radius(enemy) if defender.units else None
-    d_pen = bool(defender.units) and any(tcr[x] >= 3 and far[x] for x in defender.units)
+    attacker = force_of(game, attackers, side, left=snap.steps_left())
+    mod = _die_modifier(game, attackers, cells)
+    tcr = game.data.tcr
+    status = game.state.unit_status
+    a_pen = any(tcr[x] >= 3 and status[x] & _OUT_OF_COMMAND for x in attackers)
+    poor = [x for x in defender.units if tcr[x] >= 3]        # only they can be penalised
+    d_pen = bool(poor) and bool(snap.out_of_radius(enemy)[poor].any())
     hv = sum(hex_value(game, c, enemy, w) for c in cells)
     # the hex the defender gives up is the attacker's gain: counted once, in his loss
     return expected_attack(crt(game.scenario), col, attacker, defender, w,

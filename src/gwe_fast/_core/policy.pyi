@@ -1,0 +1,49 @@
+"""Type stub of the compiled policy kernels (see policy.pyx)."""
+
+import numpy as np
+import numpy.typing as npt
+
+def score_cells(
+    cells: npt.ArrayLike, here: int, sp: float, limit: float, steps: float, dfn: float,
+    my_sp: npt.NDArray[np.float64], my_def: npt.NDArray[np.float64],
+    my_steps: npt.NDArray[np.float64], mult: npt.NDArray[np.float64],
+    threat: npt.NDArray[np.float64], need: npt.NDArray[np.float64],
+    per_step: npt.NDArray[np.float64], dist_enemy: npt.NDArray[np.int32],
+    supplied: npt.NDArray[np.uint8], cover: npt.NDArray[np.uint8],
+    hex_last: npt.NDArray[np.int8], side: int, town: npt.NDArray[np.float64], hold: float,
+    supply_pen: float, command_pen: float, town_w: float,
+    extra: npt.ArrayLike | None = None, gain: npt.ArrayLike | None = None,
+    attack_w: float = 0.0, pull_c: float = 0.0, use_pull: bool = False,
+) -> npt.NDArray[np.float64]: ...
+def needed_targets(
+    cells: npt.ArrayLike, dist_enemy: npt.NDArray[np.int32], nb: npt.NDArray[np.int32],
+    enemy_occ: npt.NDArray[np.uint8], prohibited: npt.NDArray[np.uint8],
+    known: npt.NDArray[np.uint8],
+) -> npt.NDArray[np.int64]: ...
+def attack_gains(
+    cells: npt.ArrayLike, d_here: npt.NDArray[np.int16], a_u: float, att_u: float,
+    dist_enemy: npt.NDArray[np.int32], nb: npt.NDArray[np.int32],
+    enemy_occ: npt.NDArray[np.uint8], prohibited: npt.NDArray[np.uint8],
+    halved: npt.NDArray[np.uint8], base_att: npt.NDArray[np.float64],
+    tgt_def: npt.NDArray[np.float64], tgt_ev: npt.NDArray[np.float64],
+    ab: npt.NDArray[np.float64], n_cols: int,
+) -> npt.NDArray[np.float64]: ...
+def attack_halves(
+    attackers: npt.ArrayLike, cells: npt.ArrayLike, unit_cell: npt.NDArray[np.int32],
+    unit_att: npt.NDArray[np.int64], is_cav: npt.NDArray[np.uint8], nb: npt.NDArray[np.int32],
+    halved: npt.NDArray[np.uint8], near: npt.ArrayLike | None = None, multiplier: int = 1,
+) -> tuple[int, int]: ...
+def odds_column(attack2: int, defense: int, ratios: npt.NDArray[np.int64]) -> int: ...
+def crossings(
+    attackers: npt.ArrayLike, cells: npt.ArrayLike, unit_cell: npt.NDArray[np.int32],
+    nb: npt.NDArray[np.int32], mask: npt.NDArray[np.uint8],
+) -> tuple[int, int]: ...
+def retreat_ways(
+    origin: int, nb: npt.NDArray[np.int32], passable: npt.NDArray[np.uint8],
+    blocks: npt.NDArray[np.uint8], open_zoc: npt.NDArray[np.uint8], through_zoc: bool,
+    d_origin: npt.NDArray[np.int16],
+) -> tuple[bool, bool]: ...
+def surrounded_map(
+    nb: npt.NDArray[np.int32], passable: npt.NDArray[np.uint8], free: npt.NDArray[np.uint8],
+    target: npt.NDArray[np.uint8], own: npt.NDArray[np.uint8], limit: int,
+) -> npt.NDArray[np.bool_]: ...

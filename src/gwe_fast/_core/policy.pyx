@@ -1,0 +1,430 @@
+# cython: language_level=3
+"""The hot arithmetic of the Great War in the East ladder policies, over packed arrays.
+
+* ``score_cells``: the price of one unit ending in each of ``cells`` (``PositionMap.scores``
+  for a unit other than an HQ);
+* ``needed_targets``: the enemy hexes in reach of an attack from ``cells`` whose attack
+  table is not known yet;
+* ``attack_gains``: what the unit adds, in each of ``cells``, to the best attack on an
+  adjacent enemy hex;
+* ``attack_halves`` / ``odds_column``: an attack's exact strength (in half points) and its
+  CRT column, as the engine's ``combat.attack_strength`` and ``combat.odds_column`` compute
+  them with fractions.
+
+Same arguments and results as the pure-Python twin ``gwe_fast._pure.policy``. The
+floating-point operations are the twin's (numpy's), one by one and in the same order, so the
+results are the same bits (the extension is built without floating-point contraction).
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+
+from gwe_fast._core._types cimport cell_t, flag_t
+
+cnp.import_array()
+
+cdef double NEG = -1e9
+
+
+# ---------------------------------------------------------------------------------------------
+# The nogil procedures (policy.pxd)
+
+cdef Py_ssize_t column_of_ratio(const double* need, Py_ssize_t k, double x) noexcept nogil:
+    # numpy.searchsorted(need, x, side="right") - 1 for one key: the same binary search
+    cdef Py_ssize_t lo = 0, hi = k, mid
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if need[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+cdef double exposure_one(double defence, double mult, double threat, double steps,
+                         const double* need, Py_ssize_t k, const double* per_step,
+                         Py_ssize_t n_cols) noexcept nogil:
+    cdef double d = defence * mult
+    cdef double ratio, g
+    cdef Py_ssize_t col
+    if not (d >= 0.5):               # numpy.maximum(d, 0.5), NaN kept
+        if d == d:
+            d = 0.5
+    ratio = threat / d
+    col = column_of_ratio(need, k, ratio + 1e-9)
+    if col > n_cols - 1:
+        col = n_cols - 1
+    g = per_step[col] if col >= 0 else 0.0
+    return g * steps
+
+
+cdef Py_ssize_t column_float(const double* ab, Py_ssize_t k, Py_ssize_t n_cols,
+                             double attack, double defense) noexcept nogil:
+    # scoring.Crt.column_array for one pair: how many ratios the odds reach, minus one
+    cdef Py_ssize_t i, n = 0
+    if defense <= 0:
+        return n_cols - 1
+    for i in range(k):
+        if attack * ab[2 * i + 1] >= defense * ab[2 * i] - 1e-9:
+            n += 1
+    return n - 1
+
+
+cdef double value_at(const double* ev, Py_ssize_t n_cols, cell_t t, Py_ssize_t col
+                     ) noexcept nogil:
+    cdef double v
+    if col < 0:
+        return 0.0
+    v = ev[<Py_ssize_t>t * n_cols + col]
+    return v if v > 0.0 or v != v else 0.0      # numpy.maximum(0.0, v)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python wrappers
+
+def score_cells(cells, Py_ssize_t here, double sp, double limit, double steps, double dfn,
+                const double[::1] my_sp, const double[::1] my_def, const double[::1] my_steps,
+                const double[::1] mult, const double[::1] threat, const double[::1] need,
+                const double[::1] per_step, const int32_t[::1] dist_enemy,
+                const flag_t[::1] supplied, const flag_t[::1] cover,
+                const int8_t[::1] hex_last, int side, const double[::1] town, double hold,
+                double supply_pen, double command_pen, double town_w, extra=None, gain=None,
+                double attack_w=0.0, double pull_c=0.0, bint use_pull=False):
+    """``float64[len(cells)]``: the value of the unit standing in each of ``cells`` (see the
+    twin's docstring)."""
+    cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef Py_ssize_t n = cv.shape[0], nc = my_sp.shape[0], i
+    cdef Py_ssize_t k = need.shape[0], n_cols = per_step.shape[0]
+    cdef const double[::1] ex
+    cdef const double[::1] gn
+    cdef bint has_extra = extra is not None, has_gain = gain is not None
+    for size in (my_def.shape[0], my_steps.shape[0], mult.shape[0], threat.shape[0],
+                 dist_enemy.shape[0], supplied.shape[0], cover.shape[0], hex_last.shape[0],
+                 town.shape[0]):
+        if size != nc:
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+    if has_extra:
+        ex = np.ascontiguousarray(extra, dtype=np.float64)
+        if ex.shape[0] != n:
+            raise ValueError("extra must have one entry per cell asked")
+    if has_gain:
+        gn = np.ascontiguousarray(gain, dtype=np.float64)
+        if gn.shape[0] != n:
+            raise ValueError("gain must have one entry per cell asked")
+    for i in range(n):
+        if cv[i] < 0 or cv[i] >= nc:
+            raise IndexError(f"cell {cv[i]} is not on the map")
+    out_arr = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = out_arr
+    cdef int64_t c
+    cdef double o_sp, o_def, o_steps, v, g, de
+    with nogil:
+        for i in range(n):
+            c = cv[i]
+            if c == here:
+                o_sp = my_sp[c] - sp
+                o_def = my_def[c] - dfn
+                o_steps = my_steps[c] - steps
+            else:
+                o_sp = my_sp[c] - 0.0
+                o_def = my_def[c] - 0.0
+                o_steps = my_steps[c] - 0.0
+            v = NEG if o_sp + sp > limit else 0.0
+            v -= (exposure_one(o_def + dfn, mult[c], threat[c], o_steps + steps, &need[0], k,
+                               &per_step[0], n_cols)
+                  - exposure_one(o_def, mult[c], threat[c], o_steps, &need[0], k,
+                                 &per_step[0], n_cols))
+            v += hold if (dist_enemy[c] == 1 and o_steps <= 0) else 0.0
+            v += 0.0 if supplied[c] else supply_pen
+            v += 0.0 if cover[c] else command_pen
+            v += town_w * town[c] if hex_last[c] != side else 0.0
+            if has_extra:
+                v += ex[i]
+            else:
+                if has_gain:
+                    v += attack_w * gn[i]
+                if use_pull:
+                    de = <double>(dist_enemy[c] if dist_enemy[c] < 12 else 12)
+                    v -= pull_c * de
+            out[i] = v
+    return out_arr
+
+
+def needed_targets(cells, const int32_t[::1] dist_enemy, const cell_t[:, ::1] nb,
+                   const flag_t[::1] enemy_occ, const flag_t[:, ::1] prohibited,
+                   const flag_t[::1] known):
+    """``int64[:]``: the enemy hexes next to ``cells`` (those one hex from the enemy, not
+    across a prohibited hexside) that are not ``known``, ascending."""
+    cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef Py_ssize_t n = cv.shape[0], nc = nb.shape[0], i, d
+    if nb.shape[1] != 6 or prohibited.shape[0] != nc or prohibited.shape[1] != 6:
+        raise ValueError("nb and prohibited must be [n_cells, 6]")
+    for size in (dist_enemy.shape[0], enemy_occ.shape[0], known.shape[0]):
+        if size != nc:
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+    for i in range(n):
+        if cv[i] < 0 or cv[i] >= nc:
+            raise IndexError(f"cell {cv[i]} is not on the map")
+    seen_arr = np.zeros(nc, dtype=np.uint8)
+    cdef uint8_t[::1] seen = seen_arr
+    cdef int64_t c
+    cdef cell_t t
+    cdef Py_ssize_t found = 0
+    with nogil:
+        for i in range(n):
+            c = cv[i]
+            if dist_enemy[c] != 1:
+                continue
+            for d in range(6):
+                t = nb[c, d]
+                if t >= 0 and enemy_occ[t] and not prohibited[c, d] and not known[t]:
+                    if not seen[t]:
+                        seen[t] = 1
+                        found += 1
+    if found == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(seen_arr).astype(np.int64)
+
+
+def attack_gains(cells, const int16_t[::1] d_here, double a_u, double att_u,
+                 const int32_t[::1] dist_enemy, const cell_t[:, ::1] nb,
+                 const flag_t[::1] enemy_occ, const flag_t[:, ::1] prohibited,
+                 const flag_t[:, ::1] halved, const double[::1] base_att,
+                 const double[::1] tgt_def, const double[:, ::1] tgt_ev,
+                 const double[:, ::1] ab, Py_ssize_t n_cols):
+    """``float64[len(cells)]``: what the unit adds, in each of ``cells``, to the best attack
+    on an adjacent enemy hex (see the twin's docstring)."""
+    cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef Py_ssize_t n = cv.shape[0], nc = nb.shape[0], i, d, k = ab.shape[0]
+    if (nb.shape[1] != 6 or prohibited.shape[0] != nc or prohibited.shape[1] != 6
+            or halved.shape[0] != nc or halved.shape[1] != 6):
+        raise ValueError("nb, prohibited and halved must be [n_cells, 6]")
+    if ab.shape[1] != 2 or tgt_ev.shape[0] != nc or tgt_ev.shape[1] < n_cols:
+        raise ValueError("ab must be [k, 2] and tgt_ev [n_cells, n_cols]")
+    for size in (d_here.shape[0], dist_enemy.shape[0], enemy_occ.shape[0], base_att.shape[0],
+                 tgt_def.shape[0]):
+        if size != nc:
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+    for i in range(n):
+        if cv[i] < 0 or cv[i] >= nc:
+            raise IndexError(f"cell {cv[i]} is not on the map")
+    out_arr = np.zeros(n, dtype=np.float64)
+    cdef double[::1] out = out_arr
+    cdef int64_t c
+    cdef cell_t t
+    cdef double a, base, best, gain, v0, v1, dfc
+    cdef Py_ssize_t k0, k1
+    cdef const double* abp = &ab[0, 0] if k > 0 else NULL
+    cdef const double* evp = &tgt_ev[0, 0]
+    cdef Py_ssize_t ev_cols = tgt_ev.shape[1]
+    with nogil:
+        for i in range(n):
+            c = cv[i]
+            if dist_enemy[c] != 1:
+                continue
+            best = 0.0
+            for d in range(6):
+                t = nb[c, d]
+                if t < 0 or not enemy_occ[t] or prohibited[c, d]:
+                    continue
+                a = a_u / 2 if halved[c, d] else a_u
+                base = base_att[t] - (att_u if d_here[t] == 1 else 0.0)
+                if not (base >= 0.0) and base == base:
+                    base = 0.0
+                dfc = tgt_def[t]
+                k0 = column_float(abp, k, n_cols, base, dfc)
+                k1 = column_float(abp, k, n_cols, base + a, dfc)
+                v0 = value_at(evp, ev_cols, t, k0)
+                v1 = value_at(evp, ev_cols, t, k1)
+                gain = v1 - v0
+                if gain > best:
+                    best = gain
+            out[i] = best
+    return out_arr
+
+
+def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[::1] unit_att,
+                  const flag_t[::1] is_cav, const cell_t[:, ::1] nb,
+                  const flag_t[:, ::1] halved, near=None, int64_t multiplier=1):
+    """``(cavalry, other)``: twice the attack strength of the cavalry and of the other
+    attackers of ``cells`` (see the twin's docstring)."""
+    cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
+    cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef Py_ssize_t na = av.shape[0], nt = tv.shape[0], nu = unit_cell.shape[0]
+    cdef Py_ssize_t nc = nb.shape[0], i, j, d
+    cdef const flag_t[::1] nr
+    cdef bint has_near = near is not None
+    if nb.shape[1] != 6 or halved.shape[0] != nc or halved.shape[1] != 6:
+        raise ValueError("nb and halved must be [n_cells, 6]")
+    if unit_att.shape[0] != nu or is_cav.shape[0] != nu:
+        raise ValueError("the per-unit arrays must all have one entry per unit")
+    if has_near:
+        nr = np.ascontiguousarray(near, dtype=np.uint8)
+        if nr.shape[0] != nc:
+            raise ValueError("near must have one entry per cell")
+    for i in range(na):
+        if av[i] < 0 or av[i] >= nu:
+            raise IndexError(f"unit {av[i]} does not exist")
+        if unit_cell[av[i]] < 0 or unit_cell[av[i]] >= nc:
+            raise IndexError(f"unit {av[i]} is not on the map")
+    cdef int64_t cav = 0, other = 0, a, x
+    cdef cell_t here
+    cdef bint cut
+    with nogil:
+        for i in range(na):
+            x = av[i]
+            here = unit_cell[x]
+            a = 2 * unit_att[x]
+            cut = False
+            for j in range(nt):
+                for d in range(6):
+                    if nb[here, d] == tv[j]:          # the first direction holding it
+                        if halved[here, d]:
+                            cut = True
+                        break
+            if cut:
+                a = a // 2
+            if has_near and nr[here]:
+                a = a * multiplier
+            if is_cav[x]:
+                cav += a
+            else:
+                other += a
+    return cav, other
+
+
+def odds_column(int64_t attack2, int64_t defense, const int64_t[:, ::1] ratios):
+    """The last column of ``ratios`` that an attack of ``attack2 / 2`` against ``defense``
+    reaches; -1 below the first; the last when there is no defense."""
+    cdef Py_ssize_t i, col = -1, k = ratios.shape[0]
+    if ratios.shape[1] != 2:
+        raise ValueError("ratios must be [k, 2]")
+    if defense <= 0:
+        return k - 1
+    for i in range(k):
+        if attack2 * ratios[i, 1] >= 2 * defense * ratios[i, 0]:
+            col = i
+    return col
+
+
+def crossings(attackers, cells, const cell_t[::1] unit_cell, const cell_t[:, ::1] nb,
+              const flag_t[:, ::1] mask):
+    """``(pairs, marked)``: over every attacker and every one of ``cells`` next to it, how
+    many such pairs there are and across how many the hexside is in ``mask``
+    (``combat.crosses`` for all attackers at once: the die modifiers of 5.4)."""
+    cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
+    cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef Py_ssize_t na = av.shape[0], nt = tv.shape[0], nu = unit_cell.shape[0]
+    cdef Py_ssize_t nc = nb.shape[0], i, j, d
+    if nb.shape[1] != 6 or mask.shape[0] != nc or mask.shape[1] != 6:
+        raise ValueError("nb and mask must be [n_cells, 6]")
+    for i in range(na):
+        if av[i] < 0 or av[i] >= nu:
+            raise IndexError(f"unit {av[i]} does not exist")
+        if unit_cell[av[i]] < 0 or unit_cell[av[i]] >= nc:
+            raise IndexError(f"unit {av[i]} is not on the map")
+    cdef Py_ssize_t pairs = 0, marked = 0
+    cdef cell_t here
+    with nogil:
+        for i in range(na):
+            here = unit_cell[av[i]]
+            for j in range(nt):
+                for d in range(6):
+                    if nb[here, d] == tv[j]:          # the first direction holding it
+                        pairs += 1
+                        if mask[here, d]:
+                            marked += 1
+                        break
+    return pairs, marked
+
+
+def retreat_ways(Py_ssize_t origin, const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,
+                 const flag_t[::1] blocks, const flag_t[::1] open_zoc, bint through_zoc,
+                 const int16_t[::1] d_origin):
+    """``(one, two)``: whether a stack in ``origin`` has a retreat of one / of two hexes:
+    each hex one further from ``origin`` (``d_origin``: hex distances from it), each step
+    ``passable``, never into ``blocks`` nor, unless ``through_zoc``, into ``open_zoc``
+    (``scoring.retreat_exists`` for both lengths)."""
+    cdef Py_ssize_t nc = nb.shape[0], d, e
+    if nb.shape[1] != 6 or passable.shape[0] != nc or passable.shape[1] != 6:
+        raise ValueError("nb and passable must be [n_cells, 6]")
+    if blocks.shape[0] != nc or open_zoc.shape[0] != nc or d_origin.shape[0] != nc:
+        raise ValueError("the per-cell arrays must all have one entry per cell")
+    if origin < 0 or origin >= nc:
+        raise IndexError(f"cell {origin} is not on the map")
+    cdef bint one = False, two = False
+    cdef cell_t w, x
+    with nogil:
+        for d in range(6):
+            w = nb[origin, d]
+            if not passable[origin, d] or w < 0:
+                continue
+            if blocks[w] or (not through_zoc and open_zoc[w]):
+                continue
+            one = True
+            for e in range(6):
+                x = nb[w, e]
+                if not passable[w, e] or x < 0:
+                    continue
+                if blocks[x] or (not through_zoc and open_zoc[x]):
+                    continue
+                if d_origin[x] == 2:
+                    two = True
+                    break
+            if two:
+                break
+    return bool(one), bool(two)
+
+
+def surrounded_map(const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,
+                   const flag_t[::1] free, const flag_t[::1] target, const flag_t[::1] own,
+                   int limit):
+    """``bool[n_cells]``: hexes from which no line of at most ``limit + 1`` hexes leads to a
+    ``target`` hex (25.13): a breadth-first search from every ``free`` target hex over
+    ``passable`` steps into ``free`` hexes, at most ``limit`` steps; a hex is not surrounded
+    when a passable step leads from it into a free hex the search reached, or when it is
+    ``own`` (``scoring.surrounded_cells`` after its masks)."""
+    cdef Py_ssize_t n = nb.shape[0], i, d, head = 0, tail = 0
+    if nb.shape[1] != 6 or passable.shape[0] != n or passable.shape[1] != 6:
+        raise ValueError("nb and passable must be [n_cells, 6]")
+    if free.shape[0] != n or target.shape[0] != n or own.shape[0] != n:
+        raise ValueError("the per-cell arrays must all have one entry per cell")
+    out_arr = np.empty(n, dtype=bool)
+    cdef uint8_t[::1] out = out_arr.view(np.uint8)
+    dist_arr = np.full(n, -1, dtype=np.int32)
+    queue_arr = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] dist = dist_arr
+    cdef int32_t[::1] queue = queue_arr
+    cdef cell_t c, w
+    cdef bint near
+    with nogil:
+        for i in range(n):
+            if target[i] and free[i]:
+                dist[i] = 0
+                queue[tail] = <int32_t>i
+                tail += 1
+        if tail == 0:
+            for i in range(n):
+                out[i] = 0 if own[i] else 1
+        else:
+            while head < tail:
+                c = queue[head]
+                head += 1
+                if dist[c] >= limit:
+                    continue
+                for d in range(6):
+                    w = nb[c, d]
+                    if w >= 0 and passable[c, d] and free[w] and dist[w] < 0:
+                        dist[w] = dist[c] + 1
+                        queue[tail] = w
+                        tail += 1
+            for i in range(n):
+                near = False
+                for d in range(6):
+                    w = nb[i, d]
+                    if w >= 0 and passable[i, d] and free[w] and dist[w] >= 0:
+                        near = True
+                        break
+                out[i] = 0 if (near or own[i]) else 1
+    return out_arr

@@ -1,0 +1,203 @@
+"""Pure-Python twin of ``gwe_fast._core.policy``: the hot arithmetic of the Great War in the
+East ladder policies, readable first.
+
+* ``score_cells``: the price of one unit ending in each of ``cells`` (``PositionMap.scores``
+  for a unit other than an HQ): stacking, the enemy's expected gain against the stack
+  (exposure), a gap filled, supply, command, a town, what the unit adds to an attack and the
+  pull toward the enemy;
+* ``needed_targets``: the enemy hexes next to those of ``cells`` that touch the enemy whose
+  attack table is not known yet (ascending);
+* ``attack_gains``: what the unit adds, in each of ``cells``, to the best attack on an
+  adjacent enemy hex;
+* ``attack_halves``: twice an attack's exact strength (``combat.attack_strength``: rivers
+  halve, a burnt depot multiplies), the cavalry's part and the rest apart;
+* ``odds_column``: the engine's ``combat.odds_column`` on twice the attack strength.
+
+The floating-point operations are those of the numpy code the policies ran before the
+compiled kernel, in the same order, so that both give the same bits.
+"""
+
+import numpy as np
+
+
+def _columns(need: np.ndarray, ratio: np.ndarray) -> np.ndarray:
+    """The CRT column each ratio reaches (``scoring.Crt.columns``)."""
+    return np.searchsorted(need, np.asarray(ratio, dtype=float) + 1e-9, side="right") - 1
+
+
+def _exposure(cells, defence, steps, mult, threat, need, per_step):
+    """The enemy's expected gain against stacks of ``defence`` and ``steps``."""
+    d = np.maximum(defence * mult[cells], 0.5)
+    col = np.minimum(_columns(need, threat[cells] / d), per_step.size - 1)
+    g = np.where(col >= 0, per_step[np.maximum(col, 0)], 0.0)
+    return g * steps
+
+
+def score_cells(cells, here, sp, limit, steps, dfn, my_sp, my_def, my_steps, mult, threat,
+                need, per_step, dist_enemy, supplied, cover, hex_last, side, town, hold,
+                supply_pen, command_pen, town_w, extra=None, gain=None, attack_w=0.0,
+                pull_c=0.0, use_pull=False):
+    """``float64[len(cells)]``: the value of the unit standing in each of ``cells``.
+
+    ``supply_pen`` / ``command_pen`` are the (negative) penalties out of supply / out of
+    every command radius; ``extra`` (a depot's own price) or ``attack_w * gain`` is added
+    after the town; ``pull_c`` times the distance to the enemy (at most 12) is taken off when
+    ``use_pull``."""
+    cells = np.asarray(cells, dtype=np.int64)
+    at_home = cells == here
+    others_sp = my_sp[cells] - np.where(at_home, sp, 0.0)
+    out = np.where(others_sp + sp > limit, -1e9, 0.0)
+    o_def = my_def[cells] - np.where(at_home, dfn, 0.0)
+    o_steps = my_steps[cells] - np.where(at_home, steps, 0.0)
+    expo = (_exposure(cells, o_def + dfn, o_steps + steps, mult, threat, need, per_step)
+            - _exposure(cells, o_def, o_steps, mult, threat, need, per_step))
+    out -= expo
+    front = dist_enemy[cells] == 1
+    alone = o_steps <= 0
+    out += np.where(front & alone, hold, 0.0)
+    out += np.where(supplied[cells] != 0, 0.0, supply_pen)
+    out += np.where(cover[cells] != 0, 0.0, command_pen)
+    out += np.where(hex_last[cells] != side, town_w * town[cells], 0.0)
+    if extra is not None:
+        out += extra
+    else:
+        if gain is not None:
+            out += attack_w * gain
+        if use_pull:
+            out -= pull_c * np.minimum(dist_enemy[cells], 12)
+    return out
+
+
+def _adjacent_targets(cells, dist_enemy, nb, enemy_occ, prohibited):
+    cells = np.asarray(cells, dtype=np.int64)
+    near = np.flatnonzero(dist_enemy[cells] == 1)
+    c = cells[near]
+    t = nb[c]
+    ok = (t >= 0) & (enemy_occ[np.maximum(t, 0)] != 0) & (prohibited[c] == 0)
+    return near, c, t, ok
+
+
+def needed_targets(cells, dist_enemy, nb, enemy_occ, prohibited, known):
+    """``int64[:]``: the enemy hexes next to ``cells`` (those one hex from the enemy, not
+    across a prohibited hexside) that are not ``known``, ascending."""
+    _, _, t, ok = _adjacent_targets(cells, dist_enemy, nb, enemy_occ, prohibited)
+    tt = np.unique(t[ok])
+    return tt[known[tt] == 0].astype(np.int64)
+
+
+def _column_array(ab, n_cols, attack, defense):
+    """``scoring.Crt.column_array``."""
+    attack = np.asarray(attack, dtype=float)[:, None]
+    defense = np.asarray(defense, dtype=float)[:, None]
+    reach = attack * ab[None, :, 1] >= defense * ab[None, :, 0] - 1e-9
+    return np.where(defense[:, 0] <= 0, n_cols - 1, reach.sum(axis=1) - 1)
+
+
+def attack_gains(cells, d_here, a_u, att_u, dist_enemy, nb, enemy_occ, prohibited, halved,
+                 base_att, tgt_def, tgt_ev, ab, n_cols):
+    """``float64[len(cells)]``: what a unit of attack ``a_u`` (``att_u`` in the side's
+    strength next to each hex, ``base_att``; ``d_here``: hex distances from its hex) adds to
+    the best attack on an adjacent enemy hex (``tgt_def`` / ``tgt_ev``: each target's
+    defence and expectation per column, known for every target in reach)."""
+    cells = np.asarray(cells, dtype=np.int64)
+    out = np.zeros(cells.size)
+    near, c, t, ok = _adjacent_targets(cells, dist_enemy, nb, enemy_occ, prohibited)
+    if near.size == 0 or not ok.any():
+        return out
+    tt = t[ok]
+    defence = tgt_def[tt]
+    ev = tgt_ev[tt]
+    a = np.where(halved[c][ok] != 0, a_u / 2, a_u)
+    base = base_att[tt] - np.where(d_here[tt] == 1, att_u, 0.0)
+    base = np.maximum(base, 0.0)
+    k0 = _column_array(ab, n_cols, base, defence)
+    k1 = _column_array(ab, n_cols, base + a, defence)
+    rows = np.arange(tt.size)
+    v0 = np.where(k0 >= 0, np.maximum(0.0, ev[rows, np.maximum(k0, 0)]), 0.0)
+    v1 = np.where(k1 >= 0, np.maximum(0.0, ev[rows, np.maximum(k1, 0)]), 0.0)
+    gain = np.zeros(ok.shape)
+    gain[ok] = v1 - v0
+    out[near] = np.maximum(gain.max(axis=1), 0.0)
+    return out
+
+
+def attack_halves(attackers, cells, unit_cell, unit_att, is_cav, nb, halved, near=None,
+                  multiplier=1):
+    """``(cavalry, other)``: twice the attack strength of the cavalry and of the other
+    attackers of ``cells``: each unit's ``unit_att``, halved when it attacks across a
+    ``halved`` hexside into any of ``cells`` (5.4), times ``multiplier`` when its hex is
+    ``near`` the burnt depot (19.21)."""
+    cav = other = 0
+    targets = [int(c) for c in cells]
+    for x in attackers:
+        x = int(x)
+        here = int(unit_cell[x])
+        a = 2 * int(unit_att[x])
+        around = [int(v) for v in nb[here]]
+        if any(c in around and halved[here, around.index(c)] for c in targets):
+            a //= 2
+        if near is not None and near[here]:
+            a *= int(multiplier)
+        if is_cav[x]:
+            cav += a
+        else:
+            other += a
+    return cav, other
+
+
+def odds_column(attack2, defense, ratios):
+    """The last column of ``ratios`` (rows ``(a, b)``: a-b odds) that an attack of
+    ``attack2 / 2`` against ``defense`` reaches; -1 below the first; the last when there is
+    no defense."""
+    if defense <= 0:
+        return len(ratios) - 1
+    col = -1
+    for i in range(len(ratios)):
+        if attack2 * int(ratios[i][1]) >= 2 * defense * int(ratios[i][0]):
+            col = i
+    return col
+
+
+def crossings(attackers, cells, unit_cell, nb, mask):
+    """``(pairs, marked)``: over every attacker and every one of ``cells`` next to it, how
+    many such pairs there are and across how many the hexside is in ``mask``
+    (``combat.crosses`` for all attackers at once)."""
+    pairs = marked = 0
+    for x in attackers:
+        here = int(unit_cell[int(x)])
+        around = [int(v) for v in nb[here]]
+        for c in cells:
+            c = int(c)
+            if c in around:
+                pairs += 1
+                marked += bool(mask[here, around.index(c)])
+    return pairs, marked
+
+
+def retreat_ways(origin, nb, passable, blocks, open_zoc, through_zoc, d_origin):
+    """``(one, two)``: whether a stack in ``origin`` has a retreat of one / of two hexes
+    (``scoring.retreat_exists`` for both lengths)."""
+    bad = blocks.astype(bool) if through_zoc else (blocks.astype(bool) | open_zoc.astype(bool))
+    first = [int(nb[origin, d]) for d in range(6)
+             if passable[origin, d] and not bad[nb[origin, d]]]
+    two = any(passable[w, d] and not bad[nb[w, d]] and d_origin[nb[w, d]] == 2
+              for w in first for d in range(6))
+    return bool(first), bool(two)
+
+
+def surrounded_map(nb, passable, free, target, own, limit):
+    """``bool[n_cells]``: hexes from which no line of at most ``limit + 1`` hexes leads to a
+    ``target`` hex (25.13): the search of ``scoring.surrounded_cells`` (the bounded search
+    from every free target hex over passable steps into free hexes) and its neighbour test."""
+    from gwe_fast._pure.search import bounded_search
+
+    passable, free = passable.astype(bool), free.astype(bool)
+    target, own = target.astype(bool), own.astype(bool)
+    v = np.maximum(nb, 0)
+    cost = np.where(passable & free[v], 1, -1).astype(np.int16)
+    seeds = np.flatnonzero(target & free).astype(np.int32)
+    if seeds.size == 0:
+        return ~own
+    dist = bounded_search(nb, cost, seeds, limit=limit)[0][0]
+    near = (passable & free[v] & (dist[v] >= 0)).any(axis=1)
+    return ~(near | own)
