@@ -131,8 +131,16 @@ def test_a_cell_file_is_extended_not_replayed_and_another_run_is_refused(tiny_sw
     assert gwe("sweep", str(f), "--games", "3", "--workers", "1", "--out", str(out)
                ).returncode == 0
     first = rows(next(out.glob("*.parquet")))
+    took = [c["seconds"] for c in json.loads((out / "sweep.json").read_text())["cells"]]
+    assert all(t > 0 for t in took)
+    # run again with nothing to play: the manifest keeps the time the cells took
+    assert gwe("sweep", str(f), "--games", "3", "--workers", "1", "--out", str(out)
+               ).returncode == 0
+    assert [c["seconds"] for c in json.loads((out / "sweep.json").read_text())["cells"]] == took
     r = gwe("sweep", str(f), "--games", "5", "--workers", "1", "--out", str(out))
     assert r.returncode == 0, r.stderr
+    more = [c["seconds"] for c in json.loads((out / "sweep.json").read_text())["cells"]]
+    assert all(m > t for m, t in zip(more, took))
     again = rows(next(out.glob("*.parquet")))
     assert again["game_index"] == [0, 1, 2, 3, 4]
     for col in ("vp", "result", "steps_lost_allied_combat"):

@@ -1009,6 +1009,10 @@ def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
             sc = load_scenario(ref, {k: s.value for k, s in cell.options.items()})
         runs.append(CellRun(cell, sc, out / names[cell.name],
                             out / f"{stem}.turns.parquet" if sweep.per_turn else None))
+    # a resumed sweep keeps the time its finished cells took in earlier runs
+    earlier = _earlier_seconds(out / MANIFEST)
+    for run in runs:
+        run.seconds = earlier.get(run.cell.name, 0.0)
     write_manifest(sweep, runs, out)
     batch = sweep.batch or sweep.games
     for run in runs:
@@ -1054,6 +1058,17 @@ def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
                 f"than {sweep.until_ci:g}; going on to {target} games")
         write_manifest(sweep, runs, out)
     return runs
+
+
+def _earlier_seconds(path: Path) -> dict[str, float]:
+    """``{cell name: seconds}`` from the ``sweep.json`` of an earlier run of this sweep (the
+    wall time each cell had taken when that run last wrote it); empty when there is none or
+    it cannot be read (it is rewritten anyway)."""
+    try:
+        cells = json.loads(path.read_text())["cells"]
+        return {str(c["name"]): float(c.get("seconds") or 0.0) for c in cells}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def _pct(run: CellRun, metric: str) -> str:
