@@ -81,6 +81,41 @@ cdef double value_at(const double* ev, Py_ssize_t n_cols, cell_t t, Py_ssize_t c
 
 
 # ---------------------------------------------------------------------------------------------
+# Argument checks shared by the wrappers
+
+cdef int check_per_cell(Py_ssize_t nc, sizes) except -1:
+    for size in sizes:
+        if size != nc:
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+    return 0
+
+
+cdef int check_sides(const cell_t[:, ::1] nb, const flag_t[:, ::1] other, str names) except -1:
+    if nb.shape[1] != 6 or other.shape[0] != nb.shape[0] or other.shape[1] != 6:
+        raise ValueError(f"{names} must be [n_cells, 6]")
+    return 0
+
+
+cdef int check_cells(const int64_t[::1] cv, Py_ssize_t nc) except -1:
+    cdef Py_ssize_t i
+    for i in range(cv.shape[0]):
+        if cv[i] < 0 or cv[i] >= nc:
+            raise IndexError(f"cell {cv[i]} is not on the map")
+    return 0
+
+
+cdef int check_units(const int64_t[::1] av, const cell_t[::1] unit_cell,
+                     Py_ssize_t nc) except -1:
+    cdef Py_ssize_t i
+    for i in range(av.shape[0]):
+        if av[i] < 0 or av[i] >= unit_cell.shape[0]:
+            raise IndexError(f"unit {av[i]} does not exist")
+        if unit_cell[av[i]] < 0 or unit_cell[av[i]] >= nc:
+            raise IndexError(f"unit {av[i]} is not on the map")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # Python wrappers
 
 def score_cells(cells, Py_ssize_t here, double sp, double limit, double steps, double dfn,
@@ -99,11 +134,9 @@ def score_cells(cells, Py_ssize_t here, double sp, double limit, double steps, d
     cdef const double[::1] ex
     cdef const double[::1] gn
     cdef bint has_extra = extra is not None, has_gain = gain is not None
-    for size in (my_def.shape[0], my_steps.shape[0], mult.shape[0], threat.shape[0],
-                 dist_enemy.shape[0], supplied.shape[0], cover.shape[0], hex_last.shape[0],
-                 town.shape[0]):
-        if size != nc:
-            raise ValueError("the per-cell arrays must all have one entry per cell")
+    check_per_cell(nc, (my_def.shape[0], my_steps.shape[0], mult.shape[0], threat.shape[0],
+                        dist_enemy.shape[0], supplied.shape[0], cover.shape[0],
+                        hex_last.shape[0], town.shape[0]))
     if has_extra:
         ex = np.ascontiguousarray(extra, dtype=np.float64)
         if ex.shape[0] != n:
@@ -112,9 +145,7 @@ def score_cells(cells, Py_ssize_t here, double sp, double limit, double steps, d
         gn = np.ascontiguousarray(gain, dtype=np.float64)
         if gn.shape[0] != n:
             raise ValueError("gain must have one entry per cell asked")
-    for i in range(n):
-        if cv[i] < 0 or cv[i] >= nc:
-            raise IndexError(f"cell {cv[i]} is not on the map")
+    check_cells(cv, nc)
     out_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] out = out_arr
     cdef int64_t c
@@ -158,14 +189,9 @@ def needed_targets(cells, const int32_t[::1] dist_enemy, const cell_t[:, ::1] nb
     across a prohibited hexside) that are not ``known``, ascending."""
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
     cdef Py_ssize_t n = cv.shape[0], nc = nb.shape[0], i, d
-    if nb.shape[1] != 6 or prohibited.shape[0] != nc or prohibited.shape[1] != 6:
-        raise ValueError("nb and prohibited must be [n_cells, 6]")
-    for size in (dist_enemy.shape[0], enemy_occ.shape[0], known.shape[0]):
-        if size != nc:
-            raise ValueError("the per-cell arrays must all have one entry per cell")
-    for i in range(n):
-        if cv[i] < 0 or cv[i] >= nc:
-            raise IndexError(f"cell {cv[i]} is not on the map")
+    check_sides(nb, prohibited, "nb and prohibited")
+    check_per_cell(nc, (dist_enemy.shape[0], enemy_occ.shape[0], known.shape[0]))
+    check_cells(cv, nc)
     seen_arr = np.zeros(nc, dtype=np.uint8)
     cdef uint8_t[::1] seen = seen_arr
     cdef int64_t c
@@ -197,18 +223,13 @@ def attack_gains(cells, const int16_t[::1] d_here, double a_u, double att_u,
     on an adjacent enemy hex (see the twin's docstring)."""
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
     cdef Py_ssize_t n = cv.shape[0], nc = nb.shape[0], i, d, k = ab.shape[0]
-    if (nb.shape[1] != 6 or prohibited.shape[0] != nc or prohibited.shape[1] != 6
-            or halved.shape[0] != nc or halved.shape[1] != 6):
-        raise ValueError("nb, prohibited and halved must be [n_cells, 6]")
+    check_sides(nb, prohibited, "nb, prohibited and halved")
+    check_sides(nb, halved, "nb, prohibited and halved")
     if ab.shape[1] != 2 or tgt_ev.shape[0] != nc or tgt_ev.shape[1] < n_cols:
         raise ValueError("ab must be [k, 2] and tgt_ev [n_cells, n_cols]")
-    for size in (d_here.shape[0], dist_enemy.shape[0], enemy_occ.shape[0], base_att.shape[0],
-                 tgt_def.shape[0]):
-        if size != nc:
-            raise ValueError("the per-cell arrays must all have one entry per cell")
-    for i in range(n):
-        if cv[i] < 0 or cv[i] >= nc:
-            raise IndexError(f"cell {cv[i]} is not on the map")
+    check_per_cell(nc, (d_here.shape[0], dist_enemy.shape[0], enemy_occ.shape[0],
+                        base_att.shape[0], tgt_def.shape[0]))
+    check_cells(cv, nc)
     out_arr = np.zeros(n, dtype=np.float64)
     cdef double[::1] out = out_arr
     cdef int64_t c
@@ -255,19 +276,14 @@ def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[:
     cdef Py_ssize_t nc = nb.shape[0], i, j, d
     cdef const flag_t[::1] nr
     cdef bint has_near = near is not None
-    if nb.shape[1] != 6 or halved.shape[0] != nc or halved.shape[1] != 6:
-        raise ValueError("nb and halved must be [n_cells, 6]")
+    check_sides(nb, halved, "nb and halved")
     if unit_att.shape[0] != nu or is_cav.shape[0] != nu:
         raise ValueError("the per-unit arrays must all have one entry per unit")
     if has_near:
         nr = np.ascontiguousarray(near, dtype=np.uint8)
         if nr.shape[0] != nc:
             raise ValueError("near must have one entry per cell")
-    for i in range(na):
-        if av[i] < 0 or av[i] >= nu:
-            raise IndexError(f"unit {av[i]} does not exist")
-        if unit_cell[av[i]] < 0 or unit_cell[av[i]] >= nc:
-            raise IndexError(f"unit {av[i]} is not on the map")
+    check_units(av, unit_cell, nc)
     cdef int64_t cav = 0, other = 0, a, x
     cdef cell_t here
     cdef bint cut
@@ -317,13 +333,8 @@ def crossings(attackers, cells, const cell_t[::1] unit_cell, const cell_t[:, ::1
     cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
     cdef Py_ssize_t na = av.shape[0], nt = tv.shape[0], nu = unit_cell.shape[0]
     cdef Py_ssize_t nc = nb.shape[0], i, j, d
-    if nb.shape[1] != 6 or mask.shape[0] != nc or mask.shape[1] != 6:
-        raise ValueError("nb and mask must be [n_cells, 6]")
-    for i in range(na):
-        if av[i] < 0 or av[i] >= nu:
-            raise IndexError(f"unit {av[i]} does not exist")
-        if unit_cell[av[i]] < 0 or unit_cell[av[i]] >= nc:
-            raise IndexError(f"unit {av[i]} is not on the map")
+    check_sides(nb, mask, "nb and mask")
+    check_units(av, unit_cell, nc)
     cdef Py_ssize_t pairs = 0, marked = 0
     cdef cell_t here
     with nogil:
@@ -347,10 +358,8 @@ def retreat_ways(Py_ssize_t origin, const cell_t[:, ::1] nb, const flag_t[:, ::1
     ``passable``, never into ``blocks`` nor, unless ``through_zoc``, into ``open_zoc``
     (``scoring.retreat_exists`` for both lengths)."""
     cdef Py_ssize_t nc = nb.shape[0], d, e
-    if nb.shape[1] != 6 or passable.shape[0] != nc or passable.shape[1] != 6:
-        raise ValueError("nb and passable must be [n_cells, 6]")
-    if blocks.shape[0] != nc or open_zoc.shape[0] != nc or d_origin.shape[0] != nc:
-        raise ValueError("the per-cell arrays must all have one entry per cell")
+    check_sides(nb, passable, "nb and passable")
+    check_per_cell(nc, (blocks.shape[0], open_zoc.shape[0], d_origin.shape[0]))
     if origin < 0 or origin >= nc:
         raise IndexError(f"cell {origin} is not on the map")
     cdef bint one = False, two = False
@@ -386,10 +395,8 @@ def surrounded_map(const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,
     when a passable step leads from it into a free hex the search reached, or when it is
     ``own`` (``scoring.surrounded_cells`` after its masks)."""
     cdef Py_ssize_t n = nb.shape[0], i, d, head = 0, tail = 0
-    if nb.shape[1] != 6 or passable.shape[0] != n or passable.shape[1] != 6:
-        raise ValueError("nb and passable must be [n_cells, 6]")
-    if free.shape[0] != n or target.shape[0] != n or own.shape[0] != n:
-        raise ValueError("the per-cell arrays must all have one entry per cell")
+    check_sides(nb, passable, "nb and passable")
+    check_per_cell(n, (free.shape[0], target.shape[0], own.shape[0]))
     out_arr = np.empty(n, dtype=bool)
     cdef uint8_t[::1] out = out_arr.view(np.uint8)
     dist_arr = np.full(n, -1, dtype=np.int32)
