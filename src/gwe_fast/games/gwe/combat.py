@@ -485,8 +485,11 @@ def defense_strength(game: GweGame, cells, attacker_side: int, depot: int = -1) 
 
 # --- the CRT (8.4, 8.8, 17.0) ----------------------------------------------------------------
 
-def _ratios(row: list[str]) -> list[tuple[int, int]]:
-    return [tuple(int(x) for x in r.split("-")) for r in row]
+@lru_cache(maxsize=32)
+def crt_ratios(scenario: Scenario) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Each odds row of the CRT as ``(attack, defense)`` pairs, parsed once per scenario."""
+    return {row: tuple(tuple(int(x) for x in r.split("-")) for r in ratios)
+            for row, ratios in scenario.tables["crt"]["odds"].items()}
 
 
 def crt_row(game: GweGame, attackers) -> str:
@@ -508,12 +511,14 @@ def crt_row(game: GweGame, attackers) -> str:
 def odds_column(game: GweGame, row: str, attack: Fraction, defense: int) -> int:
     """The rightmost column of ``row`` whose ratio the odds reach, rounding in the
     defender's favour (8.4); -1 below the first column (8.8: no attack), the last above it."""
-    ratios = _ratios(game.scenario.tables["crt"]["odds"][row])
+    ratios = crt_ratios(game.scenario)[row]
     if defense <= 0:
         return len(ratios) - 1
+    attack = Fraction(attack)
+    num, den = attack.numerator, attack.denominator      # attack * b >= defense * a, exactly
     col = -1
     for i, (a, b) in enumerate(ratios):
-        if Fraction(attack) * b >= defense * a:
+        if num * b >= defense * a * den:
             col = i
     return col
 

@@ -740,14 +740,14 @@ class PackedTerrain:
 
 @lru_cache(maxsize=32)
 def _packed_terrain(scenario: Scenario) -> PackedTerrain:
-    from gwe_fast.games.gwe.combat import _ratios, combat_terrain
+    from gwe_fast.games.gwe.combat import combat_terrain, crt_ratios
 
     ct = combat_terrain(scenario)
     return PackedTerrain(
         is_cav=(scenario.units.utype == int(UnitType.CAVALRY)).astype(np.uint8),
         halved=np.ascontiguousarray(ct.halved).view(np.uint8),
-        ratios={row: np.array(_ratios(r), dtype=np.int64).reshape(-1, 2)
-                for row, r in scenario.tables["crt"]["odds"].items()},
+        ratios={row: np.array(r, dtype=np.int64).reshape(-1, 2)
+                for row, r in crt_ratios(scenario).items()},
         die_exclusive=tuple((_u8(m), int(n)) for m, n in ct.die_exclusive),
         die_any=tuple((_u8(m), int(n)) for m, n in ct.die_any))
 
