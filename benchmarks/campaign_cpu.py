@@ -9,11 +9,12 @@ Uses only what every version since the game drivers has (``load_scenario``, ``ga
     python benchmarks/campaign_cpu.py brusilov/historical 0 1 2
 
 prints one line: the scenario, the CPU seconds of each seed's campaign (random against random,
-after one warm-up campaign), and their median. The games are game ``seed`` of master seed 0.
+or ``--policy NAME`` on both sides, after one warm-up campaign), and their median. The games
+are game ``seed`` of master seed 0.
 """
 
+import argparse
 import statistics
-import sys
 import time
 
 from gwe_fast import load_scenario
@@ -36,6 +37,11 @@ def campaign_cpu(name: str, seeds, policy: str = "random", impl: str = "cython")
 
 
 if __name__ == "__main__":
-    name, seeds = sys.argv[1], [int(s) for s in sys.argv[2:]] or [0, 1, 2]
-    cpu = campaign_cpu(name, seeds)
-    print(name, " ".join(f"{c:.3f}" for c in cpu), f"median {statistics.median(cpu):.3f} s")
+    ap = argparse.ArgumentParser(description="CPU seconds per whole campaign.")
+    ap.add_argument("scenario")
+    ap.add_argument("seeds", nargs="*", type=int, default=[0, 1, 2])
+    ap.add_argument("--policy", default="random")
+    args = ap.parse_args()
+    cpu = campaign_cpu(args.scenario, args.seeds, args.policy)
+    print(args.scenario, args.policy, " ".join(f"{c:.3f}" for c in cpu),
+          f"median {statistics.median(cpu):.3f} s")
