@@ -7,12 +7,16 @@ search with the one kernel.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast import dtypes
 from gwe_fast.games.kb import units
+from gwe_fast.games.kb.data import kb_data
 from gwe_fast.games.kb.game import KbGame
 from gwe_fast.games.kb.zoc import controlled, occupied
+from gwe_fast.scenario.model import Scenario
 
 FIRST, SECOND = 1, 2
 
@@ -33,14 +37,6 @@ def enter_costs(game: KbGame) -> np.ndarray:
     return np.where(gas_zone(game), 2 * cost, cost)
 
 
-def _enter16(game: KbGame) -> np.ndarray:
-    """``enter_costs`` as the int16 that ``step_costs`` wraps its sums to (the same steps)."""
-    cost = game.data.enter_cost
-    if not (game.arr("gas") >= 0).any():
-        return cost
-    return np.where(gas_zone(game), 2 * cost, cost).astype(dtypes.STEPCOST)
-
-
 def step_costs(game: KbGame, unit: int) -> np.ndarray:
     """``int16[n_cells, 6]``: Movement Points for ``unit`` to step from each cell into each
     neighbour: the hex's cost (doubled by gas) plus the hexside's; negative off the map and
@@ -51,10 +47,26 @@ def step_costs(game: KbGame, unit: int) -> np.ndarray:
 
 
 def _step_costs(game: KbGame, closed: np.ndarray) -> np.ndarray:
-    # enter + hexside, -1 off the map and into the closed hexes (whatever their own costs)
-    m = game.scenario.map
-    return m.k.board.step_costs(m.neighbors, _enter16(game), game.data.side_add, closed,
-                                None, 0, False)
+    """The table of ``step_costs`` with ``closed`` hexes, read-only: the same gas markers and
+    closed hexes give the same table, so a side's units share it while the enemy stands."""
+    gas = game.arr("gas")
+    return _cost_table(game.scenario, tuple(sorted(int(c) for c in gas[gas >= 0])),
+                       np.ascontiguousarray(closed, dtype=bool).tobytes())
+
+
+@lru_cache(maxsize=64)
+def _cost_table(scenario: Scenario, gas: tuple[int, ...], closed: bytes) -> np.ndarray:
+    # enter (doubled in the gas zones, 9.34[1]) + hexside, -1 off the map and into the
+    # closed hexes whatever their own costs; sums wrap to int16 as enter_costs' would
+    m, data = scenario.map, kb_data(scenario)
+    enter = data.enter_cost
+    if gas:
+        zone = m.k.board.adjacent_cells(m.neighbors, list(gas), None, True)
+        enter = np.where(zone, 2 * enter, enter).astype(dtypes.STEPCOST)
+    table = m.k.board.step_costs(m.neighbors, enter, data.side_add,
+                                 np.frombuffer(closed, dtype=bool), None, 0, False)
+    table.flags.writeable = False
+    return table
 
 
 def allowance(game: KbGame, unit: int, segment: int) -> int:
@@ -89,6 +101,7 @@ def routes(game: KbGame, unit: int, segment: int) -> tuple[np.ndarray, np.ndarra
         stop = ezoc.astype(np.uint8)
         stop[here] = 0
         if ezoc[here]:                                               # 5.13, 6.22, 6.23
+            cost = cost.copy()
             row = cost[here]
             for d, w in enumerate(nb[here].tolist()):
                 if w >= 0 and ezoc[w]:
