@@ -729,9 +729,17 @@ def tournament(
     resume: Annotated[bool, typer.Option(
         "--resume", help="Keep the games already played (in <out stem>-games/) and play "
                          "only the missing ones.")] = False,
+    others: Annotated[str, typer.Option(
+        "--others", help="Policies that play every pair but stand outside the ladder "
+                         "verdict (a doctrine, say), comma-separated.")] = "",
+    ladder_only: Annotated[bool, typer.Option(
+        "--ladder-only", help="Play only the pairs the ladder verdict needs: each level "
+                              "against the one below it in both seats, and the mirror "
+                              "match of the lower one.")] = False,
 ) -> None:
     """Play every ordered pair of policies, both sides swapped and mirror matches included,
-    and write the win-rate and mean-VP matrices with the ladder verdict.
+    and write the win-rate and mean-VP matrices with the ladder verdict (with --ladder-only,
+    only the pairs that verdict needs).
 
     Game i of every pair has the same dice (common random numbers). Writes OUT (Markdown:
     allied and central win rates with Wilson 95 % intervals, mean VP with t intervals,
@@ -751,10 +759,16 @@ def tournament(
     from gwe_fast.runner.tournament import games_dir_for, run_tournament, split_specs
 
     specs = split_specs(policies)
+    extra = split_specs(others)
     if not specs:
         fail("--policies names no policy; give a list such as random,passive,greedy")
     if len(set(specs)) != len(specs):
         fail(f"--policies names a policy twice ({policies}); list each level once")
+    if set(extra) & set(specs) or len(set(extra)) != len(extra):
+        fail(f"--others ({others}) names a policy twice or one already in --policies")
+    if extra and ladder_only:
+        fail("--others and --ladder-only do not go together: a ladder-only tournament plays "
+             "only the ladder's pairs")
     sc = load_or_fail(scenario, parse_options(option), "no game was played")
     if out is None:
         out = Path("results") / f"tournament_{sc.key.split('/')[0]}.md"
@@ -773,7 +787,9 @@ def tournament(
     command = shlex.join(["gwe", "tournament", scenario, "--policies", ",".join(specs),
                           "--games", str(games), "--seed", str(seed), "--workers",
                           str(workers), "--out", str(out)]
-                         + [f"--option={o}" for o in option or []])
+                         + [f"--option={o}" for o in option or []]
+                         + (["--others", ",".join(extra)] if extra else [])
+                         + (["--ladder-only"] if ladder_only else []))
 
     def progress(done: int, total: int, seconds: float) -> None:
         rate = done / seconds if seconds > 0 else float("inf")
@@ -788,12 +804,15 @@ def tournament(
 
     signal.signal(signal.SIGTERM, stop)
     try:
+        if ladder_only and len(specs) < 2:
+            fail("--ladder-only needs at least two policies in --policies")
         result = run_tournament(sc, specs, games, seed, games_dir_for(out), workers=workers,
-                                resume=resume, progress=progress, command=command)
+                                resume=resume, progress=progress, command=command,
+                                ladder_only=ladder_only, others=extra)
     except PolicyError as exc:
         fail(f"--policies: {exc}")
-    except batch.ResumeError as exc:
-        fail(str(exc))
+    except (batch.ResumeError, ValueError) as exc:     # a resume that does not match, or
+        fail(str(exc))                                  # the arguments run_tournament refuses
     except KeyboardInterrupt:
         typer.echo("", err=True)
         fail(f"interrupted; the games played are kept in {games_dir_for(out)}: rerun with "

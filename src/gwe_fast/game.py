@@ -20,6 +20,7 @@ import numpy as np
 
 from gwe_fast.dice import GameDice
 from gwe_fast.enums import Side
+from gwe_fast.policies.base import Policy
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State, Status, initial_state
 
@@ -80,6 +81,8 @@ class PlayedGame(Game):
 
     * ``ask(kind, side, options, **context)``: hand a decision to the side's policy and return
       the chosen option, checked in one place (``policies.base.check_choice``);
+    * ``begin_phase(phasing, phase)``: called by the engine before each phase; passes the
+      news to both policies (``Policy.begin_phase``), which may plan but not act;
     * ``ask_secret(kind, {side: options})``: a simultaneous secret choice (both policies pick
       before either pick is stored anywhere a policy could read it);
     * ``roll(stream, why)``: one die from the game's named stream, logged with its purpose;
@@ -150,6 +153,18 @@ class PlayedGame(Game):
         if self.events is not None:
             self.events.append(("choice", int(self.state.turn), kind, int(side), i))
         return options[i]
+
+    def begin_phase(self, phasing: int, phase: int) -> None:
+        """Tell both policies that ``phasing``'s phase ``phase`` (the engine's phase code) is
+        about to be played (``Policy.begin_phase``): a look-ahead policy plans there, on a copy
+        of the position as it stands at the start of the phase. Nothing a policy does here
+        reaches the game."""
+        view = None
+        for side, policy in self.policies.items():
+            if type(policy).begin_phase is not Policy.begin_phase:
+                view = view or self.policy_view()
+                policy.begin_phase(view, int(side), int(phasing), int(phase),
+                                   self.rngs[int(side)])
 
     def _check(self, decision, answer, check_choice) -> int:
         try:

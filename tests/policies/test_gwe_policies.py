@@ -329,38 +329,73 @@ class _Stop(Exception):
     pass
 
 
+def _before_movement(historical, turn: int, side: int, seed: int = 4) -> GweGame:
+    """A greedy game stopped at the start of ``side``'s Movement Phase of ``turn``."""
+    g = GweGame(historical, seed=seed, game_index=seed,
+                policies={0: make_policy("greedy"), 1: make_policy("greedy")})
+    engine.advance(g, engine.position(historical, turn, side, engine.MOVEMENT))
+    assert (int(g.state.turn), int(g.state.player), int(g.state.phase)) == (
+        turn, side, engine.MOVEMENT)
+    return g
+
+
 def test_lookahead_plays_its_plans_on_copies_and_leaves_the_game_alone(historical):
     from gwe_fast.policies.gwe.lookahead import LookaheadPolicy
 
-    g = GweGame(historical, seed=4, game_index=4,
-                policies={0: make_policy("greedy"), 1: make_policy("greedy")})
-
-    def stop(game, where):
-        if int(game.state.turn) == 2 and int(game.state.player) == 0 and where == "withdrawal":
-            raise _Stop
-
-    with pytest.raises(_Stop):
-        engine.play(g, check=stop)
-    before = g.state.copy()
-    rolls = g.dice.counts()
+    g = _before_movement(historical, 3, 0)
+    before, rolls = g.state.copy(), g.dice.counts()
     la = LookaheadPolicy(plans=3, rollouts=2, horizon=1)
     view = g.policy_view()
     la.new_game(view)
     values = [[la.rollout(view, 0, k, seed) for seed in (11, 12)] for k in range(3)]
     assert g.state.equals(before) and g.dice.counts() == rolls
     assert all(np.isfinite(v) for row in values for v in row)
-    assert values[0] == [la.rollout(view, 0, 0, seed) for seed in (11, 12)]   # same dice
-    k = la.pick_plan(view, 0, np.random.default_rng(5))
-    assert 0 <= k < 3 and g.state.equals(before)
+    assert values[1] == [la.rollout(view, 0, 1, seed) for seed in (11, 12)]   # same dice
+    la.begin_phase(view, 0, 0, engine.MOVEMENT, np.random.default_rng(5))
+    assert len(la.chosen) == 1 and 0 <= la.chosen[0] < 3
+    assert la.turn_key == (3, 0) and g.state.equals(before) and g.dice.counts() == rolls
+    la.begin_phase(view, 0, 1, engine.MOVEMENT, np.random.default_rng(5))   # not its turn
+    la.begin_phase(view, 0, 0, engine.COMBAT, np.random.default_rng(5))     # not its start
+    assert len(la.chosen) == 1
 
 
-def test_lookahead_plays_a_whole_campaign_legally(historical):
+def test_lookahead_near_the_end_plays_to_the_end_and_values_the_final_total(historical):
+    from gwe_fast.policies.gwe.lookahead import LookaheadPolicy
+
+    last = historical.last_turn
+    g = _before_movement(historical, last - 1, 1)
+    la = LookaheadPolicy(plans=1, rollouts=1, endgame=2)
+    view = g.policy_view()
+    la.new_game(view)
+    assert la.stop_turn(historical, last - 1) is None
+    assert la.stop_turn(historical, last - 5) == last - 4
+    central = la.rollout(view, 1, 0, 7)
+    allied = la.rollout(view, 0, 0, 7)
+    # the final Russian total, signed for the side: no material or provisional-town term
+    assert central == int(central) and allied == int(allied)
+    sim = GweGame(historical, seed=7, game_index=0, state=view.state.copy(),
+                  policies={0: make_policy("greedy"), 1: make_policy("greedy")})
+    assert allied == engine.play(sim).vp
+
+
+def test_lookahead_parameters_are_checked():
+    from gwe_fast.policies.gwe.lookahead import PLANS, LookaheadPolicy
+
+    with pytest.raises(TypeError, match="plans must be"):
+        LookaheadPolicy(plans=len(PLANS[0]) + 1)
+    with pytest.raises(TypeError, match="rollouts"):
+        LookaheadPolicy(rollouts=0)
+    with pytest.raises(TypeError, match="unknown parameter"):
+        LookaheadPolicy(nosuch=1)
+
+
+def test_lookahead_plays_a_whole_campaign_legally_with_one_plan_per_player_turn(historical):
     la = make_policy("lookahead:plans=2,rollouts=1,horizon=1")
     g = GweGame(historical, seed=5, game_index=5, policies={0: la, 1: make_policy("greedy")})
     result = engine.play(g)
     assert g.rejections == 0 and result.turns_played == historical.n_turns
     chosen = la.impl("gwe").chosen
-    assert chosen and set(chosen) <= {0, 1}             # a plan for each Combat Phase
+    assert len(chosen) == historical.n_turns and set(chosen) <= {0, 1}
 
 
 # --- doctrine ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The Kaiser's Battle ``lookahead`` (``policies.kb.lookahead``): its play-outs run on copies
-and leave the game alone, one plan is weighed per own Player-Turn, the plan rules only its
-own Player-Turn in a play-out, and a whole game is played legally from each side."""
+and leave the game alone, one plan is weighed at the start of each own Player-Turn, the plan
+rules only its own Player-Turn in a play-out, near the end it plays to the end, and a whole
+game is played legally from each side."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from gwe_fast import load_scenario
 from gwe_fast.games.kb import engine
 from gwe_fast.games.kb.game import KbGame
 from gwe_fast.policies.base import Decision, Policy
-from gwe_fast.policies.kb.lookahead import PLANS, KbLookaheadPolicy, _TurnPlan
+from gwe_fast.policies.kb.lookahead import PLANS, KbLookaheadPolicy, _own_phases
+from gwe_fast.policies.plans import TurnPlan
 from gwe_fast.policies.registry import make_policy
 
 
@@ -38,7 +40,8 @@ def _played_to(historical, turn: int, last_phase: str, seed: int = 4) -> KbGame:
 
 
 def test_lookahead_plays_its_plans_on_copies_and_leaves_the_game_alone(historical):
-    g = _played_to(historical, 3, "german_breakdown")
+    g = _played_to(historical, 3, "artillery")           # next: the German Breakdown Phase
+    assert int(g.state.phase) == engine.GERMAN_BREAKDOWN
     before, rolls = g.state.copy(), g.dice.counts()
     la = KbLookaheadPolicy(plans=3, rollouts=2, horizon=1)
     view = g.policy_view()
@@ -47,18 +50,26 @@ def test_lookahead_plays_its_plans_on_copies_and_leaves_the_game_alone(historica
     assert g.state.equals(before) and g.dice.counts() == rolls
     assert all(np.isfinite(v) for row in values for v in row)
     assert values[1] == [la.rollout(view, 1, 1, seed) for seed in (11, 12)]   # same dice
-    k = la.pick_plan(view, 1, np.random.default_rng(5))
-    assert 0 <= k < 3 and g.state.equals(before) and g.dice.counts() == rolls
+    la.begin_phase(view, 1, 1, engine.GERMAN_BREAKDOWN, np.random.default_rng(5))
+    assert len(la.chosen) == 1 and 0 <= la.chosen[0] < 3 and la.turn_key == (3, 1)
+    assert g.state.equals(before) and g.dice.counts() == rolls
+    la.begin_phase(view, 1, 1, engine.GERMAN_MOVEMENT, np.random.default_rng(5))  # not its start
+    la.begin_phase(view, 0, 1, engine.GERMAN_BREAKDOWN, np.random.default_rng(5))  # the enemy's
+    assert len(la.chosen) == 1
 
 
-def test_lookahead_to_the_end_of_the_game_values_the_final_total(historical):
+def test_lookahead_near_the_end_plays_to_the_end_and_values_the_final_total(historical):
     g = _played_to(historical, 9, "allied_combat")        # the last Game-Turn is 10
-    la = KbLookaheadPolicy(plans=1, rollouts=1, horizon=0, material=0.0)
-    la.new_game(g.policy_view())
-    german = la.rollout(g.policy_view(), 1, 0, 7)
-    allied = la.rollout(g.policy_view(), 0, 0, 7)
+    la = KbLookaheadPolicy(plans=1, rollouts=1, endgame=2)
+    view = g.policy_view()
+    la.new_game(view)
+    assert la.stop_turn(historical, 9) is None and la.stop_turn(historical, 3) == 4
+    german = la.rollout(view, 1, 0, 7)
+    allied = la.rollout(view, 0, 0, 7)
     assert german == -allied and german == int(german)    # a VP total, no material term
-    assert german > -100
+    sim = KbGame(historical, seed=7, game_index=0, state=view.state.copy(),
+                 policies={0: make_policy("greedy"), 1: make_policy("greedy")})
+    assert german == engine.play(sim).vp
 
 
 class _Spy(Policy):
@@ -77,10 +88,13 @@ class _Game:
     def __init__(self, turn, phase):
         self.state = type("S", (), {"turn": np.int16(turn), "phase": np.int16(phase)})()
 
+    def policy_view(self):
+        return self
+
 
 def test_a_plan_rules_only_its_own_player_turn_in_a_play_out():
     plan, rest = _Spy(), _Spy()
-    tp = _TurnPlan(plan, rest, 0, 5, (engine.ALLIED_MOVEMENT, engine.ALLIED_COMBAT))
+    tp = TurnPlan(plan, rest, 0, 5, KbLookaheadPolicy().in_own_turn)
     d0, d1 = Decision("kb.x", 0, [1, 2]), Decision("kb.x", 1, [1, 2])
     tp.choose(d0, _Game(5, engine.ALLIED_MOVEMENT), None)
     tp.choose(d0, _Game(5, engine.ALLIED_COMBAT), None)
@@ -89,11 +103,12 @@ def test_a_plan_rules_only_its_own_player_turn_in_a_play_out():
     tp.choose(d0, _Game(6, engine.ALLIED_MOVEMENT), None)     # the next Game-Turn
     tp.choose(d0, _Game(5, engine.AIR_STAGE), None)           # outside the Player-Turn
     assert (plan.asked, rest.asked) == (2, 3)
+    assert _own_phases(1) == (engine.GERMAN_BREAKDOWN, engine.GERMAN_COMBAT)
 
 
 def test_lookahead_parameters_are_checked():
     with pytest.raises(TypeError, match="plans must be"):
-        KbLookaheadPolicy(plans=len(PLANS) + 1)
+        KbLookaheadPolicy(plans=len(PLANS[0]) + 1)
     with pytest.raises(TypeError, match="rollouts"):
         KbLookaheadPolicy(rollouts=0)
     with pytest.raises(TypeError, match="unknown parameter"):

@@ -68,6 +68,36 @@ def test_a_tiny_tournament_writes_every_pair_with_correct_counts(tiny_dir, tmp_p
     assert again.markdown() == text and again.to_json()["ladder"] == data["ladder"]
 
 
+def test_ladder_only_plays_the_pairs_the_verdict_needs_and_others_stand_outside(tiny_dir,
+                                                                              tmp_path):
+    out = tmp_path / "l.md"
+    r = gwe("tournament", str(tiny_dir / "tiny.toml"), "--policies", "random,passive,greedy",
+            "--games", "2", "--seed", "4", "--workers", "1", "--out", str(out), "--ladder-only")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [(p["allied"], p["central"]) for p in data["pairs"]] == [
+        ("random", "random"), ("passive", "random"), ("random", "passive"),
+        ("passive", "passive"), ("greedy", "passive"), ("passive", "greedy")]
+    assert len(data["ladder"]) == 4 and "--ladder-only" in data["command"]
+    assert "| `greedy` | – | " in out.read_text()            # a pair not played
+    # the full tournament in the same folder plays only the pairs still missing
+    r = gwe("tournament", str(tiny_dir / "tiny.toml"), "--policies", "random,passive",
+            "--others", "greedy", "--games", "2", "--seed", "4", "--workers", "1",
+            "--out", str(out), "--resume")
+    assert r.returncode == 0, r.stderr
+    full = json.loads(out.with_suffix(".json").read_text())
+    assert full["policies"] == ["random", "passive"] and full["others"] == ["greedy"]
+    assert len(full["pairs"]) == 9
+    assert [(x["higher"], x["lower"]) for x in full["ladder"]] == [("passive", "random")] * 2
+    kept = {(p["allied"], p["central"]): p["vp"] for p in data["pairs"]}
+    for p in full["pairs"]:
+        if (p["allied"], p["central"]) in kept:
+            assert p["vp"] == kept[(p["allied"], p["central"])]
+    text = out.read_text()
+    assert "stand outside it" in text and "| `greedy` | " in text
+    assert Tournament.from_json(full).markdown() == text
+
+
 def test_pairs_share_their_dice(tiny_dir, tmp_path):
     sc = load_scenario(str(tiny_dir / "tiny.toml"))
     t = run_tournament(sc, ["random"], 3, 9, tmp_path / "g1")
@@ -120,6 +150,11 @@ def test_the_ladder_verdict_is_the_paired_margin_test():
     (["tournament", "brusilov/historical", "--policies", "greedy:zzz=1"],
      "does not take these parameters", 2),
     (["tournament", "brusilov/historical", "--out", "x.txt"], "must be a Markdown file", 2),
+    (["tournament", "brusilov/historical", "--others", "random"], "already in --policies", 2),
+    (["tournament", "brusilov/historical", "--others", "doctrine", "--ladder-only"],
+     "do not go together", 2),
+    (["tournament", "brusilov/historical", "--policies", "greedy", "--ladder-only"],
+     "needs at least two policies", 2),
 ])
 def test_bad_arguments_give_one_sentence(args, message, code):
     r = gwe(*args)

@@ -67,6 +67,13 @@ class Policy:
     def choose(self, decision: Decision, game: Any, rng: np.random.Generator) -> int:
         raise NotImplementedError
 
+    def begin_phase(self, view: Any, side: int, phasing: int, phase: int,
+                    rng: np.random.Generator) -> None:
+        """Called before each phase of the game (``PlayedGame.begin_phase``): this policy
+        plays ``side``; ``phasing``'s phase ``phase`` (the engine's code) is about to start.
+        ``view`` is the read-only game, ``rng`` this policy's own generator. A policy that
+        plans ahead does it here; the default does nothing (and is never called)."""
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"

@@ -59,6 +59,9 @@ class ByGame(Policy):
     def choose(self, decision: Decision, game: Any, rng) -> int:
         return self.impl(game.scenario.game).choose(decision, game, rng)
 
+    def begin_phase(self, view: Any, side: int, phasing: int, phase: int, rng) -> None:
+        self.impl(view.scenario.game).begin_phase(view, side, phasing, phase, rng)
+
 
 class Passive(ByGame):
     name = "passive"

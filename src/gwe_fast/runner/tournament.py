@@ -12,6 +12,8 @@ allied and central win rates with Wilson 95 % intervals (a draw counts half), th
 with its 95 % t interval, games, errors and illegal answers (``PlayedGame.rejections``),
 and the ladder verdict of ``ladder``.
 
+Policies in ``others`` (a doctrine, say) play every pair too but stand outside the ladder.
+
 **The ladder test.** ``specs`` lists the ladder from the lowest level up. A level ``A``
 beats the level ``B`` below it *as a side* when, against the opponent ``B`` in the other
 seat, putting ``A`` instead of ``B`` in that seat raises that side's VP margin: the paired
@@ -121,6 +123,12 @@ class Tournament:
     seconds: float = 0.0
     workers: int = 1
     command: str = ""
+    others: list[str] = field(default_factory=list)
+
+    @property
+    def all_specs(self) -> list[str]:
+        """The ladder, then the policies outside it."""
+        return list(self.specs) + list(self.others)
 
     @classmethod
     def from_json(cls, data: dict) -> Tournament:
@@ -140,7 +148,7 @@ class Tournament:
                    options=data["options"], specs=list(data["policies"]),
                    games=data["games_per_pair"], seed=data["master_seed"], pairs=pairs,
                    vp_for=vp_for, seconds=float(data["seconds"]), workers=data["workers"],
-                   command=data.get("command", ""))
+                   command=data.get("command", ""), others=list(data.get("others", [])))
 
     # --- the ladder ---------------------------------------------------------------------------
     def ladder(self) -> list[dict]:
@@ -180,7 +188,8 @@ class Tournament:
             "format_version": FORMAT_VERSION, "package_version": __version__,
             "scenario": self.scenario, "scenario_name": self.scenario_name,
             "scenario_version": self.scenario_version, "data_hash": self.data_hash,
-            "options": self.options, "policies": self.specs, "games_per_pair": self.games,
+            "options": self.options, "policies": self.specs, "others": self.others,
+            "games_per_pair": self.games,
             "vp_for": self.vp_for,
             "master_seed": self.seed, "workers": self.workers, "seconds": round(self.seconds, 1),
             "command": self.command,
@@ -191,7 +200,7 @@ class Tournament:
         }
 
     def markdown(self) -> str:
-        specs = self.specs
+        specs = self.all_specs
         lines = [f"# Tournament: {self.scenario_name}", ""]
         if self.command:
             lines += ["Made by:", "", "```sh", self.command, "```", ""]
@@ -200,19 +209,24 @@ class Tournament:
              f"`{self.data_hash[:12]}`, options {json.dumps(self.options, sort_keys=True)}; "
              f"gwe_fast {__version__}."),
             (f"{self.games} games per ordered pair, master seed {self.seed}: game *i* of every "
-             f"pair has the same dice (common random numbers). {len(self.pairs)} pairs, "
-             f"{sum(p.games for p in self.pairs.values())} games in {self.seconds:.0f} s on "
+             f"pair has the same dice (common random numbers). {len(self.pairs)} pairs"
+             f"{'' if len(self.pairs) == len(specs) ** 2 else ' (those the ladder verdict needs; – marks a pair not played)'}, "
+             f"{sum(p.games for p in self.pairs.values())} games in {round(self.seconds, 1):.0f} s on "
              f"{self.workers} worker{'s' if self.workers != 1 else ''}."),
             "",
             ("Rows: the allied policy; columns: the central policy. Intervals are 95 %: "
-             "Wilson for win rates (a draw counts half), Student's t for mean VP."), ""]
+             "Wilson for win rates (a draw counts half), Student's t for mean VP."
+             + (f" The ladder is {', '.join(f'`{x}`' for x in self.specs)}, lowest first; "
+                f"{', '.join(f'`{x}`' for x in self.others)} play every pair but stand "
+                f"outside it." if self.others else "")), ""]
 
         def table(title, cell):
             out = [f"## {title}", "", "| allied \\ central | " + " | ".join(
                 f"`{c}`" for c in specs) + " |", "|---" * (len(specs) + 1) + "|"]
             for a in specs:
-                out.append(f"| `{a}` | " + " | ".join(cell(self.pairs[(a, c)].summary())
-                                                     for c in specs) + " |")
+                out.append(f"| `{a}` | " + " | ".join(
+                    cell(self.pairs[(a, c)].summary()) if (a, c) in self.pairs else "–"
+                    for c in specs) + " |")
             return out + [""]
 
         lines += table("Allied win rate", lambda s: (
@@ -281,13 +295,30 @@ def games_dir_for(out: Path) -> Path:
     return out.with_name(out.stem + "-games")
 
 
+def ladder_pairs(specs: list[str]) -> list[tuple[str, str]]:
+    """The ordered pairs the ladder verdict needs: each level against the one below it in
+    both seats, and the mirror match of the lower one.
+
+    >>> ladder_pairs(["random", "greedy", "lookahead"])
+    [('random', 'random'), ('greedy', 'random'), ('random', 'greedy'), ('greedy', 'greedy'), ('lookahead', 'greedy'), ('greedy', 'lookahead')]
+    """
+    out: list[tuple[str, str]] = []
+    for low, high in zip(specs, specs[1:]):
+        out += [(low, low), (high, low), (low, high)]
+    return out
+
+
 def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
                    games_dir: Path, workers: int = 1, resume: bool = False,
                    progress: Callable[[int, int, float], None] | None = None,
-                   command: str = "") -> Tournament:
-    """Play every ordered pair of ``specs`` (see the module docstring) with
-    ``runner.batch.run_batch``, one Parquet file per pair in ``games_dir`` (every column of
-    a batch run: VP by cause, losses …); ``resume`` keeps the games already there. An
+                   command: str = "", ladder_only: bool = False,
+                   others: list[str] | None = None) -> Tournament:
+    """Play every ordered pair of ``specs`` (see the module docstring), or with
+    ``ladder_only`` only the pairs of ``ladder_pairs``, with ``runner.batch.run_batch``, one
+    Parquet file per pair in ``games_dir`` named after the pair; ``others`` play every pair
+    too (not with ``ladder_only``) but stand outside the ladder (every column of a batch
+    run: VP by cause, losses …); ``resume`` keeps the games already there, so a full
+    tournament resumed in the folder of a ladder-only one plays only the missing pairs. An
     illegal answer ends its game with an ``IllegalChoice`` error (the engine counts it in
     ``PlayedGame.rejections`` and raises), so each such game counts one rejection."""
     import pyarrow.parquet as pq
@@ -296,18 +327,26 @@ def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
 
     if games < 1:
         raise ValueError("the number of games per pair must be at least 1")
-    if not specs or len(set(specs)) != len(specs):
+    others = list(others or [])
+    if not specs or len(set(specs + others)) != len(specs) + len(others):
         raise ValueError("give at least one policy, each once")
-    for s in specs:
+    if ladder_only and others:
+        raise ValueError("a ladder-only tournament plays no policy outside the ladder")
+    if ladder_only and len(specs) < 2:
+        raise ValueError("a ladder-only tournament needs at least two policies")
+    for s in specs + others:
         make_policy(s)                       # a bad spec fails here, before any game
     vp_for = getattr(driver(scenario.game), "VP_FOR", "allied")
     games_dir = Path(games_dir)
     games_dir.mkdir(parents=True, exist_ok=True)
-    pairs = {(a, c): PairResult(a, c, vp_for=vp_for) for a in specs for c in specs}
+    everyone = specs + others
+    order = (ladder_pairs(specs) if ladder_only
+             else [(a, c) for a in everyone for c in everyone])
+    pairs = {(a, c): PairResult(a, c, vp_for=vp_for) for a, c in order}
     total = len(pairs) * games
     t0 = time.perf_counter()
     for k, ((a, c), pair) in enumerate(pairs.items()):
-        path = games_dir / f"{k:02d}-{_slug(a)}--{_slug(c)}.parquet"
+        path = games_dir / f"{_slug(a)}--{_slug(c)}.parquet"
         before = k * games
 
         def step(done, todo, seconds, before=before):
@@ -330,4 +369,4 @@ def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
                       scenario_version=scenario.version, data_hash=scenario.data_hash,
                       options=dict(scenario.options), specs=list(specs), games=games, seed=seed,
                       pairs=pairs, vp_for=vp_for, seconds=time.perf_counter() - t0,
-                      workers=max(1, workers), command=command)
+                      workers=max(1, workers), command=command, others=others)

@@ -46,6 +46,29 @@ def play(game: GweGame, check=None) -> GameResult:
     """Play the scenario to its end. ``check(game, phase_name)``, if given, is called at the
     end of every phase (the invariant checker of the tests)."""
     sc, st = game.scenario, game.state
+    per_turn = advance(game, check=check)
+    st.turn = np.int16(sc.last_turn)
+    towns = victory.score_towns(game)
+    return GameResult(int(st.vp), victory.level(game), sc.last_turn - sc.first_turn + 1,
+                      towns, per_turn)
+
+
+def position(scenario, turn: int, side: int, phase: int) -> tuple[int, int, int]:
+    """The order of ``phase`` of ``side``'s Player-Turn of Game-Turn ``turn`` in the sequence
+    of play, as a tuple that sorts in playing order (``advance``'s ``until``)."""
+    return (int(turn), 0 if int(side) == int(scenario.first_player) else 1, int(phase))
+
+
+def advance(game: GweGame, until: tuple[int, int, int] | None = None,
+            check=None) -> list[dict]:
+    """Run the phases from the one the state says up to (not including) the phase
+    ``until = position(scenario, turn, side, phase)``, or to the end of the last Game-Turn;
+    the per-turn record rows of the Player-Turns completed. ``play`` is this and the final
+    score; a look-ahead policy plays a copy of the game ahead with it.
+
+    Before each phase both policies hear of it (``PlayedGame.begin_phase``); at ``until`` the
+    state is left at the start of that phase (``state.player`` and ``state.phase`` say it)."""
+    sc, st = game.scenario, game.state
     first = int(sc.first_player)
     order = (first, 1 - first)
     per_turn: list[dict] = []
@@ -55,7 +78,7 @@ def play(game: GweGame, check=None) -> GameResult:
     turn = int(st.turn)
     while turn <= sc.last_turn:
         st.turn = np.int16(turn)
-        for side in order:
+        for k, side in enumerate(order):
             start = MOVEMENT
             if resume is not None:
                 if side != resume[0]:
@@ -66,6 +89,9 @@ def play(game: GweGame, check=None) -> GameResult:
                 if phase < start:
                     continue
                 st.phase = np.int16(phase)
+                if until is not None and (turn, k, phase) >= until:
+                    return per_turn
+                game.begin_phase(side, phase)
                 run_phase(game, side, phase)
                 enforce_stacking(game)
                 if phase < REPLACEMENT:
@@ -80,10 +106,7 @@ def play(game: GweGame, check=None) -> GameResult:
         turn += 1
         if turn <= sc.last_turn:
             st.turn = np.int16(turn)
-    st.turn = np.int16(sc.last_turn)
-    towns = victory.score_towns(game)
-    return GameResult(int(st.vp), victory.level(game), sc.last_turn - sc.first_turn + 1,
-                      towns, per_turn)
+    return per_turn
 
 
 def run_phase(game: GweGame, side: int, phase: int) -> None:

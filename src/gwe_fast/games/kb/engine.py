@@ -63,6 +63,7 @@ def advance(game: KbGame, until: tuple[int, int] | None = None, check=None) -> l
                 return per_turn
             st.phase = np.int16(phase)
             st.player = np.int8(PHASING.get(phase, Side.CENTRAL))
+            game.begin_phase(int(st.player), phase)
             run_phase(game, phase)
             st.phase = np.int16(phase + 1 if phase < TERMINAL else 0)
             if check is not None:

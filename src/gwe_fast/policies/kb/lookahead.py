@@ -1,23 +1,24 @@
 """``lookahead``: the fourth rung of The Kaiser's Battle ladder.
 
-It plays as the greedy policy does, except that at the start of each of its own Player-Turns
-(its first Movement Segment's first pick, 5.2) it weighs ``plans`` candidate plans for that
-Player-Turn, each a setting of the greedy policy (``PLANS``: greedy as it is; cautious;
-bold; no attack-planning moves), by playing each forward on copies of the state with the
-engine: its own Movement and Combat Phases with the plan, then the game with greedy players
-on both sides until its own next Movement Phase (``horizon`` 1; ``horizon`` H: H Game-Turns
-ahead; 0: to the end of the game), ``rollouts`` times, the plans of one rollout on the same
-dice (common random numbers). An end position is worth, to the side, the German Victory
-Point total if the game ended there (``victory.provisional_vp``: 20.11 towns, 20.13 trenches,
-and the 20.12 exits and 20.14 divisions already booked; the final total at the end of the
-game) plus ``material`` per point of Combat Strength on the map more than the enemy's. It
-plays the plan that did best unless that is not better than greedy's on every rollout and by
-more than ``margin`` on average: the noise of a few rollouts does not pull it off greedy. The
-budget is ``plans x rollouts`` play-outs per own Player-Turn.
+At the start of each of its own Player-Turns (``begin_phase``, before the German Breakdown
+Phase or the Allied Movement Phase) it
+weighs ``plans`` candidate plans for that Player-Turn, each a setting of the greedy policy
+(``PLANS``, per side: greedy as it is, then the settings below), by playing each forward on
+copies of the position with the engine itself (``engine.advance``): its own Player-Turn with
+the plan, then greedy players on both sides up to the start of its own Player-Turn
+``horizon`` Game-Turns on, or to the end of the game once the end is
+``endgame`` Game-Turns away or nearer, ``rollouts`` times, the plans of one rollout on the
+same dice (common random numbers). An end position is worth, to the side, the German Victory
+Point total if the game ended there (``victory.provisional_vp``: 20.11 towns, 20.13
+trenches, and the 20.12 exits and 20.14 divisions already booked) signed for the side, plus
+``material`` per point of Combat Strength on the map more than the enemy's; at the end of the
+game, the final total alone. It plays the plan with the best mean when that beats greedy's
+mean by more than ``margin`` (``plans.best_plan``); every decision outside its own
+Player-Turn is greedy's. The budget is ``plans x rollouts`` play-outs per own Player-Turn.
 
-Play-outs run the engine's own phases (``engine.advance``) on a ``KbGame`` built from
-``view.state.copy()`` (a detached, writable copy): the real game is never touched, and the
-dice of each play-out are seeded from the policy's own generator.
+Play-outs run on a ``KbGame`` built from ``view.state.copy()`` (a detached, writable copy):
+the real game is never touched, and the dice of each play-out are seeded from the policy's
+own generator. The shared machinery is ``plans.PlanLookahead``.
 """
 
 from __future__ import annotations
@@ -29,137 +30,80 @@ import numpy as np
 from gwe_fast.enums import Side
 from gwe_fast.policies.kb.base import WEIGHT_PARAMS, KbPolicy
 from gwe_fast.policies.kb.greedy import KbGreedyPolicy
-from gwe_fast.policies.plans import best_plan
+from gwe_fast.policies.plans import PlanLookahead
 
-#: the candidate plans: settings of the greedy policy for one Player-Turn
-PLANS: tuple[dict, ...] = (
-    {},                                                  # greedy as it is
-    {"min_gain": 0.5, "max_eliminated": 0.05},           # cautious: high-odds attacks only
-    {"min_gain": -0.25, "max_eliminated": 0.3},          # bold: every attack near even
-    {"plan": False},                                     # no moves made for attacks
-)
-
-
-class _TurnPlan(KbPolicy):
-    """In a play-out: ``plan`` for ``side``'s decisions in its Player-Turn ``turn``, ``rest``
-    for every other decision."""
-
-    name = "lookahead-plan"
-
-    def __init__(self, plan, rest, side: int, turn: int, phases: tuple[int, int]):
-        super().__init__()
-        self.plan, self.rest, self.side, self.turn, self.phases = plan, rest, side, turn, phases
-
-    def choose(self, decision, game, rng) -> int:
-        st = game.state
-        now = (decision.side == self.side and int(st.turn) == self.turn
-               and self.phases[0] <= int(st.phase) <= self.phases[1])
-        return (self.plan if now else self.rest).choose(decision, game, rng)
+#: the candidate plans of each side: settings of the greedy policy for one Player-Turn, the
+#: greedy defaults first. They were picked by playing single changes of greedy's settings
+#: against greedy (docs/policies.md); the look-ahead decides each Player-Turn which to play.
+PLANS: dict[int, tuple[dict, ...]] = {
+    int(Side.CENTRAL): (
+        {},                                                  # greedy as it is
+        {"breakdown_within": 12, "advance": 0.3},            # break down earlier, push on
+        {"breakdown_within": 16},                            # break down earlier still
+        {"breakdown_within": 16, "advance": 0.3},            # and push on
+    ),
+    int(Side.ALLIED): (
+        {},                                                  # greedy as it is
+        {"screen": 0.5},                                     # a stronger screen (6.21, 5.22)
+        {"screen": 0.3},                                     # a middling screen
+        {"screen": 0.5, "exposure": 0.6},                    # strong screen, wary holds
+    ),
+}
 
 
-class KbLookaheadPolicy(KbPolicy):
-    """Greedy plans for each own Player-Turn tried on copies of the state; the best played."""
+class KbLookaheadPolicy(PlanLookahead, KbPolicy):
+    """Greedy plans for each own Player-Turn tried on copies of the position; the best
+    played."""
 
     name = "lookahead"
-    PARAMS: ClassVar[dict[str, Any]] = {
-        "plans": 3,          # candidate plans per Player-Turn (the first of PLANS)
-        "rollouts": 2,       # play-outs of each plan
-        "horizon": 1,        # Game-Turns played ahead (0: to the end of the game)
-        "margin": 0.5,       # what another plan must gain over greedy's, on average
-    }
+    PLANS = PLANS
+    GREEDY = KbGreedyPolicy
+    PARAMS: ClassVar[dict[str, Any]] = dict(PlanLookahead.LOOKAHEAD_PARAMS)
 
     def __init__(self, **params: Any):
         super().__init__(**params)
-        if not 1 <= int(self.p.plans) <= len(PLANS):
-            raise TypeError(f"parameter plans must be 1..{len(PLANS)}, not {self.p.plans}")
-        if int(self.p.rollouts) < 1 or int(self.p.horizon) < 0:
-            raise TypeError("parameter rollouts must be at least 1 and horizon at least 0")
         self._weights = {k: getattr(self.p, k) for k in WEIGHT_PARAMS}
-        self.chosen: list[int] = []          # the plan played in each Player-Turn (for study)
+        self.check_plan_params()
 
-    def new_game(self, view) -> None:
-        self.variants = [KbGreedyPolicy(**self._weights, **PLANS[k])
-                         for k in range(int(self.p.plans))]
-        self.active = self.variants[0]
-        self.turn_key: tuple | None = None
-        self.chosen = []
+    def plan_phase(self, side: int) -> int:
+        return _own_phases(side)[0]
 
-    def choose(self, decision, game, rng) -> int:
-        from gwe_fast.games.kb.movement import FIRST
+    def in_own_turn(self, view, side: int) -> bool:
+        first, last = _own_phases(side)
+        return first <= int(view.state.phase) <= last
 
-        view = game.policy_view() if hasattr(game, "policy_view") else game
-        key = (id(view), getattr(view, "seed", 0), getattr(view, "game_index", 0))
-        if key != self._game_key:
-            self._game_key = key
-            self.memory = {}
-            self.new_game(view)
-        st = view.state
-        phase, side = int(st.phase), int(decision.side)
-        move, fight = _own_phases(side)
-        if (decision.kind == "kb.move.unit" and phase == move
-                and decision.context.get("segment") == FIRST):
-            tk = (int(st.turn), side)
-            if tk != self.turn_key:
-                self.turn_key = tk
-                k = self.pick_plan(view, side, rng) if len(self.variants) > 1 else 0
-                self.active = self.variants[k]
-                self.chosen.append(k)
-        own = move <= phase <= fight and self.turn_key == (int(st.turn), side)
-        return (self.active if own else self.variants[0]).choose(decision, game, rng)
-
-    # --- the plans, played forward ------------------------------------------------------------
-    def pick_plan(self, view, side: int, rng) -> int:
-        """The plan to play (an index of ``self.variants``; see ``plans.best_plan``)."""
-        seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=int(self.p.rollouts))]
-        values = np.array([[self.rollout(view, side, k, seed) for seed in seeds]
-                           for k in range(len(self.variants))])
-        return best_plan(values, float(self.p.margin))
-
-    def rollout(self, view, side: int, plan: int, seed: int) -> float:
-        """Play plan ``plan`` for this Player-Turn on a copy, then greedy on both sides up to
-        the horizon; the end position's value for ``side`` (-inf if the copy fails)."""
+    def play_out(self, view, side: int, policies: dict, seed: int) -> float:
         from gwe_fast.games.kb import engine, victory
         from gwe_fast.games.kb.game import KbGame
 
         sc = view.scenario
-        turn = int(view.state.turn)
-        move, fight = _own_phases(side)
-        mine = _TurnPlan(KbGreedyPolicy(**self._weights, **PLANS[plan]),
-                         KbGreedyPolicy(**self._weights), side, turn, (move, fight))
-        theirs = KbGreedyPolicy(**self._weights)
-        sim = KbGame(sc, seed=seed, game_index=0, state=view.state.copy(),
-                     policies={side: mine, 1 - side: theirs})
-        h = int(self.p.horizon)
-        until = (turn + h, move) if h > 0 and turn + h <= sc.last_turn else None
-        try:
-            engine.advance(sim, until)
-            if until is None:
-                sim.state.turn = np.int16(sc.last_turn)
-                victory.final_score(sim)
-                vp = float(sim.state.vp)
-            else:
-                vp = float(victory.provisional_vp(sim))
-        except Exception:  # noqa: BLE001 - a plan whose play-out fails is not chosen
-            return -np.inf
-        return self.value(sim, side, vp)
+        sim = KbGame(sc, seed=seed, game_index=0, state=view.state.copy(), policies=policies)
+        sign = 1.0 if side == int(Side.CENTRAL) else -1.0
+        stop = self.stop_turn(sc, int(view.state.turn))
+        if stop is None:
+            engine.advance(sim)
+            sim.state.turn = np.int16(sc.last_turn)
+            return sign * float(victory.final_score(sim))
+        engine.advance(sim, (stop, _own_phases(side)[0]))
+        return sign * float(victory.provisional_vp(sim)) + self.material(sim, side)
 
-    def value(self, game, side: int, vp: float) -> float:
-        """``side``'s worth of a position whose German total would be ``vp``."""
+    def material(self, game, side: int) -> float:
+        """``material`` per point of Combat Strength on the map more than the enemy's."""
         from gwe_fast.games.kb import units
 
-        sign = 1.0 if side == int(Side.CENTRAL) else -1.0
-        sc, st = game.scenario, game.state
+        sc = game.scenario
         on = units.on_map(game)
-        strength = np.array([units.combat(game, int(u)) for u in np.flatnonzero(on)], dtype=float)
+        strength = np.array([units.combat(game, int(u)) for u in np.flatnonzero(on)],
+                            dtype=float)
         own = sc.units.side[on] == side
-        material = float(strength[own].sum() - strength[~own].sum())
-        return sign * vp + self.weights.material * material
+        return self.weights.material * float(strength[own].sum() - strength[~own].sum())
 
 
 def _own_phases(side: int) -> tuple[int, int]:
-    """The side's Movement and Combat Phases (4.2 E2-E3, F1-F2)."""
+    """The first and last phases of the side's Player-Turn (4.2 E1-E3, F1-F2): the German
+    one starts with his Breakdown Phase."""
     from gwe_fast.games.kb import engine
 
     if side == int(Side.CENTRAL):
-        return engine.GERMAN_MOVEMENT, engine.GERMAN_COMBAT
+        return engine.GERMAN_BREAKDOWN, engine.GERMAN_COMBAT
     return engine.ALLIED_MOVEMENT, engine.ALLIED_COMBAT
