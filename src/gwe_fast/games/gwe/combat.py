@@ -693,6 +693,9 @@ class _Position:
         self._defense: dict[tuple, int] = {}
         self.nat = sc.units.nationality
         self._targets: list[int] | None = None
+        self._unit: dict | None = None        # unit -> (attack, cavalry, cell), made at first use
+        self._crossing: dict[tuple, bool] = {}
+        self._full: dict[tuple, bool] = {}
 
     def candidates(self, cells) -> list[int]:
         pos = attack_positions(self.game, cells)
@@ -708,9 +711,42 @@ class _Position:
         """The lowest odds of the CRT (8.8 note), before any support."""
         if not attackers:
             return False
-        a = attack_strength(self.game, attackers, cells, self.supplied)
+        a = self.strength(attackers, cells)
         row = crt_row(self.game, attackers)
         return odds_column(self.game, row, a, self.defense(cells)) >= 0
+
+    def strength(self, attackers, cells) -> Fraction:
+        """``attack_strength(game, attackers, cells, supplied)`` without massed artillery,
+        from each unit's strength and river crossings kept for this position: the same
+        exact value, summed in half points."""
+        if self._unit is None:
+            game = self.game
+            vals = current_values(game)
+            u = game.scenario.units
+            self._unit = {int(x): (unit_attack(game, int(x), bool(self.supplied[x]), vals),
+                                   int(u.utype[x]) == _CAVALRY, int(self.cells_of[x]))
+                          for x in self.eligible}
+            self._halved = combat_terrain(game.scenario).halved
+        key = tuple(cells)
+        cav2 = other2 = 0
+        for x in attackers:
+            a, cavalry, here = self._unit[int(x)]
+            hk = (here, key)
+            half = self._crossing.get(hk)
+            if half is None:
+                half = self._crossing[hk] = any(crosses(self.game, here, cells, self._halved))
+            a2 = a if half else 2 * a
+            if cavalry:
+                cav2 += a2
+            else:
+                other2 += a2
+        if cav2:
+            full = self._full.get(key)
+            if full is None:
+                full = self._full[key] = cavalry_at_full(self.game, cells)
+            if not full:
+                return Fraction(cav2 // 8) + Fraction(other2, 2)    # 12.21: floor(cav / 4)
+        return Fraction(cav2 + other2, 2)
 
     def feasible(self, chosen, pool, cells) -> bool:
         """Can ``chosen`` plus some of ``pool`` make a legal attack on ``cells``? The row

@@ -16,6 +16,7 @@ All three are the one bounded search with different pass rules:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 from types import SimpleNamespace
 
@@ -24,9 +25,10 @@ import numpy as np
 from gwe_fast import dtypes
 from gwe_fast.enums import Side, Terrain, UnitType
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.state import State
+from gwe_fast.state import State, Status
 
 TCR1_ZOC_HEXES = 2   # 9.14
 DEPOT, ALLIED = int(UnitType.DEPOT), int(Side.ALLIED)   # plain ints for numpy (see zoc.py)
@@ -128,9 +130,48 @@ def supplied_depots(scenario: Scenario, state: State, side: int,
     return ok
 
 
+#: what a supply line depends on: which units are on the map and where, which are entrained
+#: (no zone of control, 5.36), which cavalry lives off the land (19.43), who last held each hex
+_LINE_STATUS = Status.ON_MAP | Status.ENTRAINED
+_MEMO_SIZE = 64
+
+
+@lru_cache(maxsize=32)
+def _memo(scenario: Scenario) -> OrderedDict:
+    """The last ``_MEMO_SIZE`` answers of ``in_supply`` for a scenario, by position."""
+    return OrderedDict()
+
+
+def _position_key(state: State, side: int) -> bytes:
+    """Everything ``in_supply`` reads of the state, as one bytes key."""
+    flags = state.extra.get("flags")
+    off_land = b"" if flags is None else (flags & Flag.LIVING_OFF_LAND).tobytes()
+    return b"".join((bytes((side,)), state.unit_cell.tobytes(),
+                     (state.unit_status & _LINE_STATUS).tobytes(), state.hex_last.tobytes(),
+                     off_land))
+
+
 def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_units]``: the side's units on the map that can trace supply (9.12-9.17, 19.1).
-    Entries of other units are False."""
+    Entries of other units are False.
+
+    The engine and the policies ask this many times of the same position (every phase,
+    every attack, every policy snapshot), so the answers of the last positions are kept,
+    keyed by everything the lines depend on (``_position_key``); a new array is returned."""
+    memo = _memo(scenario)
+    key = _position_key(state, side)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _in_supply(scenario, state, side)
+        if len(memo) > _MEMO_SIZE:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return hit.copy()
+
+
+def _in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """``in_supply`` computed afresh."""
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
     sources = rail_sources(scenario, state, side)
