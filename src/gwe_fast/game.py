@@ -14,6 +14,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any, ClassVar
 
 import numpy as np
@@ -281,6 +282,29 @@ class ReadOnlyState:
 
     def copy(self) -> State:
         return self._state.copy()
+
+
+def _read_through(name: str) -> property:
+    """A ``ReadOnlyState`` property for the state field ``name``: the read-only view of the
+    live array (made again if the state's array is ever replaced), or the scalar itself."""
+
+    def get(self):
+        a = getattr(self._state, name)
+        if a.__class__ is not np.ndarray:
+            return a                       # numpy scalars are immutable
+        hit = self._views.get(name)
+        if hit is not None and hit[0] is a:
+            return hit[1]
+        self._views[name] = (a, _read_only(a))
+        return self._views[name][1]
+
+    return property(get, doc=f"``State.{name}``, read-only")
+
+
+# the fields as properties: found by ordinary lookup, not by the slower ``__getattr__``
+for _field in fields(State):
+    if _field.name != "extra":
+        setattr(ReadOnlyState, _field.name, _read_through(_field.name))
 
 
 class _ReadOnlyExtra(Mapping):
