@@ -49,8 +49,7 @@ from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.supply import (
     friendly_ground,
     in_supply,
-    rail_sources,
-    supplied_depots,
+    sources,
 )
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
@@ -574,8 +573,7 @@ def is_surrounded(game: GweGame, unit: int) -> bool:
         return False
     side = int(u.side[unit])
     cell = int(st.unit_cell[unit])
-    src = rail_sources(sc, st, side)
-    depots = supplied_depots(sc, st, side, src)
+    src, depots = sources(sc, st, side)
     target = src.copy()
     target[st.unit_cell[depots]] = True
     sup = in_supply(sc, st, side) & (st.unit_cell != cell)

@@ -35,7 +35,7 @@ from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gu
 from gwe_fast.games.gwe.data import PROHIBITED
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import rail_sources, supplied_depots
+from gwe_fast.games.gwe.supply import sources
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
@@ -82,8 +82,7 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
     none can be reached (8.63 priority 1)."""
     sc, st = game.scenario, game.state
     m = sc.map
-    src = rail_sources(sc, st, side)
-    depots = supplied_depots(sc, st, side, src)
+    src, depots = sources(sc, st, side)
     cells = np.union1d(np.flatnonzero(src), st.unit_cell[depots]).astype(dtypes.CELL)
     if cells.size == 0:
         return np.full(m.n_cells, -1, dtype=dtypes.DIST)

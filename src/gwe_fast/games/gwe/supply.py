@@ -77,6 +77,10 @@ def friendly_ground(scenario: Scenario, side: int) -> np.ndarray:
 
 def rail_sources(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_cells]``: friendly rail hexes that are supply sources (9.15, 18.27)."""
+    return sources(scenario, state, side)[0]
+
+
+def _rail_sources(scenario: Scenario, state: State, side: int) -> np.ndarray:
     data = gwe_data(scenario)
     m = scenario.map
     ok = (friendly_ground(scenario, side)
@@ -100,21 +104,23 @@ def _line_costs(scenario: Scenario, state: State, side: int) -> np.ndarray:
     return m.k.board.step_costs(m.neighbors, fx.one, fx.line_side, blocked)
 
 
-def supplied_depots(scenario: Scenario, state: State, side: int,
-                    sources: np.ndarray | None = None) -> np.ndarray:
+def supplied_depots(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_units]``: the side's depots that are in supply (9.16), chained from the rail
     sources through other supplied depots, each within its own supply range (19.1)."""
+    return sources(scenario, state, side)[1]
+
+
+def _supplied_depots(scenario: Scenario, state: State, side: int,
+                     rail: np.ndarray) -> np.ndarray:
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
-    if sources is None:
-        sources = rail_sources(scenario, state, side)
     depots = np.flatnonzero(on_map(state) & (u.side == side) & _fixed(scenario).depot)
     ok = np.zeros(u.n, dtype=bool)
     if depots.size == 0:
         return ok
     cost = _line_costs(scenario, state, side)
     toll = _open_zoc(scenario, state, side).astype(dtypes.FLAG)
-    frontier = np.flatnonzero(sources)
+    frontier = np.flatnonzero(rail)
     reach_range = int(data.supply_range[depots].max())
     while frontier.size:
         # distance from the nearest supplied point to every cell on lines free of enemy
@@ -133,17 +139,18 @@ def supplied_depots(scenario: Scenario, state: State, side: int,
 #: what a supply line depends on: which units are on the map and where, which are entrained
 #: (no zone of control, 5.36), which cavalry lives off the land (19.43), who last held each hex
 _LINE_STATUS = Status.ON_MAP | Status.ENTRAINED
-_MEMO_SIZE = 64
+_MEMO_SIZE = 128
 
 
 @lru_cache(maxsize=32)
 def _memo(scenario: Scenario) -> OrderedDict:
-    """The last ``_MEMO_SIZE`` answers of ``in_supply`` for a scenario, by position."""
+    """The last ``_MEMO_SIZE`` answers of the supply functions for a scenario, by what was
+    asked and the position (``_position_key``)."""
     return OrderedDict()
 
 
 def _position_key(state: State, side: int) -> bytes:
-    """Everything ``in_supply`` reads of the state, as one bytes key."""
+    """Everything a supply line reads of the state, as one bytes key."""
     flags = state.extra.get("flags")
     off_land = b"" if flags is None else (flags & Flag.LIVING_OFF_LAND).tobytes()
     return b"".join((bytes((side,)), state.unit_cell.tobytes(),
@@ -151,32 +158,47 @@ def _position_key(state: State, side: int) -> bytes:
                      off_land))
 
 
-def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
-    """``bool[n_units]``: the side's units on the map that can trace supply (9.12-9.17, 19.1).
-    Entries of other units are False.
-
-    The engine and the policies ask this many times of the same position (every phase,
-    every attack, every policy snapshot), so the answers of the last positions are kept,
-    keyed by everything the lines depend on (``_position_key``); a new array is returned."""
+def _remembered(what: str, scenario: Scenario, state: State, side: int, make):
+    """``make()``, or its answer for the same position asked before. The engine and the
+    policies ask the same position many times (every phase, every attack, every policy
+    snapshot); the answer is kept read-only and the caller gets a copy."""
     memo = _memo(scenario)
-    key = _position_key(state, side)
+    key = (what, _position_key(state, side))
     hit = memo.get(key)
     if hit is None:
-        hit = memo[key] = _in_supply(scenario, state, side)
+        hit = memo[key] = make()
+        for a in (hit if isinstance(hit, tuple) else (hit,)):
+            a.flags.writeable = False
         if len(memo) > _MEMO_SIZE:
             memo.popitem(last=False)
     else:
         memo.move_to_end(key)
-    return hit.copy()
+    return tuple(a.copy() for a in hit) if isinstance(hit, tuple) else hit.copy()
+
+
+def sources(scenario: Scenario, state: State, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rail_sources, supplied_depots)`` of the position: the two kinds of supply source
+    (9.13, 9.15, 9.16)."""
+    def make():
+        src = _rail_sources(scenario, state, side)
+        return src, _supplied_depots(scenario, state, side, src)
+
+    return _remembered("sources", scenario, state, side, make)
+
+
+def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """``bool[n_units]``: the side's units on the map that can trace supply (9.12-9.17, 19.1).
+    Entries of other units are False. (Answers are remembered by position: ``_remembered``.)"""
+    return _remembered("units", scenario, state, side,
+                       lambda: _in_supply(scenario, state, side))
 
 
 def _in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``in_supply`` computed afresh."""
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
-    sources = rail_sources(scenario, state, side)
-    depots = supplied_depots(scenario, state, side, sources)
-    src_cells = np.union1d(np.flatnonzero(sources), state.unit_cell[depots])
+    rail, depots = sources(scenario, state, side)
+    src_cells = np.union1d(np.flatnonzero(rail), state.unit_cell[depots])
     mine = on_map(state) & (u.side == side)
     out = np.zeros(u.n, dtype=bool)
     if src_cells.size == 0 or not mine.any():
@@ -198,12 +220,16 @@ def _in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
 def supplied_cells(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_cells]``: the hexes where a unit of ``side`` of TCR 2-4 with the side's
     shortest supply range could trace supply (town control, 25.12: "the town or city is in
-    supply")."""
+    supply"). (Remembered by position: ``_remembered``.)"""
+    return _remembered("cells", scenario, state, side,
+                       lambda: _supplied_cells(scenario, state, side))
+
+
+def _supplied_cells(scenario: Scenario, state: State, side: int) -> np.ndarray:
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
-    sources = rail_sources(scenario, state, side)
-    depots = supplied_depots(scenario, state, side, sources)
-    src_cells = np.union1d(np.flatnonzero(sources), state.unit_cell[depots])
+    rail, depots = sources(scenario, state, side)
+    src_cells = np.union1d(np.flatnonzero(rail), state.unit_cell[depots])
     if src_cells.size == 0:
         return np.zeros(m.n_cells, dtype=bool)
     rng = int(data.supply_range[u.side == side].min())

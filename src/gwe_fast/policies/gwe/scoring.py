@@ -785,13 +785,12 @@ def surrounded_cells(game, side: int, supplied=None) -> np.ndarray:
     over the same free hexes and looks at each hex's neighbours (a unit's own hex is not
     part of its line; a rail source or supplied depot in it is enough)."""
     from gwe_fast.games.gwe.combat import SURROUNDED_LINE, fortress_cells
-    from gwe_fast.games.gwe.supply import in_supply, rail_sources, supplied_depots
+    from gwe_fast.games.gwe.supply import in_supply, sources
     from gwe_fast.games.gwe.zoc import controlled, occupied
 
     sc, st = game.scenario, game.state
     m = sc.map
-    src = rail_sources(sc, st, side)
-    depots = supplied_depots(sc, st, side, src)
+    src, depots = sources(sc, st, side)
     own = src.copy()
     own[st.unit_cell[depots]] = True
     sup = in_supply(sc, st, side) if supplied is None else supplied
