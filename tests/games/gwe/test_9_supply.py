@@ -168,3 +168,28 @@ def test_9_1_every_unit_is_in_supply_at_the_historical_set_up():
         ok = in_supply(g.scenario, g.state, side)
         mine = on & (g.scenario.units.side == side)
         assert ok[mine].all(), [g.scenario.units.ids[i] for i in np.flatnonzero(mine & ~ok)]
+
+
+def test_9_1_supply_is_remembered_by_position_and_follows_every_change_of_it():
+    """The answers are kept per position (a speed-up): the same game asked again after a
+    unit moves, after a hex changes hands (9.15) or after a unit entrains (5.36) gets the
+    answer of the new position, and changing a returned array changes nothing kept."""
+    from gwe_fast.games.gwe import supply
+    from gwe_fast.state import Status
+
+    g = board([unit("r", "russian", "0101"), unit("a", "austro_hungarian", "0909")])
+    sc, st = g.scenario, g.state
+    first = rail_sources(sc, st, 0)
+    first[:] = False                                         # a copy: the memo is intact
+    assert cells(g, rail_sources(sc, st, 0)) == ["0501", "0502", "0503", "0504"]
+    a = g.unit("a")
+    st.unit_cell[a] = sc.map.cell("0602")                    # now controls 0502 and 0503
+    assert cells(g, rail_sources(sc, st, 0)) == ["0501"]
+    st.unit_status[a] |= Status.ENTRAINED                    # entrained: no zone of control
+    assert cells(g, rail_sources(sc, st, 0)) == ["0501", "0502", "0503", "0504"]
+    st.unit_status[a] &= np.uint16(~Status.ENTRAINED & 0xFFFF)
+    st.unit_cell[a] = sc.map.cell("0909")
+    st.hex_last[sc.map.cell("0503")] = 1
+    assert cells(g, rail_sources(sc, st, 0)) == ["0501", "0502", "0504"]
+    for _ in range(2):                                       # fresh and remembered agree
+        assert (supply.in_supply(sc, st, 0) == supply._in_supply(sc, st, 0)).all()
