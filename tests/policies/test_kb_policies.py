@@ -189,6 +189,26 @@ def test_expected_attack_matches_8_7_worked_by_hand():
     assert scoring.odds(30, 0, 11, 1, 4)[0] == pytest.approx(7 / 36)
 
 
+def test_snap_keeps_each_units_step_costs_for_its_position_as_step_costs_prices_them():
+    g = position()
+    ger = kb_put(g, GE_DIV, "2113")
+    coy = kb_put(g, BR_COY, "2012")
+    bn = kb_put(g, BR_BN2, "2012")
+    w = KbGreedyPolicy().weights
+    view = g.policy_view()
+    snap = scoring.Snap(view)
+    pool = int(units.pool_free(view).size)
+    for u in (ger, coy, bn):
+        for whole in (False, True):
+            got = snap.step_costs(u, w, whole)
+            assert got == scoring.step_costs(view, u, w, pool, whole) and got
+            assert snap.step_costs(u, w, whole) is got       # kept, not priced again
+    # another position (the division lost a step) is another snap, with its own prices
+    g.state.unit_step[ger] += 1
+    again = scoring.Snap(g.policy_view())
+    assert len(again.step_costs(ger, w)) == len(snap.step_costs(ger, w)) - 1
+
+
 def test_greedy_declares_the_attack_with_the_best_expectation_not_the_best_odds():
     g = position(german=KbGreedyPolicy())
     ger = kb_put(g, GE_DIV, "2113")            # in a town: free to attack or not (8.13)

@@ -203,12 +203,23 @@ class Snap:
     def pool(self) -> int:
         return self._get("pool", lambda: int(units.pool_free(self.view).size))
 
+    def step_costs(self, unit: int, w: Weights, whole: bool = False) -> list[float]:
+        """``step_costs`` of ``unit`` in this position (the pool as it stands), kept: the
+        same unit is priced again for every attack it joins or defends against. The list is
+        shared: read it, do not change it."""
+        key = ("steps", unit, w, whole)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = step_costs(self.view, unit, w, self.pool(), whole)
+        return hit
+
     def _by_cell(self) -> dict[int, list[int]]:
         def make():
             st = self.view.state
             out: dict[int, list[int]] = {}
-            for u in np.flatnonzero((st.unit_status & Status.ON_MAP).astype(bool)):
-                out.setdefault(int(st.unit_cell[u]), []).append(int(u))
+            on = np.flatnonzero((st.unit_status & Status.ON_MAP).astype(bool))
+            for u, c in zip(on.tolist(), st.unit_cell[on].tolist()):
+                out.setdefault(c, []).append(u)
             return out
         return self._get("by_cell", make)
 
@@ -311,8 +322,7 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
         def_str = 1
     att_mod, def_mod, morale = snap.modifiers(attackers, cells, rolling, sos)
     p_elim, p_fail, success = odds(att_str, att_mod, def_str, def_mod, morale)
-    pool = snap.pool()
-    dcost = [step_costs(view, d, w, pool) for d in defenders]
+    dcost = [snap.step_costs(d, w) for d in defenders]
     n_def = sum(len(c) for c in dcost)
     kmax = max((k for k, _ in success), default=0)
     cum = cheapest(dcost, min(kmax, n_def))
@@ -332,12 +342,12 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
     fail, fail_steps = 0.0, 0.0
     for cell, stack in stacks.items():
         k = 1 if snap.can_retreat(cell, side) else 2
-        c = cheapest([step_costs(view, a, w, pool) for a in stack], k)
+        c = cheapest([snap.step_costs(a, w) for a in stack], k)
         fail += c[-1]
         fail_steps += len(c) - 1
         if k == 1 and side == Side.ALLIED and view.data.trench[cell]:
             fail += w.trench * len(stack)
-    elim = sum(step_costs(view, a, w, pool, whole=True)[0] for a in attackers)
+    elim = sum(snap.step_costs(a, w, whole=True)[0] for a in attackers)
     elim_steps = sum(units.steps_left(view, a) for a in attackers)
     score = gain - p_fail * fail - p_elim * elim
     return Expected(score, p_elim, p_fail, 1.0 - p_elim - p_fail, dsteps,
@@ -365,8 +375,7 @@ def barrage_values(snap: Snap, cell: int, most: int, w: Weights) -> dict[int, fl
     sp = units.stacking_points(view, here)
     morale = max(units.morale(view, u) for u in here)
     mod = int(view.data.die_mod[int(cell)])
-    pool = snap.pool()
-    cum = cheapest([step_costs(view, u, w, pool) for u in here], 8)
+    cum = cheapest([snap.step_costs(u, w) for u in here], 8)
     by_col: dict[int, float] = {}
     for p in out:
         key = (id(tab), sp, p)
