@@ -211,8 +211,11 @@ class Tournament:
             (f"{self.games} games per ordered pair, master seed {self.seed}: game *i* of every "
              f"pair has the same dice (common random numbers). {len(self.pairs)} pairs"
              f"{'' if len(self.pairs) == len(specs) ** 2 else ' (those the ladder verdict needs; – marks a pair not played)'}, "
-             f"{sum(p.games for p in self.pairs.values())} games in {round(self.seconds, 1):.0f} s on "
-             f"{self.workers} worker{'s' if self.workers != 1 else ''}."),
+             f"{sum(p.games for p in self.pairs.values())} games, "
+             f"{sum(p.seconds for p in self.pairs.values()):.0f} s of play (the games' own "
+             f"wall times summed); this run took {round(self.seconds, 1):.0f} s on "
+             f"{self.workers} worker{'s' if self.workers != 1 else ''} (less when it resumed "
+             f"games already played)."),
             "",
             ("Rows: the allied policy; columns: the central policy. Intervals are 95 %: "
              "Wilson for win rates (a draw counts half), Student's t for mean VP."
