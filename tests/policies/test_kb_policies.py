@@ -189,7 +189,7 @@ def test_expected_attack_matches_8_7_worked_by_hand():
     assert scoring.odds(30, 0, 11, 1, 4)[0] == pytest.approx(7 / 36)
 
 
-def test_snap_keeps_each_units_step_costs_for_its_position_as_step_costs_prices_them():
+def test_snap_keeps_each_units_step_costs_and_face_for_its_position_as_the_rules_give_them():
     g = position()
     ger = kb_put(g, GE_DIV, "2113")
     coy = kb_put(g, BR_COY, "2012")
@@ -203,6 +203,9 @@ def test_snap_keeps_each_units_step_costs_for_its_position_as_step_costs_prices_
             got = snap.step_costs(u, w, whole)
             assert got == scoring.step_costs(view, u, w, pool, whole) and got
             assert snap.step_costs(u, w, whole) is got       # kept, not priced again
+        assert snap.face(u) == (units.combat(view, u), units.morale(view, u),
+                                units.steps_left(view, u))
+    assert snap.can_retreat(cell(g, "2012"), 0) is snap.can_retreat(cell(g, "2012"), 0)
     # another position (the division lost a step) is another snap, with its own prices
     g.state.unit_step[ger] += 1
     again = scoring.Snap(g.policy_view())

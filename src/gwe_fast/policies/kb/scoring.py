@@ -229,8 +229,22 @@ class Snap:
         return sorted(u for c in cells for u in by.get(int(c), ()))
 
     def supply_state(self, unit: int) -> int:
-        side = int(self.view.scenario.units.side[unit])
-        return supply.state_of(self.view, self.lengths(side), unit)
+        key = ("supply_state", unit)
+        hit = self._cache.get(key)
+        if hit is None:
+            side = int(self.view.scenario.units.side[unit])
+            hit = self._cache[key] = supply.state_of(self.view, self.lengths(side), unit)
+        return hit
+
+    def face(self, unit: int) -> tuple[int, int, int]:
+        """``(combat, morale, steps left)`` of ``unit`` in this position, kept."""
+        key = ("face", unit)
+        hit = self._cache.get(key)
+        if hit is None:
+            view = self.view
+            hit = self._cache[key] = (units.combat(view, unit), units.morale(view, unit),
+                                      units.steps_left(view, unit))
+        return hit
 
     def modifiers(self, attackers, cells, rolling: int = 0, sos=()) -> tuple[int, int, int]:
         """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
@@ -244,7 +258,7 @@ class Snap:
         corps = view.arr("corps")
         mixed = len({int(corps[a]) for a in attackers}) >= 2
         hex_mod, side_mod = combat.terrain_modifier(view, attackers, cells)
-        morale = max((units.morale(view, u) for u in self.units_in(cells)), default=0)
+        morale = max((self.face(u)[1] for u in self.units_in(cells)), default=0)
         att = fog + int(rolling) * int(lim["rolling_die_per_point"])
         dfn = (supply.die_modifier(view, worst)
                + sum(int(p) // int(lim["sos_points_per_die"]) for p in sos)
@@ -255,10 +269,14 @@ class Snap:
 
     def can_retreat(self, cell: int, side: int) -> bool:
         """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33)."""
-        enemy = 1 - side
-        bad = self.occ(enemy) | self.zoc(enemy)
-        nb = self.view.scenario.map.neighbors[cell]
-        return bool(((nb >= 0) & ~bad[np.maximum(nb, 0)]).any())
+        key = ("retreat", cell, side)
+        hit = self._cache.get(key)
+        if hit is None:
+            enemy = 1 - side
+            bad = self.occ(enemy) | self.zoc(enemy)
+            nb = self.view.scenario.map.neighbors[cell]
+            hit = self._cache[key] = bool(((nb >= 0) & ~bad[np.maximum(nb, 0)]).any())
+        return hit
 
 
 def _row_mod(tables, table: str, cause: str) -> int:
@@ -316,8 +334,8 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
     defenders = snap.units_in(cells)
     if not attackers or not defenders:
         return Expected(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    att_str = sum(units.combat(view, a) for a in attackers)
-    def_str = sum(units.combat(view, d) for d in defenders)
+    att_str = sum(snap.face(a)[0] for a in attackers)
+    def_str = sum(snap.face(d)[0] for d in defenders)
     if def_str <= 0:
         def_str = 1
     att_mod, def_mod, morale = snap.modifiers(attackers, cells, rolling, sos)
@@ -348,7 +366,7 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
         if k == 1 and side == Side.ALLIED and view.data.trench[cell]:
             fail += w.trench * len(stack)
     elim = sum(snap.step_costs(a, w, whole=True)[0] for a in attackers)
-    elim_steps = sum(units.steps_left(view, a) for a in attackers)
+    elim_steps = sum(snap.face(a)[2] for a in attackers)
     score = gain - p_fail * fail - p_elim * elim
     return Expected(score, p_elim, p_fail, 1.0 - p_elim - p_fail, dsteps,
                     p_fail * fail_steps + p_elim * elim_steps, p_clear)
