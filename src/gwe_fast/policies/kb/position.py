@@ -124,10 +124,17 @@ class Board:
     def refresh(self) -> None:
         view = self.view
         sc, st = view.scenario, view.state
+        flags = view.arr("flags")
+        # nothing it reads has changed since the last refresh (the unit before stayed put):
+        # keep what it made
+        key = (st.unit_cell.tobytes(), st.unit_status.tobytes(), flags.tobytes(),
+               st.hex_last.tobytes())
+        if key == self.__dict__.get("_refreshed"):
+            return
+        self._refreshed = key
         u = sc.units
         on = (st.unit_status & Status.ON_MAP).astype(bool)
         mine = np.flatnonzero(on & (u.side == self.side))
-        flags = view.arr("flags")
         sp = np.where(flags[mine] & Flag.SERVICE, 1, u.stacking[mine]).astype(np.float64)
         cells = st.unit_cell[mine]
         self.my_sp = np.bincount(cells, weights=sp, minlength=self.n)
@@ -237,14 +244,16 @@ class Board:
         reach = np.flatnonzero(dist >= 0)
         order = reach[np.argsort(dist[reach], kind="stable")]
         gain = self.path_gain
-        got = np.zeros(n, dtype=np.float64)
+        gain_l = gain.tolist()
+        pred_l = pred.tolist()
+        got_l = [0.0] * n
         here = int(self.view.state.unit_cell[unit])
-        for c in order:
-            c = int(c)
+        for c in order.tolist():
             if c == here:
                 continue
-            s = int(pred[c])
-            got[c] = (got[s % n] if s >= 0 and s % n != here else 0.0) + gain[c]
+            s = pred_l[c]
+            got_l[c] = (got_l[s % n] if s >= 0 and s % n != here else 0.0) + gain_l[c]
+        got = np.array(got_l, dtype=np.float64)
         cells = np.asarray(cells, dtype=np.int64)
         return got[cells] - gain[cells]          # the destination is priced by ``values``
 
