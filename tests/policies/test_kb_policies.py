@@ -444,3 +444,29 @@ def test_greedy_allied_screen_comes_from_units_outside_trench_hexes():
     np.testing.assert_allclose(board.values(free, cells) - off.values(free, cells),
                                0.15 * gain)
     np.testing.assert_allclose(board.values(dug, cells), off.values(dug, cells))
+
+
+def test_board_refresh_follows_each_move_and_keeps_its_arrays_while_nothing_moved():
+    # the Board's own-side stacking and screen cover are made again after a unit moves (and
+    # when a town changes hands, 20.11); while nothing it reads changed, refresh keeps them
+    from gwe_fast.policies.kb.position import Board
+
+    g = position()
+    kb_put(g, GE_DIV, "3213")
+    bn = kb_put(g, BR_BN, "2813")
+    greedy = KbGreedyPolicy()
+    view = g.policy_view()
+    board = Board(view, 0, greedy.weights, greedy.params_for(0), scoring.Snap(view))
+    a, b = cell(g, "2813"), cell(g, "2913")
+    before = board.my_sp
+    assert before[a] > 0 and before[b] == 0
+    board.refresh()
+    assert board.my_sp is before                       # nothing moved: kept
+    g.state.unit_cell[bn] = b
+    board.refresh()
+    assert board.my_sp is not before and board.my_sp[a] == 0 and board.my_sp[b] == before[a]
+    gain = board.path_gain.copy()
+    town = int(np.flatnonzero(g.data.town & g.data.west_of_vp_line)[0])
+    g.state.hex_last[town] = 1 if g.state.hex_last[town] != 1 else 0
+    board.refresh()
+    assert bool(board.path_gain[town]) != bool(gain[town])
