@@ -810,3 +810,30 @@ def test_10_53_a_hex_of_hqs_alone_is_not_attacked_and_hqs_are_no_steps():
     g.central.add("gwe.combat.option", "retreat_1")
     c = fight(g, ["r"], ["0505"], die=6)
     assert c.defender_steps == 1
+
+
+def test_8_11_targets_are_sought_only_next_to_units_that_may_attack_across_open_hexsides(
+        monkeypatch):
+    # 8.11: a unit attacks only hexes adjacent to it; the declaration looks for targets only
+    # next to the units that may attack (``_Position.within_reach``), which must be exactly
+    # the hexes with a candidate attacker, also when a hexside prohibits combat (5.4)
+    from dataclasses import replace
+
+    g = board([unit("r1", "russian", "0304", steps=BIG), unit("r2", "russian", "0604", steps=BIG),
+               unit("g1", "german", "0305", steps=[[1, 4, 5]]),
+               unit("g2", "german", "0605", steps=[[1, 4, 5]]),
+               unit("g3", "german", "0307", steps=[[1, 4, 5]])])
+    terrain = combat.combat_terrain(g.scenario)
+    m = g.scenario.map
+    a, b = cell(g, "0604"), cell(g, "0605")
+    d = int(np.flatnonzero(m.neighbors[a] == b)[0])
+    pro = terrain.prohibited.copy()
+    pro[a, d] = pro[b, (d + 3) % 6] = True          # no combat across the hexside 0604-0605
+    monkeypatch.setattr(combat, "combat_terrain", lambda sc: replace(terrain, prohibited=pro))
+    pos = combat._Position(g, 0)
+    near = pos.within_reach()
+    for c in range(m.n_cells):
+        assert bool(near[c]) == bool(pos.candidates([c])), hexid(g, c)
+    assert near[cell(g, "0305")] and not near[b] and not near[cell(g, "0307")]
+    assert pos.targets() == [cell(g, "0305")]
+    assert combat.legal_targets(g, 0) == [cell(g, "0305")]

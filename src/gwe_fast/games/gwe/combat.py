@@ -322,11 +322,11 @@ def attack_positions(game: GweGame, cells) -> np.ndarray:
     return out
 
 
-def attackable_cells(game: GweGame, side: int) -> np.ndarray:
+def attackable_cells(game: GweGame, side: int, within: np.ndarray | None = None) -> np.ndarray:
     """``bool[n_cells]``: hexes ``side`` may attack, if it has units to: an enemy unit other
     than an HQ (12.33-like: a hex of HQs alone has no strength, 10.53; it is entered, not
     attacked, 10.52) or an undestroyed enemy fortress (11.13), none of them attacked yet this
-    phase (8.14)."""
+    phase (8.14). ``within``: only those hexes are considered (the rest are False)."""
     sc, st = game.scenario, game.state
     u = sc.units
     enemy = 1 - side
@@ -335,6 +335,8 @@ def attackable_cells(game: GweGame, side: int) -> np.ndarray:
     out = np.zeros(sc.map.n_cells, dtype=bool)
     out[st.unit_cell[live]] = True
     out |= fortress_cells(game, enemy)
+    if within is not None:
+        out &= within
     fort = game.arr("fortress")
     for c in np.flatnonzero(out):
         s = stack_at(game, int(c), enemy)
@@ -757,11 +759,30 @@ class _Position:
                 sets.append(list(chosen) + [x for x in pool if self.nat[x] == n])
         return any(self.reaches(t, cells) for t in sets if t)
 
+    def within_reach(self) -> np.ndarray:
+        """``bool[n_cells]``: the hexes some eligible unit is next to across a hexside that
+        does not prohibit combat: exactly those for which ``candidates([c])`` is not empty
+        (each unit's side of the hexside is read, as ``attack_positions`` reads the
+        target's)."""
+        m = self.game.scenario.map
+        out = np.zeros(m.n_cells, dtype=bool)
+        if self.eligible.size == 0:
+            return out
+        pro = combat_terrain(self.game.scenario).prohibited
+        here = np.unique(self.cells_of[self.eligible])
+        to = m.neighbors[here]                              # (k, 6): the hexes next to them
+        back = np.broadcast_to((np.arange(6) + 3) % 6, to.shape)   # the same hexside from there
+        ok = to >= 0
+        ok[ok] = ~pro[to[ok], back[ok]]
+        out[to[ok]] = True
+        return out
+
     def targets(self) -> list[int]:
         """Hexes that can be attacked now (step 1 of the declaration)."""
         if self._targets is None:
             out = []
-            for c in np.flatnonzero(attackable_cells(self.game, self.side)):
+            for c in np.flatnonzero(attackable_cells(self.game, self.side,
+                                                     within=self.within_reach())):
                 cand = self.candidates([int(c)])
                 if cand and self.feasible([], cand, [int(c)]):
                     out.append(int(c))
