@@ -1,0 +1,44 @@
+"""scripts/lookahead_budget.py: the lookahead's gain over greedy at several budgets."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("lookahead_budget",
+                                                  ROOT / "scripts" / "lookahead_budget.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_one_plan_plays_as_greedy_so_its_gain_is_exactly_zero_from_both_seats(tmp_path):
+    mod = load()
+    out = tmp_path / "budget.md"
+    assert mod.main(["kaisers_battle/historical", "--budgets", "1x1", "--games", "1",
+                     "--seed", "3", "--workers", "1", "--out", str(out)]) == 0
+    data = json.loads(out.with_suffix(".json").read_text())
+    (row,) = data["budgets"]
+    assert (row["plans"], row["rollouts"], row["playouts"]) == (1, 1, 1)
+    assert row["spec"] == "lookahead:plans=1,rollouts=1"
+    assert row["rejections"] == 0 and row["errors"] == 0
+    for side in ("allied", "central"):
+        assert row["gain"][side]["diff"] == 0.0 and not row["gain"][side]["beats"]
+    text = out.read_text()
+    assert "| 1 x 1 | 1 |" in text and "illegal answers" in text
+    # the pairs' games are kept where a rerun resumes them
+    assert (tmp_path / "budget-games" / "1x1" / "greedy--greedy.parquet").exists()
+
+
+def test_the_default_budget_is_named_plain_lookahead_and_bad_budgets_are_refused():
+    mod = load()
+    assert mod.spec_for(*mod.DEFAULT) == "lookahead"
+    assert mod.parse_budgets("2x1, 4X6") == [(2, 1), (4, 6)]
+    for bad in ("4", "x3", "5x1", "2x0"):
+        with pytest.raises(SystemExit):
+            mod.parse_budgets(bad)
