@@ -6,8 +6,12 @@ Groups:
   their pure-Python twins (``pure``), the same seeds; every game's per-game row (the
   ``gwe run`` row: result, VP, the driver's record …) is asserted equal to the compiled
   engine's. ``extra_info`` holds the CPU seconds of each seed, for ratios on the same games.
-* ``campaign <game> greedy-greedy``: the greedy policies of the ladder, compiled kernels.
-* ``batch <game> workers``: ``run_batch`` with 1 and 2 worker processes; ``extra_info`` holds
+* ``campaign <game> <level>-<level>``: each level of the policy ladder above ``random``
+  (``passive``, ``greedy``) and the ``doctrine`` policies against themselves, compiled
+  kernels; ``campaign <game> lookahead-greedy``: the lookahead at its default budget in
+  both seats against greedy (one campaign each: ten to twenty seconds apiece).
+* ``batch <game> workers``: ``run_batch`` with 1 and 2 worker processes (48 Brusilov and 128
+  Kaiser's Battle games when measuring, 6 and 16 as a test); ``extra_info`` holds
   games per second, the peak memory of a worker and the Parquet bytes per game (the whole
   file over the games, and the marginal bytes of one more game).
 
@@ -28,6 +32,7 @@ SEEDS = (0, 1, 2)
 MASTER_SEED = 0
 ROUNDS = {"cython": len(SEEDS), "pure": 2}
 BATCH_GAMES = {"brusilov": 6, "kb": 16}
+BATCH_SCALE = 8                 # games x this with --benchmark-enable
 
 _RESULTS: dict = {}     # games per second of the batch runs, by (game, workers)
 
@@ -72,22 +77,47 @@ def test_campaign_random_vs_random(benchmark, scenarios, reference, game, impl):
     assert all(r["result"] != "error" and r["turns_played"] == sc.n_turns for r in rows)
 
 
+@pytest.mark.parametrize("level", ["passive", "greedy", "doctrine"])
 @pytest.mark.parametrize("game", list(GAMES))
-def test_campaign_greedy_vs_greedy(benchmark, scenarios, game):
+def test_campaign_policy_level(benchmark, scenarios, game, level):
     sc = scenarios[game, "cython"]
-    benchmark.group = f"campaign {game} greedy-greedy"
-    spec = bench.GREEDY[sc.game]
+    benchmark.group = f"campaign {game} {level}-{level}"
+    spec = bench.GREEDY[sc.game] if level == "greedy" else level
     rows, cpu = _timed_games(benchmark, sc, spec, len(SEEDS))
     benchmark.extra_info.update(policy=spec, seeds=list(SEEDS[:len(rows)]),
                                 cpu_s_by_seed=[round(c, 4) for c in cpu])
     assert all(r["result"] != "error" and r["turns_played"] == sc.n_turns for r in rows)
 
 
+@pytest.mark.parametrize("seat", ["allied", "central"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_campaign_lookahead(benchmark, scenarios, game, seat):
+    if benchmark.disabled:
+        pytest.skip("lookahead campaigns take 10-20 s; they run with --benchmark-enable "
+                    "(tests/policies covers their play)")
+    sc = scenarios[game, "cython"]
+    benchmark.group = f"campaign {game} lookahead-greedy"
+    policies = {"allied": "greedy", "central": "greedy", seat: "lookahead"}
+    rows, cpu = [], []
+
+    def one():
+        c0 = time.process_time()
+        rows.append(play_one(sc, MASTER_SEED, SEEDS[0], policies))
+        cpu.append(time.process_time() - c0)
+
+    benchmark.pedantic(one, rounds=1, iterations=1)
+    benchmark.extra_info.update(policies=policies, seed=SEEDS[0],
+                                cpu_s=round(cpu[0], 3))
+    assert rows[0]["result"] != "error" and rows[0]["turns_played"] == sc.n_turns
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("game", list(GAMES))
 def test_batch_workers(benchmark, scenarios, game, workers, tmp_path):
     sc = scenarios[game, "cython"]
-    n = BATCH_GAMES[game]
+    # long enough when measuring that the workers' start (about half a second each) does not
+    # decide the scaling; short when the benchmark only runs as a test
+    n = BATCH_GAMES[game] * (1 if benchmark.disabled else BATCH_SCALE)
     benchmark.group = f"batch {game} workers"
     out = tmp_path / "run.parquet"
     summaries = []
