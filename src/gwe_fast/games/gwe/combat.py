@@ -762,20 +762,13 @@ class _Position:
     def within_reach(self) -> np.ndarray:
         """``bool[n_cells]``: the hexes some eligible unit is next to across a hexside that
         does not prohibit combat: exactly those for which ``candidates([c])`` is not empty
-        (each unit's side of the hexside is read, as ``attack_positions`` reads the
-        target's)."""
+        (hexside masks are symmetric, ``HexMap.check_symmetric``, so reading them from the
+        units' side is reading them from the target's, as ``attack_positions`` does)."""
         m = self.game.scenario.map
-        out = np.zeros(m.n_cells, dtype=bool)
         if self.eligible.size == 0:
-            return out
-        pro = combat_terrain(self.game.scenario).prohibited
-        here = np.unique(self.cells_of[self.eligible])
-        to = m.neighbors[here]                              # (k, 6): the hexes next to them
-        back = np.broadcast_to((np.arange(6) + 3) % 6, to.shape)   # the same hexside from there
-        ok = to >= 0
-        ok[ok] = ~pro[to[ok], back[ok]]
-        out[to[ok]] = True
-        return out
+            return np.zeros(m.n_cells, dtype=bool)
+        return m.k.board.adjacent_cells(m.neighbors, np.unique(self.cells_of[self.eligible]),
+                                        combat_terrain(self.game.scenario).prohibited)
 
     def targets(self) -> list[int]:
         """Hexes that can be attacked now (step 1 of the declaration)."""
