@@ -185,10 +185,10 @@ class Snap:
         self.view = view
         self._cache: dict = {}
 
-    def _get(self, key, make):
+    def _get(self, key, make, *args):
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = make()
+            hit = self._cache[key] = make(*args)
         return hit
 
     def lengths(self, side: int) -> np.ndarray:
@@ -207,11 +207,8 @@ class Snap:
         """``step_costs`` of ``unit`` in this position (the pool as it stands), kept: the
         same unit is priced again for every attack it joins or defends against. The list is
         shared: read it, do not change it."""
-        key = ("steps", unit, w, whole)
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = self._cache[key] = step_costs(self.view, unit, w, self.pool(), whole)
-        return hit
+        return self._get(("steps", unit, w, whole), step_costs, self.view, unit, w,
+                         self.pool(), whole)
 
     def _by_cell(self) -> dict[int, list[int]]:
         def make():
@@ -229,22 +226,15 @@ class Snap:
         return sorted(u for c in cells for u in by.get(int(c), ()))
 
     def supply_state(self, unit: int) -> int:
-        key = ("supply_state", unit)
-        hit = self._cache.get(key)
-        if hit is None:
-            side = int(self.view.scenario.units.side[unit])
-            hit = self._cache[key] = supply.state_of(self.view, self.lengths(side), unit)
-        return hit
+        return self._get(("supply_state", unit), lambda: supply.state_of(
+            self.view, self.lengths(int(self.view.scenario.units.side[unit])), unit))
 
     def face(self, unit: int) -> tuple[int, int, int]:
         """``(combat, morale, steps left)`` of ``unit`` in this position, kept."""
-        key = ("face", unit)
-        hit = self._cache.get(key)
-        if hit is None:
-            view = self.view
-            hit = self._cache[key] = (units.combat(view, unit), units.morale(view, unit),
-                                      units.steps_left(view, unit))
-        return hit
+        view = self.view
+        return self._get(("face", unit), lambda: (units.combat(view, unit),
+                                                  units.morale(view, unit),
+                                                  units.steps_left(view, unit)))
 
     def modifiers(self, attackers, cells, rolling: int = 0, sos=()) -> tuple[int, int, int]:
         """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
@@ -269,14 +259,11 @@ class Snap:
 
     def can_retreat(self, cell: int, side: int) -> bool:
         """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33)."""
-        key = ("retreat", cell, side)
-        hit = self._cache.get(key)
-        if hit is None:
-            enemy = 1 - side
-            bad = self.occ(enemy) | self.zoc(enemy)
+        def make():
+            bad = self.occ(1 - side) | self.zoc(1 - side)
             nb = self.view.scenario.map.neighbors[cell]
-            hit = self._cache[key] = bool(((nb >= 0) & ~bad[np.maximum(nb, 0)]).any())
-        return hit
+            return bool(((nb >= 0) & ~bad[np.maximum(nb, 0)]).any())
+        return self._get(("retreat", cell, side), make)
 
 
 def _row_mod(tables, table: str, cause: str) -> int:
