@@ -30,7 +30,8 @@ from pathlib import Path
 
 from gwe_fast import load_scenario
 from gwe_fast.policies.gwe.lookahead import LookaheadPolicy
-from gwe_fast.runner.tournament import _slug, games_dir_for, run_tournament
+from gwe_fast.runner.tournament import games_dir_for, pair_path, run_tournament
+from gwe_fast.scenario.errors import ScenarioError
 
 DEFAULT = (LookaheadPolicy.PARAMS["plans"], LookaheadPolicy.PARAMS["rollouts"])
 
@@ -65,7 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("results/lookahead_budget.md"))
     args = ap.parse_args(argv)
     budgets = parse_budgets(args.budgets)
-    scenario = load_scenario(args.scenario)
+    try:
+        scenario = load_scenario(args.scenario)
+    except ScenarioError as exc:
+        raise SystemExit(f"error: {exc}") from None
+    if args.reuse and not args.reuse.is_dir():
+        raise SystemExit(f"error: --reuse {args.reuse}: no such folder")
     root = games_dir_for(args.out)
     rows = []
     t0 = time.perf_counter()
@@ -76,8 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         needed = [("greedy", "greedy"), (spec, "greedy"), ("greedy", spec)]
         if args.reuse:
             for a, c in needed:
-                name = f"{_slug(a)}--{_slug(c)}.parquet"
-                src, dst = args.reuse / name, gdir / name
+                src, dst = pair_path(args.reuse, a, c), pair_path(gdir, a, c)
                 if src.exists() and not dst.exists():
                     shutil.copyfile(src, dst)
         print(f"budget {plans}x{rollouts}: {spec}", file=sys.stderr, flush=True)

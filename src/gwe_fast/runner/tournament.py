@@ -292,6 +292,12 @@ def _slug(spec: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_=." else "_" for ch in spec)
 
 
+def pair_path(games_dir: Path, allied: str, central: str) -> Path:
+    """The Parquet file of the pair (``allied`` policy, ``central`` policy) in ``games_dir``:
+    named after the pair, so another tournament (or a ``--resume``) finds its games."""
+    return Path(games_dir) / f"{_slug(allied)}--{_slug(central)}.parquet"
+
+
 def games_dir_for(out: Path) -> Path:
     """Where a tournament written to ``out`` keeps the Parquet file of each pair."""
     out = Path(out)
@@ -349,7 +355,7 @@ def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
     total = len(pairs) * games
     t0 = time.perf_counter()
     for k, ((a, c), pair) in enumerate(pairs.items()):
-        path = games_dir / f"{_slug(a)}--{_slug(c)}.parquet"
+        path = pair_path(games_dir, a, c)
         before = k * games
 
         def step(done, todo, seconds, before=before):
