@@ -42,3 +42,22 @@ def test_the_default_budget_is_named_plain_lookahead_and_bad_budgets_are_refused
     for bad in ("4", "x3", "5x1", "2x0"):
         with pytest.raises(SystemExit):
             mod.parse_budgets(bad)
+
+
+def test_a_bad_scenario_or_reuse_folder_is_one_clear_error(tmp_path):
+    mod = load()
+    with pytest.raises(SystemExit) as e:
+        mod.main(["nosuch/scenario", "--out", str(tmp_path / "b.md")])
+    assert "nosuch/scenario" in str(e.value) and "\n" not in str(e.value).splitlines()[0]
+    with pytest.raises(SystemExit) as e:
+        mod.main(["kaisers_battle/historical", "--reuse", str(tmp_path / "none"),
+                  "--out", str(tmp_path / "b.md")])
+    assert str(e.value) == f"error: --reuse {tmp_path / 'none'}: no such folder"
+    assert not (tmp_path / "b.md").exists()
+
+
+def test_pair_files_are_named_after_the_pair_as_the_tournament_names_them(tmp_path):
+    from gwe_fast.runner.tournament import pair_path
+
+    assert pair_path(tmp_path, "lookahead:plans=2,rollouts=1", "greedy") == (
+        tmp_path / "lookahead_plans=2_rollouts=1--greedy.parquet")
