@@ -48,7 +48,7 @@ def test_a_bad_scenario_or_reuse_folder_is_one_clear_error(tmp_path):
     mod = load()
     with pytest.raises(SystemExit) as e:
         mod.main(["nosuch/scenario", "--out", str(tmp_path / "b.md")])
-    assert "nosuch/scenario" in str(e.value) and "\n" not in str(e.value).splitlines()[0]
+    assert str(e.value).startswith("error: ") and "nosuch/scenario" in str(e.value)
     with pytest.raises(SystemExit) as e:
         mod.main(["kaisers_battle/historical", "--reuse", str(tmp_path / "none"),
                   "--out", str(tmp_path / "b.md")])
