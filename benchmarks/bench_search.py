@@ -4,7 +4,8 @@ One group per map size; every implementation answers the same query (all hexes r
 with movement allowance 6 from the centre) and the answers are asserted equal. "cython" is
 ``bounded_search`` (allocates its results), "workspace" is ``SearchWorkspace.run`` on buffers
 made once per map (returns views). The supply-side group traces supply for a whole side on
-the Kaiser's Battle map.
+the Kaiser's Battle map with terrain costs (Dial's algorithm); the supply-lines groups run the
+game's own supply-line search (unit steps, walked breadth-first) in its opening position.
 Run: ``pytest benchmarks --benchmark-enable --benchmark-only``.
 """
 
@@ -152,6 +153,67 @@ def test_supply_for_a_whole_side(benchmark, impl):
 
         dist = benchmark(run)
     assert (dist >= 0).sum() > m.n_cells // 2      # most of the map is in supply
+    np.testing.assert_array_equal(dist, expected)
+
+
+def supply_lines_case(side):
+    """The supply-line search of The Kaiser's Battle (14.12: hexes counted, terrain never
+    matters, enemy units and zones of control closed unless a friendly unit is there) for one
+    side in the opening position of the historical scenario, exactly as the engine's
+    ``supply.line_lengths`` runs it."""
+    from gwe_fast import load_scenario
+    from gwe_fast.games import driver
+    from gwe_fast.games.kb import supply
+
+    sc = load_scenario("kaisers_battle/historical")
+    game = driver(sc.game).new_game(sc, 0, 0)
+    return sc.map, *supply.line_search(game, side)
+
+
+@pytest.mark.parametrize("side", [0, 1], ids=["allied", "german"])
+@pytest.mark.parametrize("impl", ["cython", "workspace", "pure", "scipy", "networkx"])
+def test_supply_lines_for_a_whole_side(benchmark, impl, side):
+    """Every hex's supply line to the nearest HQ of one side: unit steps, walked breadth-first
+    by the compiled kernel."""
+    m, nb, cost, hq = supply_lines_case(side)
+    benchmark.group = f"supply-lines kaisers-battle {['allied', 'german'][side]}"
+    benchmark.extra_info.update(n_cells=m.n_cells, sources=len(hq))
+    expected = py.bounded_search(nb, cost, hq)[0][0]
+    if impl == "cython":
+        dist = benchmark(lambda: cy.bounded_search(nb, cost, hq)[0][0])
+    elif impl == "workspace":
+        ws = cy.SearchWorkspace(nb)
+        dist = benchmark(lambda: ws.run(cost, hq)[0][0])
+    elif impl == "pure":
+        dist = benchmark(lambda: py.bounded_search(nb, cost, hq)[0][0])
+    elif impl == "scipy":
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import dijkstra
+
+        u, d = np.nonzero(cost >= 0)
+        g = csr_matrix((np.ones(len(u)), (u, nb[u, d])), shape=(m.n_cells, m.n_cells))
+
+        def run():
+            r = dijkstra(g, unweighted=True, indices=hq, min_only=True)
+            return np.where(np.isinf(r), -1, r).astype(np.int32)
+
+        dist = benchmark(run)
+    else:
+        import networkx as nx
+
+        g = nx.DiGraph()
+        g.add_nodes_from(range(m.n_cells))
+        u, d = np.nonzero(cost >= 0)
+        g.add_edges_from(zip(u.tolist(), nb[u, d].tolist()))
+
+        def run():
+            out = np.full(m.n_cells, -1, dtype=np.int32)
+            for c, k in nx.multi_source_dijkstra_path_length(g, set(hq.tolist())).items():
+                out[c] = k
+            return out
+
+        dist = benchmark(run)
+    assert (dist >= 0).sum() > m.n_cells * 3 // 4     # most of the map is in supply
     np.testing.assert_array_equal(dist, expected)
 
 

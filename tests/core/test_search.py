@@ -164,3 +164,35 @@ def test_plain_search_agrees_with_scipy_dijkstra(case):
         ref[ref > limit] = -1
     dist, _ = cy.bounded_search(m.neighbors, cost, sources, source_cost=scost, limit=limit)
     np.testing.assert_array_equal(dist[0], ref)
+
+
+@pytest.mark.parametrize("odd", [None, 0, 2], ids=["all-1", "a-0-step", "a-2-step"])
+def test_unit_steps_walked_breadth_first_match_dial_step_for_step(odd):
+    # steps of 1 are walked breadth-first by the compiled kernel; a step of another cost met
+    # on the way sends it back to Dial's algorithm. Either way: the twin's answer, the same
+    # predecessors and the same order of first reaching
+    rng = np.random.default_rng(5)
+    m = HexMap((1, 30), (1, 20))
+    n = m.n_cells
+    cost = np.where((m.neighbors >= 0) & (rng.random((n, 6)) > 0.2), 1, -1).astype(np.int16)
+    sources = [int(x) for x in rng.choice(n, 4, replace=False)]
+    if odd is not None:
+        ws = py.SearchWorkspace(m.neighbors)
+        ws.run(cost, sources)
+        order = [int(c) for c in ws.reached() if (cost[c] >= 0).any()]
+        far = order[3 * len(order) // 4]                          # reached late in the walk
+        cost[far, int(np.flatnonzero(cost[far] >= 0)[0])] = odd
+    stop = (rng.random(n) < 0.1).astype(np.uint8)
+    for kw in ({}, {"limit": 7}, {"stop": stop}, {"source_cost": [3, 3, 3, 3]}):
+        d1, p1 = cy.bounded_search(m.neighbors, cost, sources, **kw)
+        d2, p2 = py.bounded_search(m.neighbors, cost, sources, **kw)
+        np.testing.assert_array_equal(d1, d2)
+        np.testing.assert_array_equal(p1, p2)
+        ws1, ws2 = cy.SearchWorkspace(m.neighbors), py.SearchWorkspace(m.neighbors)
+        for ws in (ws1, ws2):
+            ws.run(cost * 0 + 3, sources[:1])               # an earlier search leaves stamps
+            ws.run(cost, sources, **kw)
+        np.testing.assert_array_equal(ws1.reached(), ws2.reached())
+        if odd is not None and not kw:
+            assert d1[0, far] >= 0                      # its odd step was read
+        assert (d1 >= 0).sum() > 100            # a real walk, not a few cells

@@ -205,9 +205,18 @@ def one_map_many_queries(draw):
     n_layers = draw(st.integers(1, 4))
     queries = []
     for _ in range(draw(st.integers(1, 8))):
-        top = draw(st.sampled_from([5, 5, 5, 40]))
-        cost = np.array(draw(st.lists(st.integers(-1, top), min_size=6 * n, max_size=6 * n)),
-                        dtype=np.int16).reshape(n, 6)
+        top = draw(st.sampled_from([5, 5, 5, 40, "unit", "unit"]))
+        if top == "unit":
+            # steps of 1 (or refused), which the compiled kernel walks breadth-first, now
+            # and then with a step of 0 or 2 that sends it back to Dial part way
+            cost = np.array(draw(st.lists(st.sampled_from([-1, 1, 1, 1]), min_size=6 * n,
+                                          max_size=6 * n)), dtype=np.int16).reshape(n, 6)
+            for _ in range(draw(st.sampled_from([0, 0, 1, 2]))):
+                cost[draw(st.integers(0, n - 1)), draw(st.integers(0, 5))] = \
+                    draw(st.sampled_from([0, 2]))
+        else:
+            cost = np.array(draw(st.lists(st.integers(-1, top), min_size=6 * n,
+                                          max_size=6 * n)), dtype=np.int16).reshape(n, 6)
         cost[m.neighbors < 0] = -1
         k = draw(st.integers(0, 5))
         sources = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k))
@@ -216,11 +225,13 @@ def one_map_many_queries(draw):
                  max_toll=draw(st.integers(0, n_layers - 1)),
                  toll_on_exit=draw(st.booleans()))
         if draw(st.booleans()):
-            q["source_cost"] = draw(st.lists(st.integers(0, 9), min_size=k, max_size=k))
+            same = draw(st.integers(0, 9))
+            q["source_cost"] = draw(st.lists(st.sampled_from([same, same, same + 1]),
+                                             min_size=k, max_size=k))
         if draw(st.booleans()):
             q["stop"] = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)),
                                  dtype=np.uint8)
-        if draw(st.booleans()):
+        if draw(st.booleans()) and top != "unit":
             q["toll"] = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)),
                                  dtype=np.uint8)
         queries.append(q)

@@ -26,13 +26,23 @@ STATE_NAMES = ("in_supply", "out_of_communications", "out_of_supply", "isolated"
 def line_lengths(game: KbGame, side: int) -> np.ndarray:
     """``int32[n_cells]``: the shortest supply line (hexes) from each cell to a friendly HQ of
     ``side``, -1 where none can be traced; 0 in an HQ's own hex."""
+    args = line_search(game, side)
+    if args is None:
+        return np.full(game.scenario.map.n_cells, -1, dtype=np.int32)
+    dist, _ = game.scenario.map.k.search.bounded_search(*args)
+    return dist[0]
+
+
+def line_search(game: KbGame, side: int):
+    """``(neighbors, step_cost, sources)``: the search ``line_lengths`` runs for ``side``
+    (every step costs one hex, so the kernel walks it breadth-first), or None when the side
+    has no HQ on the map."""
     sc, st = game.scenario, game.state
     m = sc.map
     hq = ((st.unit_status & Status.ON_MAP).astype(bool) & (sc.units.side == side)
           & (sc.units.utype == _HQ))
-    n = m.n_cells
     if not hq.any():
-        return np.full(n, -1, dtype=np.int32)
+        return None
     friends = occupied(game, side)
     enemy = 1 - side
     passable = friends | (~occupied(game, enemy) & ~controlled(game, enemy))
@@ -42,8 +52,7 @@ def line_lengths(game: KbGame, side: int) -> np.ndarray:
     ok = (nb >= 0) & passable[:, None]
     cost = np.where(ok, 1, -1).astype(dtypes.STEPCOST)
     sources = np.unique(st.unit_cell[hq])
-    dist, _ = m.k.search.bounded_search(nb, cost, sources)
-    return dist[0]
+    return nb, cost, sources
 
 
 def state_of(game: KbGame, lengths: np.ndarray, unit: int) -> int:
