@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,7 +24,7 @@ from gwe_fast.dice import GameDice
 from gwe_fast.enums import Side
 from gwe_fast.policies.base import Policy
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.state import State, Status, initial_state
+from gwe_fast.state import STATE_ARRAYS, State, Status, initial_state
 
 
 class Game:
@@ -253,14 +254,20 @@ class ReadOnlyState:
     """A live, read-only window on a ``State``: every array is a view with
     ``writeable=False`` of the game's own array (so it follows the game as it is played),
     the scalars (turn, phase, player, vp) are read through, and nothing can be assigned.
-    ``copy()`` returns an ordinary, writable, detached ``State`` (for playing ahead)."""
+    ``copy()`` returns an ordinary, writable, detached ``State`` (for playing ahead).
 
-    __slots__ = ("_state", "_views", "extra")
+    The views of the state's arrays are made once: a ``State`` changes its arrays in place
+    and never replaces them (``State.__setattr__`` refuses), so they stay the game's own.
+    """
+
+    __slots__ = ("_state", "_views", "extra", *STATE_ARRAYS)
 
     def __init__(self, state: State):
         object.__setattr__(self, "_state", state)
         object.__setattr__(self, "_views", {})
         object.__setattr__(self, "extra", _ReadOnlyExtra(self))
+        for name in STATE_ARRAYS:
+            object.__setattr__(self, name, _read_only(getattr(state, name)))
 
     def _view(self, name: str, a):
         hit = self._views.get(name)
@@ -284,27 +291,13 @@ class ReadOnlyState:
         return self._state.copy()
 
 
-def _read_through(name: str) -> property:
-    """A ``ReadOnlyState`` property for the state field ``name``: the read-only view of the
-    live array (made again if the state's array is ever replaced), or the scalar itself."""
-
-    def get(self):
-        a = getattr(self._state, name)
-        if a.__class__ is not np.ndarray:
-            return a                       # numpy scalars are immutable
-        hit = self._views.get(name)
-        if hit is not None and hit[0] is a:
-            return hit[1]
-        self._views[name] = (a, _read_only(a))
-        return self._views[name][1]
-
-    return property(get, doc=f"``State.{name}``, read-only")
-
-
-# the fields as properties: found by ordinary lookup, not by the slower ``__getattr__``
+# the scalar fields (turn, phase, player, vp) read through to the live state: numpy scalars
+# are immutable, so they are handed out as they are
 for _field in fields(State):
-    if _field.name != "extra":
-        setattr(ReadOnlyState, _field.name, _read_through(_field.name))
+    if _field.name != "extra" and _field.name not in STATE_ARRAYS:
+        setattr(ReadOnlyState, _field.name,
+                property(attrgetter(f"_state.{_field.name}"),
+                         doc=f"``State.{_field.name}``, read through"))
 
 
 class _ReadOnlyExtra(Mapping):
@@ -344,10 +337,11 @@ class PolicyView:
     (False, 1)
     """
 
-    __slots__ = ("_game", "data", "scenario", "state")
+    __slots__ = ("_arrs", "_game", "data", "scenario", "state")
 
     def __init__(self, game: PlayedGame):
         object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "_arrs", {})      # name -> (engine array, read-only view)
         object.__setattr__(self, "state", ReadOnlyState(game.state))
         object.__setattr__(self, "scenario", game.scenario)
         object.__setattr__(self, "data", getattr(game, "data", None))
@@ -366,12 +360,16 @@ class PolicyView:
     def arr(self, name: str) -> np.ndarray:
         """An engine array, read-only (zeros of its shape when the engine has not made it)."""
         a = self._game.state.extra.get(name)
+        hit = self._arrs.get(name)
+        if hit is not None and hit[0] is a:
+            return hit[1]
         if a is None:
             dtype, shape = self._game.ENGINE_ARRAYS[name]
             a = np.zeros(shape(self.scenario), dtype=dtype)
             a.flags.writeable = False
             return a
-        return self.state._view(f"extra:{name}", a)
+        hit = self._arrs[name] = (a, _read_only(a))
+        return hit[1]
 
     def flag(self, unit: int, bit: int) -> bool:
         return bool(self.arr("flags")[unit] & bit)

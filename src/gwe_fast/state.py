@@ -54,6 +54,14 @@ class State:
     hex_last: np.ndarray
     extra: dict[str, np.ndarray] = field(default_factory=dict)
 
+    def __setattr__(self, name: str, value) -> None:
+        # the arrays are changed in place and never replaced: read-only views of them
+        # (``game.ReadOnlyState``) are made once and must stay the game's own
+        if name in STATE_ARRAYS and name in self.__dict__:
+            raise AttributeError(f"State.{name} is changed in place, never replaced "
+                                 f"(assign to State.{name}[...] instead)")
+        object.__setattr__(self, name, value)
+
     def _core(self):
         return [f.name for f in fields(self) if f.name != "extra"]
 
@@ -94,8 +102,12 @@ class State:
 
     def units_at(self, cell: int) -> np.ndarray:
         """Units on the map in ``cell``."""
-        return np.flatnonzero((self.unit_cell == cell)
-                              & (self.unit_status & Status.ON_MAP).astype(bool))
+        here = (self.unit_cell == cell).nonzero()[0]
+        return here[(self.unit_status[here] & Status.ON_MAP) != 0]
+
+
+#: the per-unit and per-hex arrays of a ``State`` (its other fields are numpy scalars)
+STATE_ARRAYS = tuple(f.name for f in fields(State) if f.type == "np.ndarray")
 
 
 def initial_state(scenario: Scenario) -> State:

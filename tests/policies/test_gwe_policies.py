@@ -77,6 +77,7 @@ class Vandal(GwePolicy):
     (lambda v: v.arr("flags").__setitem__(0, 1), ValueError),
     (lambda v: v.state.extra["vp_cause"].__setitem__(0, 99), ValueError),
     (lambda v: setattr(v.state, "vp", 99), AttributeError),
+    (lambda v: setattr(v.state, "unit_cell", v.state.unit_cell.copy()), AttributeError),
     (lambda v: setattr(v, "state", None), AttributeError),
     (lambda v: v.roll("combat"), AttributeError),
     (lambda v: v.add_vp("towns", 5), AttributeError),
@@ -100,6 +101,18 @@ def test_the_view_follows_the_game_and_copies_are_writable(historical):
     c = v.state.copy()
     c.unit_step[3] = 0                     # a detached copy, for playing ahead
     assert int(g.state.unit_step[3]) == 1
+    flags = g.arr("flags")
+    flags[2] = 7
+    assert int(v.arr("flags")[2]) == 7 and v.arr("flags") is v.arr("flags")
+
+
+def test_a_state_changes_its_arrays_in_place_and_never_replaces_them(historical):
+    # the views a policy reads are made once: a replaced array would leave them behind
+    g = GweGame(historical, seed=0)
+    with pytest.raises(AttributeError, match="changed in place"):
+        g.state.unit_cell = g.state.unit_cell.copy()
+    g.state.vp = np.int32(4)                               # scalars are replaced
+    assert int(g.policy_view().state.vp) == 4
 
 
 def test_ladder_parameters_are_checked():

@@ -121,7 +121,7 @@ def is_heroic(game: GweGame, hq: int) -> bool:
 
 def _hqs(game: GweGame, side: int) -> np.ndarray:
     u = game.scenario.units
-    return np.flatnonzero(on_map(game.state) & (u.side == side) & (u.utype == _HQ))
+    return (on_map(game.state) & (u.side == side) & (u.utype == _HQ)).nonzero()[0]
 
 
 def may_command(game: GweGame, hq: int, unit: int) -> bool:
@@ -286,7 +286,7 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
     u = sc.units
     if for_combat:
         game.arr("hq_shift_used")[:] = 0          # 10.11 1, 21.13: once per Combat Phase
-    mine = np.flatnonzero(on_map(st) & (u.side == side))
+    mine = (on_map(st) & (u.side == side)).nonzero()[0]
     in_cmd = np.zeros(u.n, dtype=bool)
     far = np.zeros(u.n, dtype=bool)
     hq = u.utype == _HQ

@@ -170,7 +170,7 @@ def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
         ok &= sc.units.utype == _HQ                              # 18.1
     # 4.0 A1d, 5.35: out of Command Control, only entrained units may still move (by rail)
     ok &= ~(((status & Status.OUT_OF_COMMAND) != 0) & ((status & Status.ENTRAINED) == 0))
-    return [u for u in np.flatnonzero(ok).tolist() if u not in done]
+    return [u for u in ok.nonzero()[0].tolist() if u not in done]
 
 
 def movement_segment(game: GweGame, side: int) -> None:
@@ -208,7 +208,7 @@ def move_one_unit(game: GweGame, unit: int) -> None:
             if not st.unit_status[unit] & Status.OUT_OF_COMMAND:
                 dist, pred = movement.routes(sc, st, unit, int(spent[unit]))
                 here = int(st.unit_cell[unit])
-                options += [("move", c) for c in np.flatnonzero(dist > 0).tolist() if c != here]
+                options += [("move", c) for c in (dist > 0).nonzero()[0].tolist() if c != here]
             if rail.can_entrain(game, unit):
                 options.append(("entrain",))
         choice = game.ask("gwe.move.action", side, options, unit=unit)

@@ -102,14 +102,14 @@ def withdrawal_paths(game: GweGame, unit: int, to_source: np.ndarray | None = No
     cost = _steps_ok(game, unit, enter)
     dist = m.k.search.bounded_search(m.neighbors, cost, [here], limit=WITHDRAWAL_HEXES)[0][0]
     out: list[tuple[int, int]] = []
-    for dest in np.flatnonzero(dist == WITHDRAWAL_HEXES):
+    for dest in (dist == WITHDRAWAL_HEXES).nonzero()[0]:
         if m.distance(here, int(dest)) != WITHDRAWAL_HEXES:
             continue
         for d in range(6):                       # every hex next to both on the way
             via = int(m.neighbors[here, d])
             if via < 0 or cost[here, d] < 0:
                 continue
-            back = np.flatnonzero(m.neighbors[via] == dest)
+            back = (m.neighbors[via] == dest).nonzero()[0]
             if back.size and cost[via, back[0]] >= 0:
                 out.append((via, int(dest)))
     if to_source is None:

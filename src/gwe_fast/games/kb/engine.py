@@ -222,7 +222,7 @@ def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
         free &= ~(hq & (sc.units.extra["second_segment"] == 0))       # 5.23
         free &= ~ezoc[st.unit_cell]                                     # 5.22
     check = int(st.turn) <= 2              # 17.1: may_move is always True after Game-Turn 2
-    return [u for u in np.flatnonzero(free).tolist()
+    return [u for u in free.nonzero()[0].tolist()
             if u not in done and (not check or may_move(game, u))]
 
 
@@ -248,7 +248,7 @@ def move_one(game: KbGame, unit: int, segment: int) -> None:
     here = int(st.unit_cell[unit])
     dist, pred = movement.routes(game, unit, segment)
     options: list[tuple] = [("stay",)]
-    options += [("move", c) for c in np.flatnonzero(dist > 0).tolist() if c != here]
+    options += [("move", c) for c in (dist > 0).nonzero()[0].tolist() if c != here]
     exits = movement.exit_costs(game, unit, dist, segment)
     options += [("exit", c) for c in sorted(exits)]
     choice = game.ask("kb.move.to", side, options, unit=unit, segment=segment)

@@ -131,7 +131,7 @@ def exit_costs(game: KbGame, unit: int, dist: np.ndarray, segment: int) -> dict[
     ezoc = controlled(game, 0)
     enter = enter_costs(game)
     out = {}
-    for c in np.flatnonzero(game.data.exit_edge & (dist >= 0)):
+    for c in (game.data.exit_edge & (dist >= 0)).nonzero()[0]:
         c = int(c)
         extra = int(enter[c])
         if ezoc[c]:

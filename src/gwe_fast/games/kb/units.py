@@ -52,7 +52,7 @@ def stacking_points(game: KbGame, units) -> int:
 def pool_free(game: KbGame) -> np.ndarray:
     """Regimental replacement units waiting in the pool (13.23)."""
     st = game.state
-    return np.flatnonzero(game.data.replacement & (st.unit_status & Status.POOL).astype(bool))
+    return (game.data.replacement & ((st.unit_status & Status.POOL) != 0)).nonzero()[0]
 
 
 def service_free(game: KbGame) -> np.ndarray:

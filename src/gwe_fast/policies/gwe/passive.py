@@ -101,7 +101,7 @@ class PassivePolicy(GwePolicy):
             cells = s = None
         else:
             dist = pm.reachable(unit, int(view.arr("mp_spent")[unit]))
-            cells = np.flatnonzero(dist > 0)
+            cells = (dist > 0).nonzero()[0]
             cells = cells[cells != here]
             if entrained:
                 stay = float(pm.scores(unit, [here], False)[0])

@@ -34,6 +34,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -118,6 +119,7 @@ def step_costs(view, unit: int, w: Weights, pool: int | None = None,
     return out
 
 
+@lru_cache(maxsize=32)
 def _replacement_strength(sc) -> int:
     rep = np.flatnonzero(sc.units.utype == int(UnitType.REPLACEMENT))
     return int(sc.units.values[rep[0], 0, 0]) if rep.size else 0
