@@ -242,22 +242,52 @@ class Snap:
         """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
         supply lines (8.3, 8.4, 14.22-14.24, 16.0, 5.32, 8.26, 8.61-8.62)."""
         view = self.view
-        tables = view.scenario.tables
-        lim = tables["barrage_limits"]
-        fog = _row_mod(tables, "attacker_die_modifiers", "fog") \
-            if int(view.arr("weather")[0]) == FOG else 0
+        fog, sos_per_die, rolling_per_point, two_corps = self._table_mods()
         worst = max((self.supply_state(a) for a in attackers), default=supply.IN_SUPPLY)
         corps = view.arr("corps")
         mixed = len({int(corps[a]) for a in attackers}) >= 2
         hex_mod, side_mod = combat.terrain_modifier(view, attackers, cells)
-        morale = max((self.face(u)[1] for u in self.units_in(cells)), default=0)
-        att = fog + int(rolling) * int(lim["rolling_die_per_point"])
+        morale = self.defence(tuple(int(c) for c in cells)).morale
+        att = fog + int(rolling) * rolling_per_point
         dfn = (supply.die_modifier(view, worst)
-               + sum(int(p) // int(lim["sos_points_per_die"]) for p in sos)
-               + (_row_mod(tables, "defender_die_modifiers", "attack_by_two_or_more_corps")
-                  if mixed else 0)
+               + sum(int(p) // sos_per_die for p in sos)
+               + (two_corps if mixed else 0)
                + hex_mod + side_mod)
         return att, dfn, morale
+
+    def _table_mods(self) -> tuple[int, int, int, int]:
+        """``(fog, SOS points per die, die per Rolling Barrage point, two corps)``: the
+        modifiers read from the tables, with the weather of this position (11.2, 9.52, 9.62,
+        16.0)."""
+        def make():
+            view = self.view
+            tables = view.scenario.tables
+            lim = tables["barrage_limits"]
+            fog = _row_mod(tables, "attacker_die_modifiers", "fog") \
+                if int(view.arr("weather")[0]) == FOG else 0
+            return (fog, int(lim["sos_points_per_die"]), int(lim["rolling_die_per_point"]),
+                    _row_mod(tables, "defender_die_modifiers", "attack_by_two_or_more_corps"))
+        return self._get("table_mods", make)
+
+    def defence(self, cells: tuple[int, ...]) -> Defence:
+        """The defending side of an attack on ``cells`` in this position, kept: every attack
+        on the same hexes weighed in the position shares it."""
+        return self._get(("defence", cells), self._make_defence, cells)
+
+    def _make_defence(self, cells: tuple[int, ...]) -> Defence:
+        defenders = self.units_in(cells)
+        return Defence(defenders, sum(self.face(d)[0] for d in defenders),
+                       max((self.face(u)[1] for u in defenders), default=0))
+
+    def defender_steps(self, cells: tuple[int, ...], w: Weights) -> tuple[int, list[float]]:
+        """``(steps, cum)`` of the defenders of ``cells``: their steps in all and ``cheapest``
+        of all of them (``cum[k]``: the least ``k`` steps cost their owner; a shorter
+        ``cheapest`` is a prefix of it), kept."""
+        def make():
+            dcost = [self.step_costs(d, w) for d in self.defence(cells).units]
+            n_def = sum(len(c) for c in dcost)
+            return n_def, cheapest(dcost, n_def)
+        return self._get(("defender_steps", cells, w), make)
 
     def can_retreat(self, cell: int, side: int) -> bool:
         """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33)."""
@@ -295,6 +325,16 @@ def snapshot(view, memory: dict | None = None) -> Snap:
 # --- an attack ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Defence:
+    """The defenders of a set of hexes in one position: the units (ascending), their Combat
+    Strength in all and the highest Morale Value among them (8.61, 8.62)."""
+
+    units: list[int]
+    strength: int
+    morale: int
+
+
+@dataclass(frozen=True)
 class Expected:
     """The expectation of one attack, in the attacker's currency."""
 
@@ -319,20 +359,19 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
     (the hex won: the caller prices towns and the advance)."""
     view = snap.view
     attackers = [int(a) for a in attackers]
-    cells = [int(c) for c in cells]
-    defenders = snap.units_in(cells)
-    if not attackers or not defenders:
+    cells = tuple(int(c) for c in cells)
+    defence = snap.defence(cells)
+    if not attackers or not defence.units:
         return Expected(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     att_str = sum(snap.face(a)[0] for a in attackers)
-    def_str = sum(snap.face(d)[0] for d in defenders)
+    def_str = defence.strength
     if def_str <= 0:
         def_str = 1
     att_mod, def_mod, morale = snap.modifiers(attackers, cells, rolling, sos)
     p_elim, p_fail, success = odds(att_str, att_mod, def_str, def_mod, morale)
-    dcost = [snap.step_costs(d, w) for d in defenders]
-    n_def = sum(len(c) for c in dcost)
+    n_def, full = snap.defender_steps(cells, w)
     kmax = max((k for k, _ in success), default=0)
-    cum = cheapest(dcost, min(kmax, n_def))
+    cum = full[:min(kmax, n_def) + 1]
     gain, dsteps, p_clear = 0.0, 0.0, 0.0
     for k, p in success:
         j = min(k, len(cum) - 1)
