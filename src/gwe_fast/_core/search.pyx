@@ -128,6 +128,18 @@ cdef void _sort_cells(cell_t* a, Py_ssize_t k) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # The search
 
+cdef struct _NoTolls:
+    char unused
+cdef struct _Tolls:
+    char unused
+
+# the search compiled twice: without tolls (the usual case: one layer, no token bookkeeping,
+# fewer values competing for registers) and with them
+ctypedef fused _Kind:
+    _NoTolls
+    _Tolls
+
+
 cdef struct _Walk:
     # the working state of one search, kept in a local of _dial (the compiler keeps its fields
     # in registers once _step is inlined)
@@ -148,7 +160,7 @@ cdef struct _Walk:
     dist_t lim                # the limit, or the largest cost when there is none
 
 
-cdef inline int _step(_Walk* W, SearchBuffers* B, Py_ssize_t i, const cell_t* nbr,
+cdef inline int _step(_Kind kind, _Walk* W, SearchBuffers* B, Py_ssize_t i, const cell_t* nbr,
                       const stepcost_t* step_cost, Py_ssize_t n, cell_t s, cell_t u, int layer,
                       const flag_t* toll, int max_toll, bint toll_on_exit) except -1 nogil:
     # relax the step i = u * 6 + d out of state s (cell u, tokens layer), settled at W.cur
@@ -163,7 +175,7 @@ cdef inline int _step(_Walk* W, SearchBuffers* B, Py_ssize_t i, const cell_t* nb
         return 0
     cdef Py_ssize_t ns = v, b
     cdef int k, nlayer
-    if toll == NULL:
+    if _Kind is _NoTolls:
         if W.stamp[ns] == W.gen and W.dist[ns] <= nd:
             return 0
     else:
@@ -251,6 +263,20 @@ cdef int _dial(SearchBuffers* B, const cell_t* nbr, const stepcost_t* step_cost,
                const cell_t* sources, const dist_t* source_cost, Py_ssize_t n_sources,
                dist_t limit, const flag_t* stop, const flag_t* toll, int max_toll,
                bint toll_on_exit) except -1 nogil:
+    cdef _NoTolls plain
+    cdef _Tolls tolled
+    if toll == NULL:
+        return _dial_body(plain, B, nbr, step_cost, n, sources, source_cost, n_sources, limit,
+                          stop, NULL, 0, False)
+    return _dial_body(tolled, B, nbr, step_cost, n, sources, source_cost, n_sources, limit,
+                      stop, toll, max_toll, toll_on_exit)
+
+
+cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
+                    const stepcost_t* step_cost, Py_ssize_t n, const cell_t* sources,
+                    const dist_t* source_cost, Py_ssize_t n_sources, dist_t limit,
+                    const flag_t* stop, const flag_t* toll, int max_toll,
+                    bint toll_on_exit) except -1 nogil:
     # Dial's algorithm over the states (layer * n + cell), layer = tokens used. B.gen must be a
     # generation no entry of B.stamp holds; the ring must be empty (it is again on return);
     # the pool has room for n + 6 * (max_toll + 1) * n entries (every state is expanded at most
@@ -299,7 +325,7 @@ cdef int _dial(SearchBuffers* B, const cell_t* nbr, const stepcost_t* step_cost,
             W.cur = c
         if c > hi:
             hi = c
-    if toll == NULL and hi == W.cur:
+    if _Kind is _NoTolls and hi == W.cur:
         # every source at one cost: try the breadth-first walk, which gives the same answer
         # while every step it reads costs 1 (see _unit_walk)
         settled = _unit_walk(&W, nbr, step_cost, stop)
@@ -335,7 +361,7 @@ cdef int _dial(SearchBuffers* B, const cell_t* nbr, const stepcost_t* step_cost,
         if W.dist[s] != W.cur:
             continue  # stale entry: the state was improved after this push (s is stamped)
         settled += 1
-        if s < n:
+        if _Kind is _NoTolls or s < n:
             u = s       # layer 0: spare the division
             layer = 0
         else:
@@ -345,12 +371,12 @@ cdef int _dial(SearchBuffers* B, const cell_t* nbr, const stepcost_t* step_cost,
             continue  # entered a stopping cell: it ends the path here
         # the six directions written out: a loop's exit branch is mispredicted at every cell
         base = <Py_ssize_t>u * 6
-        _step(&W, B, base, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(&W, B, base + 1, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(&W, B, base + 2, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(&W, B, base + 3, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(&W, B, base + 4, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(&W, B, base + 5, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, &W, B, base, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, &W, B, base + 1, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, &W, B, base + 2, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, &W, B, base + 3, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, &W, B, base + 4, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, &W, B, base + 5, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
     B.n_touched = W.nt
     return <int>settled
 
