@@ -57,18 +57,30 @@ def step_costs(scenario: Scenario, state: State, unit: int) -> np.ndarray:
     attack strength above zero into a hex holding only enemy HQ units (10.52).
     """
     data = gwe_data(scenario)
-    m, u = scenario.map, scenario.units
+    u = scenario.units
     t = int(data.tcr[unit]) - 1
     enemy = 1 - int(u.side[unit])
-    if u.utype[unit] == _ARMORED_CAR:
-        enter = _armored_car_enter(scenario)[t]                 # 24.41
-    else:
-        enter = data.enter_cost[t]
     attack = int(printed_values(scenario, state, unit)[0])
     blocked = occupied(scenario, state, enemy, hq_only_counts=attack <= 0)
     ezoc = controlled(scenario, state, enemy)
-    return m.k.board.step_costs(m.neighbors, enter, data.side_add[t], blocked, ezoc,
-                                int(data.zoc_add[t]), True)
+    return _cost_table(scenario, t, bool(u.utype[unit] == _ARMORED_CAR),
+                       blocked.tobytes(), ezoc.tobytes())
+
+
+@lru_cache(maxsize=64)
+def _cost_table(scenario: Scenario, t: int, car: bool, blocked: bytes, ezoc: bytes
+                ) -> np.ndarray:
+    # the table of ``step_costs``, read-only: units of one TCR and kind facing the same
+    # enemy hexes and zones of control share it (the enemy does not move in a Movement
+    # Phase, so a phase's units mostly find it made)
+    data = gwe_data(scenario)
+    m = scenario.map
+    enter = _armored_car_enter(scenario)[t] if car else data.enter_cost[t]     # 24.41
+    table = m.k.board.step_costs(m.neighbors, enter, data.side_add[t],
+                                 np.frombuffer(blocked, dtype=bool),
+                                 np.frombuffer(ezoc, dtype=bool), int(data.zoc_add[t]), True)
+    table.flags.writeable = False
+    return table
 
 
 @lru_cache(maxsize=32)
