@@ -47,3 +47,14 @@ def surrounded_map(
     nb: npt.NDArray[np.int32], passable: npt.NDArray[np.uint8], free: npt.NDArray[np.uint8],
     target: npt.NDArray[np.uint8], own: npt.NDArray[np.uint8], limit: int,
 ) -> npt.NDArray[np.bool_]: ...
+def kb_unit_values(
+    cells: npt.ArrayLike, here: int, sp: float, limit: float, my_sp: npt.NDArray[np.float64],
+    allied: bool, dist_west: npt.NDArray[np.float64], path_gain: npt.NDArray[np.uint8],
+    trench: npt.NDArray[np.uint8], west_town: npt.NDArray[np.uint8],
+    risk: npt.NDArray[np.float64], screen_gain: npt.NDArray[np.float64],
+    adj_enemy: npt.NDArray[np.int32], exempt: npt.NDArray[np.uint8],
+    supply_pen: npt.NDArray[np.float64], gas: npt.NDArray[np.uint8], progress: float,
+    town_w: float, trench_hold: float, town_hold: float, exposure: float, screen: float,
+    screen_on: bool, contact: float, contact_on: bool, ok_cells: npt.ArrayLike, supply: float,
+    gas_cost: float, gas_on: bool, base: npt.ArrayLike | None = None,
+) -> npt.NDArray[np.float64]: ...

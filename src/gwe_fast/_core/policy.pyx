@@ -11,6 +11,9 @@
   CRT column, as the engine's ``combat.attack_strength`` and ``combat.odds_column`` compute
   them with fractions.
 
+The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its move in
+each of ``cells`` (``policies.kb.position.Board.values``).
+
 Same arguments and results as the pure-Python twin ``gwe_fast._pure.policy``. The
 floating-point operations are the twin's (numpy's), one by one and in the same order, so the
 results are the same bits (the extension is built without floating-point contraction).
@@ -434,4 +437,65 @@ def surrounded_map(const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,
                         near = True
                         break
                 out[i] = 0 if (near or own[i]) else 1
+    return out_arr
+
+
+def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double[::1] my_sp,
+                   bint allied, const double[::1] dist_west, const flag_t[::1] path_gain,
+                   const flag_t[::1] trench, const flag_t[::1] west_town,
+                   const double[::1] risk, const double[::1] screen_gain,
+                   const int32_t[::1] adj_enemy, const flag_t[::1] exempt,
+                   const double[::1] supply_pen, const flag_t[::1] gas, double progress,
+                   double town_w, double trench_hold, double town_hold, double exposure,
+                   double screen, bint screen_on, double contact, bint contact_on, ok_cells,
+                   double supply, double gas_cost, bint gas_on, base=None):
+    """``float64[len(cells)]``: the value of a Kaiser's Battle unit ending its move in each
+    of ``cells`` (see the twin's docstring)."""
+    cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef const int64_t[::1] okv = np.ascontiguousarray(ok_cells, dtype=np.int64)
+    cdef Py_ssize_t n = cv.shape[0], nc = my_sp.shape[0], i, j, n_ok = okv.shape[0]
+    cdef const double[::1] bv
+    cdef bint has_base = base is not None, forced
+    check_per_cell(nc, (dist_west.shape[0], path_gain.shape[0], trench.shape[0],
+                        west_town.shape[0], risk.shape[0], screen_gain.shape[0],
+                        adj_enemy.shape[0], exempt.shape[0], supply_pen.shape[0],
+                        gas.shape[0]))
+    if has_base:
+        bv = np.ascontiguousarray(base, dtype=np.float64)
+        if bv.shape[0] != n:
+            raise ValueError("base must have one entry per cell asked")
+    check_cells(cv, nc)
+    out_arr = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = out_arr
+    cdef int64_t c
+    cdef double v, safe
+    with nogil:
+        for i in range(n):
+            c = cv[i]
+            # the operations of the twin's numpy expressions, one by one and in their order
+            if has_base:
+                v = bv[i]
+            elif allied:
+                safe = 1.0 - risk[c]
+                v = trench_hold * (1.0 if trench[c] else 0.0) * safe
+                v = v + town_hold * (1.0 if west_town[c] else 0.0) * safe
+                v = v + town_w * (1.0 if path_gain[c] else 0.0) * (0.0 if c == here else 1.0)
+                v = v - exposure * risk[c]
+                if screen_on:
+                    v = v + screen * screen_gain[c] * (1.0 if adj_enemy[c] == 0 else 0.0)
+            else:
+                v = -progress * dist_west[c]
+                v = v + town_w * (1.0 if path_gain[c] else 0.0)
+            if contact_on:
+                forced = adj_enemy[c] > 0 and not exempt[c]
+                if forced:      # (then the twin's ``forced.any()`` holds too)
+                    for j in range(n_ok):
+                        if okv[j] == c:
+                            forced = False
+                            break
+                v = v - contact * (1.0 if forced else 0.0)
+            v = v - supply * supply_pen[c]
+            if gas_on:
+                v = v - (1.0 if gas[c] else 0.0) * gas_cost
+            out[i] = v if my_sp[c] - (sp if c == here else 0.0) + sp <= limit else NEG
     return out_arr

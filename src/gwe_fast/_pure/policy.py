@@ -13,6 +13,13 @@ East ladder policies, readable first.
   halve, a burnt depot multiplies), the cavalry's part and the rest apart;
 * ``odds_column``: the engine's ``combat.odds_column`` on twice the attack strength.
 
+The Kaiser's Battle ladder:
+
+* ``kb_unit_values``: the value of one unit ending its move in each of ``cells``
+  (``policies.kb.position.Board.values``): German progress west and towns, Allied trenches
+  and towns held against the risk, towns retaken and the screen, a compulsory attack not
+  planned, supply, gas and the stacking limit.
+
 The floating-point operations are those of the numpy code the policies ran before the
 compiled kernel, in the same order, so that both give the same bits.
 """
@@ -201,3 +208,46 @@ def surrounded_map(nb, passable, free, target, own, limit):
     dist = bounded_search(nb, cost, seeds, limit=limit)[0][0]
     near = (passable & free[v] & (dist[v] >= 0)).any(axis=1)
     return ~(near | own)
+
+
+def kb_unit_values(cells, here, sp, limit, my_sp, allied, dist_west, path_gain, trench,
+                   west_town, risk, screen_gain, adj_enemy, exempt, supply_pen, gas,
+                   progress, town_w, trench_hold, town_hold, exposure, screen, screen_on,
+                   contact, contact_on, ok_cells, supply, gas_cost, gas_on, base=None):
+    """``float64[len(cells)]``: the value of a Kaiser's Battle unit (standing in ``here``,
+    ``sp`` Stacking Points) ending its move in each of ``cells``; -1e9 where the stack would
+    pass ``limit`` (7.21).
+
+    ``base`` (an HQ's own price) replaces the side's: German ``-progress`` per hex from the
+    western edge plus ``town_w`` per town taken; Allied ``trench_hold`` per trench hex and
+    ``town_hold`` per town west of the VP line, both times ``1 - risk``, ``town_w`` per town
+    retaken elsewhere, ``exposure`` times the risk, and with ``screen_on`` ``screen`` per
+    screened hex away from contact. With ``contact_on``, ``contact`` where ending there
+    obliges an attack (next to the enemy outside a town or trench hex) except next to the
+    planned target (``ok_cells``); then ``supply`` per supply penalty and, with ``gas_on``,
+    ``gas_cost`` in a gas zone."""
+    cells = np.asarray(cells, dtype=np.int64)
+    at_home = cells == here
+    room = my_sp[cells] - np.where(at_home, sp, 0.0) + sp <= limit
+    if base is not None:
+        v = np.asarray(base, dtype=np.float64)
+    elif allied:
+        safe = 1.0 - risk[cells]
+        v = trench_hold * trench[cells].astype(bool) * safe
+        v = v + town_hold * west_town[cells].astype(bool) * safe
+        v = v + town_w * path_gain[cells].astype(bool) * (~at_home)
+        v = v - exposure * risk[cells]
+        if screen_on:
+            v = v + screen * screen_gain[cells] * (adj_enemy[cells] == 0)
+    else:
+        v = -progress * dist_west[cells]
+        v = v + town_w * path_gain[cells].astype(bool)
+    if contact_on:
+        forced = (adj_enemy[cells] > 0) & ~exempt[cells].astype(bool)
+        if len(ok_cells) and forced.any():
+            forced = forced & ~np.isin(cells, np.asarray(ok_cells, dtype=np.int64))
+        v = v - contact * forced
+    v = v - supply * supply_pen[cells]
+    if gas_on:
+        v = v - gas[cells].astype(bool) * gas_cost
+    return np.where(room, v, -1e9)

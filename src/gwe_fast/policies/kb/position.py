@@ -38,6 +38,7 @@ import numpy as np
 from gwe_fast.enums import Side, UnitType
 from gwe_fast.games.kb import combat, movement, units
 from gwe_fast.games.kb.game import Flag
+from gwe_fast.policies.gwe import scoring as gwe_scoring
 from gwe_fast.policies.gwe.scoring import hex_distances
 from gwe_fast.policies.kb import scoring
 from gwe_fast.state import Status
@@ -45,6 +46,11 @@ from gwe_fast.state import Status
 _HQ = int(UnitType.HQ)
 NEG = -1e9
 MAX_TEAM = 99         # attackers weighed for one planned attack (strongest first)
+
+
+def _flags(a: np.ndarray) -> np.ndarray:
+    """A boolean array as the kernels' ``uint8`` flags (no copy when it is contiguous)."""
+    return np.ascontiguousarray(a, dtype=bool).view(np.uint8)
 
 
 class Board:
@@ -79,6 +85,13 @@ class Board:
         self.dist_west = self.D[exits].min(axis=0).astype(np.float64)
         self.die_mod = data.die_mod.astype(np.float64)
         self.gas = movement.gas_zone(view)
+        self.gas_any = bool(self.gas.any())
+        # the boolean maps as the policy kernel's uint8 flags (views, no copies)
+        self._gas_u8 = _flags(self.gas)
+        self._trench_u8 = _flags(self.trench)
+        self._west_town_u8 = _flags(self.west_town)
+        self._exempt_u8 = _flags(self.exempt)
+        self.k = gwe_scoring.kernel(sc)
         self.lengths = snap.lengths(self.side)
         L = self.lengths
         self.supply_pen = np.where(L < 0, 3.0, np.where(L > 12, 2.0, np.where(L > 6, 1.0, 0.0)))
@@ -153,6 +166,7 @@ class Board:
             self.path_gain = self.west_town & (hl != Side.CENTRAL)
         else:
             self.path_gain = self.west_town & (hl == Side.CENTRAL)
+        self._path_gain_u8 = _flags(self.path_gain)
         unc = (self.band & ~cover).astype(np.float64)
         padded = np.append(unc, 0.0)
         self.screen_gain = unc + padded[self.nb].sum(axis=1)
@@ -160,59 +174,42 @@ class Board:
     # --- prices -------------------------------------------------------------------------------
     def values(self, unit: int, cells, contact: bool = True) -> np.ndarray:
         """The value of ``unit`` ending its move in each of ``cells`` (staying included);
-        ``contact=False`` leaves out the price of a compulsory attack (for the planner)."""
+        ``contact=False`` leaves out the price of a compulsory attack (for the planner).
+        ``kb_unit_values`` of the policy kernel (an HQ's own price in numpy)."""
         view, p, w = self.view, self.p, self.w
         cells = np.asarray(cells, dtype=np.int64)
         u = view.scenario.units
         here = int(view.state.unit_cell[unit])
         sp = float(units.stacking(view, unit))
-        at_home = cells == here
-        room = self.my_sp[cells] - np.where(at_home, sp, 0.0) + sp <= self.limit
-        if u.utype[unit] == _HQ and not self.last_word:
-            v = self._hq_values(unit, cells, at_home)
-        elif self.side == Side.CENTRAL:
-            v = self._german_values(unit, cells)
-        else:
-            v = self._allied_values(unit, cells, at_home)
-        if u.utype[unit] != _HQ and contact:
-            v = v - self.contact_penalty(unit, cells)
-        v = v - float(p.supply) * self.supply_pen[cells]
-        if self.gas[cells].any():
-            first = scoring.step_costs(view, unit, w)
-            v = v - self.gas[cells] * (first[0] if first else 0.0)
-        return np.where(room, v, NEG)
-
-    def contact_penalty(self, unit: int, cells: np.ndarray) -> np.ndarray:
-        """``contact`` where ending in a hex obliges the unit to attack (8.12) an attack that
-        is not planned."""
-        forced = (self.adj_enemy[cells] > 0) & ~self.exempt[cells]
-        if self.targets and forced.any():
+        is_hq = u.utype[unit] == _HQ
+        base = self._hq_values(unit, cells, cells == here) \
+            if is_hq and not self.last_word else None
+        contact_on = bool(not is_hq and contact)
+        ok_cells: list[int] = []
+        if contact_on and self.targets:
             plan = self.planned.get(int(unit))
-            ok_cells = set()
             if plan is not None:
-                ok_cells = {int(c) for c in self.nb[plan[0]] if c >= 0}
-            forced = forced & ~np.isin(cells, list(ok_cells))
-        return float(self.p.contact) * forced
-
-    def _german_values(self, unit: int, cells: np.ndarray) -> np.ndarray:
-        p, w = self.p, self.w
-        v = -float(p.progress) * self.dist_west[cells]
-        return v + w.town * self.path_gain[cells]
-
-    def _allied_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
-        p, w = self.p, self.w
-        safe = 1.0 - self.risk[cells]
-        v = w.trench * float(p.hold) * self.trench[cells] * safe
-        v = v + w.town * float(p.town_hold) * self.west_town[cells] * safe
-        v = v + w.town * self.path_gain[cells] * (~at_home)
-        v = v - float(p.exposure) * self.risk[cells]
+                ok_cells = [int(c) for c in self.nb[plan[0]] if c >= 0]
+        allied = self.side != Side.CENTRAL
         # ``screen_free``: units in trench hexes hold them (20.13) and leave the screen to
         # the others
-        here = int(self.view.state.unit_cell[unit])
-        if not self.last_word and float(p.screen) and not (
-                getattr(p, "screen_free", False) and self.trench[here]):
-            v = v + float(p.screen) * self.screen_gain[cells] * (self.adj_enemy[cells] == 0)
-        return v
+        screen_on = bool(allied and not self.last_word and float(p.screen) and not (
+            getattr(p, "screen_free", False) and self.trench[here]))
+        gas_on = bool(self.gas_any and self.gas[cells].any())
+        gas_cost = 0.0
+        if gas_on:
+            first = scoring.step_costs(view, unit, w)
+            gas_cost = first[0] if first else 0.0
+        return self.k.kb_unit_values(
+            cells, here, sp, float(self.limit), self.my_sp, allied, self.dist_west,
+            self._path_gain_u8, self._trench_u8, self._west_town_u8, self.risk,
+            self.screen_gain, self.adj_enemy, self._exempt_u8, self.supply_pen, self._gas_u8,
+            0.0 if allied else float(p.progress), w.town,
+            w.trench * float(p.hold) if allied else 0.0,
+            w.town * float(p.town_hold) if allied else 0.0,
+            float(p.exposure) if allied else 0.0, float(p.screen) if screen_on else 0.0,
+            screen_on, float(p.contact), contact_on, ok_cells, float(p.supply), gas_cost,
+            gas_on, base)
 
     def _hq_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
         D = self.D[cells]

@@ -1,0 +1,161 @@
+"""The Kaiser's Battle policy kernel ``kb_unit_values`` (``gwe_fast._core.policy``): equal to
+its pure-Python twin bit for bit on random inputs that reach every branch, and in the
+positions of played games for every unit over the whole map; the greedy policy plays the same
+game on the twin."""
+
+import numpy as np
+import pytest
+
+from gwe_fast import load_scenario
+from gwe_fast._core import policy as cy
+from gwe_fast._pure import policy as py
+from gwe_fast.games import driver
+from gwe_fast.policies.gwe import scoring as gwe_scoring
+from gwe_fast.policies.kb.greedy import KbGreedyPolicy
+from gwe_fast.policies.kb.position import Board
+from gwe_fast.policies.kb.scoring import Snap
+from gwe_fast.policies.registry import make_policy
+from gwe_fast.state import Status
+
+SEEDS = range(60)
+
+
+@pytest.fixture(scope="module")
+def historical():
+    return load_scenario("kaisers_battle/historical")
+
+
+def _random_args(rng, n):
+    """Arguments of ``kb_unit_values`` on ``n`` cells, with signs and flags that reach every
+    branch (negative weights give the -0.0 products that must match too)."""
+    flag = lambda share: (rng.random(n) < share).astype(np.uint8)         # noqa: E731
+    cells = rng.choice(n, int(rng.integers(1, 40)), replace=False)
+    here = int(cells[0]) if rng.random() < 0.7 else int(rng.integers(0, n))
+    allied = bool(rng.random() < 0.5)
+    use_base = bool(rng.random() < 0.2)
+    contact_on = bool(rng.random() < 0.7)
+    ok = rng.choice(n, int(rng.integers(0, 7)), replace=False) if contact_on else []
+    args = dict(
+        cells=cells, here=here, sp=float(rng.integers(1, 5)), limit=12.0,
+        my_sp=rng.integers(0, 14, n).astype(float), allied=allied,
+        dist_west=rng.integers(0, 30, n).astype(float), path_gain=flag(0.1),
+        trench=flag(0.3), west_town=flag(0.1), risk=rng.random(n) * (rng.random(n) < 0.8),
+        screen_gain=rng.integers(0, 5, n).astype(float),
+        adj_enemy=rng.integers(0, 3, n).astype(np.int32), exempt=flag(0.3),
+        supply_pen=rng.choice([0.0, 1.0, 2.0, 3.0], n), gas=flag(0.1),
+        progress=float(rng.choice([0.3, -0.2, 0.0])), town_w=float(rng.choice([0.8, -0.5])),
+        trench_hold=float(rng.choice([0.7, 0.0, -0.3])), town_hold=float(rng.choice([0.4, 0.0])),
+        exposure=float(rng.choice([0.5, 0.0, -1.0])), screen=float(rng.choice([0.2, -0.1])),
+        screen_on=bool(rng.random() < 0.5), contact=float(rng.choice([1.5, 0.0, -2.0])),
+        contact_on=contact_on, ok_cells=ok, supply=float(rng.choice([0.4, 0.0])),
+        gas_cost=float(rng.choice([0.04, 0.0, -0.5])), gas_on=bool(rng.random() < 0.3),
+        base=rng.normal(size=len(cells)) if use_base else None)
+    # the unit's own hex is where staying differs from moving: give it every flag often
+    for name in ("path_gain", "trench", "west_town", "exempt", "gas"):
+        args[name][here] = rng.random() < 0.5
+    args["adj_enemy"][here] = rng.integers(0, 2)
+    return args
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kb_unit_values_twin_equal(historical, seed):
+    rng = np.random.default_rng(seed)
+    args = _random_args(rng, historical.map.n_cells)
+    a = cy.kb_unit_values(**args)
+    b = py.kb_unit_values(**args)
+    assert a.dtype == b.dtype == np.float64
+    np.testing.assert_array_equal(a, b)
+    assert np.array_equal(np.signbit(a), np.signbit(b))      # the zeros' signs as well
+
+
+def test_kb_unit_values_branches():
+    # one cell by hand: an Allied unit moving into a trench hex next to the enemy, not
+    # planned, in supply trouble, over the limit elsewhere
+    n = 4
+    z = np.zeros(n)
+    u8 = lambda *c: np.array([1 if i in c else 0 for i in range(n)], dtype=np.uint8)  # noqa
+    args = dict(cells=[1, 2, 3], here=0, sp=2.0, limit=12.0, my_sp=np.array([2, 0, 11, 0.0]),
+                allied=True, dist_west=z, path_gain=u8(), trench=u8(1), west_town=u8(),
+                risk=np.array([0, 0.25, 0, 0]), screen_gain=z,
+                adj_enemy=np.array([0, 1, 0, 1], dtype=np.int32), exempt=u8(1),
+                supply_pen=np.array([0, 1.0, 0, 0]), gas=u8(), progress=0.0, town_w=0.8,
+                trench_hold=0.7, town_hold=0.0, exposure=1.0, screen=0.0, screen_on=False,
+                contact=1.5, contact_on=True, ok_cells=[], supply=0.4, gas_cost=0.0,
+                gas_on=False)
+    for k in (cy, py):
+        v = k.kb_unit_values(**args)
+        # 1: trench 0.7 * 0.75 held, exposure 0.25, exempt from contact, supply 0.4
+        assert v[0] == pytest.approx(0.7 * 0.75 - 0.25 - 0.4)
+        assert v[1] == -1e9                                  # 11 + 2 Stacking Points > 12
+        assert v[2] == -1.5                                  # a compulsory attack
+        assert k.kb_unit_values(**{**args, "ok_cells": [3]})[2] == 0.0   # the planned one
+
+
+def test_kb_unit_values_refuses_bad_arguments(historical):
+    rng = np.random.default_rng(1)
+    args = _random_args(rng, historical.map.n_cells)
+    with pytest.raises(ValueError, match="per-cell"):
+        cy.kb_unit_values(**{**args, "risk": args["risk"][:-1]})
+    with pytest.raises(IndexError, match="not on the map"):
+        cy.kb_unit_values(**{**args, "cells": [historical.map.n_cells]})
+    with pytest.raises(ValueError, match="base"):
+        cy.kb_unit_values(**{**args, "base": np.zeros(len(args["cells"]) + 1)})
+
+
+@pytest.fixture(scope="module")
+def positions(historical):
+    """Positions of a greedy game at the start of each Movement Phase."""
+    d = driver(historical.game)
+    g = d.new_game(historical, 0, 3, policies={0: make_policy("greedy"),
+                                               1: make_policy("greedy")})
+    out = []
+    orig = g.begin_phase
+
+    def keep(phase, side):
+        out.append(g.state.copy())
+        return orig(phase, side)
+
+    g.begin_phase = keep
+    d.play(g)
+    return out[::7]
+
+
+def test_board_values_on_the_twin_equal(historical, positions, monkeypatch):
+    """``Board.values`` of every unit of both sides over every hex, in played positions,
+    with the compiled kernel and with the twin."""
+    pol = KbGreedyPolicy()
+    d = driver(historical.game)
+    cells = np.arange(historical.map.n_cells)
+    checked = 0
+    for st in positions:
+        g = d.new_game(historical, 0, 0)
+        g.state = st.copy()
+        view = g.policy_view()
+        out = {}
+        for k in ("cython", "pure"):
+            if k == "pure":
+                monkeypatch.setattr(gwe_scoring, "kernel", lambda scenario: py)
+            for side in (0, 1):
+                board = Board(view, side, pol.weights, pol.params_for(side), Snap(view))
+                mine = np.flatnonzero((historical.units.side == side)
+                                      & ((st.unit_status & Status.ON_MAP) != 0))
+                out[k, side] = np.stack([board.values(int(x), cells) for x in mine])
+            monkeypatch.undo()
+        for side in (0, 1):
+            np.testing.assert_array_equal(out["cython", side], out["pure", side])
+            checked += out["cython", side].size
+    assert checked > 100_000
+
+
+def test_greedy_plays_the_same_on_the_twin(historical, monkeypatch):
+    def play():
+        d = driver(historical.game)
+        g = d.new_game(historical, 0, 5, events=True,
+                       policies={0: make_policy("greedy"), 1: make_policy("greedy")})
+        d.play(g)
+        return g
+
+    a = play()
+    monkeypatch.setattr(gwe_scoring, "kernel", lambda scenario: py)
+    b = play()
+    assert a.events == b.events and a.state.equals(b.state)
