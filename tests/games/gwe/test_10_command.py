@@ -333,6 +333,25 @@ def test_out_of_radius_marks_the_units_beyond_every_friendly_radius():
     assert [g.scenario.units.ids[i] for i in np.flatnonzero(far_)] == ["b"]
 
 
+def test_10_33_radii_kept_for_a_position_follow_every_change_they_read():
+    # the radii of a side are kept per position (command._Radii): a unit that moves or an
+    # enemy that enters the line is a new position (so are the HQs' steps, 10.54)
+    g = gwe([unit("hq", "russian", "0101", "hq", command_radius=4), unit("a", "russian", "0104"),
+             unit("g", "german", "0109")], **COLUMN)
+    a = g.unit("a")
+    first = command.out_of_radius(g, Side.ALLIED)
+    assert not first[a]
+    again = command._Radii(g, Side.ALLIED)
+    assert again.plain is command._Radii(g, Side.ALLIED).plain      # the same position: kept
+    assert not again.plain.flags.writeable
+    g.state.unit_cell[a] = g.scenario.map.cell("0106")               # beyond 4 hexes
+    assert command.out_of_radius(g, Side.ALLIED)[a]
+    g.state.unit_cell[a] = g.scenario.map.cell("0104")
+    assert not command.out_of_radius(g, Side.ALLIED)[a]
+    g.state.unit_cell[g.unit("g")] = g.scenario.map.cell("0103")     # an enemy in the way
+    assert command.out_of_radius(g, Side.ALLIED)[a]
+
+
 def test_4_0_clear_command_removes_the_markers_of_one_side_only():
     g = gwe([unit("r", "russian", "0404"), unit("a", "austro_hungarian", "0707")])
     g.dice.force("command", [1, 1])

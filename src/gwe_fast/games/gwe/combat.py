@@ -60,6 +60,7 @@ _ARMORED_CAR = int(UnitType.ARMORED_CAR)
 _CAVALRY = int(UnitType.CAVALRY)
 _DEPOT = int(UnitType.DEPOT)
 _HQ = int(UnitType.HQ)
+_FORTRESS = int(Feature.FORTRESS)
 
 STOP, DONE, NONE = "stop", "done", "none"
 FORTRESS_STEPS = 4          #: 11.13: "All fortresses have four Steps"
@@ -84,7 +85,7 @@ OPTION_EFFECTS = {
 WORSE_DEFENDER = {"-": "-", "1": "2", "2": "3", "3": "E", "E": "E"}
 WORSE_ATTACKER = {"-": "-", "1": "2", "2": "2"}
 #: 12.21: cavalry attack at full strength only against hexes holding only these types
-CAVALRY_FULL_AGAINST = (UnitType.CAVALRY, UnitType.DEPOT, UnitType.HQ)
+CAVALRY_FULL_AGAINST = (int(UnitType.CAVALRY), int(UnitType.DEPOT), int(UnitType.HQ))
 SIDE_KEYS = {Side.ALLIED: "russian", Side.CENTRAL: "central_powers"}
 
 
@@ -184,7 +185,7 @@ def combat_terrain(scenario: Scenario) -> CombatTerrain:
 
 def fortress_steps(game: GweGame, cell: int) -> int:
     """Steps the fortress printed in ``cell`` has left (11.13); 0 where there is none."""
-    if not game.scenario.map.features[cell] & Feature.FORTRESS:
+    if not game.scenario.map.features[cell] & _FORTRESS:
         return 0
     return max(0, FORTRESS_STEPS - int(game.arr("fortress")[cell, F_LOST]))
 
@@ -197,7 +198,7 @@ def fortress_side(game: GweGame, cell: int) -> int:
 def fortress_cells(game: GweGame, side: int) -> np.ndarray:
     """``bool[n_cells]``: undestroyed fortresses of ``side`` (11.15)."""
     m = game.scenario.map
-    out = ((m.features & Feature.FORTRESS).astype(bool)
+    out = ((m.features & _FORTRESS).astype(bool)
            & (game.arr("fortress")[:, F_LOST] < FORTRESS_STEPS)
            & friendly_ground(game.scenario, side))
     return out

@@ -38,6 +38,8 @@ from gwe_fast.policies.gwe.base import GwePolicy
 from gwe_fast.policies.gwe.position import NEG, PositionMap, command_plan
 from gwe_fast.state import Status
 
+_HQ = int(UnitType.HQ)
+
 STOP, DONE, NONE = combat.STOP, combat.DONE, combat.NONE
 
 
@@ -443,7 +445,7 @@ class PassivePolicy(GwePolicy):
                 continue
             cell = int(st.unit_cell[x])
             here = [int(y) for y in st.units_at(cell) if u.side[y] == d.side
-                    and u.utype[y] != UnitType.HQ]
+                    and u.utype[y] != _HQ]
             if here != [int(x)]:
                 continue                            # it defends with others: it stays
             attackers = self._threat_attackers(view, [cell], 1 - d.side)
