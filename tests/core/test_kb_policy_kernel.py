@@ -102,6 +102,48 @@ def test_kb_unit_values_refuses_bad_arguments(historical):
         cy.kb_unit_values(**{**args, "base": np.zeros(len(args["cells"]) + 1)})
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kb_side_maps_twin_equal(historical, seed):
+    rng = np.random.default_rng(1000 + seed)
+    m, u = historical.map, historical.units
+    n = m.n_cells
+    args = dict(
+        unit_cell=rng.integers(0, n, u.n).astype(np.int32),
+        unit_status=rng.choice([0, 1, 1, 1, 2, 33], u.n).astype(np.uint16), on_map=1,
+        unit_side=u.side, side=int(rng.integers(0, 2)),
+        flags=rng.choice([0, 0, 0, 8, 64], u.n).astype(np.uint16), service=8,
+        stacking=u.stacking, is_hq=(rng.random(u.n) < 0.1).astype(np.uint8),
+        nb=m.neighbors, band=(rng.random(n) < 0.3).astype(np.uint8),
+        west_town=(rng.random(n) < 0.1).astype(np.uint8),
+        hex_last=rng.integers(-1, 2, n).astype(np.int8), central=1,
+        allied=bool(rng.random() < 0.5))
+    a, b = cy.kb_side_maps(**args), py.kb_side_maps(**args)
+    for x, y in zip(a, b):
+        assert x.dtype == y.dtype and x.shape == y.shape == (n,)
+        np.testing.assert_array_equal(x, y)
+    assert a[0].sum() > 0 and a[3].sum() > 0
+
+
+def test_kb_side_maps_refuses_bad_arguments(historical):
+    m, u = historical.map, historical.units
+    n = m.n_cells
+    args = dict(unit_cell=np.full(u.n, -1, dtype=np.int32),
+                unit_status=np.zeros(u.n, dtype=np.uint16), on_map=1, unit_side=u.side, side=0,
+                flags=np.zeros(u.n, dtype=np.uint16), service=8, stacking=u.stacking,
+                is_hq=np.zeros(u.n, dtype=np.uint8), nb=m.neighbors,
+                band=np.zeros(n, dtype=np.uint8), west_town=np.zeros(n, dtype=np.uint8),
+                hex_last=np.zeros(n, dtype=np.int8), central=1, allied=True)
+    cy.kb_side_maps(**args)                        # nobody on the map: fine
+    with pytest.raises(ValueError, match="per-unit"):
+        cy.kb_side_maps(**{**args, "flags": args["flags"][:-1]})
+    with pytest.raises(ValueError, match="per-cell"):
+        cy.kb_side_maps(**{**args, "band": args["band"][:-1]})
+    on = args["unit_status"].copy()
+    on[np.flatnonzero(u.side == 0)[0]] = 1           # on the map at cell -1
+    with pytest.raises(IndexError, match="not on a cell"):
+        cy.kb_side_maps(**{**args, "unit_status": on})
+
+
 @pytest.fixture(scope="module")
 def positions(historical):
     """Positions of a greedy game at the start of each Movement Phase."""
@@ -140,9 +182,13 @@ def test_board_values_on_the_twin_equal(historical, positions, monkeypatch):
                 mine = np.flatnonzero((historical.units.side == side)
                                       & ((st.unit_status & Status.ON_MAP) != 0))
                 out[k, side] = np.stack([board.values(int(x), cells) for x in mine])
+                out[k, side, "maps"] = np.stack([board.my_sp, board.my_combat_sp,
+                                                 board.path_gain, board.screen_gain])
             monkeypatch.undo()
         for side in (0, 1):
             np.testing.assert_array_equal(out["cython", side], out["pure", side])
+            np.testing.assert_array_equal(out["cython", side, "maps"],
+                                          out["pure", side, "maps"])
             checked += out["cython", side].size
     assert checked > 100_000
 

@@ -58,3 +58,11 @@ def kb_unit_values(
     screen_on: bool, contact: float, contact_on: bool, ok_cells: npt.ArrayLike, supply: float,
     gas_cost: float, gas_on: bool, base: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.float64]: ...
+def kb_side_maps(
+    unit_cell: npt.NDArray[np.int32], unit_status: npt.NDArray[np.uint16], on_map: int,
+    unit_side: npt.NDArray[np.int8], side: int, flags: npt.NDArray[np.uint16], service: int,
+    stacking: npt.NDArray[np.int8], is_hq: npt.NDArray[np.uint8], nb: npt.NDArray[np.int32],
+    band: npt.NDArray[np.uint8], west_town: npt.NDArray[np.uint8],
+    hex_last: npt.NDArray[np.int8], central: int, allied: bool,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_],
+           npt.NDArray[np.float64]]: ...

@@ -12,7 +12,8 @@
   them with fractions.
 
 The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its move in
-each of ``cells`` (``policies.kb.position.Board.values``).
+each of ``cells`` (``policies.kb.position.Board.values``); ``kb_side_maps``, what a ``Board``
+refreshes before each move of its side.
 
 Same arguments and results as the pure-Python twin ``gwe_fast._pure.policy``. The
 floating-point operations are the twin's (numpy's), one by one and in the same order, so the
@@ -21,7 +22,7 @@ results are the same bits (the extension is built without floating-point contrac
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t
 
 from gwe_fast._core._types cimport cell_t, flag_t
 
@@ -499,3 +500,62 @@ def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double
                 v = v - (1.0 if gas[c] else 0.0) * gas_cost
             out[i] = v if my_sp[c] - (sp if c == here else 0.0) + sp <= limit else NEG
     return out_arr
+
+
+def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, int on_map,
+                 const int8_t[::1] unit_side, int side, const uint16_t[::1] flags,
+                 int service, const int8_t[::1] stacking, const flag_t[::1] is_hq,
+                 const cell_t[:, ::1] nb, const flag_t[::1] band, const flag_t[::1] west_town,
+                 const int8_t[::1] hex_last, int central, bint allied):
+    """``(my_sp, my_combat_sp, path_gain, screen_gain)`` of ``side`` (see the twin's
+    docstring). Every sum is of small whole numbers, exact in any order."""
+    cdef Py_ssize_t n = nb.shape[0], n_units = unit_cell.shape[0], i, d
+    if nb.shape[1] != 6:
+        raise ValueError("nb must be [n_cells, 6]")
+    check_per_cell(n, (band.shape[0], west_town.shape[0], hex_last.shape[0]))
+    for size in (unit_status.shape[0], unit_side.shape[0], flags.shape[0], stacking.shape[0],
+                 is_hq.shape[0]):
+        if size != n_units:
+            raise ValueError("the per-unit arrays must all have one entry per unit")
+    sp_arr = np.zeros(n, dtype=np.float64)
+    combat_arr = np.zeros(n, dtype=np.float64)
+    gain_arr = np.empty(n, dtype=bool)
+    screen_arr = np.empty(n, dtype=np.float64)
+    cover_arr = np.zeros(n, dtype=np.uint8)
+    unc_arr = np.empty(n, dtype=np.float64)
+    cdef double[::1] my_sp = sp_arr, my_combat = combat_arr, screen = screen_arr, unc = unc_arr
+    cdef uint8_t[::1] gain = gain_arr.view(np.uint8), cover = cover_arr
+    cdef cell_t c, w
+    cdef double spv, total
+    for i in range(n_units):
+        if (unit_status[i] & on_map) and unit_side[i] == side:
+            c = unit_cell[i]
+            if c < 0 or c >= n:
+                raise IndexError(f"unit {i} is on the map but not on a cell of it")
+    with nogil:
+        for i in range(n_units):
+            if not (unit_status[i] & on_map) or unit_side[i] != side:
+                continue
+            c = unit_cell[i]
+            if flags[i] & service:
+                spv = 1.0
+            else:
+                spv = <double>stacking[i]
+                cover[c] = 1
+                for d in range(6):
+                    w = nb[c, d]
+                    if w >= 0:
+                        cover[w] = 1
+            my_sp[c] += spv
+            if not is_hq[i]:
+                my_combat[c] += spv
+        for c in range(n):
+            gain[c] = west_town[c] and ((hex_last[c] == central) == allied)
+            unc[c] = 1.0 if band[c] and not cover[c] else 0.0
+        for c in range(n):
+            total = 0.0
+            for d in range(6):
+                w = nb[c, d]
+                total += unc[w] if w >= 0 else 0.0
+            screen[c] = unc[c] + total
+    return sp_arr, combat_arr, gain_arr, screen_arr

@@ -251,3 +251,35 @@ def kb_unit_values(cells, here, sp, limit, my_sp, allied, dist_west, path_gain, 
     if gas_on:
         v = v - gas[cells].astype(bool) * gas_cost
     return np.where(room, v, -1e9)
+
+
+def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service, stacking,
+                 is_hq, nb, band, west_town, hex_last, central, allied):
+    """``(my_sp, my_combat_sp, path_gain, screen_gain)`` of ``side`` in the position
+    (``policies.kb.position.Board.refresh``): Stacking Points per hex of its units on the map
+    (status bit ``on_map``; a service company, flag ``service``, counts 1) and of those that
+    are not HQs; the towns west of the VP line a path takes (not last held by ``central``
+    for the German side, held by it for the Allied); per hex, the ``band`` hexes it and its neighbours would newly bring into a
+    zone of control, counting the hexes next to units other than service companies as
+    covered."""
+    n = nb.shape[0]
+    on = (unit_status & on_map).astype(bool)
+    mine = np.flatnonzero(on & (unit_side == side))
+    svc = (flags[mine] & service) != 0
+    sp = np.where(svc, 1, stacking[mine]).astype(np.float64)
+    cells = unit_cell[mine]
+    my_sp = np.bincount(cells, weights=sp, minlength=n)
+    combat_units = ~is_hq[mine].astype(bool)
+    my_combat_sp = np.bincount(cells[combat_units], weights=sp[combat_units], minlength=n)
+    cover = np.zeros(n, dtype=bool)
+    ac = np.unique(cells[~svc])
+    if ac.size:
+        cover[ac] = True
+        around = nb[ac]
+        cover[around[around >= 0]] = True
+    west_town = west_town.astype(bool)
+    path_gain = west_town & (hex_last == central) if allied else west_town & (hex_last != central)
+    unc = (band.astype(bool) & ~cover).astype(np.float64)
+    padded = np.append(unc, 0.0)
+    screen_gain = unc + padded[nb].sum(axis=1)
+    return my_sp, my_combat_sp, path_gain, screen_gain

@@ -92,6 +92,7 @@ class Board:
         self._west_town_u8 = _flags(self.west_town)
         self._exempt_u8 = _flags(self.exempt)
         self.k = gwe_scoring.kernel(sc)
+        self._is_hq_u8 = _flags(u.utype == _HQ)
         self.lengths = snap.lengths(self.side)
         L = self.lengths
         self.supply_pen = np.where(L < 0, 3.0, np.where(L > 12, 2.0, np.where(L > 6, 1.0, 0.0)))
@@ -146,30 +147,11 @@ class Board:
             return
         self._refreshed = key
         u = sc.units
-        on = (st.unit_status & Status.ON_MAP).astype(bool)
-        mine = np.flatnonzero(on & (u.side == self.side))
-        sp = np.where(flags[mine] & Flag.SERVICE, 1, u.stacking[mine]).astype(np.float64)
-        cells = st.unit_cell[mine]
-        self.my_sp = np.bincount(cells, weights=sp, minlength=self.n)
-        combat_units = u.utype[mine] != _HQ
-        self.my_combat_sp = np.bincount(cells[combat_units], weights=sp[combat_units],
-                                        minlength=self.n)
-        active = ~(flags[mine] & Flag.SERVICE).astype(bool)
-        cover = np.zeros(self.n, dtype=bool)
-        ac = np.unique(cells[active])
-        if ac.size:
-            cover[ac] = True
-            nb = self.nb[ac]
-            cover[nb[nb >= 0]] = True
-        hl = st.hex_last                       # towns change hands as units pass (20.11)
-        if self.side == Side.CENTRAL:
-            self.path_gain = self.west_town & (hl != Side.CENTRAL)
-        else:
-            self.path_gain = self.west_town & (hl == Side.CENTRAL)
+        self.my_sp, self.my_combat_sp, self.path_gain, self.screen_gain = self.k.kb_side_maps(
+            st.unit_cell, st.unit_status, Status.ON_MAP, u.side, self.side, flags,
+            Flag.SERVICE, u.stacking, self._is_hq_u8, self.nb, _flags(self.band),
+            self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL)
         self._path_gain_u8 = _flags(self.path_gain)
-        unc = (self.band & ~cover).astype(np.float64)
-        padded = np.append(unc, 0.0)
-        self.screen_gain = unc + padded[self.nb].sum(axis=1)
 
     # --- prices -------------------------------------------------------------------------------
     def values(self, unit: int, cells, contact: bool = True) -> np.ndarray:
