@@ -22,7 +22,7 @@ import numpy as np
 
 from gwe_fast.dice import GameDice
 from gwe_fast.enums import Side
-from gwe_fast.policies.base import Policy
+from gwe_fast.policies.base import Decision, Policy, check_choice
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import STATE_ARRAYS, State, Status, initial_state
 
@@ -144,8 +144,6 @@ class PlayedGame(Game):
     # decisions, dice, log -----------------------------------------------------------------
     def ask(self, kind: str, side: int, options, **context: Any):
         """The chosen option of a decision (a single option is taken without asking)."""
-        from gwe_fast.policies.base import Decision, check_choice
-
         options = list(options)
         if len(options) == 1:
             return options[0]
@@ -179,8 +177,6 @@ class PlayedGame(Game):
         """A simultaneous secret choice: each side in ``options`` picks from its own legal
         options; no pick is stored in the game, the log or the context until every side has
         chosen, so no policy can see the other's choice. Returns ``{side: chosen option}``."""
-        from gwe_fast.policies.base import Decision, check_choice
-
         picks = {}
         for side, opts in options.items():
             opts = list(opts)
