@@ -709,17 +709,26 @@ class _Position:
         return self._defense[key]
 
     def reaches(self, attackers, cells) -> bool:
-        """The lowest odds of the CRT (8.8 note), before any support."""
+        """The lowest odds of the CRT (8.8 note), before any support: ``odds_column`` of the
+        attackers' row is not -1, compared in whole numbers (twice the strength)."""
         if not attackers:
             return False
-        a = self.strength(attackers, cells)
-        row = crt_row(self.game, attackers)
-        return odds_column(self.game, row, a, self.defense(cells)) >= 0
+        defense = self.defense(cells)
+        if defense <= 0:
+            return True                          # odds_column: the last column
+        s2 = self.strength2(attackers, cells)
+        return any(s2 * b >= 2 * defense * a
+                   for a, b in crt_ratios(self.game.scenario)[crt_row(self.game, attackers)])
 
     def strength(self, attackers, cells) -> Fraction:
         """``attack_strength(game, attackers, cells, supplied)`` without massed artillery,
         from each unit's strength and river crossings kept for this position: the same
         exact value, summed in half points."""
+        return Fraction(self.strength2(attackers, cells), 2)
+
+    def strength2(self, attackers, cells) -> int:
+        """Twice ``strength``: always a whole number (halved strengths are whole numbers
+        of half points, 12.21's floor(cavalry / 4) a whole number)."""
         if self._unit is None:
             game = self.game
             vals = current_values(game)
@@ -746,8 +755,8 @@ class _Position:
             if full is None:
                 full = self._full[key] = cavalry_at_full(self.game, cells)
             if not full:
-                return Fraction(cav2 // 8) + Fraction(other2, 2)    # 12.21: floor(cav / 4)
-        return Fraction(cav2 + other2, 2)
+                return 2 * (cav2 // 8) + other2                     # 12.21: floor(cav / 4)
+        return cav2 + other2
 
     def feasible(self, chosen, pool, cells) -> bool:
         """Can ``chosen`` plus some of ``pool`` make a legal attack on ``cells``? The row
