@@ -313,6 +313,42 @@ def test_snap_modifiers_equal_the_engines_attack_modifiers(historical):
     assert len(seen) > 20
 
 
+def test_expected_prefixes_equal_expected_attack_of_every_team(historical):
+    # the planner weighs every prefix of its strongest-first candidates at once: each must
+    # be what expected_attack gives that team, bit for bit, in played positions (several
+    # attacker hexes and corps, trench hexes, units out of supply)
+    w = scoring.Weights()
+    seen = []
+
+    def check(game, phase):
+        if not phase.endswith("_movement"):
+            return
+        v = game.policy_view()
+        s = scoring.Snap(v)
+        st, u = game.state, game.scenario.units
+        D = game.scenario.map.neighbors
+        for side in (0, 1):
+            enemy = s.occ(1 - side)
+            mine = [int(x) for x in np.flatnonzero((st.unit_status & 1).astype(bool)
+                                                   & (u.side == side))]
+            for e in np.flatnonzero(enemy)[::5]:
+                around = {int(c) for c in D[e] if c >= 0}
+                second = {int(c) for a in around for c in D[a] if c >= 0}
+                team = [x for x in mine if int(st.unit_cell[x]) in around | second][:8]
+                if not team:
+                    continue
+                for cv in (0.0, 1.3):
+                    got = scoring.expected_prefixes(s, team, [int(e)], w, clear_value=cv)
+                    want = [scoring.expected_attack(s, team[:k], [int(e)], w, clear_value=cv)
+                            for k in range(1, len(team) + 1)]
+                    assert got == want
+                seen.append(len(team))
+
+    engine.play(new_game(historical, 2, 1, policies={0: KbGreedyPolicy(),
+                                                     1: KbGreedyPolicy()}), check=check)
+    assert len(seen) > 20 and max(seen) >= 4
+
+
 def test_the_scorer_examples_run():
     assert doctest.testmod(scoring).failed == 0
 

@@ -345,13 +345,17 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
         cand.sort(key=lambda x: (-(lead and bool(combat.is_stoss(view, x))), -strength[x], x))
         best = None
         given_up = 0.0
-        for k in range(1, min(len(cand), MAX_TEAM) + 1):
+        top = min(len(cand), MAX_TEAM)
+        prefixes = None                  # every team's expectation at once, when one is new
+        for k in range(1, top + 1):
             given_up += delta(cand[k - 1], e)
             key = (e, tuple(cand[:k]))
             e_k = cache.get(key)
             if e_k is None:
-                e_k = cache[key] = scoring.expected_attack(snap, cand[:k], [e], w,
-                                                           clear_value=float(p.clear_value))
+                if prefixes is None:
+                    prefixes = scoring.expected_prefixes(snap, cand[:top], [e], w,
+                                                         clear_value=float(p.clear_value))
+                e_k = cache[key] = prefixes[k - 1]
             total = e_k.score + given_up
             if best is None or total > best[0].score + float(p.trim_tolerance):
                 best = (scoring.Expected(total, e_k.p_eliminated, e_k.p_unsuccessful,

@@ -400,6 +400,80 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
                     p_fail * fail_steps + p_elim * elim_steps, p_clear)
 
 
+def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
+                      clear_value: float = 0.0) -> list[Expected]:
+    """``expected_attack`` of ``attackers[:1]``, ``attackers[:2]``, ... ``attackers`` on
+    ``cells`` (no barrage), each the same as ``expected_attack`` would give, bit for bit: the
+    sums run in the same order, the attackers' side (strength, supply, corps, hexsides,
+    stacks, eliminations) grows by one unit at a time instead of being summed again for
+    every team, and the defending side is the position's (``Snap.defence``)."""
+    view = snap.view
+    attackers = [int(a) for a in attackers]
+    cells = tuple(int(c) for c in cells)
+    defence = snap.defence(cells)
+    if not attackers or not defence.units:
+        return [Expected(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0) for _ in attackers]
+    def_str = defence.strength if defence.strength > 0 else 1
+    fog, _, _, two_corps = snap._table_mods()
+    hex_mod = max(int(view.data.die_mod[c]) for c in cells)
+    n_def, full = snap.defender_steps(cells, w)
+    side = int(view.scenario.units.side[attackers[0]])
+    st = view.state
+    corps = view.arr("corps")
+    trench = view.data.trench
+    out: list[Expected] = []
+    att_str = 0
+    worst = supply.IN_SUPPLY
+    corps_seen: set[int] = set()
+    across: int | None = None                 # combat.terrain_modifier's hexside, so far
+    stacks: dict[int, list[int]] = {}         # by attacker hex, in the attackers' order
+    stack_fail: dict[int, tuple[float, int]] = {}
+    elim = 0
+    elim_steps = 0
+    for a in attackers:
+        att_str += snap.face(a)[0]
+        worst = max(worst, snap.supply_state(a))
+        corps_seen.add(int(corps[a]))
+        here = int(st.unit_cell[a])
+        if here not in stacks:
+            # terrain_modifier takes the least over every attacker hex and defending hex
+            m = combat.terrain_modifier(view, [a], cells)[1]
+            across = m if across is None else min(across, m)
+            stacks[here] = []
+        stacks[here].append(a)
+        k = 1 if snap.can_retreat(here, side) else 2
+        c = cheapest([snap.step_costs(x, w) for x in stacks[here]], k)
+        extra = w.trench * len(stacks[here]) \
+            if k == 1 and side == Side.ALLIED and trench[here] else None
+        stack_fail[here] = (c[-1], len(c) - 1, extra)
+        elim = elim + snap.step_costs(a, w, whole=True)[0]
+        elim_steps = elim_steps + snap.face(a)[2]
+        # the attack of the team so far, as expected_attack computes it
+        dfn = (supply.die_modifier(view, worst)
+               + (two_corps if len(corps_seen) >= 2 else 0) + hex_mod + (across or 0))
+        p_elim, p_fail, success = odds(att_str, fog, def_str, dfn, defence.morale)
+        kmax = max((k for k, _ in success), default=0)
+        cum = full[:min(kmax, n_def) + 1]
+        gain, dsteps, p_clear = 0.0, 0.0, 0.0
+        for k, p in success:
+            j = min(k, len(cum) - 1)
+            gain += p * cum[j]
+            dsteps += p * j
+            if j >= n_def:
+                p_clear += p
+                gain += p * clear_value
+        fail, fail_steps = 0.0, 0.0
+        for cost, steps, extra in stack_fail.values():
+            fail += cost
+            fail_steps += steps
+            if extra is not None:
+                fail += extra
+        score = gain - p_fail * fail - p_elim * elim
+        out.append(Expected(score, p_elim, p_fail, 1.0 - p_elim - p_fail, dsteps,
+                            p_fail * fail_steps + p_elim * elim_steps, p_clear))
+    return out
+
+
 # --- barrages and counter-battery --------------------------------------------------------------
 
 _COLUMNS: dict[tuple, int | None] = {}
