@@ -277,7 +277,7 @@ def _rail_step_costs(game: GweGame, unit: int) -> np.ndarray:
     unit's Stacking Points (18.31, 18.33).
     """
     sc, st = game.scenario, game.state
-    m, u = sc.map, sc.units
+    u = sc.units
     side = int(u.side[unit])
     enemy = 1 - side
     mine = friendly_ground(sc, side)
@@ -286,14 +286,28 @@ def _rail_step_costs(game: GweGame, unit: int) -> np.ndarray:
     hq_only = any_enemy & ~combat_enemy
     enter = (mine & ~combat_enemy & ~controlled(sc, st, enemy)
              & ((st.hex_last != enemy) | hq_only))
-    one, lines = _rail_lines(sc, side)
     sp = int(u.stacking[unit])
+    room = b""
     if track_limits_on(sc) and sp > 0:
-        room = track_room(game, side)
-        room = np.maximum(room[..., 0], room[..., 1]) >= sp       # faster than .max(axis=2)
-        lines = np.where((lines >= 0) & room, 0, PROHIBITED).astype(dtypes.STEPCOST)
+        left = track_room(game, side)
+        room = (np.maximum(left[..., 0], left[..., 1]) >= sp).tobytes()   # faster than .max
+    return _rail_table(sc, side, (~enter).tobytes(), room)
+
+
+@lru_cache(maxsize=64)
+def _rail_table(scenario: Scenario, side: int, closed: bytes, room: bytes) -> np.ndarray:
+    # the table of ``_rail_step_costs``, read-only: the side's units facing the same enemy
+    # and the same track left share it (``room``: where a line can still carry the unit,
+    # empty without track limits)
+    m = scenario.map
+    one, lines = _rail_lines(scenario, side)
+    if room:
+        ok = np.frombuffer(room, dtype=bool).reshape(lines.shape)
+        lines = np.where((lines >= 0) & ok, 0, PROHIBITED).astype(dtypes.STEPCOST)
     # 1 across a friendly rail hexside into a hex it may enter, else PROHIBITED
-    return m.k.board.step_costs(m.neighbors, one, lines, ~enter)
+    table = m.k.board.step_costs(m.neighbors, one, lines, np.frombuffer(closed, dtype=bool))
+    table.flags.writeable = False
+    return table
 
 
 @lru_cache(maxsize=64)
