@@ -22,6 +22,9 @@ def test_bench_with_a_tiny_budget_prints_the_table_and_leaves_out_what_does_not_
     assert set(lines[1]) <= {"-", " "}
     text = result.stdout
     assert "movement range, allowance 6" in text and "µs workspace" in text
+    row = next(x for x in lines if x.startswith("supply lines of a whole side"))
+    assert "µs Allied" in row and "µs German" in row and "<= 5 µs" in row
+    assert "missed" in row or "met" in row
     for game in ("Brusilov", "Kaiser's Battle"):
         row = next(x for x in lines if x.startswith(f"{game}: random against random"))
         assert "(1 game)" in row and "ms CPU" in row and "<= 2 ms" in row
