@@ -347,6 +347,24 @@ class Expected:
     p_cleared: float
 
 
+def _success(success, n_def: int, full: list[float], clear_value: float
+             ) -> tuple[float, float, float]:
+    """``(gain, defender steps, p cleared)`` over the successful results (8.75): ``success``
+    as ``odds`` gives it, the defenders' ``n_def`` steps with ``full`` the cheapest of them
+    (``Snap.defender_steps``), ``clear_value`` when the defending hexes are emptied."""
+    kmax = max((k for k, _ in success), default=0)
+    cum = full[:min(kmax, n_def) + 1]
+    gain, dsteps, p_clear = 0.0, 0.0, 0.0
+    for k, p in success:
+        j = min(k, len(cum) - 1)
+        gain += p * cum[j]
+        dsteps += p * j
+        if j >= n_def:
+            p_clear += p
+            gain += p * clear_value
+    return gain, dsteps, p_clear
+
+
 def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, sos=(),
                     clear_value: float = 0.0) -> Expected:
     """The exact expectation of an attack in the current position (8.7, 8.71-8.75).
@@ -370,16 +388,7 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
     att_mod, def_mod, morale = snap.modifiers(attackers, cells, rolling, sos)
     p_elim, p_fail, success = odds(att_str, att_mod, def_str, def_mod, morale)
     n_def, full = snap.defender_steps(cells, w)
-    kmax = max((k for k, _ in success), default=0)
-    cum = full[:min(kmax, n_def) + 1]
-    gain, dsteps, p_clear = 0.0, 0.0, 0.0
-    for k, p in success:
-        j = min(k, len(cum) - 1)
-        gain += p * cum[j]
-        dsteps += p * j
-        if j >= n_def:
-            p_clear += p
-            gain += p * clear_value
+    gain, dsteps, p_clear = _success(success, n_def, full, clear_value)
     side = int(view.scenario.units.side[attackers[0]])
     st = view.state
     stacks: dict[int, list[int]] = {}
@@ -452,16 +461,7 @@ def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
         dfn = (supply.die_modifier(view, worst)
                + (two_corps if len(corps_seen) >= 2 else 0) + hex_mod + (across or 0))
         p_elim, p_fail, success = odds(att_str, fog, def_str, dfn, defence.morale)
-        kmax = max((k for k, _ in success), default=0)
-        cum = full[:min(kmax, n_def) + 1]
-        gain, dsteps, p_clear = 0.0, 0.0, 0.0
-        for k, p in success:
-            j = min(k, len(cum) - 1)
-            gain += p * cum[j]
-            dsteps += p * j
-            if j >= n_def:
-                p_clear += p
-                gain += p * clear_value
+        gain, dsteps, p_clear = _success(success, n_def, full, clear_value)
         fail, fail_steps = 0.0, 0.0
         for cost, steps, extra in stack_fail.values():
             fail += cost
