@@ -109,6 +109,47 @@ def supply_side_case(n_hq=10, blocked_share=0.15, seed=4):
     return m, cost, hq
 
 
+def whole_side_search(impl, nb, cost, sources, unweighted=False):
+    """A function that searches from every source over the whole map with ``impl`` and
+    returns each cell's least cost (-1 unreached), as ``bounded_search``'s first layer. scipy
+    and networkx get the same graph: an edge for each allowed step (weight 1 with
+    ``unweighted``, for a search that counts hexes)."""
+    n = nb.shape[0]
+    if impl == "cython":
+        return lambda: cy.bounded_search(nb, cost, sources)[0][0]
+    if impl == "workspace":
+        ws = cy.SearchWorkspace(nb)
+        return lambda: ws.run(cost, sources)[0][0]
+    if impl == "pure":
+        return lambda: py.bounded_search(nb, cost, sources)[0][0]
+    u, d = np.nonzero(cost >= 0)
+    weight = np.ones(len(u)) if unweighted else cost[u, d].astype(float)
+    if impl == "scipy":
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import dijkstra
+
+        g = csr_matrix((weight, (u, nb[u, d])), shape=(n, n))
+
+        def run():
+            r = dijkstra(g, indices=sources, min_only=True, unweighted=unweighted)
+            return np.where(np.isinf(r), -1, r).astype(np.int32)
+
+        return run
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    g.add_weighted_edges_from(zip(u.tolist(), nb[u, d].tolist(), weight.tolist()))
+
+    def run():
+        out = np.full(n, -1, dtype=np.int32)
+        for c, k in nx.multi_source_dijkstra_path_length(g, set(sources.tolist())).items():
+            out[c] = k
+        return out
+
+    return run
+
+
 @pytest.mark.parametrize("impl", ["cython", "workspace", "pure", "scipy", "networkx"])
 def test_supply_for_a_whole_side(benchmark, impl):
     """Least cost from the nearest of 10 HQs to every hex, unlimited, enemy hexes blocked."""
@@ -116,42 +157,7 @@ def test_supply_for_a_whole_side(benchmark, impl):
     benchmark.group = "supply-side kaisers-battle"
     benchmark.extra_info.update(n_cells=m.n_cells, sources=len(hq))
     expected = py.bounded_search(m.neighbors, cost, hq)[0][0]
-    if impl == "cython":
-        dist = benchmark(lambda: cy.bounded_search(m.neighbors, cost, hq)[0][0])
-    elif impl == "workspace":
-        ws = cy.SearchWorkspace(m.neighbors)
-        dist = benchmark(lambda: ws.run(cost, hq)[0][0])
-    elif impl == "pure":
-        dist = benchmark(lambda: py.bounded_search(m.neighbors, cost, hq)[0][0])
-    elif impl == "scipy":
-        from scipy.sparse import csr_matrix
-        from scipy.sparse.csgraph import dijkstra
-
-        u, d = np.nonzero(cost >= 0)
-        g = csr_matrix((cost[u, d].astype(float), (u, m.neighbors[u, d])),
-                       shape=(m.n_cells, m.n_cells))
-
-        def run():
-            r = dijkstra(g, indices=hq, min_only=True)
-            return np.where(np.isinf(r), -1, r).astype(np.int32)
-
-        dist = benchmark(run)
-    else:
-        import networkx as nx
-
-        g = nx.DiGraph()
-        g.add_nodes_from(range(m.n_cells))
-        u, d = np.nonzero(cost >= 0)
-        g.add_weighted_edges_from(zip(u.tolist(), m.neighbors[u, d].tolist(),
-                                      cost[u, d].tolist()))
-
-        def run():
-            r = nx.multi_source_dijkstra_path_length(g, set(hq.tolist()))
-            out = np.full(m.n_cells, -1, dtype=np.int32)
-            out[list(r)] = list(r.values())
-            return out
-
-        dist = benchmark(run)
+    dist = benchmark(whole_side_search(impl, m.neighbors, cost, hq))
     assert (dist >= 0).sum() > m.n_cells // 2      # most of the map is in supply
     np.testing.assert_array_equal(dist, expected)
 
@@ -179,40 +185,7 @@ def test_supply_lines_for_a_whole_side(benchmark, impl, side):
     benchmark.group = f"supply-lines kaisers-battle {['allied', 'german'][side]}"
     benchmark.extra_info.update(n_cells=m.n_cells, sources=len(hq))
     expected = py.bounded_search(nb, cost, hq)[0][0]
-    if impl == "cython":
-        dist = benchmark(lambda: cy.bounded_search(nb, cost, hq)[0][0])
-    elif impl == "workspace":
-        ws = cy.SearchWorkspace(nb)
-        dist = benchmark(lambda: ws.run(cost, hq)[0][0])
-    elif impl == "pure":
-        dist = benchmark(lambda: py.bounded_search(nb, cost, hq)[0][0])
-    elif impl == "scipy":
-        from scipy.sparse import csr_matrix
-        from scipy.sparse.csgraph import dijkstra
-
-        u, d = np.nonzero(cost >= 0)
-        g = csr_matrix((np.ones(len(u)), (u, nb[u, d])), shape=(m.n_cells, m.n_cells))
-
-        def run():
-            r = dijkstra(g, unweighted=True, indices=hq, min_only=True)
-            return np.where(np.isinf(r), -1, r).astype(np.int32)
-
-        dist = benchmark(run)
-    else:
-        import networkx as nx
-
-        g = nx.DiGraph()
-        g.add_nodes_from(range(m.n_cells))
-        u, d = np.nonzero(cost >= 0)
-        g.add_edges_from(zip(u.tolist(), nb[u, d].tolist()))
-
-        def run():
-            out = np.full(m.n_cells, -1, dtype=np.int32)
-            for c, k in nx.multi_source_dijkstra_path_length(g, set(hq.tolist())).items():
-                out[c] = k
-            return out
-
-        dist = benchmark(run)
+    dist = benchmark(whole_side_search(impl, nb, cost, hq, unweighted=True))
     assert (dist >= 0).sum() > m.n_cells * 3 // 4     # most of the map is in supply
     np.testing.assert_array_equal(dist, expected)
 

@@ -275,6 +275,16 @@ def test_passive_allied_defender_keeps_its_units_in_the_trench():
 
 # --- the scorer's shortcuts agree with the engine ------------------------------------------------
 
+def at_each_movement_phase(historical, index, policies, look):
+    """Play game ``index`` of master seed 2 and call ``look(game, snap)`` at the start of every
+    Movement Phase (``snap``: a fresh ``scoring.Snap`` of the position)."""
+    def check(game, phase):
+        if phase.endswith("_movement"):
+            look(game, scoring.Snap(game.policy_view()))
+
+    engine.play(new_game(historical, 2, index, policies=policies), check=check)
+
+
 def test_snap_modifiers_equal_the_engines_attack_modifiers(historical):
     g = position()
     a = kb_put(g, GE_DIV, "2113")
@@ -290,11 +300,7 @@ def test_snap_modifiers_equal_the_engines_attack_modifiers(historical):
     # and in played positions, out of supply and all
     seen = []
 
-    def check(game, phase):
-        if not phase.endswith("_movement"):
-            return
-        v = game.policy_view()
-        s = scoring.Snap(v)
+    def check(game, s):
         st = game.state
         for side in (0, 1):
             mine = np.flatnonzero((st.unit_status & 1).astype(bool)
@@ -308,8 +314,7 @@ def test_snap_modifiers_equal_the_engines_attack_modifiers(historical):
                         game, [int(x)], nb[:1])[:3]
                     seen.append(1)
 
-    engine.play(new_game(historical, 2, 0, policies={0: KbPassivePolicy(),
-                                                     1: KbGreedyPolicy()}), check=check)
+    at_each_movement_phase(historical, 0, {0: KbPassivePolicy(), 1: KbGreedyPolicy()}, check)
     assert len(seen) > 20
 
 
@@ -320,11 +325,7 @@ def test_expected_prefixes_equal_expected_attack_of_every_team(historical):
     w = scoring.Weights()
     seen = []
 
-    def check(game, phase):
-        if not phase.endswith("_movement"):
-            return
-        v = game.policy_view()
-        s = scoring.Snap(v)
+    def check(game, s):
         st, u = game.state, game.scenario.units
         D = game.scenario.map.neighbors
         for side in (0, 1):
@@ -344,8 +345,7 @@ def test_expected_prefixes_equal_expected_attack_of_every_team(historical):
                     assert got == want
                 seen.append(len(team))
 
-    engine.play(new_game(historical, 2, 1, policies={0: KbGreedyPolicy(),
-                                                     1: KbGreedyPolicy()}), check=check)
+    at_each_movement_phase(historical, 1, {0: KbGreedyPolicy(), 1: KbGreedyPolicy()}, check)
     assert len(seen) > 20 and max(seen) >= 4
 
 
