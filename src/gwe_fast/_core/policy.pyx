@@ -94,6 +94,14 @@ cdef int check_per_cell(Py_ssize_t nc, sizes) except -1:
     return 0
 
 
+cdef object per_asked(object values, Py_ssize_t n, str name):
+    # an optional float array with one entry per cell asked
+    a = np.ascontiguousarray(values, dtype=np.float64)
+    if a.shape[0] != n:
+        raise ValueError(f"{name} must have one entry per cell asked")
+    return a
+
+
 cdef int check_sides(const cell_t[:, ::1] nb, const flag_t[:, ::1] other, str names) except -1:
     if nb.shape[1] != 6 or other.shape[0] != nb.shape[0] or other.shape[1] != 6:
         raise ValueError(f"{names} must be [n_cells, 6]")
@@ -142,13 +150,9 @@ def score_cells(cells, Py_ssize_t here, double sp, double limit, double steps, d
                         dist_enemy.shape[0], supplied.shape[0], cover.shape[0],
                         hex_last.shape[0], town.shape[0]))
     if has_extra:
-        ex = np.ascontiguousarray(extra, dtype=np.float64)
-        if ex.shape[0] != n:
-            raise ValueError("extra must have one entry per cell asked")
+        ex = per_asked(extra, n, "extra")
     if has_gain:
-        gn = np.ascontiguousarray(gain, dtype=np.float64)
-        if gn.shape[0] != n:
-            raise ValueError("gain must have one entry per cell asked")
+        gn = per_asked(gain, n, "gain")
     check_cells(cv, nc)
     out_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] out = out_arr
@@ -462,9 +466,7 @@ def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double
                         adj_enemy.shape[0], exempt.shape[0], supply_pen.shape[0],
                         gas.shape[0]))
     if has_base:
-        bv = np.ascontiguousarray(base, dtype=np.float64)
-        if bv.shape[0] != n:
-            raise ValueError("base must have one entry per cell asked")
+        bv = per_asked(base, n, "base")
     check_cells(cv, nc)
     out_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] out = out_arr
