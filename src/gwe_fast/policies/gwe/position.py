@@ -104,11 +104,11 @@ class PositionMap:
         # defence and expectation per column once it has been priced as a target
         self.k = scoring.kernel(sc)
         self.need = np.array([a / b for a, b in self.table.odds[self.enemy_row]])
-        self.supplied_u8 = _flags(self.supplied)
-        self.cover_u8 = _flags(self.cover)
-        self.enemy_occ_u8 = _flags(self.enemy_occ)
-        self.prohibited_u8 = _flags(self.prohibited)
-        self.halved_u8 = _flags(self.halved)
+        self.supplied_u8 = scoring.as_flags(self.supplied)
+        self.cover_u8 = scoring.as_flags(self.cover)
+        self.enemy_occ_u8 = scoring.as_flags(self.enemy_occ)
+        self.prohibited_u8 = scoring.as_flags(self.prohibited)
+        self.halved_u8 = scoring.as_flags(self.halved)
         self.tgt_known = np.zeros(self.n, dtype=np.uint8)
         self.tgt_def = np.zeros(self.n)
         self.tgt_ev = np.zeros((self.n, self.table.n_cols))
@@ -357,11 +357,6 @@ def _target_values(table, side: int, force, w, vp, hv: float) -> np.ndarray:
         # the entry holds the table and VP values it was keyed by, so their ids stay theirs
         hit = _TARGETS[key] = (table, vp, ev)
     return hit[2]
-
-
-def _flags(a: np.ndarray) -> np.ndarray:
-    """A boolean array as the kernels' ``uint8`` flags (no copy when it is contiguous)."""
-    return np.ascontiguousarray(a).view(np.uint8)
 
 
 def command_plan(view, side: int, for_combat: bool, w: scoring.Weights) -> dict[int, int]:

@@ -71,6 +71,12 @@ def kernel(scenario: Scenario):
     return policy
 
 
+def as_flags(a: np.ndarray) -> np.ndarray:
+    """A boolean array as the policy kernels' ``uint8`` flags (no copy when it is
+    contiguous); both games' policies hand their masks to the kernels this way."""
+    return np.ascontiguousarray(a).view(np.uint8)
+
+
 @dataclass(frozen=True)
 class Weights:
     """The exchange rates of the currency, in victory points (named policy parameters).
@@ -534,8 +540,8 @@ class Snapshot:
         policy kernel's ``retreat_ways``)."""
         sc = self.game.scenario
         u8 = self._get(("u8", side, through_zoc), lambda: (
-            _u8(self.passable()), _u8(self.blocks(side)),
-            _u8(self.blocks(side) if through_zoc else self.open_zoc(side))))
+            as_flags(self.passable()), as_flags(self.blocks(side)),
+            as_flags(self.blocks(side) if through_zoc else self.open_zoc(side))))
         return kernel(sc).retreat_ways(origin, sc.map.neighbors, u8[0], u8[1], u8[2],
                                        through_zoc, hex_distances(sc)[origin])
 
@@ -606,11 +612,6 @@ def _passable(game) -> np.ndarray:
         a.flags.writeable = False
         hit = _PASSABLE[key] = (game.data, a)   # holds the data, so its id stays its own
     return hit[1]
-
-
-def _u8(a: np.ndarray) -> np.ndarray:
-    """A boolean array as the kernels' ``uint8`` flags (no copy when it is contiguous)."""
-    return np.ascontiguousarray(a).view(np.uint8)
 
 
 def _units_by_cell(game, side: int) -> dict[int, list[int]]:
@@ -748,8 +749,8 @@ def _packed_terrain(scenario: Scenario) -> PackedTerrain:
         halved=np.ascontiguousarray(ct.halved).view(np.uint8),
         ratios={row: np.array(r, dtype=np.int64).reshape(-1, 2)
                 for row, r in crt_ratios(scenario).items()},
-        die_exclusive=tuple((_u8(m), int(n)) for m, n in ct.die_exclusive),
-        die_any=tuple((_u8(m), int(n)) for m, n in ct.die_any))
+        die_exclusive=tuple((as_flags(m), int(n)) for m, n in ct.die_exclusive),
+        die_any=tuple((as_flags(m), int(n)) for m, n in ct.die_any))
 
 
 def fingerprint(game) -> bytes:
@@ -799,8 +800,8 @@ def surrounded_cells(game, side: int, supplied=None) -> np.ndarray:
     enemy_units = occupied(sc, st, 1 - side, hq_only_counts=False)
     negated = occupied(sc, st, side) | fortress_cells(game, side)
     free = ~enemy_units & ~(controlled(sc, st, 1 - side) & ~negated)
-    return kernel(sc).surrounded_map(m.neighbors, _u8(_passable(game)), _u8(free),
-                                     _u8(target), _u8(own), SURROUNDED_LINE - 1)
+    return kernel(sc).surrounded_map(m.neighbors, as_flags(_passable(game)), as_flags(free),
+                                     as_flags(target), as_flags(own), SURROUNDED_LINE - 1)
 
 
 # --- the position --------------------------------------------------------------------------------

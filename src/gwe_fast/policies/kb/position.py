@@ -48,11 +48,6 @@ NEG = -1e9
 MAX_TEAM = 99         # attackers weighed for one planned attack (strongest first)
 
 
-def _flags(a: np.ndarray) -> np.ndarray:
-    """A boolean array as the kernels' ``uint8`` flags (no copy when it is contiguous)."""
-    return np.ascontiguousarray(a, dtype=bool).view(np.uint8)
-
-
 class Board:
     """One side's view of the map for one Movement Segment (see the module docstring)."""
 
@@ -87,12 +82,12 @@ class Board:
         self.gas = movement.gas_zone(view)
         self.gas_any = bool(self.gas.any())
         # the boolean maps as the policy kernel's uint8 flags (views, no copies)
-        self._gas_u8 = _flags(self.gas)
-        self._trench_u8 = _flags(self.trench)
-        self._west_town_u8 = _flags(self.west_town)
-        self._exempt_u8 = _flags(self.exempt)
+        self._gas_u8 = gwe_scoring.as_flags(self.gas)
+        self._trench_u8 = gwe_scoring.as_flags(self.trench)
+        self._west_town_u8 = gwe_scoring.as_flags(self.west_town)
+        self._exempt_u8 = gwe_scoring.as_flags(self.exempt)
         self.k = gwe_scoring.kernel(sc)
-        self._is_hq_u8 = _flags(u.utype == _HQ)
+        self._is_hq_u8 = gwe_scoring.as_flags(u.utype == _HQ)
         self.lengths = snap.lengths(self.side)
         L = self.lengths
         self.supply_pen = np.where(L < 0, 3.0, np.where(L > 12, 2.0, np.where(L > 6, 1.0, 0.0)))
@@ -124,6 +119,7 @@ class Board:
             col = max(0.0, front - gap)
             band = (self.dist_west == col) & (self.dist_enemy >= 2)
         self.band = band
+        self._band_u8 = gwe_scoring.as_flags(band)
         self.planned = planned or {}          # unit -> (target cell, destination cell)
         self.targets = {t for t, _ in self.planned.values()}
         self.refresh()
@@ -149,9 +145,9 @@ class Board:
         u = sc.units
         self.my_sp, self.my_combat_sp, self.path_gain, self.screen_gain = self.k.kb_side_maps(
             st.unit_cell, st.unit_status, Status.ON_MAP, u.side, self.side, flags,
-            Flag.SERVICE, u.stacking, self._is_hq_u8, self.nb, _flags(self.band),
+            Flag.SERVICE, u.stacking, self._is_hq_u8, self.nb, self._band_u8,
             self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL)
-        self._path_gain_u8 = _flags(self.path_gain)
+        self._path_gain_u8 = gwe_scoring.as_flags(self.path_gain)
 
     # --- prices -------------------------------------------------------------------------------
     def values(self, unit: int, cells, contact: bool = True) -> np.ndarray:

@@ -242,18 +242,26 @@ class Snap:
         """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
         supply lines (8.3, 8.4, 14.22-14.24, 16.0, 5.32, 8.26, 8.61-8.62)."""
         view = self.view
-        fog, sos_per_die, rolling_per_point, two_corps = self._table_mods()
         worst = max((self.supply_state(a) for a in attackers), default=supply.IN_SUPPLY)
         corps = view.arr("corps")
         mixed = len({int(corps[a]) for a in attackers}) >= 2
         hex_mod, side_mod = combat.terrain_modifier(view, attackers, cells)
         morale = self.defence(tuple(int(c) for c in cells)).morale
+        return (*self.die_modifiers(worst, mixed, hex_mod + side_mod, rolling, sos), morale)
+
+    def die_modifiers(self, worst: int, mixed: bool, terrain: int, rolling: int = 0,
+                      sos=()) -> tuple[int, int]:
+        """``(att_mod, def_mod)`` of an attack whose attackers' worst supply state is
+        ``worst``, of two or more corps when ``mixed``, across ``terrain`` (hex plus hexside,
+        ``combat.terrain_modifier``), with ``rolling`` Rolling Barrage points and the ``sos``
+        points of each defending stack's barrage (8.3, 8.4, 14.22, 16.0, 9.52, 9.62)."""
+        fog, sos_per_die, rolling_per_point, two_corps = self._table_mods()
         att = fog + int(rolling) * rolling_per_point
-        dfn = (supply.die_modifier(view, worst)
+        dfn = (supply.die_modifier(self.view, worst)
                + sum(int(p) // sos_per_die for p in sos)
                + (two_corps if mixed else 0)
-               + hex_mod + side_mod)
-        return att, dfn, morale
+               + terrain)
+        return att, dfn
 
     def _table_mods(self) -> tuple[int, int, int, int]:
         """``(fog, SOS points per die, die per Rolling Barrage point, two corps)``: the
@@ -423,8 +431,6 @@ def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
     if not attackers or not defence.units:
         return [Expected(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0) for _ in attackers]
     def_str = defence.strength if defence.strength > 0 else 1
-    fog, _, _, two_corps = snap._table_mods()
-    hex_mod = max(int(view.data.die_mod[c]) for c in cells)
     n_def, full = snap.defender_steps(cells, w)
     side = int(view.scenario.units.side[attackers[0]])
     st = view.state
@@ -434,9 +440,10 @@ def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
     att_str = 0
     worst = supply.IN_SUPPLY
     corps_seen: set[int] = set()
-    across: int | None = None                 # combat.terrain_modifier's hexside, so far
+    hex_mod = 0                               # combat.terrain_modifier: the defending hexes'
+    across: int | None = None                 # ... and the least hexside so far
     stacks: dict[int, list[int]] = {}         # by attacker hex, in the attackers' order
-    stack_fail: dict[int, tuple[float, int]] = {}
+    stack_fail: dict[int, tuple[float, int, float | None]] = {}
     elim = 0
     elim_steps = 0
     for a in attackers:
@@ -446,7 +453,7 @@ def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
         here = int(st.unit_cell[a])
         if here not in stacks:
             # terrain_modifier takes the least over every attacker hex and defending hex
-            m = combat.terrain_modifier(view, [a], cells)[1]
+            hex_mod, m = combat.terrain_modifier(view, [a], cells)
             across = m if across is None else min(across, m)
             stacks[here] = []
         stacks[here].append(a)
@@ -458,9 +465,8 @@ def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
         elim = elim + snap.step_costs(a, w, whole=True)[0]
         elim_steps = elim_steps + snap.face(a)[2]
         # the attack of the team so far, as expected_attack computes it
-        dfn = (supply.die_modifier(view, worst)
-               + (two_corps if len(corps_seen) >= 2 else 0) + hex_mod + (across or 0))
-        p_elim, p_fail, success = odds(att_str, fog, def_str, dfn, defence.morale)
+        att_mod, dfn = snap.die_modifiers(worst, len(corps_seen) >= 2, hex_mod + (across or 0))
+        p_elim, p_fail, success = odds(att_str, att_mod, def_str, dfn, defence.morale)
         gain, dsteps, p_clear = _success(success, n_def, full, clear_value)
         fail, fail_steps = 0.0, 0.0
         for cost, steps, extra in stack_fail.values():
