@@ -34,7 +34,6 @@ Command Strength and are never marked (ruling on 10.35 in docs/rulings_command.m
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from functools import lru_cache
 from itertools import product
 
@@ -45,7 +44,7 @@ from gwe_fast.enums import Feature, Nationality, Side, Size, UnitType
 from gwe_fast.games.gwe import units as gwe_units
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import friendly_ground, in_supply
+from gwe_fast.games.gwe.supply import friendly_ground, in_supply, position_key, remembered
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
@@ -190,29 +189,6 @@ def _radius_costs(scenario) -> tuple[np.ndarray, np.ndarray]:
     return enter, sides
 
 
-_RADII_MEMO_SIZE = 64
-#: what a command radius reads of the units' status: on the map, entrained (no zone of
-#: control, 5.36)
-_RADIUS_STATUS = Status.ON_MAP | Status.ENTRAINED
-
-
-@lru_cache(maxsize=32)
-def _radii_memo(scenario: Scenario) -> OrderedDict:
-    """The last ``_RADII_MEMO_SIZE`` sides' radii of a scenario, by ``_radius_key``."""
-    return OrderedDict()
-
-
-def _radius_key(state, side: int) -> bytes:
-    """Everything ``radius_cells`` reads of the state, for all of a side's HQs: where units
-    stand, which are on the map and entrained, the HQs' steps (10.54) and the cavalry living
-    off the land (19.43: no zone of control)."""
-    flags = state.extra.get("flags")
-    off_land = b"" if flags is None else (flags & Flag.LIVING_OFF_LAND).tobytes()
-    return b"".join((bytes((side,)), state.unit_cell.tobytes(),
-                     (state.unit_status & _RADIUS_STATUS).tobytes(),
-                     state.unit_step.tobytes(), off_land))
-
-
 class _Radii:
     """Every HQ of a side with its radius, computed once for one position: ``plain[k]`` for
     most units, ``ah[k]`` for Austro-Hungarian units (21.41; the same array unless the HQ is
@@ -221,18 +197,12 @@ class _Radii:
     def __init__(self, game: GweGame, side: int):
         self.game = game
         # the engine and the policies ask for the same position many times (every attack's
-        # HQ shifts, every command plan): the arrays are kept for the last positions,
-        # read-only
-        memo = _radii_memo(game.scenario)
-        key = _radius_key(game.state, side)
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = self._make(game, side)
-            if len(memo) > _RADII_MEMO_SIZE:
-                memo.popitem(last=False)
-        else:
-            memo.move_to_end(key)
-        self.hqs, self.plain, self.ah = hit
+        # HQ shifts, every command plan): kept by position, as the supply answers are, with
+        # the HQs' steps (10.54: a flipped HQ's radius)
+        st = game.state
+        self.hqs, self.plain, self.ah = remembered(
+            game.scenario, ("radii", position_key(st, side), st.unit_step.tobytes()),
+            lambda: self._make(game, side))
 
     @staticmethod
     def _make(game: GweGame, side: int) -> tuple[list[int], np.ndarray, np.ndarray]:

@@ -139,18 +139,18 @@ def _supplied_depots(scenario: Scenario, state: State, side: int,
 #: what a supply line depends on: which units are on the map and where, which are entrained
 #: (no zone of control, 5.36), which cavalry lives off the land (19.43), who last held each hex
 _LINE_STATUS = Status.ON_MAP | Status.ENTRAINED
-_MEMO_SIZE = 128
+_MEMO_SIZE = 192
 
 
 @lru_cache(maxsize=32)
 def _memo(scenario: Scenario) -> OrderedDict:
-    """The last ``_MEMO_SIZE`` answers of the supply functions for a scenario, by what was
-    asked and the position (``_position_key``)."""
+    """The last ``_MEMO_SIZE`` answers kept for a scenario (``remembered``)."""
     return OrderedDict()
 
 
-def _position_key(state: State, side: int) -> bytes:
-    """Everything a supply line reads of the state, as one bytes key."""
+def position_key(state: State, side: int) -> bytes:
+    """Everything a supply line reads of the state, as one bytes key (a command radius reads
+    the same, and the HQs' steps)."""
     flags = state.extra.get("flags")
     off_land = b"" if flags is None else (flags & Flag.LIVING_OFF_LAND).tobytes()
     return b"".join((bytes((side,)), state.unit_cell.tobytes(),
@@ -158,21 +158,32 @@ def _position_key(state: State, side: int) -> bytes:
                      off_land))
 
 
-def _remembered(what: str, scenario: Scenario, state: State, side: int, make):
-    """``make()``, or its answer for the same position asked before. The engine and the
-    policies ask the same position many times (every phase, every attack, every policy
-    snapshot); the answer is kept read-only and the caller gets a copy."""
+def remembered(scenario: Scenario, key, make):
+    """``make()``, or what it gave for the same ``key`` (what was asked and of which position:
+    ``position_key``) among the scenario's last answers. The engine and the policies ask the
+    same position many times (every phase, every attack, every policy snapshot). The answer
+    itself is kept: the caller must not change it."""
     memo = _memo(scenario)
-    key = (what, _position_key(state, side))
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = make()
-        for a in (hit if isinstance(hit, tuple) else (hit,)):
-            a.flags.writeable = False
         if len(memo) > _MEMO_SIZE:
             memo.popitem(last=False)
     else:
         memo.move_to_end(key)
+    return hit
+
+
+def _remembered(what: str, scenario: Scenario, state: State, side: int, make):
+    """``remembered`` for the supply functions: the arrays are kept read-only and the caller
+    gets a copy."""
+    def made():
+        hit = make()
+        for a in (hit if isinstance(hit, tuple) else (hit,)):
+            a.flags.writeable = False
+        return hit
+
+    hit = remembered(scenario, (what, position_key(state, side)), made)
     return tuple(a.copy() for a in hit) if isinstance(hit, tuple) else hit.copy()
 
 
