@@ -18,7 +18,9 @@ The Kaiser's Battle ladder:
 * ``kb_unit_values``: the value of one unit ending its move in each of ``cells``
   (``policies.kb.position.Board.values``): German progress west and towns, Allied trenches
   and towns held against the risk, towns retaken and the screen, a compulsory attack not
-  planned, supply, gas and the stacking limit.
+  planned, supply, gas and the stacking limit;
+* ``kb_side_maps``: what a ``Board`` refreshes before each of its side's moves (its
+  Stacking Points per hex, those of its combat units, the towns a path takes, the screen).
 
 The floating-point operations are those of the numpy code the policies ran before the
 compiled kernel, in the same order, so that both give the same bits.
@@ -259,9 +261,9 @@ def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service
     (``policies.kb.position.Board.refresh``): Stacking Points per hex of its units on the map
     (status bit ``on_map``; a service company, flag ``service``, counts 1) and of those that
     are not HQs; the towns west of the VP line a path takes (not last held by ``central``
-    for the German side, held by it for the Allied); per hex, the ``band`` hexes it and its neighbours would newly bring into a
-    zone of control, counting the hexes next to units other than service companies as
-    covered."""
+    for the German side, held by it for the Allied); per hex, the ``band`` hexes it and its
+    neighbours would newly bring into a zone of control, counting the hexes next to units
+    other than service companies as covered."""
     n = nb.shape[0]
     on = (unit_status & on_map).astype(bool)
     mine = np.flatnonzero(on & (unit_side == side))
@@ -278,7 +280,8 @@ def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service
         around = nb[ac]
         cover[around[around >= 0]] = True
     west_town = west_town.astype(bool)
-    path_gain = west_town & (hex_last == central) if allied else west_town & (hex_last != central)
+    held = hex_last == central
+    path_gain = west_town & (held if allied else ~held)
     unc = (band.astype(bool) & ~cover).astype(np.float64)
     padded = np.append(unc, 0.0)
     screen_gain = unc + padded[nb].sum(axis=1)
