@@ -33,6 +33,19 @@ extensions.append(Extension(
     extra_compile_args=[*COMPILE_ARGS, "-ffp-contract=off"],
 ))
 
+# The compiled turn loop draws its random numbers with numpy's own C library (npyrandom), so
+# that it reads the same numbers from a Generator as Generator.integers does.
+NPY_RANDOM_LIB = os.path.join(os.path.dirname(numpy.__file__), "random", "lib")
+extensions.append(Extension(
+    "gwe_fast._core.play",
+    ["src/gwe_fast/_core/play.pyx"],
+    include_dirs=[numpy.get_include()],
+    library_dirs=[NPY_RANDOM_LIB],
+    libraries=["npyrandom"],
+    define_macros=MACROS,
+    extra_compile_args=COMPILE_ARGS,
+))
+
 setup(
     ext_modules=cythonize(
         extensions,

@@ -12,6 +12,11 @@ one line per game that differs and a summary; with ``--log``, appends the summar
 line (the figures quoted in results/BENCHMARKS.md come from that file). Exits 1 if any game
 differs or fails. The test suite plays three such games every time (tests/test_engine_parity.py);
 this script is for the thousands.
+
+With ``--reference loop`` (The Kaiser's Battle) the second game is played on the compiled
+kernels too, but with a random player's Movement Segments played by the engine's Python loop
+instead of the kernel ``kb_random_moves`` (``engine.COMPILED_RANDOM_MOVES`` off): the check
+of that kernel over many games, at compiled speed.
 """
 
 from __future__ import annotations
@@ -28,6 +33,10 @@ from gwe_fast.games import driver
 from gwe_fast.policies.registry import make_policy
 
 
+REFERENCES = {"pure": "on the pure-Python twins",
+              "loop": "with the Python loop for random Movement Segments"}
+
+
 def _play(scenario, seed: int, index: int, specs: dict[int, str]):
     d = driver(scenario.game)
     game = d.new_game(scenario, seed, index,
@@ -37,15 +46,22 @@ def _play(scenario, seed: int, index: int, specs: dict[int, str]):
 
 
 def one(args) -> tuple[int, str, float, float]:
-    """``(index, difference or error, seconds compiled, seconds pure)``."""
-    key, options, seed, index, specs = args
+    """``(index, difference or error, seconds compiled, seconds of the reference)``."""
+    key, options, seed, index, specs, reference = args
     try:
         fast = load_scenario(key, options)
-        slow = load_scenario(key, options, impl="pure")
+        slow = load_scenario(key, options, impl="pure" if reference == "pure" else None)
         t0 = time.process_time()
         g1, r1, rec1 = _play(fast, seed, index, specs)
         t1 = time.process_time()
-        g2, r2, rec2 = _play(slow, seed, index, specs)
+        if reference == "loop":
+            from gwe_fast.games.kb import engine
+            engine.COMPILED_RANDOM_MOVES = False
+        try:
+            g2, r2, rec2 = _play(slow, seed, index, specs)
+        finally:
+            if reference == "loop":
+                engine.COMPILED_RANDOM_MOVES = True
         t2 = time.process_time()
     except Exception as exc:  # noqa: BLE001 - every failure is reported with its game
         return index, f"{type(exc).__name__}: {exc}", 0.0, 0.0
@@ -73,6 +89,9 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--option", action="append", default=[], help="NAME=VALUE")
     p.add_argument("--policy", action="append", default=[], help="SIDE=SPEC, SIDE allied|central")
+    p.add_argument("--reference", choices=("pure", "loop"), default="pure",
+                   help="play the second game on the pure-Python twins (default) or, for The "
+                        "Kaiser's Battle, with the Python loop for random Movement Segments")
     p.add_argument("--log", help="append the summary as a JSON line to this file")
     a = p.parse_args()
     try:
@@ -85,13 +104,16 @@ def main() -> int:
                 raise ValueError(f"unknown side {side!r} in --policy {spec} (allied or central)")
             specs[sides[side]] = value
             make_policy(value)
-        load_scenario(a.scenario, options)
+        if load_scenario(a.scenario, options).game != "kb" and a.reference == "loop":
+            raise ValueError("--reference loop is for The Kaiser's Battle only (the Great War "
+                             "in the East has no compiled random segment)")
     except Exception as exc:  # noqa: BLE001 - a user's mistake: one sentence, exit 2
         print(f"check_parity: bad argument: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     failed, cpu_fast, cpu_pure = 0, [], []
-    jobs = [(a.scenario, options, a.seed, i, specs) for i in range(a.first, a.first + a.games)]
+    jobs = [(a.scenario, options, a.seed, i, specs, a.reference)
+            for i in range(a.first, a.first + a.games)]
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
         for index, error, tf, tp in pool.map(one, jobs, chunksize=1):
             if error:
@@ -104,15 +126,17 @@ def main() -> int:
     ratio = sum(cpu_pure) / sum(cpu_fast) if cpu_fast else float("nan")
     print(f"{a.games} games of {a.scenario} (seed {a.seed}, indices {a.first}-"
           f"{a.first + a.games - 1}, options {options}, policies {specs[0]} v {specs[1]}) on "
-          f"the compiled kernels and on the pure-Python twins: {failed} differ or failed; "
-          f"CPU {sum(cpu_fast):.0f} s compiled, {sum(cpu_pure):.0f} s pure ({ratio:.1f}x); "
-          f"{wall:.0f} s")
+          f"the compiled kernels and {REFERENCES[a.reference]}: {failed} differ or failed; "
+          f"CPU {sum(cpu_fast):.0f} s compiled, {sum(cpu_pure):.0f} s {a.reference} "
+          f"({ratio:.1f}x); {wall:.0f} s")
     if a.log:
         row = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                "version": __version__, "scenario": a.scenario, "options": options,
                "policies": {"allied": specs[0], "central": specs[1]}, "seed": a.seed,
-               "first": a.first, "games": a.games, "differ_or_failed": failed,
-               "cpu_compiled_s": round(sum(cpu_fast), 2), "cpu_pure_s": round(sum(cpu_pure), 2)}
+               "first": a.first, "games": a.games, "reference": a.reference,
+               "differ_or_failed": failed,
+               "cpu_compiled_s": round(sum(cpu_fast), 2),
+               f"cpu_{a.reference}_s": round(sum(cpu_pure), 2)}
         with open(a.log, "a") as f:
             f.write(json.dumps(row) + "\n")
     return 1 if failed else 0

@@ -9,13 +9,17 @@ resumes exactly.
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 
 from gwe_fast.enums import Side, UnitType
 from gwe_fast.games import GameResult
 from gwe_fast.games.kb import movement, units, victory
 from gwe_fast.games.kb.game import LOSS_CAUSES, MISSIONS, WEATHER, Flag, KbGame
-from gwe_fast.games.kb.zoc import controlled
+from gwe_fast.games.kb.zoc import controlled, occupied
+from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -213,6 +217,16 @@ def movement_phase(game: KbGame, side: int) -> None:
 
 
 def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
+    """The units the player may still move in the segment: ``free_to_move`` less those
+    already offered (``done``) and those over their 17.1 limit."""
+    check = int(game.state.turn) <= 2      # 17.1: may_move is always True after Game-Turn 2
+    return [u for u in free_to_move(game, side, segment).tolist()
+            if u not in done and (not check or may_move(game, u))]
+
+
+def free_to_move(game: KbGame, side: int, segment: int) -> np.ndarray:
+    """The side's units on the map that have not moved and may move in the segment (5.11,
+    13.12; in the Second, 5.22 and 5.23), ascending, whatever their 17.1 limits."""
     sc, st = game.scenario, game.state
     flags = game.arr("flags")
     free = units.on_map(game, side) & ((flags & (Flag.MOVED | Flag.NO_MOVE)) == 0)
@@ -221,13 +235,19 @@ def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
         hq = sc.units.utype == _HQ
         free &= ~(hq & (sc.units.extra["second_segment"] == 0))       # 5.23
         free &= ~ezoc[st.unit_cell]                                     # 5.22
-    check = int(st.turn) <= 2              # 17.1: may_move is always True after Game-Turn 2
-    return [u for u in free.nonzero()[0].tolist()
-            if u not in done and (not check or may_move(game, u))]
+    return free.nonzero()[0]
 
 
 def movement_segment(game: KbGame, side: int, segment: int) -> None:
-    """The phasing player moves units one at a time, each completing its move (5.0)."""
+    """The phasing player moves units one at a time, each completing its move (5.0).
+
+    A player who picks at random (``RandomPolicy``) plays the segment in the kernel
+    ``kb_random_moves`` (``random_segment``) while ``COMPILED_RANDOM_MOVES`` is true: the same
+    options in the same order, the same draws from the player's generator, the same moves and
+    events as the loop below."""
+    if COMPILED_RANDOM_MOVES and type(game.policies[side]) is RandomPolicy:
+        random_segment(game, side, segment)
+        return
     done: set[int] = set()
     while True:
         options = movable(game, side, segment, done)
@@ -238,6 +258,72 @@ def movement_segment(game: KbGame, side: int, segment: int) -> None:
             return
         done.add(pick)
         move_one(game, pick, segment)
+
+
+#: play a random player's Movement Segments in the ``play`` kernel (the tests turn it off to
+#: compare with the loop of ``movement_segment``)
+COMPILED_RANDOM_MOVES = True
+_WORKSPACES = threading.local()
+
+
+def _workspace(m) -> object:
+    """This thread's search workspace on the map ``m`` (made on first use)."""
+    cache = getattr(_WORKSPACES, "by_map", None)
+    if cache is None:
+        cache = _WORKSPACES.by_map = weakref.WeakKeyDictionary()
+    ws = cache.get(m)
+    if ws is None:
+        ws = cache[m] = m.k.search.SearchWorkspace(m.neighbors)
+    return ws
+
+
+def random_segment(game: KbGame, side: int, segment: int) -> None:
+    """``movement_segment`` for a player who picks at random, played by the kernel
+    ``kb_random_moves``: the units ``movable`` offers, each one's allowance and 17.1 limit are
+    worked out here once (nothing a friendly move does changes them, bar the limits, which the
+    kernel keeps); the kernel draws, searches and moves; the choices and moves are logged
+    here, and a unit leaving the map (20.2) leaves it here before the kernel goes on."""
+    sc, st = game.scenario, game.state
+    m = sc.map
+    second = segment == movement.SECOND
+    ezoc = controlled(game, 1 - side)
+    closed = occupied(game, 1 - side)
+    cost = np.array(movement._step_costs(game, closed | ezoc if second else closed))
+    mine = free_to_move(game, side, segment).astype(np.int32)
+    flags = game.arr("flags")
+    face = sc.units.values[mine, st.unit_step[mine], units.MOVEMENT].astype(np.int32)
+    service = (flags[mine] & Flag.SERVICE) != 0
+    face[service] = game.data.service_values[mine[service], units.MOVEMENT]
+    allowance = 3 * face if second else face                          # 5.22
+    slot = np.full(mine.size, -1, dtype=np.int8)
+    if int(st.turn) <= 2:                                             # 17.1
+        for i, u in enumerate(mine.tolist()):
+            q = quota_slot(game, u)
+            slot[i] = -1 if q is None else q
+    exits = (np.flatnonzero(game.data.exit_edge).astype(np.int32) if side == _CENTRAL
+             else np.zeros(0, dtype=np.int32))                        # 20.2
+    enter = movement.enter_costs(game).astype(np.int32)
+    done = np.zeros(mine.size, dtype=np.uint8)
+    log = np.empty((mine.size + 1, m.k.play.LOG_COLUMNS), dtype=np.int32)
+    kernel, ws, rng = m.k.play.kb_random_moves, _workspace(m), game.rngs[side]
+    events = game.events
+    turn = int(st.turn)
+    while True:
+        rows, status = kernel(rng, ws, cost, ezoc.view(np.uint8), second, mine, allowance, slot,
+                              game.arr("move_quota"), done, exits, enter, side, st.unit_cell,
+                              st.hex_last, flags, int(Flag.MOVED), log)
+        if events is not None:
+            for pick, _, unit, to, n_to, dest, kind in log[:rows].tolist():
+                events.append(("choice", turn, "kb.move.unit", side, pick))
+                if unit < 0:
+                    break
+                if n_to > 1:
+                    events.append(("choice", turn, "kb.move.to", side, to))
+                if kind != m.k.play.STAY:
+                    game.event("move", unit=unit, to=dest, segment=segment)
+        if status != m.k.play.EXITING:
+            return
+        victory.exit_unit(game, int(log[rows - 1, 2]))                 # 20.2
 
 
 def move_one(game: KbGame, unit: int, segment: int) -> None:

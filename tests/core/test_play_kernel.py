@@ -1,0 +1,231 @@
+"""The compiled turn loop (``gwe_fast._core.play``) and its twin (``gwe_fast._pure.play``).
+
+* ``draws`` reads from a generator exactly what ``Generator.integers(n)`` would, leaving it in
+  the same state;
+* ``kb_random_moves`` gives the twin's log, moves and draws in the positions of played games;
+* a random player's Movement Segments played by the kernel (``engine.random_segment``) make
+  the same games as the engine's Python loop (``movement_segment``): events, records and
+  final states, on both kernel sets, with units leaving the map (20.2) and the 17.1 limits.
+"""
+
+import copy
+
+import numpy as np
+import pytest
+
+from gwe_fast import load_scenario
+from gwe_fast._core import play as cy
+from gwe_fast._pure import play as py
+from gwe_fast.dice import GameDice
+from gwe_fast.enums import Side
+from gwe_fast.games.kb import driver, engine
+from gwe_fast.policies.registry import make_policy
+from gwe_fast.state import Status
+
+KB = "kaisers_battle/historical"
+
+
+@pytest.fixture(scope="module")
+def historical():
+    return load_scenario(KB)
+
+
+# --- the draw ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
+@pytest.mark.parametrize("seed", range(4))
+def test_draws_are_generator_integers(impl, seed):
+    ns = np.random.default_rng(seed).integers(1, 400, size=3000)
+    ns[::5] = 1                                   # no draw, as ask() asks nobody
+    ns[::7] = 2
+    ns[::97] = 2**33 + 7                          # past 32 bits: another branch of numpy's
+    ours = GameDice(seed, 3).policy_rng("allied")
+    ref = GameDice(seed, 3).policy_rng("allied")
+    got = impl.draws(ours, ns)
+    want = [0 if n == 1 else int(ref.integers(n)) for n in ns.tolist()]
+    assert got.tolist() == want
+    assert ours.bit_generator.state == ref.bit_generator.state     # left where numpy leaves it
+    assert int(ours.integers(1000)) == int(ref.integers(1000))
+
+
+@pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
+def test_draws_refuse_no_option(impl):
+    with pytest.raises(ValueError):
+        impl.draws(np.random.default_rng(0), [3, 0])
+
+
+# --- the kernel against its twin -------------------------------------------------------------
+
+class _Recorder:
+    """Stands for a map's ``play`` module: passes every call of ``kb_random_moves`` on to the
+    compiled kernel, keeping a copy of its arguments (and of the generator) first."""
+
+    def __init__(self, module):
+        self._module = module
+        self.calls = []
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+    def kb_random_moves(self, rng, *args):
+        keep = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        self.calls.append((copy.deepcopy(rng), keep))
+        return self._module.kb_random_moves(rng, *args)
+
+
+def _run(impl, ws, rng, args):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    args[0] = ws
+    rows, status = impl.kb_random_moves(rng, *args)
+    return rows, status, args
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kb_random_moves_twin_equal_in_played_positions(seed, monkeypatch):
+    sc = load_scenario(KB)
+    rec = _Recorder(sc.map.k.play)
+    monkeypatch.setattr(sc.map.k, "play", rec)
+    driver.play(driver.new_game(sc, seed, seed))
+    assert len(rec.calls) >= 40                   # both sides, both segments, every turn
+    ws_cy = sc.map.k.search.SearchWorkspace(sc.map.neighbors)
+    from gwe_fast._pure import search as pure_search
+    ws_py = pure_search.SearchWorkspace(sc.map.neighbors)
+    moves = 0
+    for rng, args in rec.calls:
+        r1, r2 = copy.deepcopy(rng), copy.deepcopy(rng)
+        rows1, st1, out1 = _run(cy, ws_cy, r1, args)
+        rows2, st2, out2 = _run(py, ws_py, r2, args)
+        assert (rows1, st1) == (rows2, st2)
+        log1, log2 = out1[-1][:rows1], out2[-1][:rows2]
+        assert np.array_equal(log1, log2)
+        moves += int((log1[:, 6] != py.STAY).sum())
+        for a, b in zip(out1[1:-1], out2[1:-1]):
+            if isinstance(a, np.ndarray):
+                assert np.array_equal(a, b)       # cost restored; quota, done, cells, flags
+        assert np.array_equal(out1[1], args[1])   # the step costs are left as they were
+        assert r1.bit_generator.state == r2.bit_generator.state
+    assert moves > 100
+
+
+def test_kb_random_moves_refuses_bad_arguments(historical):
+    sc = historical
+    game = driver.new_game(sc, 1, 1)
+    ws = sc.map.k.search.SearchWorkspace(sc.map.neighbors)
+    n = sc.map.n_cells
+    st = game.state
+    args = dict(cost=np.zeros((n, 6), np.int16), ezoc=np.zeros(n, np.uint8), second=False,
+                units=np.array([0], np.int32), allowance=np.array([4], np.int32),
+                slot=np.array([-1], np.int8), quota=np.full(4, -1, np.int16),
+                done=np.zeros(1, np.uint8), exits=np.zeros(0, np.int32),
+                enter=np.ones(n, np.int32), side=0, unit_cell=st.unit_cell.copy(),
+                hex_last=st.hex_last.copy(), flags=game.arr("flags").copy(), moved=1,
+                log=np.zeros((2, cy.LOG_COLUMNS), np.int32))
+    unit_cell = args["unit_cell"]
+    unit_cell[0] = -1                              # a unit off the map cannot be moved
+    with pytest.raises(ValueError, match="not a unit on the map"):
+        cy.kb_random_moves(np.random.default_rng(0), ws, *args.values())
+    unit_cell[0] = 5
+    args["log"] = np.zeros((1, cy.LOG_COLUMNS), np.int32)       # no room for two rows
+    with pytest.raises(ValueError, match="do not agree"):
+        cy.kb_random_moves(np.random.default_rng(0), ws, *args.values())
+    args["log"] = np.zeros((2, cy.LOG_COLUMNS), np.int32)
+    args["exits"] = np.array([n], np.int32)
+    with pytest.raises(ValueError, match="off the map"):
+        cy.kb_random_moves(np.random.default_rng(0), ws, *args.values())
+
+
+# --- whole games -------------------------------------------------------------------------------
+
+def _played(sc, seed, compiled, monkeypatch, policies=None):
+    monkeypatch.setattr(engine, "COMPILED_RANDOM_MOVES", compiled)
+    game = driver.new_game(sc, seed, seed, policies=policies, events=True)
+    result = driver.play(game)
+    return game, result, driver.record(game)
+
+
+def _same_game(a, b):
+    (g1, r1, rec1), (g2, r2, rec2) = a, b
+    assert rec1 == rec2
+    assert r1 == r2
+    assert g1.events == g2.events
+    assert g1.state.equals(g2.state)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_segments_play_the_loops_game(historical, seed, monkeypatch):
+    fast = _played(historical, seed, True, monkeypatch)
+    slow = _played(historical, seed, False, monkeypatch)
+    _same_game(fast, slow)
+    kinds = {e[0] for e in fast[0].events}
+    assert {"move", "quotas"} <= kinds            # units moved; 17.1 limits were rolled
+
+
+def test_random_against_greedy_plays_the_loops_game(historical, monkeypatch):
+    # only the random side's segments go to the kernel; the greedy side asks as before
+    for side in (Side.ALLIED, Side.CENTRAL):
+        policies = {int(side): make_policy("greedy")}
+        fast = _played(historical, 5, True, monkeypatch, policies)
+        slow = _played(historical, 5, False, monkeypatch, policies)
+        _same_game(fast, slow)
+
+
+@pytest.mark.slow
+def test_random_segments_on_the_twins_play_the_loops_game(monkeypatch):
+    sc = load_scenario(KB, impl="pure")
+    assert sc.map.k.play is py
+    _same_game(_played(sc, 2, True, monkeypatch), _played(sc, 2, False, monkeypatch))
+
+
+def _on_the_edge(sc, seed):
+    """A game on Game-Turn 3 with German units on every other western edge hex (20.2) and
+    Allied units on some of the hexes between, so that some start in an enemy zone of control
+    (5.13 on leaving) and some edge hexes may be entered but not left."""
+    game = driver.new_game(sc, seed, seed, events=True)
+    st = game.state
+    st.turn = np.int16(3)
+    edge = np.flatnonzero(game.data.exit_edge)
+    on = (st.unit_status & Status.ON_MAP) != 0
+    german = np.flatnonzero(on & (sc.units.side == int(Side.CENTRAL)))[:14]
+    allied = np.flatnonzero(on & (sc.units.side == int(Side.ALLIED)))[:4]
+    st.unit_cell[german] = edge[::2][:german.size]
+    st.unit_cell[allied] = edge[3::6][:allied.size]
+    return game
+
+
+class _Counting(_Recorder):
+    """The ``play`` module, noting how many options each decision of the kernel's log had."""
+
+    def kb_random_moves(self, rng, *args):
+        rows, status = self._module.kb_random_moves(rng, *args)
+        for pick, offered, unit, to, n_to, dest, kind in args[-1][:rows].tolist():
+            self.calls.append(("kb.move.unit", offered))
+            if unit >= 0 and n_to > 1:
+                self.calls.append(("kb.move.to", n_to))
+        return rows, status
+
+
+def test_units_leave_the_map_as_in_the_loop(monkeypatch):
+    # the same events and positions, and the same number of options at every decision: a
+    # wrong exit rule changes the options even where the draw happens to pick the same index
+    sc = load_scenario(KB)
+    exits = 0
+    for seed in range(16):
+        asked = []
+        monkeypatch.setattr(engine.RandomPolicy, "choose", lambda self, d, g, rng, f=engine.
+                            RandomPolicy.choose: asked.append((d.kind, len(d.options)))
+                            or f(self, d, g, rng))
+        monkeypatch.setattr(engine, "COMPILED_RANDOM_MOVES", False)
+        slow = _on_the_edge(sc, seed)
+        engine.movement_phase(slow, int(Side.CENTRAL))
+        monkeypatch.undo()
+        counting = _Counting(sc.map.k.play)
+        monkeypatch.setattr(sc.map.k, "play", counting)
+        fast = _on_the_edge(sc, seed)
+        engine.movement_phase(fast, int(Side.CENTRAL))
+        monkeypatch.undo()
+        assert counting.calls == [a for a in asked if a[0].startswith("kb.move.")]
+        assert fast.events == slow.events
+        assert fast.state.equals(slow.state)
+        assert fast.rngs[1].bit_generator.state == slow.rngs[1].bit_generator.state
+        exits += sum(e[0] == "exit" for e in fast.events)
+    assert exits > 0
