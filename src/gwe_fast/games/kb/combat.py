@@ -483,24 +483,26 @@ class _Obligations:
 
     def refresh(self, game: KbGame) -> None:
         sc, st = game.scenario, game.state
-        nb = sc.map.neighbors
-        enemy_cells = {int(c) for c in np.flatnonzero(occupied(game, 1 - self.side))}
-        targets = enemy_cells - self.defended
+        target = occupied(game, 1 - self.side)
+        if self.defended:
+            target[list(self.defended)] = False
         flags = game.arr("flags")
         self.adj, self.attackers_of = {}, {}
-        mine = np.flatnonzero((st.unit_status & Status.ON_MAP).astype(bool)
-                              & (sc.units.side == self.side))
-        for u in mine:
-            u = int(u)
-            if u in self.attacked or flags[u] & (Flag.ATTACKED | Flag.ADVANCED):
-                continue
-            a = frozenset(int(v) for v in nb[int(st.unit_cell[u])] if int(v) in targets)
-            if a:
-                self.adj[u] = a
-                for c in a:
-                    self.attackers_of.setdefault(c, set()).add(u)
+        free = ((st.unit_status & Status.ON_MAP) != 0) & (sc.units.side == self.side)
+        free &= (flags & (Flag.ATTACKED | Flag.ADVANCED)) == 0
+        if self.attacked:
+            free[list(self.attacked)] = False
+        mine = np.flatnonzero(free)
+        near = sc.map.neighbors[st.unit_cell[mine]]             # the six hexes around each
+        hit = (near >= 0) & target[near]
+        for i in np.flatnonzero(hit.any(axis=1)).tolist():
+            u = int(mine[i])
+            a = frozenset(near[i][hit[i]].tolist())
+            self.adj[u] = a
+            for c in a:
+                self.attackers_of.setdefault(c, set()).add(u)
         self.o_left = sorted(u for u in self.units if u in self.adj)
-        self.m_left = sorted(c for c in self.stacks if c in targets)
+        self.m_left = sorted(c for c in self.stacks if target[c])
 
     def feasible(self, members, d) -> bool:
         for y in self.o_left:

@@ -16,10 +16,9 @@ def over_limit(game: KbGame, side: int) -> list[int]:
     st = game.state
     limit = game.data.stack_limit
     mine = np.flatnonzero(units.on_map(game, side))
-    cells: dict[int, int] = {}
-    for u in mine:
-        c = int(st.unit_cell[u])
-        cells[c] = cells.get(c, 0) + units.stacking(game, int(u))
+    sp = np.bincount(st.unit_cell[mine], weights=units.stacking_each(game, mine),
+                     minlength=game.scenario.map.n_cells)
+    cells = {int(c): int(sp[c]) for c in np.flatnonzero(sp > limit)}
     entry = {c for cs in game.data.entry.values() for c in cs}
     arrived_at = game.arr("arrival_hex")
     turn = int(st.turn)

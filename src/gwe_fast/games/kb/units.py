@@ -46,7 +46,15 @@ def stacking(game: KbGame, unit: int) -> int:
 
 
 def stacking_points(game: KbGame, units) -> int:
-    return sum(stacking(game, int(u)) for u in units)
+    """The Stacking Points of ``units`` together (``stacking`` of each, summed)."""
+    return int(stacking_each(game, units).sum())
+
+
+def stacking_each(game: KbGame, units) -> np.ndarray:
+    """``int64``: ``stacking`` of each of ``units`` (a service company counts 1)."""
+    units = np.asarray(units, dtype=np.int64).reshape(-1)
+    service = (game.arr("flags")[units] & Flag.SERVICE) != 0
+    return np.where(service, 1, game.scenario.units.stacking[units]).astype(np.int64)
 
 
 def pool_free(game: KbGame) -> np.ndarray:
