@@ -229,3 +229,18 @@ def test_units_leave_the_map_as_in_the_loop(monkeypatch):
         assert fast.rngs[1].bit_generator.state == slow.rngs[1].bit_generator.state
         exits += sum(e[0] == "exit" for e in fast.events)
     assert exits > 0
+
+
+def test_quota_slots_are_quota_slot(historical):
+    # the 17.1 limit of every unit on Game-Turns 1 and 2 (and none after), as random_segment
+    # hands them to the kernel, against the engine's quota_slot unit by unit
+    game = driver.new_game(historical, 4, 4)
+    seen = set()
+    for turn, phase in ((1, engine.ALLIED_MOVEMENT), (2, engine.GERMAN_MOVEMENT),
+                        (2, engine.ALLIED_MOVEMENT), (3, engine.GERMAN_MOVEMENT)):
+        engine.advance(game, until=(turn, phase))
+        every = np.arange(historical.units.n)
+        want = [-1 if (q := engine.quota_slot(game, int(u))) is None else q for u in every]
+        assert engine.quota_slots(game, every).tolist() == want
+        seen.update(want)
+    assert {-1, engine.Q_GERMAN, engine.Q_ALLIED_FIRST, engine.Q_ALLIED_SECOND} <= seen

@@ -135,9 +135,12 @@ def _row_mod(game: KbGame, table: str, cause: str) -> int:
 
 
 def _units_in(game: KbGame, cells) -> list[int]:
+    """The units on the map in any of ``cells``, ascending."""
     st = game.state
-    on = (st.unit_status & Status.ON_MAP).astype(bool)
-    return [int(u) for u in np.flatnonzero(on & np.isin(st.unit_cell, list(cells)))]
+    on = np.flatnonzero(st.unit_status & Status.ON_MAP)
+    want = np.zeros(game.scenario.map.n_cells, dtype=bool)
+    want[list(cells)] = True
+    return on[want[st.unit_cell[on]]].tolist()
 
 
 def _direction(game: KbGame, a: int, b: int) -> int:
@@ -547,20 +550,14 @@ def obligations(game: KbGame, side: int) -> _Obligations:
     """The obligations at the start of a Combat Phase: phasing units adjacent to the enemy and
     not in a town or trench hex (8.12, 8.13, 10.0), and the enemy stacks next to them (8.11)."""
     sc, st = game.scenario, game.state
-    nb = sc.map.neighbors
     enemy_occ = occupied(game, 1 - side)
     exempt = game.data.town | game.data.trench
-    ob_units, ob_stacks = set(), set()
-    for u in np.flatnonzero((st.unit_status & Status.ON_MAP).astype(bool)
-                            & (sc.units.side == side)):
-        c = int(st.unit_cell[u])
-        if exempt[c]:
-            continue
-        near = [int(v) for v in nb[c] if v >= 0 and enemy_occ[v]]
-        if near:
-            ob_units.add(int(u))
-            ob_stacks.update(near)
-    ob = _Obligations(side, frozenset(ob_units), frozenset(ob_stacks))
+    mine = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0) & (sc.units.side == side))
+    mine = mine[~exempt[st.unit_cell[mine]]]
+    near = sc.map.neighbors[st.unit_cell[mine]]             # the six hexes around each
+    hit = (near >= 0) & enemy_occ[near]
+    ob = _Obligations(side, frozenset(mine[hit.any(axis=1)].tolist()),
+                      frozenset(near[hit].tolist()))
     ob.refresh(game)
     return ob
 

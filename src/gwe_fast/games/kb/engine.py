@@ -191,6 +191,22 @@ def quota_slot(game: KbGame, unit: int) -> int | None:
     return None
 
 
+def quota_slots(game: KbGame, us: np.ndarray) -> np.ndarray:
+    """``int8``: ``quota_slot`` of each of the units ``us``, -1 where it is None."""
+    out = np.full(len(us), -1, dtype=np.int8)
+    if int(game.state.turn) > 2:
+        return out
+    flags = game.arr("flags")[us]
+    german = game.scenario.units.side[us] == _CENTRAL
+    out[german & ((flags & OPENING) == 0)] = Q_GERMAN
+    allied = ~german & ((flags & Flag.ARRIVED) == 0)
+    corps = game.arr("corps")[us]
+    first, second = (str(c) for c in game.scenario.tables["opening_movement"]["allied_corps"])
+    out[allied & (corps == _corps_code(game, second))] = Q_ALLIED_SECOND
+    out[allied & (corps == _corps_code(game, first))] = Q_ALLIED_FIRST    # first as quota_slot
+    return out
+
+
 def may_move(game: KbGame, unit: int) -> bool:
     slot = quota_slot(game, unit)
     if slot is None:
@@ -295,11 +311,7 @@ def random_segment(game: KbGame, side: int, segment: int) -> None:
     service = (flags[mine] & Flag.SERVICE) != 0
     face[service] = game.data.service_values[mine[service], units.MOVEMENT]
     allowance = 3 * face if second else face                          # 5.22
-    slot = np.full(mine.size, -1, dtype=np.int8)
-    if int(st.turn) <= 2:                                             # 17.1
-        for i, u in enumerate(mine.tolist()):
-            q = quota_slot(game, u)
-            slot[i] = -1 if q is None else q
+    slot = quota_slots(game, mine)                                    # 17.1
     exits = (np.flatnonzero(game.data.exit_edge).astype(np.int32) if side == _CENTRAL
              else np.zeros(0, dtype=np.int32))                        # 20.2
     enter = movement.enter_costs(game).astype(np.int32)
