@@ -7,6 +7,8 @@ benchmarks compare them.
 """
 
 import os
+import threading
+import weakref
 from types import SimpleNamespace
 
 IMPLEMENTATIONS = ("cython", "pure")
@@ -22,3 +24,19 @@ def get(impl: str | None = None) -> SimpleNamespace:
     else:
         raise ValueError(f"unknown kernel implementation {impl!r}; choose one of {IMPLEMENTATIONS}")
     return SimpleNamespace(name=impl, hexgrid=hexgrid, search=search, board=board, play=play)
+
+
+_WORKSPACES = threading.local()
+
+
+def workspace(hexmap):
+    """This thread's ``SearchWorkspace`` on ``hexmap`` (of the map's own kernels), made on first
+    use and kept while the map lives: the compiled turn loop searches in it (a workspace is
+    not shared between threads)."""
+    cache = getattr(_WORKSPACES, "by_map", None)
+    if cache is None:
+        cache = _WORKSPACES.by_map = weakref.WeakKeyDictionary()
+    ws = cache.get(hexmap)
+    if ws is None:
+        ws = cache[hexmap] = hexmap.k.search.SearchWorkspace(hexmap.neighbors)
+    return ws

@@ -9,11 +9,9 @@ resumes exactly.
 
 from __future__ import annotations
 
-import threading
-import weakref
-
 import numpy as np
 
+from gwe_fast import kernels
 from gwe_fast.enums import Side, UnitType
 from gwe_fast.games import GameResult
 from gwe_fast.games.kb import movement, units, victory
@@ -279,18 +277,6 @@ def movement_segment(game: KbGame, side: int, segment: int) -> None:
 #: play a random player's Movement Segments in the ``play`` kernel (the tests turn it off to
 #: compare with the loop of ``movement_segment``)
 COMPILED_RANDOM_MOVES = True
-_WORKSPACES = threading.local()
-
-
-def _workspace(m) -> object:
-    """This thread's search workspace on the map ``m`` (made on first use)."""
-    cache = getattr(_WORKSPACES, "by_map", None)
-    if cache is None:
-        cache = _WORKSPACES.by_map = weakref.WeakKeyDictionary()
-    ws = cache.get(m)
-    if ws is None:
-        ws = cache[m] = m.k.search.SearchWorkspace(m.neighbors)
-    return ws
 
 
 def random_segment(game: KbGame, side: int, segment: int) -> None:
@@ -317,7 +303,7 @@ def random_segment(game: KbGame, side: int, segment: int) -> None:
     enter = movement.enter_costs(game).astype(np.int32)
     done = np.zeros(mine.size, dtype=np.uint8)
     log = np.empty((mine.size + 1, m.k.play.LOG_COLUMNS), dtype=np.int32)
-    kernel, ws, rng = m.k.play.kb_random_moves, _workspace(m), game.rngs[side]
+    kernel, ws, rng = m.k.play.kb_random_moves, kernels.workspace(m), game.rngs[side]
     events = game.events
     turn = int(st.turn)
     while True:
