@@ -233,9 +233,12 @@ def movement_phase(game: KbGame, side: int) -> None:
 def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
     """The units the player may still move in the segment: ``free_to_move`` less those
     already offered (``done``) and those over their 17.1 limit."""
-    check = int(game.state.turn) <= 2      # 17.1: may_move is always True after Game-Turn 2
-    return [u for u in free_to_move(game, side, segment).tolist()
-            if u not in done and (not check or may_move(game, u))]
+    free = free_to_move(game, side, segment)
+    if int(game.state.turn) <= 2:          # 17.1: may_move is always True after Game-Turn 2
+        slot = quota_slots(game, free)
+        q = game.arr("move_quota")[np.maximum(slot, 0)]
+        free = free[(slot < 0) | (q == UNLIMITED) | (q > 0)]          # may_move, unit by unit
+    return [u for u in free.tolist() if u not in done]
 
 
 def free_to_move(game: KbGame, side: int, segment: int) -> np.ndarray:
