@@ -506,3 +506,40 @@ def test_board_refresh_follows_each_move_and_keeps_its_arrays_while_nothing_move
     g.state.hex_last[town] = 1 if g.state.hex_last[town] != 1 else 0
     board.refresh()
     assert bool(board.path_gain[town]) != bool(gain[town])
+
+
+def test_path_values_count_the_towns_on_the_engines_own_path(historical):
+    # Board.path_values sums the towns a unit would take on its way to each hex by pointer
+    # doubling; here each path is walked back hex by hex from the engine's own predecessors
+    # (movement.routes), for every unit in played positions, German and Allied
+    from gwe_fast.policies.kb.position import Board
+
+    seen = []
+
+    def check(game, s):
+        st = game.state
+        view = game.policy_view()
+        greedy = KbGreedyPolicy()
+        for side in (0, 1):
+            board = Board(view, side, greedy.weights, greedy.params_for(side), s)
+            gain = board.path_gain
+            mine = np.flatnonzero((st.unit_status & 1).astype(bool)
+                                  & (game.scenario.units.side == side))
+            for x in mine[::3].tolist():
+                for seg in (movement.FIRST, movement.SECOND):
+                    dist, pred = movement.routes(view, x, seg)
+                    here = int(st.unit_cell[x])
+                    cells = np.flatnonzero(dist > 0)
+                    want = []
+                    for c in cells.tolist():
+                        on_way, at = 0.0, int(pred[c])
+                        while at >= 0 and at != here:        # the hexes before c, start out
+                            on_way += float(gain[at])
+                            at = int(pred[at])
+                        want.append(on_way)
+                    got = board.path_values(x, seg, cells)
+                    assert got.tolist() == want
+                    seen.append(max(want, default=0.0))
+
+    at_each_movement_phase(historical, 3, {0: KbGreedyPolicy(), 1: KbGreedyPolicy()}, check)
+    assert len(seen) > 200 and max(seen) >= 2.0          # paths through two towns and more

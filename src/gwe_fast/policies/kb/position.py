@@ -215,20 +215,23 @@ class Board:
         """Towns taken on the way to each of ``cells`` (20.11: the last side to pass through a
         town holds it), along the engine's own path (the search's predecessors)."""
         dist, pred = movement.routes(self.view, unit, segment)
-        n = self.n
-        reach = np.flatnonzero(dist >= 0)
-        order = reach[np.argsort(dist[reach], kind="stable")]
-        gain = self.path_gain
-        gain_l = gain.tolist()
-        pred_l = pred.tolist()
-        got_l = [0.0] * n
         here = int(self.view.state.unit_cell[unit])
-        for c in order.tolist():
-            if c == here:
-                continue
-            s = pred_l[c]
-            got_l[c] = (got_l[s % n] if s >= 0 and s % n != here else 0.0) + gain_l[c]
-        got = np.array(got_l, dtype=np.float64)
+        gain = self.path_gain
+        # the towns on each path, start excluded: each reached hex's own flag plus those of
+        # the hexes before it, summed by pointer doubling up the predecessor tree (sums of
+        # 0/1 flags: exact in any order)
+        reached = dist >= 0
+        reached[here] = False
+        got = np.where(reached, gain, 0).astype(np.float64)
+        up = np.where(reached & (pred >= 0), pred % self.n, -1)
+        up[up == here] = -1
+        while True:
+            live = np.flatnonzero(up >= 0)
+            if live.size == 0:
+                break
+            above = up[live]
+            got[live] += got[above]
+            up[live] = up[above]
         cells = np.asarray(cells, dtype=np.int64)
         return got[cells] - gain[cells]          # the destination is priced by ``values``
 
