@@ -316,6 +316,34 @@ def test_24_42_armored_car_breakdown():
     assert not rail.armored_car_breakdown(g, ac)              # already broken: no roll
 
 
+def test_24_42_current_values_follow_steps_and_broken_down_cars():
+    # combat.current_values keeps the values of the last positions per scenario: each
+    # position (the units' steps, the cars broken down or not) must still give every unit's
+    # printed values, the car's back 0-1-1 while broken down
+    from gwe_fast.games.gwe import combat, movement
+
+    g = board([unit("ac", "russian", "0405", "armored_car"), unit("r", "russian", "0102"),
+               unit("a", "austro_hungarian", "0805")])
+    ac, r = g.unit("ac"), g.unit("r")
+
+    def printed():
+        return [list(movement.printed_values(g.scenario, g.state, x))
+                for x in range(g.scenario.units.n)]
+
+    first = combat.current_values(g)
+    assert not first.flags.writeable
+    assert first.tolist() == printed() and combat.current_values(g) is first
+    g.set_flag(ac, Flag.BROKEN_DOWN)
+    broken = combat.current_values(g)
+    assert broken.tolist() == printed() and list(broken[ac]) == [0, 1, 1]
+    g.state.unit_step[r] = 1
+    assert combat.current_values(g).tolist() == printed()
+    g.state.unit_step[r] = 0
+    assert combat.current_values(g) is broken              # a position seen before
+    g.set_flag(ac, Flag.BROKEN_DOWN, False)
+    assert combat.current_values(g) is first and list(first[ac]) != [0, 1, 1]
+
+
 def test_24_43_armored_car_repair_hook():
     g = board([unit("ac", "russian", "0405", "armored_car"), unit("r", "russian", "0102")])
     ac = g.unit("ac")

@@ -46,6 +46,7 @@ from gwe_fast.games.gwe import command, panic
 from gwe_fast.games.gwe import units as gu
 from gwe_fast.games.gwe.data import PROHIBITED
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
+from gwe_fast.games.gwe.movement import ARMORED_CAR_BROKEN_DOWN
 from gwe_fast.games.gwe.supply import (
     friendly_ground,
     in_supply,
@@ -227,32 +228,47 @@ def fortress_lose(game: GweGame, cell: int, n: int) -> int:
 def current_values(game: GweGame) -> np.ndarray:
     """``int16[n_units, 3]``: each unit's printed (attack, defense, movement) on its current
     step (8.52, 8.53: a corps' markers are its step rows). A broken-down armored car shows its
-    back, 0-1-1 (24.42)."""
+    back, 0-1-1 (24.42). Read-only: the values of the last few positions (steps and cars)
+    are kept per scenario and handed out again."""
     st = game.state
-    rows, base, last, car = _value_rows(game.scenario)
+    rows, base, last, car, memo = _value_rows(game.scenario)
+    key = st.unit_step.tobytes()
+    if car is not None:
+        broken = (game.arr("flags")[car] & Flag.BROKEN_DOWN) != 0
+        key += broken.tobytes()
+    vals = memo.get(key)
+    if vals is not None:
+        return vals
     idx = np.minimum(st.unit_step, last)                       # int64, as last is
     np.maximum(idx, 0, out=idx)
     vals = rows[base + idx]                                    # a new array
     if car is not None:
-        broken = car & ((game.arr("flags") & Flag.BROKEN_DOWN) != 0)
-        vals[broken, 0] = 0
-        vals[broken, 1] = np.minimum(vals[broken, 1], 1)
+        vals[car[broken]] = ARMORED_CAR_BROKEN_DOWN            # the back (24.42)
+    vals.flags.writeable = False
+    if len(memo) >= _VALUES_KEPT:
+        del memo[next(iter(memo))]                             # the oldest goes
+    memo[key] = vals
     return vals
+
+
+#: positions whose ``current_values`` a scenario keeps
+_VALUES_KEPT = 8
 
 
 @lru_cache(maxsize=32)
 def _value_rows(scenario: Scenario):
-    """``(rows, base, last, car)`` for ``current_values``: the printed values as one row per
-    unit and step, each unit's first row, its last step (int64), and the armored cars (None
-    when there are none). Made once per scenario, read-only."""
+    """``(rows, base, last, car, memo)`` for ``current_values``: the printed values as one row
+    per unit and step, each unit's first row, its last step (int64), the armored cars'
+    indices (None when there are none), all read-only, and the memo of the last positions'
+    values. Made once per scenario."""
     u = scenario.units
     rows = np.ascontiguousarray(u.values).reshape(-1, u.values.shape[-1])
     base = np.arange(u.n, dtype=np.int64) * u.values.shape[1]
     last = u.n_steps.astype(np.int64) - 1
-    car = u.utype == _ARMORED_CAR
+    car = np.flatnonzero(u.utype == _ARMORED_CAR)
     for a in (rows, base, last, car):
         a.flags.writeable = False
-    return rows, base, last, car if car.any() else None
+    return rows, base, last, car if car.size else None, {}
 
 
 def steps_of(game: GweGame, units) -> int:
