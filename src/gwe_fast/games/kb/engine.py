@@ -359,24 +359,30 @@ def move_one(game: KbGame, unit: int, segment: int) -> None:
 def snapshot(game: KbGame, turn: int, side: int) -> dict:
     """One row of the per-turn record, after ``side``'s Player-Turn."""
     sc, st = game.scenario, game.state
-    row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp),
-           "vp_if_ended_now": victory.provisional_vp(game),
+    towns = victory.german_towns(game)
+    row = {"turn": turn, "side": _SIDE_NAMES[side], "vp": int(st.vp),
+           "vp_if_ended_now": victory.provisional_vp(game, towns),
            "weather": WEATHER[int(game.arr("weather")[0])],
            "gas_markers": int((game.arr("gas") >= 0).sum()),
-           "towns_held_central": int(victory.german_towns(game).sum()),
+           "towns_held_central": int(towns.sum()),
            "exits_central": int(game.arr("exited")[0])}
+    lost = game.arr("steps_lost").tolist()
     spent = game.arr("arty_spent")
-    for s in Side:
-        name = s.name.lower()
-        on = units.on_map(game, int(s))
-        row[f"units_{name}"] = int(on.sum())
-        row[f"stacking_{name}"] = units.stacking_points(game, np.flatnonzero(on))
-        row[f"steps_lost_{name}"] = int(game.arr("steps_lost")[s].sum())
+    spent = spent.reshape(spent.shape[0], spent.shape[1], -1).sum(axis=2).tolist()
+    on = (st.unit_status & Status.ON_MAP) != 0
+    for s, name in enumerate(_SIDE_NAMES):
+        mine = np.flatnonzero(on & (sc.units.side == s))
+        row[f"units_{name}"] = int(mine.size)
+        row[f"stacking_{name}"] = units.stacking_points(game, mine)
+        row[f"steps_lost_{name}"] = int(sum(lost[s]))
         for i, cause in enumerate(LOSS_CAUSES):
-            row[f"steps_lost_{name}_{cause}"] = int(game.arr("steps_lost")[s, i])
+            row[f"steps_lost_{name}_{cause}"] = int(lost[s][i])
         for k, mission in enumerate(MISSIONS):
-            row[f"artillery_{name}_{mission}"] = int(spent[s, k].sum())
+            row[f"artillery_{name}_{mission}"] = int(spent[s][k])
     return row
+
+
+_SIDE_NAMES = tuple(s.name.lower() for s in Side)
 
 
 __all__ = ["play", "run_phase", "movement_phase", "snapshot", "PHASE_NAMES", "Status"]

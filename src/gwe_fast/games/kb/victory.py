@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast.enums import Side
@@ -49,15 +51,22 @@ def exit_unit(game: KbGame, unit: int) -> None:
 
 
 def _vp(cause: str, game: KbGame) -> int:
-    for row in game.scenario.tables["vp_schedule"]["row"]:
-        if row["cause"] == cause:
-            return int(row["vp"])
-    raise KeyError(cause)
+    return _schedule(game.scenario)[cause]
 
 
-def provisional_vp(game: KbGame) -> int:
-    """The German total if the game ended now."""
-    return (int(game.state.vp) + int(german_towns(game).sum()) * _vp("town_west_of_vp_line", game)
+@lru_cache(maxsize=32)
+def _schedule(scenario) -> dict[str, int]:
+    """The Victory Points of each cause of the scenario's schedule (20.1), read once."""
+    out: dict[str, int] = {}
+    for row in scenario.tables["vp_schedule"]["row"]:
+        out.setdefault(str(row["cause"]), int(row["vp"]))          # the first row counts
+    return out
+
+
+def provisional_vp(game: KbGame, towns: np.ndarray | None = None) -> int:
+    """The German total if the game ended now (``towns``: ``german_towns`` if already made)."""
+    towns = german_towns(game) if towns is None else towns
+    return (int(game.state.vp) + int(towns.sum()) * _vp("town_west_of_vp_line", game)
             + allied_in_trenches(game) * _vp("allied_unit_in_trench", game))
 
 
