@@ -17,7 +17,7 @@ import numpy as np
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort
+from libc.stdlib cimport free, malloc
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
@@ -63,9 +63,33 @@ def draws(rng, ns):
     return out
 
 
-cdef int _cmp_cell(const void* a, const void* b) noexcept nogil:
-    cdef cell_t x = (<const cell_t*>a)[0], y = (<const cell_t*>b)[0]
-    return (x > y) - (x < y)
+cdef cell_t _nth_smallest(cell_t* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
+    # the k-th smallest (from 0) of n distinct cells, by selection (Hoare's partition around
+    # the middle element): the same answer as sorting and reading a[k], in linear time on
+    # average; a is reordered
+    cdef Py_ssize_t lo = 0, hi = n - 1, i, j
+    cdef cell_t pivot, t
+    while lo < hi:
+        pivot = a[lo + (hi - lo) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                t = a[i]
+                a[i] = a[j]
+                a[j] = t
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            return a[k]
+    return a[k]
 
 
 def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag_t[::1] ezoc,
@@ -185,7 +209,8 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                         cost[here, d] = row[d]
                     stop[here] = ezoc[here]
 
-                # the options, in the engine's order: stay, the hexes in cell order, exits
+                # the options, in the engine's order: stay, the hexes in cell order (the one
+                # drawn found by selection), exits
                 n_moves = 0
                 for i in range(ws.buf.n_touched):
                     s = ws.buf.touched[i]
@@ -196,7 +221,6 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                     if ov_dist[i] > 0:
                         moves[n_moves] = ov_cell[i]
                         n_moves += 1
-                qsort(moves, n_moves, sizeof(cell_t), _cmp_cell)
                 n_out = 0
                 for d in range(n_exits):         # 20.2 (movement.exit_costs)
                     s = exits[d]
@@ -219,7 +243,7 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                 if to == 0:
                     kind, dest = STAY, here
                 elif to <= n_moves:
-                    kind, dest = MOVE, moves[to - 1]
+                    kind, dest = MOVE, _nth_smallest(moves, n_moves, to - 1)
                 else:
                     kind, dest = EXIT, outs[to - 1 - n_moves]
                 log[rows, 0] = <int32_t>pick
