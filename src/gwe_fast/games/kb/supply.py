@@ -92,5 +92,7 @@ def worst_state(game: KbGame, attackers) -> int:
     if not attackers:
         return IN_SUPPLY
     side = int(game.scenario.units.side[attackers[0]])
+    if side == _CENTRAL and int(game.state.turn) in _auto_turns(game):
+        return IN_SUPPLY                                  # 17.5: no line to trace
     lengths = line_lengths(game, side)
     return max(state_of(game, lengths, a) for a in attackers)
