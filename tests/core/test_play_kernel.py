@@ -244,3 +244,24 @@ def test_quota_slots_are_quota_slot(historical):
         assert engine.quota_slots(game, every).tolist() == want
         seen.update(want)
     assert {-1, engine.Q_GERMAN, engine.Q_ALLIED_FIRST, engine.Q_ALLIED_SECOND} <= seen
+
+
+def test_allowances_are_allowance(historical):
+    # the Movement Allowance of every unit in both segments (5.22), service companies (15.24)
+    # and reduced units included, as random_segment hands them to the kernel, against the
+    # engine's allowance unit by unit
+    from gwe_fast.games.kb import movement
+    from gwe_fast.games.kb.game import Flag
+
+    game = driver.new_game(historical, 6, 6)
+    seen = set()
+    for turn in (3, 6, 9):
+        engine.advance(game, until=(turn, engine.ALLIED_MOVEMENT))
+        every = np.arange(historical.units.n)
+        flags = game.arr("flags")
+        seen.update(("service" if flags[u] & Flag.SERVICE else "step", int(game.state.unit_step[u]))
+                    for u in every)
+        for segment in (movement.FIRST, movement.SECOND):
+            want = [movement.allowance(game, int(u), segment) for u in every]
+            assert movement.allowances(game, every, segment).tolist() == want
+    assert {("step", 0), ("step", 1)} <= seen and any(k == "service" for k, _ in seen)

@@ -60,8 +60,8 @@ def kb_random_moves(rng, ws, cost, ezoc, second, units, allowance, slot, quota, 
     second : bool
         The Second Movement Segment (5.22) rather than the First.
     units, allowance, slot : int32[k], int32[k], int8[k]
-        The units that may move this segment in ascending order (``engine.movable`` before
-        any has moved), each one's Movement Allowance this segment, and its 17.1 limit
+        The units that may move this segment in ascending order (``engine.free_to_move`` at
+        its start), each one's Movement Allowance this segment, and its 17.1 limit
         (``quota`` index, -1 for none).
     quota : int16[4]
         The 17.1 limits (-1 unlimited); decreased as units move.

@@ -296,10 +296,7 @@ def random_segment(game: KbGame, side: int, segment: int) -> None:
     cost = np.array(movement._step_costs(game, closed | ezoc if second else closed))
     mine = free_to_move(game, side, segment).astype(np.int32)
     flags = game.arr("flags")
-    face = sc.units.values[mine, st.unit_step[mine], units.MOVEMENT].astype(np.int32)
-    service = (flags[mine] & Flag.SERVICE) != 0
-    face[service] = game.data.service_values[mine[service], units.MOVEMENT]
-    allowance = 3 * face if second else face                          # 5.22
+    allowance = movement.allowances(game, mine, segment)              # 5.22
     slot = quota_slots(game, mine)                                    # 17.1
     exits = (np.flatnonzero(game.data.exit_edge).astype(np.int32) if side == _CENTRAL
              else np.zeros(0, dtype=np.int32))                        # 20.2

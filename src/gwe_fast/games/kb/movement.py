@@ -75,6 +75,12 @@ def allowance(game: KbGame, unit: int, segment: int) -> int:
     return 3 * ma if segment == SECOND else ma
 
 
+def allowances(game: KbGame, us, segment: int) -> np.ndarray:
+    """``int32``: ``allowance`` of each of the units ``us``."""
+    ma = units.movement_each(game, us)
+    return 3 * ma if segment == SECOND else ma
+
+
 def routes(game: KbGame, unit: int, segment: int) -> tuple[np.ndarray, np.ndarray]:
     """``(dist, pred)`` of the unit's possible moves in a Movement Segment: ``dist[c]`` the
     Movement Points to reach cell ``c`` (-1 where it cannot end its move; 0 its own hex).

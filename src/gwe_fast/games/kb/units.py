@@ -38,6 +38,15 @@ def movement(game: KbGame, unit: int) -> int:
     return int(face(game, unit)[MOVEMENT])
 
 
+def movement_each(game: KbGame, us) -> np.ndarray:
+    """``int32``: ``movement`` of each of the units ``us`` (a service company's own face)."""
+    us = np.asarray(us, dtype=np.int64).reshape(-1)
+    ma = game.scenario.units.values[us, game.state.unit_step[us], MOVEMENT].astype(np.int32)
+    service = (game.arr("flags")[us] & Flag.SERVICE) != 0
+    ma[service] = game.data.service_values[us[service], MOVEMENT]
+    return ma
+
+
 def stacking(game: KbGame, unit: int) -> int:
     """Stacking Points (7.1): a service company is a company (1)."""
     if game.arr("flags")[unit] & Flag.SERVICE:
