@@ -144,6 +144,61 @@ def test_kb_side_maps_refuses_bad_arguments(historical):
         cy.kb_side_maps(**{**args, "unit_status": on})
 
 
+def _random_routes(rng, n, layers):
+    """A search's ``(dist, pred, here)`` over ``n`` cells: a random tree of predecessors
+    rooted at ``here`` over some of the cells (states ``layer * n + cell``), the others not
+    reached."""
+    here = int(rng.integers(0, n))
+    dist = np.full(n, -1, dtype=np.int32)
+    pred = np.full(n, -1, dtype=np.int32)
+    dist[here] = 0
+    tree = [here]
+    for c in rng.permutation(n)[: int(rng.integers(1, n))].tolist():
+        if c == here:
+            continue
+        p = tree[int(rng.integers(0, len(tree)))]
+        dist[c] = dist[p] + 1
+        pred[c] = int(rng.integers(0, layers)) * n + p
+        tree.append(c)
+    return dist, pred, here
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kb_path_gains_twin_equal(seed):
+    rng = np.random.default_rng(2000 + seed)
+    n = int(rng.integers(5, 300))
+    dist, pred, here = _random_routes(rng, n, layers=int(rng.integers(1, 3)))
+    gain = (rng.random(n) < 0.3).astype(np.uint8)
+    # every cell, the start and hexes not reached included, some twice, in any order
+    cells = np.concatenate([rng.permutation(n), rng.integers(0, n, 10)])
+    got = cy.kb_path_gains(dist, pred, gain, here, cells)
+    want = py.kb_path_gains(dist, pred, gain, here, cells)
+    assert got.dtype == want.dtype == np.float64
+    np.testing.assert_array_equal(got, want)
+    # and as the definition says: the flags strictly between the start and the hex
+    for c in cells[:40].tolist():
+        if dist[c] < 0 or c == here:
+            assert got[list(cells).index(c)] == -float(gain[c])
+            continue
+        on_way, at = 0, int(pred[c]) % n
+        while at != here:
+            on_way += int(gain[at])
+            at = int(pred[at]) % n
+        assert got[list(cells).index(c)] == on_way
+
+
+def test_kb_path_gains_refuses_bad_arguments():
+    dist = np.zeros(4, dtype=np.int32)
+    pred = np.full(4, -1, dtype=np.int32)
+    gain = np.zeros(4, dtype=np.uint8)
+    with pytest.raises(ValueError, match="one entry per cell"):
+        cy.kb_path_gains(dist, pred[:3], gain, 0, [1])
+    with pytest.raises(ValueError, match="off the map"):
+        cy.kb_path_gains(dist, pred, gain, 4, [1])
+    with pytest.raises(ValueError, match="off the map"):
+        cy.kb_path_gains(dist, pred, gain, 0, [4])
+
+
 @pytest.fixture(scope="module")
 def positions(historical):
     """Positions of a greedy game at the start of each Movement Phase."""

@@ -508,11 +508,18 @@ def test_board_refresh_follows_each_move_and_keeps_its_arrays_while_nothing_move
     assert bool(board.path_gain[town]) != bool(gain[town])
 
 
-def test_path_values_count_the_towns_on_the_engines_own_path(historical):
-    # Board.path_values sums the towns a unit would take on its way to each hex by pointer
-    # doubling; here each path is walked back hex by hex from the engine's own predecessors
-    # (movement.routes), for every unit in played positions, German and Allied
+@pytest.mark.parametrize("impl", ["cython", "pure"])
+def test_path_values_count_the_towns_on_the_engines_own_path(historical, impl, monkeypatch):
+    # Board.path_values sums the towns a unit would take on its way to each hex (the policy
+    # kernel kb_path_gains, or its twin); here each path is walked back hex by hex from the
+    # engine's own predecessors (movement.routes), for every third unit in played positions,
+    # German and Allied
+    from gwe_fast._pure import policy as pure_policy
+    from gwe_fast.policies.gwe import scoring as gwe_scoring
     from gwe_fast.policies.kb.position import Board
+
+    if impl == "pure":
+        monkeypatch.setattr(gwe_scoring, "kernel", lambda scenario: pure_policy)
 
     seen = []
 

@@ -66,3 +66,7 @@ def kb_side_maps(
     hex_last: npt.NDArray[np.int8], central: int, allied: bool,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_],
            npt.NDArray[np.float64]]: ...
+def kb_path_gains(
+    dist: npt.NDArray[np.int32], pred: npt.NDArray[np.int32], gain: npt.NDArray[np.uint8],
+    here: int, cells: npt.ArrayLike,
+) -> npt.NDArray[np.float64]: ...

@@ -13,7 +13,8 @@
 
 The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its move in
 each of ``cells`` (``policies.kb.position.Board.values``); ``kb_side_maps``, what a ``Board``
-refreshes before each move of its side.
+refreshes before each move of its side; ``kb_path_gains``, the towns taken on the way to each
+of some hexes (``Board.path_values``).
 
 Same arguments and results as the pure-Python twin ``gwe_fast._pure.policy``. The
 floating-point operations are the twin's (numpy's), one by one and in the same order, so the
@@ -561,3 +562,49 @@ def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, i
                 total += unc[w] if w >= 0 else 0.0
             screen[c] = unc[c] + total
     return sp_arr, combat_arr, gain_arr, screen_arr
+
+
+def kb_path_gains(const int32_t[::1] dist, const int32_t[::1] pred, const flag_t[::1] gain,
+                  Py_ssize_t here, cells):
+    """``float64[len(cells)]``: the towns (``gain`` flags) on the way from ``here`` to each of
+    ``cells`` along ``pred``, the start and the hex itself left out (see the twin's
+    docstring). Each path is walked up to the first hex already summed, then summed back
+    down: every reached hex once at most."""
+    cdef Py_ssize_t n = dist.shape[0]
+    if pred.shape[0] != n or gain.shape[0] != n:
+        raise ValueError("dist, pred and gain must have one entry per cell")
+    if here < 0 or here >= n:
+        raise ValueError(f"cell {here} is off the map")
+    cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef Py_ssize_t k = cv.shape[0], i, c, top, s
+    for i in range(k):
+        if cv[i] < 0 or cv[i] >= n:
+            raise ValueError(f"cell {cv[i]} is off the map")
+    out_arr = np.empty(k, dtype=np.float64)
+    cdef double[::1] out = out_arr
+    # got[c]: the flags from c (included) back to here (excluded), -1 while not summed
+    got_arr = np.full(n, -1, dtype=np.int32)
+    walk_arr = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] got = got_arr
+    cdef int32_t[::1] walk = walk_arr
+    cdef int32_t acc
+    for i in range(k):
+        c = cv[i]
+        if dist[c] < 0 or c == here:
+            out[i] = -<double>(gain[c] != 0)
+            continue
+        top = 0
+        s = c
+        while s >= 0 and s != here and got[s] < 0:     # up to a hex already summed
+            walk[top] = <int32_t>s
+            top += 1
+            s = pred[s]
+            if s >= 0:
+                s = s % n
+        acc = got[s] if (s >= 0 and s != here) else 0
+        while top > 0:                                 # and back down, summing
+            top -= 1
+            acc += gain[walk[top]] != 0
+            got[walk[top]] = acc
+        out[i] = <double>(got[c] - (gain[c] != 0))
+    return out_arr

@@ -20,7 +20,9 @@ The Kaiser's Battle ladder:
   and towns held against the risk, towns retaken and the screen, a compulsory attack not
   planned, supply, gas and the stacking limit;
 * ``kb_side_maps``: what a ``Board`` refreshes before each of its side's moves (its
-  Stacking Points per hex, those of its combat units, the towns a path takes, the screen).
+  Stacking Points per hex, those of its combat units, the towns a path takes, the screen);
+* ``kb_path_gains``: the towns a unit takes on its way to each of some hexes, along the
+  predecessors of its routes (``Board.path_values``).
 
 The floating-point operations are those of the numpy code the policies ran before the
 compiled kernel, in the same order, so that both give the same bits.
@@ -286,3 +288,29 @@ def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service
     padded = np.append(unc, 0.0)
     screen_gain = unc + padded[nb].sum(axis=1)
     return my_sp, my_combat_sp, path_gain, screen_gain
+
+
+def kb_path_gains(dist, pred, gain, here, cells):
+    """``float64[len(cells)]``: for each of ``cells``, the ``gain`` flags (0/1) of the hexes a
+    unit passes through on its way there from ``here``, the start and the hex itself left
+    out, along ``pred`` (the predecessor state of each hex, ``layer * n + cell``, as
+    ``movement.routes`` gives them with ``dist``). A hex not reached, or ``here``, gets
+    minus its own flag (what the sum over the path less the destination gives for an empty
+    path). Summed by pointer doubling up the predecessor tree: sums of 0/1 flags are exact in
+    any order."""
+    n = dist.shape[0]
+    gain = np.asarray(gain, dtype=bool)
+    reached = dist >= 0
+    reached[here] = False
+    got = np.where(reached, gain, 0).astype(np.float64)
+    up = np.where(reached & (pred >= 0), pred % n, -1)
+    up[up == here] = -1
+    while True:
+        live = np.flatnonzero(up >= 0)
+        if live.size == 0:
+            break
+        above = up[live]
+        got[live] += got[above]
+        up[live] = up[above]
+    cells = np.asarray(cells, dtype=np.int64)
+    return got[cells] - gain[cells]

@@ -216,24 +216,8 @@ class Board:
         town holds it), along the engine's own path (the search's predecessors)."""
         dist, pred = movement.routes(self.view, unit, segment)
         here = int(self.view.state.unit_cell[unit])
-        gain = self.path_gain
-        # the towns on each path, start excluded: each reached hex's own flag plus those of
-        # the hexes before it, summed by pointer doubling up the predecessor tree (sums of
-        # 0/1 flags: exact in any order)
-        reached = dist >= 0
-        reached[here] = False
-        got = np.where(reached, gain, 0).astype(np.float64)
-        up = np.where(reached & (pred >= 0), pred % self.n, -1)
-        up[up == here] = -1
-        while True:
-            live = np.flatnonzero(up >= 0)
-            if live.size == 0:
-                break
-            above = up[live]
-            got[live] += got[above]
-            up[live] = up[above]
-        cells = np.asarray(cells, dtype=np.int64)
-        return got[cells] - gain[cells]          # the destination is priced by ``values``
+        # the destination itself is priced by ``values``
+        return self.k.kb_path_gains(dist, pred, self._path_gain_u8, here, cells)
 
 
 # --- the attacks a Movement Phase sets up -----------------------------------------------------
