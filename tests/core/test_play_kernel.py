@@ -265,3 +265,21 @@ def test_allowances_are_allowance(historical):
             want = [movement.allowance(game, int(u), segment) for u in every]
             assert movement.allowances(game, every, segment).tolist() == want
     assert {("step", 0), ("step", 1)} <= seen and any(k == "service" for k, _ in seen)
+
+
+def test_games_in_threads_play_as_alone(historical):
+    # the segment kernel runs without the GIL on a workspace of its thread's own
+    # (kernels.workspace): games played by two threads at once are the games played alone
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(i):
+        game = driver.new_game(historical, 12, i, events=True)
+        result = driver.play(game)
+        return result, driver.record(game), game.events, game.state
+
+    alone = [one(i) for i in range(6)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = list(pool.map(one, range(6)))
+    for (r1, rec1, ev1, st1), (r2, rec2, ev2, st2) in zip(alone, together):
+        assert r1 == r2 and rec1 == rec2 and ev1 == ev2
+        assert st1.equals(st2)

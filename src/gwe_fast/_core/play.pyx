@@ -9,8 +9,10 @@
 
 The draws are numpy's own (``random_bounded_uint64`` of its C library, on the generator's
 ``bitgen_t``), so a game played here and one played by the Python loop read the same numbers
-from the same generator. Same arguments and results as the pure-Python twin
-``gwe_fast._pure.play``.
+from the same generator. A segment runs without the GIL once its arguments are checked
+(holding the generator's lock), so games in other threads go on meanwhile; each thread needs
+a workspace of its own (``kernels.workspace``). Same arguments and results as the
+pure-Python twin ``gwe_fast._pure.play``.
 """
 
 import numpy as np
@@ -29,9 +31,17 @@ cdef extern from "numpy/random/distributions.h":
     uint64_t random_bounded_uint64(bitgen_t *bitgen_state, uint64_t off, uint64_t rng,
                                    uint64_t mask, bint use_masked) nogil
 
-STOPPED, EXITING = 0, 1
-STAY, MOVE, EXIT = 0, 1, 2
-LOG_COLUMNS = 7
+cdef enum:
+    _STOPPED = 0
+    _EXITING = 1
+    _STAY = 0
+    _MOVE = 1
+    _EXIT = 2
+    _LOG_COLUMNS = 7
+
+STOPPED, EXITING = _STOPPED, _EXITING
+STAY, MOVE, EXIT = _STAY, _MOVE, _EXIT
+LOG_COLUMNS = _LOG_COLUMNS
 
 
 cdef bitgen_t* _bitgen(object rng) except NULL:
@@ -109,7 +119,7 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
     if cost.shape[0] != n or cost.shape[1] != 6 or ezoc.shape[0] != n or enter.shape[0] != n:
         raise ValueError("cost, ezoc and enter must cover the workspace's map")
     if (allowance.shape[0] != k or slot.shape[0] != k or done.shape[0] != k
-            or log.shape[0] < k + 1 or log.shape[1] != LOG_COLUMNS or quota.shape[0] < 4):
+            or log.shape[0] < k + 1 or log.shape[1] != _LOG_COLUMNS or quota.shape[0] < 4):
         raise ValueError("units, allowance, slot, done and log do not agree")
     if hex_last.shape[0] != n:
         raise ValueError("hex_last must cover the workspace's map")
@@ -139,7 +149,7 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
     cdef cell_t* outs = moves + n
     cdef Py_ssize_t rows = 0, m, i, d, n_moves, n_out, n_options, pick, to
     cdef Py_ssize_t here, dest, s, u
-    cdef int status = STOPPED, kind, sl
+    cdef int status = _STOPPED, kind, sl
     cdef dist_t ma, extra, dc
     cdef stepcost_t row[6]
     cdef cell_t ov_cell[6]
@@ -152,7 +162,7 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
         stop[i] = ezoc[i]
     ws._busy = True
     try:
-        with rng.bit_generator.lock:
+        with rng.bit_generator.lock, nogil:     # C data only: other threads may run
             while True:
                 m = 0
                 for j in range(k):
@@ -170,7 +180,7 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                     log[rows, 3] = 0
                     log[rows, 4] = 0
                     log[rows, 5] = -1
-                    log[rows, 6] = STAY
+                    log[rows, 6] = _STAY
                     rows += 1
                     break
                 j = offered[pick - 1]
@@ -241,11 +251,14 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                 n_options = 1 + n_moves + n_out
                 to = _draw(bg, n_options)
                 if to == 0:
-                    kind, dest = STAY, here
+                    kind = _STAY
+                    dest = here
                 elif to <= n_moves:
-                    kind, dest = MOVE, _nth_smallest(moves, n_moves, to - 1)
+                    kind = _MOVE
+                    dest = _nth_smallest(moves, n_moves, to - 1)
                 else:
-                    kind, dest = EXIT, outs[to - 1 - n_moves]
+                    kind = _EXIT
+                    dest = outs[to - 1 - n_moves]
                 log[rows, 0] = <int32_t>pick
                 log[rows, 1] = <int32_t>(m + 1)
                 log[rows, 2] = <int32_t>u
@@ -254,7 +267,7 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                 log[rows, 5] = <int32_t>dest
                 log[rows, 6] = kind
                 rows += 1
-                if kind == STAY:
+                if kind == _STAY:
                     continue
 
                 # the move (units.move_unit, the flag, the 17.1 limit)
@@ -271,8 +284,8 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                 sl = slot[j]
                 if sl >= 0 and quota[sl] > 0:
                     quota[sl] -= 1
-                if kind == EXIT:
-                    status = EXITING
+                if kind == _EXIT:
+                    status = _EXITING
                     break
     finally:
         ws._busy = False
