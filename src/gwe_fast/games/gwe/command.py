@@ -168,8 +168,7 @@ def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) ->
     nb = m.neighbors
     enemy_here = occupied(sc, st, 1 - side)
     # one per hex, not into prohibited terrain nor across a blocked hexside
-    enter, sides = _radius_costs(sc)
-    cost = m.k.board.step_costs(nb, enter[t], sides[t], enemy_here)
+    cost = _radius_table(sc, t, enemy_here.tobytes())
     stop = None
     if _zoc_blocks_radius(game, hq, unit_nationality):
         stop = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).astype(dtypes.FLAG)
@@ -187,6 +186,19 @@ def _radius_costs(scenario) -> tuple[np.ndarray, np.ndarray]:
     sides = np.where(data.side_add >= 0, 0, PROHIBITED).astype(dtypes.STEPCOST)
     enter.flags.writeable = sides.flags.writeable = False
     return enter, sides
+
+
+@lru_cache(maxsize=32)
+def _radius_table(scenario, t: int, enemy_here: bytes) -> np.ndarray:
+    """The step costs of a command radius for TCR ``t + 1`` with the enemy in the hexes of
+    ``enemy_here`` (``bool[n_cells]`` as bytes), read-only: a side's HQs share it in one
+    position, and it stays while the enemy stands."""
+    m = scenario.map
+    enter, sides = _radius_costs(scenario)
+    table = m.k.board.step_costs(m.neighbors, enter[t], sides[t],
+                                 np.frombuffer(enemy_here, dtype=bool))
+    table.flags.writeable = False
+    return table
 
 
 class _Radii:
@@ -308,20 +320,23 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
     if first_turn:                                                  # 21.2
         in_cmd[mine] = True
     else:
-        rest = [int(i) for i in mine if not hq[i]]
+        rest = mine[~hq[mine]]
         if DEPOTS_COMMANDED_BY_SUPPLY:                              # 21.3
-            depots = [i for i in rest if u.utype[i] == _DEPOT]
-            if depots:
+            depot = u.utype[rest] == _DEPOT
+            if depot.any():
                 ok = in_supply(sc, st, side)
-                for i in depots:
-                    in_cmd[i] = ok[i]
-                    far[i] = not ok[i]
-            rest = [i for i in rest if u.utype[i] != _DEPOT]
+                depots = rest[depot]
+                in_cmd[depots] = ok[depots]
+                far[depots] = ~ok[depots]
+            rest = rest[~depot]
+        rest = rest.tolist()
         radii = _Radii(game, side) if rest else None
         unlimited = bool(sc.options.get("unlimited_command", False))   # 10.32 optional
         left = {h: hq_ratings(game, h)[1] for h in radii.hqs} if rest else {}
         unallocated = []
-        cover = radii.cover(np.array(rest, dtype=np.int64)) if rest else None
+        # which HQs' radii hold each unit, as Python values (asked unit by unit)
+        cover = radii.cover(np.array(rest, dtype=np.int64)).tolist() if rest else None
+        stacking = u.stacking[rest].tolist() if rest else None
         for k, i in enumerate(rest):
             hqs = [h for h, ok in zip(radii.hqs, cover[k]) if ok]
             if not hqs:
@@ -331,7 +346,7 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
             if unlimited:
                 in_cmd[i] = True
                 continue
-            sp = int(u.stacking[i])
+            sp = int(stacking[k])
             options = [h for h in hqs if left[h] >= sp] + [NO_HQ]
             pick = game.ask("gwe.command.allocate", side, options, unit=i,
                             for_combat=for_combat, strength_left=dict(left))
