@@ -22,7 +22,7 @@ import numpy as np
 
 from gwe_fast.dice import GameDice
 from gwe_fast.enums import Side
-from gwe_fast.policies.base import Decision, Policy, check_choice
+from gwe_fast.policies.base import Decision, Policy, RandomPolicy, check_choice
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import STATE_ARRAYS, State, Status, initial_state
 
@@ -106,8 +106,6 @@ class PlayedGame(Game):
     def __init__(self, scenario: Scenario, seed: int = 0, game_index: int = 0,
                  policies: dict | None = None, state: State | None = None,
                  events: bool = False):
-        from gwe_fast.policies.base import RandomPolicy
-
         super().__init__(scenario, seed=seed, game_index=game_index, state=state)
         policies = policies or {}
         self.policies = {s: policies.get(s) or RandomPolicy() for s in (Side.ALLIED, Side.CENTRAL)}
@@ -143,13 +141,21 @@ class PlayedGame(Game):
 
     # decisions, dice, log -----------------------------------------------------------------
     def ask(self, kind: str, side: int, options, **context: Any):
-        """The chosen option of a decision (a single option is taken without asking)."""
+        """The chosen option of a decision (a single option is taken without asking).
+
+        A player who picks at random (``RandomPolicy`` itself) gets its draw without the
+        ``Decision`` being built: the same ``Generator.integers`` on its generator, which
+        is all ``RandomPolicy.choose`` reads of a decision, and an answer that is legal."""
         options = list(options)
         if len(options) == 1:
             return options[0]
-        d = Decision(kind, int(side), options, context)
-        i = self._check(d, self.policies[int(side)].choose(d, self, self.rngs[int(side)]),
-                        check_choice)
+        side = int(side)
+        policy = self.policies[side]
+        if type(policy) is RandomPolicy and options:
+            i = int(self.rngs[side].integers(len(options)))
+        else:
+            d = Decision(kind, side, options, context)
+            i = self._check(d, policy.choose(d, self, self.rngs[side]), check_choice)
         if self.events is not None:
             self.events.append(("choice", int(self.state.turn), kind, int(side), i))
         return options[i]
