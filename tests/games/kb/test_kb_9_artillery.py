@@ -141,6 +141,15 @@ def test_9_11_field_points_within_10_hexes_of_a_friendly_hq_heavy_anywhere():
                                                              (0, 2)]
     g.remove(GHQ)                           # no HQ: Field Points fire nowhere
     assert not field_in_range(g, GE).any()
+    # the range follows the HQ as it moves (kept by HQ position: never a stale answer)
+    kb_put(g, GHQ, "1510")
+    first = field_in_range(g, GE)
+    assert not first.flags.writeable and first[cell(g, "1520")]
+    kb_put(g, GHQ, "1512")
+    moved = field_in_range(g, GE)
+    assert moved[cell(g, "1521")] and moved.sum() == len(m.within("1512", 10))
+    kb_put(g, GHQ, "1510")
+    assert field_in_range(g, GE) is first
 
 
 # --- 9.2: counter-battery fire ----------------------------------------------------------------

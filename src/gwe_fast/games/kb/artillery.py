@@ -12,6 +12,8 @@ barrages are resolved by the combat module.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast import dtypes
@@ -47,13 +49,21 @@ def field_in_range(game: KbGame, side: int) -> np.ndarray:
     """Cells Field Artillery Points of ``side`` may fire at: within the field artillery range
     (10 hexes) of a friendly HQ (9.11[1])."""
     sc, st = game.scenario, game.state
-    m = sc.map
     hq = np.flatnonzero((st.unit_status & Status.ON_MAP).astype(bool) & (sc.units.side == side)
                         & (sc.units.utype == _HQ))
-    out = np.zeros(m.n_cells, dtype=bool)
     rng = int(sc.tables["artillery_points"]["field_range_from_hq"])
-    for u in hq:
-        out[m.within(int(st.unit_cell[u]), rng)] = True
+    return _within_any(sc, tuple(sorted({int(c) for c in st.unit_cell[hq]})), rng)
+
+
+@lru_cache(maxsize=256)
+def _within_any(scenario, cells: tuple[int, ...], radius: int) -> np.ndarray:
+    """``bool[n_cells]``: within ``radius`` hexes of any of ``cells``; read-only and kept, as
+    the HQs seldom move."""
+    m = scenario.map
+    out = np.zeros(m.n_cells, dtype=bool)
+    for c in cells:
+        out[m.within(c, radius)] = True
+    out.flags.writeable = False
     return out
 
 
