@@ -101,8 +101,8 @@ def test_kb_random_moves_twin_equal_in_played_positions(seed, monkeypatch):
         moves += int((log1[:, 6] != py.STAY).sum())
         for a, b in zip(out1[1:-1], out2[1:-1]):
             if isinstance(a, np.ndarray):
-                assert np.array_equal(a, b)       # cost restored; quota, done, cells, flags
-        assert np.array_equal(out1[1], args[1])   # the step costs are left as they were
+                assert np.array_equal(a, b)       # quota, done, cells, hex_last, flags
+        assert np.array_equal(out1[1], args[1])   # the open step costs are left as they were
         assert r1.bit_generator.state == r2.bit_generator.state
     assert moves > 100
 
@@ -113,7 +113,8 @@ def test_kb_random_moves_refuses_bad_arguments(historical):
     ws = sc.map.k.search.SearchWorkspace(sc.map.neighbors)
     n = sc.map.n_cells
     st = game.state
-    args = dict(cost=np.zeros((n, 6), np.int16), ezoc=np.zeros(n, np.uint8), second=False,
+    args = dict(base=np.zeros((n, 6), np.int16), closed=np.zeros(n, np.uint8),
+                ezoc=np.zeros(n, np.uint8), second=False,
                 units=np.array([0], np.int32), allowance=np.array([4], np.int32),
                 slot=np.array([-1], np.int8), quota=np.full(4, -1, np.int16),
                 done=np.zeros(1, np.uint8), exits=np.zeros(0, np.int32),

@@ -12,8 +12,8 @@ LOG_COLUMNS: int
 
 def draws(rng: np.random.Generator, ns: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
 def kb_random_moves(
-    rng: np.random.Generator, ws: object, cost: npt.NDArray[np.int16],
-    ezoc: npt.NDArray[np.uint8], second: bool, units: npt.NDArray[np.int32],
+    rng: np.random.Generator, ws: object, base: npt.NDArray[np.int16],
+    closed: npt.NDArray[np.uint8], ezoc: npt.NDArray[np.uint8], second: bool, units: npt.NDArray[np.int32],
     allowance: npt.NDArray[np.int32], slot: npt.NDArray[np.int8],
     quota: npt.NDArray[np.int16], done: npt.NDArray[np.uint8], exits: npt.NDArray[np.int32],
     enter: npt.NDArray[np.int32], side: int, unit_cell: npt.NDArray[np.int32],

@@ -102,8 +102,8 @@ cdef cell_t _nth_smallest(cell_t* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
     return a[k]
 
 
-def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag_t[::1] ezoc,
-                    bint second, const int32_t[::1] units, const int32_t[::1] allowance,
+def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
+                    const flag_t[::1] closed, const flag_t[::1] ezoc, bint second, const int32_t[::1] units, const int32_t[::1] allowance,
                     const int8_t[::1] slot, int16_t[::1] quota, uint8_t[::1] done,
                     const int32_t[::1] exits, const int32_t[::1] enter, int side,
                     cell_t[::1] unit_cell, int8_t[::1] hex_last, uint16_t[::1] flags,
@@ -111,13 +111,15 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
     """Play a Kaiser's Battle Movement Segment for a player who picks at random, until the
     player stops, no unit is left to move, or a unit is to leave the map.
 
-    The arguments and results are those of the twin (``gwe_fast._pure.play``): ``cost`` is
-    changed during a search (a unit leaving an enemy zone of control, 5.13) and restored
-    before the call returns. Returns ``(rows logged, STOPPED or EXITING)``.
+    The arguments and results are those of the twin (``gwe_fast._pure.play``). The segment's
+    step costs are made here from ``base`` and ``closed`` (a private table, changed for a unit
+    leaving an enemy zone of control, 5.13). Returns ``(rows logged, STOPPED or
+    EXITING)``.
     """
     cdef Py_ssize_t n = ws.n_cells, k = units.shape[0], n_exits = exits.shape[0]
-    if cost.shape[0] != n or cost.shape[1] != 6 or ezoc.shape[0] != n or enter.shape[0] != n:
-        raise ValueError("cost, ezoc and enter must cover the workspace's map")
+    if (base.shape[0] != n or base.shape[1] != 6 or closed.shape[0] != n
+            or ezoc.shape[0] != n or enter.shape[0] != n):
+        raise ValueError("base, closed, ezoc and enter must cover the workspace's map")
     if (allowance.shape[0] != k or slot.shape[0] != k or done.shape[0] != k
             or log.shape[0] < k + 1 or log.shape[1] != _LOG_COLUMNS or quota.shape[0] < 4):
         raise ValueError("units, allowance, slot, done and log do not agree")
@@ -141,9 +143,11 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
     cdef cell_t* offered = <cell_t*>malloc((k + 1 + n + n_exits) * sizeof(cell_t))
     cdef uint8_t* stop = <uint8_t*>malloc(n * sizeof(uint8_t))
-    if offered == NULL or stop == NULL:
+    cdef stepcost_t* tab = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
+    if offered == NULL or stop == NULL or tab == NULL:
         free(offered)
         free(stop)
+        free(tab)
         raise MemoryError("no memory for a movement segment")
     cdef cell_t* moves = offered + k + 1
     cdef cell_t* outs = moves + n
@@ -158,8 +162,13 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
     cdef int n_ov
     cdef const flag_t* stopp
     cdef cell_t src
+    cdef Py_ssize_t c
     for i in range(n):
         stop[i] = ezoc[i]
+    for c in range(n):                  # the segment's step costs: none into a closed hex
+        for d in range(6):
+            w = nb[6 * c + d]
+            tab[6 * c + d] = -1 if (w >= 0 and closed[w]) else base[c, d]
     ws._busy = True
     try:
         with rng.bit_generator.lock, nogil:     # C data only: other threads may run
@@ -191,7 +200,7 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
 
                 # the unit's routes (movement.routes)
                 for d in range(6):
-                    row[d] = cost[here, d]
+                    row[d] = tab[6 * here + d]
                 stopp = NULL
                 if not second:
                     stop[here] = 0
@@ -200,23 +209,23 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
                         for d in range(6):
                             w = nb[6 * here + d]
                             if w >= 0 and ezoc[w]:
-                                cost[here, d] = -1
-                            elif cost[here, d] >= 0:
-                                cost[here, d] = <stepcost_t>(cost[here, d] + ma // 2)
+                                tab[6 * here + d] = -1
+                            elif tab[6 * here + d] >= 0:
+                                tab[6 * here + d] = <stepcost_t>(tab[6 * here + d] + ma // 2)
                 src = <cell_t>here
                 try:
-                    ws.search(&cost[0, 0], &src, NULL, 1, ma, stopp, NULL, 0, False)
+                    ws.search(tab, &src, NULL, 1, ma, stopp, NULL, 0, False)
                     # 5.15: one hex always (steps the search did not reach)
                     n_ov = 0
                     for d in range(6):
                         w = nb[6 * here + d]
-                        if w >= 0 and cost[here, d] >= 0 and ws.dist_at(w) < 0:
+                        if w >= 0 and tab[6 * here + d] >= 0 and ws.dist_at(w) < 0:
                             ov_cell[n_ov] = w
-                            ov_dist[n_ov] = cost[here, d]
+                            ov_dist[n_ov] = tab[6 * here + d]
                             n_ov += 1
                 finally:
                     for d in range(6):
-                        cost[here, d] = row[d]
+                        tab[6 * here + d] = row[d]
                     stop[here] = ezoc[here]
 
                 # the options, in the engine's order: stay, the hexes in cell order (the one
@@ -291,4 +300,5 @@ def kb_random_moves(rng, SearchWorkspace ws, stepcost_t[:, ::1] cost, const flag
         ws._busy = False
         free(offered)
         free(stop)
+        free(tab)
     return rows, status

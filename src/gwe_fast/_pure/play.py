@@ -41,8 +41,8 @@ def draws(rng: np.random.Generator, ns) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def kb_random_moves(rng, ws, cost, ezoc, second, units, allowance, slot, quota, done, exits,
-                    enter, side, unit_cell, hex_last, flags, moved, log):
+def kb_random_moves(rng, ws, base, closed, ezoc, second, units, allowance, slot, quota, done,
+                    exits, enter, side, unit_cell, hex_last, flags, moved, log):
     """Play a Kaiser's Battle Movement Segment for a player who picks at random, until the
     player stops, no unit is left to move, or a unit is to leave the map.
 
@@ -52,9 +52,12 @@ def kb_random_moves(rng, ws, cost, ezoc, second, units, allowance, slot, quota, 
         The player's generator (``PlayedGame.rngs[side]``).
     ws : SearchWorkspace
         A workspace on the map (its ``neighbors`` are the map's).
-    cost : int16[n, 6]
-        The segment's step costs (``movement._step_costs``: enemy-occupied hexes closed, and
-        in the Second Segment the enemy's zone of control too). Left as it was found.
+    base : int16[n, 6]
+        The step costs with no hex closed (``movement.open_step_costs``: terrain, hexsides
+        and gas).
+    closed : uint8[n]
+        The hexes the segment closes: enemy-occupied, and in the Second Segment the enemy's
+        zone of control too (``movement._step_costs`` of the same). No step enters one.
     ezoc : uint8[n]
         The enemy's zone of control.
     second : bool
@@ -85,6 +88,9 @@ def kb_random_moves(rng, ws, cost, ezoc, second, units, allowance, slot, quota, 
         reached its exit hex and is to leave the map: the caller removes it and calls again).
     """
     nb = ws.neighbors
+    closed = np.asarray(closed, dtype=bool)
+    cost = np.array(base, dtype=np.int16)
+    cost[(nb >= 0) & closed[np.maximum(nb, 0)]] = -1          # no step into a closed hex
     rows = 0
     while True:
         offered = [j for j in range(len(units)) if not done[j]

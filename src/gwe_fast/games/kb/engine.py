@@ -293,7 +293,9 @@ def random_segment(game: KbGame, side: int, segment: int) -> None:
     second = segment == movement.SECOND
     ezoc = controlled(game, 1 - side)
     closed = occupied(game, 1 - side)
-    cost = np.array(movement._step_costs(game, closed | ezoc if second else closed))
+    base = movement.open_step_costs(game)                           # the kernel closes hexes
+    if second:
+        closed = closed | ezoc                                          # 5.22
     mine = free_to_move(game, side, segment).astype(np.int32)
     flags = game.arr("flags")
     allowance = movement.allowances(game, mine, segment)              # 5.22
@@ -307,7 +309,8 @@ def random_segment(game: KbGame, side: int, segment: int) -> None:
     events = game.events
     turn = int(st.turn)
     while True:
-        rows, status = kernel(rng, ws, cost, ezoc.view(np.uint8), second, mine, allowance, slot,
+        rows, status = kernel(rng, ws, base, closed.view(np.uint8), ezoc.view(np.uint8),
+                              second, mine, allowance, slot,
                               game.arr("move_quota"), done, exits, enter, side, st.unit_cell,
                               st.hex_last, flags, int(Flag.MOVED), log)
         if events is not None:

@@ -54,6 +54,19 @@ def _step_costs(game: KbGame, closed: np.ndarray) -> np.ndarray:
                        np.ascontiguousarray(closed, dtype=bool).tobytes())
 
 
+def open_step_costs(game: KbGame) -> np.ndarray:
+    """``step_costs`` with no hex closed (terrain, hexsides and gas only), read-only: the
+    table the ``play`` kernel closes hexes in for itself."""
+    return _step_costs(game, _no_hex(game.scenario.map.n_cells))
+
+
+@lru_cache(maxsize=8)
+def _no_hex(n: int) -> np.ndarray:
+    out = np.zeros(n, dtype=bool)
+    out.flags.writeable = False
+    return out
+
+
 @lru_cache(maxsize=64)
 def _cost_table(scenario: Scenario, gas: tuple[int, ...], closed: bytes) -> np.ndarray:
     # enter (doubled in the gas zones, 9.34[1]) + hexside, -1 off the map and into the
