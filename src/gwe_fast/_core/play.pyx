@@ -103,7 +103,8 @@ cdef cell_t _nth_smallest(cell_t* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
 
 
 def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
-                    const flag_t[::1] closed, const flag_t[::1] ezoc, bint second, const int32_t[::1] units, const int32_t[::1] allowance,
+                    const flag_t[::1] closed, const flag_t[::1] ezoc, bint second,
+                    const int32_t[::1] units, const int32_t[::1] allowance,
                     const int8_t[::1] slot, int16_t[::1] quota, uint8_t[::1] done,
                     const int32_t[::1] exits, const int32_t[::1] enter, int side,
                     cell_t[::1] unit_cell, int8_t[::1] hex_last, uint16_t[::1] flags,
