@@ -195,7 +195,7 @@ def test_kb_path_gains_refuses_bad_arguments():
         cy.kb_path_gains(dist, pred[:3], gain, 0, [1])
     with pytest.raises(ValueError, match="off the map"):
         cy.kb_path_gains(dist, pred, gain, 4, [1])
-    with pytest.raises(ValueError, match="off the map"):
+    with pytest.raises(IndexError, match="not on the map"):
         cy.kb_path_gains(dist, pred, gain, 0, [4])
 
 

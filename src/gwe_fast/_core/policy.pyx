@@ -577,9 +577,7 @@ def kb_path_gains(const int32_t[::1] dist, const int32_t[::1] pred, const flag_t
         raise ValueError(f"cell {here} is off the map")
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
     cdef Py_ssize_t k = cv.shape[0], i, c, top, s
-    for i in range(k):
-        if cv[i] < 0 or cv[i] >= n:
-            raise ValueError(f"cell {cv[i]} is off the map")
+    check_cells(cv, n)
     out_arr = np.empty(k, dtype=np.float64)
     cdef double[::1] out = out_arr
     # got[c]: the flags from c (included) back to here (excluded), -1 while not summed
