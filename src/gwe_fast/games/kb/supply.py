@@ -59,7 +59,7 @@ def state_of(game: KbGame, lengths: np.ndarray, unit: int) -> int:
     """The supply state of one unit from ``line_lengths`` (14.13), German units being in supply
     on Game-Turns 1 and 2 (17.5)."""
     sc = game.scenario
-    if sc.units.side[unit] == _CENTRAL and int(game.state.turn) in _auto_turns(game):
+    if auto_supplied(game, int(sc.units.side[unit])):
         return IN_SUPPLY
     d = int(lengths[int(game.state.unit_cell[unit])])
     if d < 0:
@@ -70,9 +70,9 @@ def state_of(game: KbGame, lengths: np.ndarray, unit: int) -> int:
     raise ValueError(f"no supply state covers a line of {d} hexes")
 
 
-def _auto_turns(game: KbGame) -> tuple[int, ...]:
-    # 17.5: all German units are automatically in supply during Game-Turns 1 and 2
-    return (1, 2)
+def auto_supplied(game: KbGame, side: int) -> bool:
+    """17.5: all German units are automatically in supply during Game-Turns 1 and 2."""
+    return side == _CENTRAL and int(game.state.turn) in (1, 2)
 
 
 def die_modifier(game: KbGame, state: int) -> int:
@@ -92,7 +92,7 @@ def worst_state(game: KbGame, attackers) -> int:
     if not attackers:
         return IN_SUPPLY
     side = int(game.scenario.units.side[attackers[0]])
-    if side == _CENTRAL and int(game.state.turn) in _auto_turns(game):
+    if auto_supplied(game, side):
         return IN_SUPPLY                                  # 17.5: no line to trace
     lengths = line_lengths(game, side)
     return max(state_of(game, lengths, a) for a in attackers)
