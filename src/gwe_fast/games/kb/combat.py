@@ -496,8 +496,7 @@ class _Obligations:
         if self.attacked:
             free[list(self.attacked)] = False
         mine = np.flatnonzero(free)
-        near = sc.map.neighbors[st.unit_cell[mine]]             # the six hexes around each
-        hit = (near >= 0) & target[near]
+        near, hit = _next_to(game, mine, target)
         for i in np.flatnonzero(hit.any(axis=1)).tolist():
             u = int(mine[i])
             a = frozenset(near[i][hit[i]].tolist())
@@ -546,6 +545,13 @@ class _Obligations:
         return bool(self.o_left or self.m_left)
 
 
+def _next_to(game: KbGame, us: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(near, hit)``: the six hexes around each of the units ``us`` (-1 off the map) and
+    which of them are in ``mask``."""
+    near = game.scenario.map.neighbors[game.state.unit_cell[us]]
+    return near, (near >= 0) & mask[near]
+
+
 def obligations(game: KbGame, side: int) -> _Obligations:
     """The obligations at the start of a Combat Phase: phasing units adjacent to the enemy and
     not in a town or trench hex (8.12, 8.13, 10.0), and the enemy stacks next to them (8.11)."""
@@ -554,8 +560,7 @@ def obligations(game: KbGame, side: int) -> _Obligations:
     exempt = game.data.town | game.data.trench
     mine = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0) & (sc.units.side == side))
     mine = mine[~exempt[st.unit_cell[mine]]]
-    near = sc.map.neighbors[st.unit_cell[mine]]             # the six hexes around each
-    hit = (near >= 0) & enemy_occ[near]
+    near, hit = _next_to(game, mine, enemy_occ)
     ob = _Obligations(side, frozenset(mine[hit.any(axis=1)].tolist()),
                       frozenset(near[hit].tolist()))
     ob.refresh(game)
