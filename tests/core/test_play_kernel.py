@@ -257,7 +257,7 @@ def test_allowances_are_allowance(historical):
     # the Movement Allowance of every unit in both segments (5.22), service companies (15.24)
     # and reduced units included, as random_segment hands them to the kernel, against the
     # engine's allowance unit by unit
-    from gwe_fast.games.kb import movement
+    from gwe_fast.games.kb import movement, units
     from gwe_fast.games.kb.game import Flag
 
     game = driver.new_game(historical, 6, 6)
@@ -271,6 +271,9 @@ def test_allowances_are_allowance(historical):
         for segment in (movement.FIRST, movement.SECOND):
             want = [movement.allowance(game, int(u), segment) for u in every]
             assert movement.allowances(game, every, segment).tolist() == want
+        # and the Stacking Points the per-turn rows and 7.21 sum the same way
+        assert units.stacking_each(game, every).tolist() == [units.stacking(game, int(u))
+                                                             for u in every]
     assert {("step", 0), ("step", 1)} <= seen and any(k == "service" for k, _ in seen)
 
 

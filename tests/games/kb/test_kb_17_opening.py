@@ -92,7 +92,7 @@ def test_17_12_a_stay_does_not_use_the_quota():
     engine.set_quotas(g, Side.CENTRAL)
     engine.move_one(g, b, FIRST)
     assert g.arr("move_quota")[engine.Q_GERMAN] == 1
-    assert engine.may_move(g, b)
+    assert engine.within_limits(g, np.array([b])).tolist() == [True]
 
 
 # --- 17.13 / 17.14 Allied ---------------------------------------------------------------------

@@ -205,12 +205,12 @@ def quota_slots(game: KbGame, us: np.ndarray) -> np.ndarray:
     return out
 
 
-def may_move(game: KbGame, unit: int) -> bool:
-    slot = quota_slot(game, unit)
-    if slot is None:
-        return True
-    q = int(game.arr("move_quota")[slot])
-    return q == UNLIMITED or q > 0
+def within_limits(game: KbGame, us: np.ndarray) -> np.ndarray:
+    """``bool``: for each of the units ``us``, whether its 17.1 limit (if any) still allows a
+    move: unlimited, or some left."""
+    slot = quota_slots(game, us)
+    q = game.arr("move_quota")[np.maximum(slot, 0)]
+    return (slot < 0) | (q == UNLIMITED) | (q > 0)
 
 
 # --- the Movement Phase ---------------------------------------------------------------------
@@ -234,21 +234,22 @@ def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
     """The units the player may still move in the segment: ``free_to_move`` less those
     already offered (``done``) and those over their 17.1 limit."""
     free = free_to_move(game, side, segment)
-    if int(game.state.turn) <= 2:          # 17.1: may_move is always True after Game-Turn 2
-        slot = quota_slots(game, free)
-        q = game.arr("move_quota")[np.maximum(slot, 0)]
-        free = free[(slot < 0) | (q == UNLIMITED) | (q > 0)]          # may_move, unit by unit
+    if int(game.state.turn) <= 2:          # 17.1: no limit after Game-Turn 2
+        free = free[within_limits(game, free)]
     return [u for u in free.tolist() if u not in done]
 
 
-def free_to_move(game: KbGame, side: int, segment: int) -> np.ndarray:
+def free_to_move(game: KbGame, side: int, segment: int,
+                 ezoc: np.ndarray | None = None) -> np.ndarray:
     """The side's units on the map that have not moved and may move in the segment (5.11,
-    13.12; in the Second, 5.22 and 5.23), ascending, whatever their 17.1 limits."""
+    13.12; in the Second, 5.22 and 5.23), ascending, whatever their 17.1 limits. ``ezoc``:
+    the enemy's zone of control, when the caller has it."""
     sc, st = game.scenario, game.state
     flags = game.arr("flags")
     free = units.on_map(game, side) & ((flags & (Flag.MOVED | Flag.NO_MOVE)) == 0)
     if segment == movement.SECOND:
-        ezoc = controlled(game, 1 - side)
+        if ezoc is None:
+            ezoc = controlled(game, 1 - side)
         hq = sc.units.utype == _HQ
         free &= ~(hq & (sc.units.extra["second_segment"] == 0))       # 5.23
         free &= ~ezoc[st.unit_cell]                                     # 5.22
@@ -296,7 +297,7 @@ def random_segment(game: KbGame, side: int, segment: int) -> None:
     base = movement.open_step_costs(game)                           # the kernel closes hexes
     if second:
         closed = closed | ezoc                                          # 5.22
-    mine = free_to_move(game, side, segment).astype(np.int32)
+    mine = free_to_move(game, side, segment, ezoc).astype(np.int32)
     flags = game.arr("flags")
     allowance = movement.allowances(game, mine, segment)              # 5.22
     slot = quota_slots(game, mine)                                    # 17.1
