@@ -6,9 +6,9 @@ Groups:
   their pure-Python twins (``pure``), the same seeds; every game's per-game row (the
   ``gwe run`` row: result, VP, the driver's record …) is asserted equal to the compiled
   engine's. ``extra_info`` holds the CPU seconds of each seed, for ratios on the same games.
-  In The Kaiser's Battle, ``loop`` is the compiled engine with a random player's Movement
-  Segments played by the Python loop instead of the ``play`` kernel (what the compiled
-  segment buys, in the same run).
+  ``loop`` is the compiled engine with a random player's Movement Segments played by the
+  Python loop instead of the ``play`` kernel (what the compiled segment buys, in the same
+  run).
 * ``campaign <game> <level>-<level>``: each level of the policy ladder above ``random``
   (``passive``, ``greedy``) and the ``doctrine`` policies against themselves, compiled
   kernels; ``campaign <game> lookahead-greedy``: the lookahead at its default budget in
@@ -83,16 +83,19 @@ def test_campaign_random_vs_random(benchmark, scenarios, reference, game, impl):
     assert all(r["result"] != "error" and r["turns_played"] == sc.n_turns for r in rows)
 
 
-def test_campaign_random_vs_random_python_loop(benchmark, scenarios, reference, monkeypatch):
-    from gwe_fast.games.kb import engine
+@pytest.mark.parametrize("game", list(GAMES))
+def test_campaign_random_vs_random_python_loop(benchmark, scenarios, reference, monkeypatch,
+                                               game):
+    import importlib
 
-    sc = scenarios["kb", "cython"]
+    sc = scenarios[game, "cython"]
+    engine = importlib.import_module(f"gwe_fast.games.{sc.game}.engine")
     monkeypatch.setattr(engine, "COMPILED_RANDOM_MOVES", False)
-    benchmark.group = "campaign kb random-random"
+    benchmark.group = f"campaign {game} random-random"
     rows, cpu = _timed_games(benchmark, sc, "random", len(SEEDS))
     benchmark.extra_info.update(turns=sc.n_turns, seeds=list(SEEDS[:len(rows)]),
                                 cpu_s_by_seed=[round(c, 4) for c in cpu])
-    assert bench.same_rows(rows, reference["kb"][:len(rows)])
+    assert bench.same_rows(rows, reference[game][:len(rows)])
 
 
 @pytest.mark.parametrize("level", ["passive", "greedy", "doctrine"])

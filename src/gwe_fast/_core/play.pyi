@@ -20,3 +20,49 @@ def kb_random_moves(
     hex_last: npt.NDArray[np.int8], flags: npt.NDArray[np.uint16], moved: int,
     log: npt.NDArray[np.int32],
 ) -> tuple[int, int]: ...
+
+GWE_DONE: int
+GWE_HANDOVER: int
+GWE_MOVED: int
+GWE_FULL: int
+PICK: int
+ACTION: int
+STOP: int
+ENTRAIN: int
+RAIL: int
+DETRAIN: int
+R_UNIT: int
+R_TABLE: int
+R_ALLOWANCE: int
+R_ENTRAIN_TCR: int
+R_STACKING: int
+R_TRAITS: int
+ROSTER_COLUMNS: int
+T_HANDOVER: int
+T_HQ: int
+H_RAIL: int
+H_EZOC: int
+H_ENEMY: int
+H_ENEMY_HQ: int
+H_HQ_ALONE: int
+HEX_ROWS: int
+B_MOVED: int
+B_USED_RAIL: int
+B_RAIL_COUNTED: int
+B_ENTRAINED: int
+B_OUT_OF_COMMAND: int
+BITS: int
+GWE_LOG_COLUMNS: int
+
+def gwe_random_moves(
+    rng: np.random.Generator, ws: object, tables: npt.NDArray[np.int16],
+    rail_table: npt.NDArray[np.int16], limits: npt.NDArray[np.int16],
+    track_used: npt.NDArray[np.int16], track_on: bool, roster: npt.NDArray[np.int32],
+    done: npt.NDArray[np.uint8], hexes: npt.NDArray[np.uint8], threats: npt.NDArray[np.int32],
+    own_combat: npt.NDArray[np.int32], current: int, side: int, rate: int, capacity: int,
+    rail_used: npt.NDArray[np.int16], unit_cell: npt.NDArray[np.int32],
+    unit_status: npt.NDArray[np.uint16], hex_last: npt.NDArray[np.int8],
+    flags: npt.NDArray[np.uint16], spent: npt.NDArray[np.int16],
+    rail_hexes: npt.NDArray[np.int16], bits: npt.NDArray[np.int32], log: npt.NDArray[np.int32],
+    paths: npt.NDArray[np.int32],
+) -> tuple[int, int, int, int]: ...

@@ -6,6 +6,10 @@
 * ``kb_random_moves``: a Movement Segment of The Kaiser's Battle (5.0) whose player picks at
   random (``RandomPolicy``): the units offered one at a time, each one's moves, the draws of
   the player's generator in the engine's order, and the moves made.
+* ``gwe_random_moves``: a Movement Segment of The Great War in the East (5.0) whose player
+  picks at random: the units offered one at a time and each one's actions (ordinary moves,
+  entraining, rail moves with the track limits of 18.3, detraining), handing back to the
+  engine for the units whose move rolls dice (23.52, 24.42) and for 10.52.
 
 The draws are numpy's own (``random_bounded_uint64`` of its C library, on the generator's
 ``bitgen_t``), so a game played here and one played by the Python loop read the same numbers
@@ -303,3 +307,369 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
         free(stop)
         free(tab)
     return rows, status
+
+
+
+# --- The Great War in the East -------------------------------------------------------------
+
+cdef enum:
+    _GWE_DONE = 0
+    _GWE_HANDOVER = 1
+    _GWE_MOVED = 2
+    _GWE_FULL = 3
+    _PICK = 0
+    _ACTION = 1
+    _STOP = 0                           # the actions (_MOVE as for The Kaiser's Battle)
+    _ENTRAIN = 2
+    _RAIL = 3
+    _DETRAIN = 4
+    _R_UNIT = 0                         # the roster's columns
+    _R_TABLE = 1
+    _R_ALLOWANCE = 2
+    _R_ENTRAIN_TCR = 3
+    _R_STACKING = 4
+    _R_TRAITS = 5
+    _ROSTER_COLUMNS = 6
+    _HANDOVER = 1                       # the traits
+    _HQ = 2
+    _H_RAIL = 0                         # the rows of the hex masks
+    _H_EZOC = 1
+    _H_ENEMY = 2
+    _H_ENEMY_HQ = 3
+    _H_HQ_ALONE = 4
+    _HEX_ROWS = 5
+    _B_MOVED = 0                        # the flag and status bits
+    _B_USED_RAIL = 1
+    _B_RAIL_COUNTED = 2
+    _B_ENTRAINED = 3
+    _B_OUT_OF_COMMAND = 4
+    _BITS = 5
+    _GWE_LOG_COLUMNS = 7
+
+GWE_DONE, GWE_HANDOVER, GWE_MOVED, GWE_FULL = _GWE_DONE, _GWE_HANDOVER, _GWE_MOVED, _GWE_FULL
+PICK, ACTION = _PICK, _ACTION
+STOP, ENTRAIN, RAIL, DETRAIN = _STOP, _ENTRAIN, _RAIL, _DETRAIN
+R_UNIT, R_TABLE, R_ALLOWANCE, R_ENTRAIN_TCR, R_STACKING, R_TRAITS = (
+    _R_UNIT, _R_TABLE, _R_ALLOWANCE, _R_ENTRAIN_TCR, _R_STACKING, _R_TRAITS)
+ROSTER_COLUMNS = _ROSTER_COLUMNS
+T_HANDOVER, T_HQ = _HANDOVER, _HQ
+H_RAIL, H_EZOC, H_ENEMY, H_ENEMY_HQ, H_HQ_ALONE, HEX_ROWS = (
+    _H_RAIL, _H_EZOC, _H_ENEMY, _H_ENEMY_HQ, _H_HQ_ALONE, _HEX_ROWS)
+B_MOVED, B_USED_RAIL, B_RAIL_COUNTED, B_ENTRAINED, B_OUT_OF_COMMAND, BITS = (
+    _B_MOVED, _B_USED_RAIL, _B_RAIL_COUNTED, _B_ENTRAINED, _B_OUT_OF_COMMAND, _BITS)
+GWE_LOG_COLUMNS = _GWE_LOG_COLUMNS
+
+
+cdef inline int16_t _track_room(const int16_t[:, :, ::1] limits, const int16_t[:, :, ::1] used,
+                                Py_ssize_t c, Py_ssize_t d, int line) noexcept nogil:
+    # rail.track_room: what the line can still carry, -1 where there is none
+    if limits[c, d, line] < 0:
+        return -1
+    return <int16_t>(limits[c, d, line] - used[c, d, line])
+
+
+def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
+                     const stepcost_t[:, ::1] rail_table, const int16_t[:, :, ::1] limits,
+                     int16_t[:, :, ::1] track_used, bint track_on,
+                     const int32_t[:, ::1] roster, uint8_t[::1] done,
+                     const uint8_t[:, ::1] hexes, const int32_t[::1] threats,
+                     const int32_t[::1] own_combat, int current, int side, int rate,
+                     int capacity, int16_t[::1] rail_used, cell_t[::1] unit_cell,
+                     uint16_t[::1] unit_status, int8_t[::1] hex_last, uint16_t[::1] flags,
+                     int16_t[::1] spent, int16_t[::1] rail_hexes, const int32_t[::1] bits,
+                     int32_t[:, ::1] log, int32_t[::1] paths):
+    """Play a Movement Segment of The Great War in the East for a player who picks at random,
+    until the segment ends or the engine must act (a unit whose move is played in Python, a
+    move after which 10.52 displaces or eliminates an enemy HQ, or a full log).
+
+    The arguments and results are those of the twin (``gwe_fast._pure.play``). Returns
+    ``(rows logged, status, unit, path entries used)``, ``unit`` the one whose move is under
+    way (-1 for none).
+    """
+    cdef Py_ssize_t n = ws.n_cells, k = roster.shape[0], n_units = done.shape[0]
+    cdef Py_ssize_t n_tab = tables.shape[0], cap = log.shape[0], n_paths = paths.shape[0]
+    if tables.shape[1] != n or tables.shape[2] != 6:
+        raise ValueError("tables must be int16[t, n_cells, 6] on the workspace's map")
+    if (rail_table.shape[0] != n or rail_table.shape[1] != 6 or limits.shape[0] != n
+            or limits.shape[1] != 6 or limits.shape[2] != 2 or track_used.shape[0] != n
+            or track_used.shape[1] != 6 or track_used.shape[2] != 2):
+        raise ValueError("rail_table, limits and track_used must cover the workspace's map")
+    if hexes.shape[0] != _HEX_ROWS or hexes.shape[1] != n or hex_last.shape[0] != n:
+        raise ValueError(f"hexes must be uint8[{_HEX_ROWS}, n_cells] and hex_last cover the map")
+    if roster.shape[1] != _ROSTER_COLUMNS:
+        raise ValueError(f"roster must be int32[units, {_ROSTER_COLUMNS}]")
+    if (unit_cell.shape[0] != n_units or unit_status.shape[0] != n_units
+            or flags.shape[0] != n_units or spent.shape[0] != n_units
+            or rail_hexes.shape[0] != n_units):
+        raise ValueError("done, unit_cell, unit_status, flags, spent and rail_hexes must have "
+                         "a row per unit")
+    if bits.shape[0] != _BITS or rail_used.shape[0] != 2 or side < 0 or side > 1:
+        raise ValueError(f"bits must hold {_BITS} masks, rail_used two sides, side be 0 or 1")
+    if log.shape[1] != _GWE_LOG_COLUMNS or cap < 1 or rate < 0:
+        raise ValueError(f"log must be int32[rows >= 1, {_GWE_LOG_COLUMNS}] and rate >= 0")
+    cdef Py_ssize_t j, at = -1, u
+    for j in range(k):
+        u = roster[j, _R_UNIT]
+        if u < 0 or u >= n_units:
+            raise ValueError(f"unit {u} is not a unit of the game")
+        if not done[u] and (unit_cell[u] < 0 or unit_cell[u] >= n):
+            raise ValueError(f"unit {u} is not on the map")
+        if (not roster[j, _R_TRAITS] & _HANDOVER
+                and (roster[j, _R_TABLE] < 0 or roster[j, _R_TABLE] >= n_tab)):
+            raise ValueError(f"unit {u} has no step-cost table")
+        if u == current:
+            at = j
+    if current >= 0 and (at < 0 or roster[at, _R_TRAITS] & _HANDOVER):
+        raise ValueError(f"unit {current} is not a unit the segment may go on moving")
+    for j in range(threats.shape[0]):
+        if threats[j] < 0 or threats[j] >= n:
+            raise ValueError(f"threatened HQ cell {threats[j]} is off the map")
+    for j in range(own_combat.shape[0]):
+        if (own_combat[j] < 0 or own_combat[j] >= n_units or unit_cell[own_combat[j]] < 0
+                or unit_cell[own_combat[j]] >= n):
+            raise ValueError(f"unit {own_combat[j]} is not a unit on the map")
+    if ws._busy:
+        raise RuntimeError("this SearchWorkspace is searching in another thread; "
+                           "use one workspace per thread")
+
+    cdef bitgen_t* bg = _bitgen(rng)
+    cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
+    cdef cell_t* offered = <cell_t*>malloc((k + 1 + n) * sizeof(cell_t))
+    cdef int32_t* here_count = <int32_t*>malloc(n * sizeof(int32_t))
+    cdef stepcost_t* fit = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
+    if offered == NULL or here_count == NULL or fit == NULL:
+        free(offered)
+        free(here_count)
+        free(fit)
+        raise MemoryError("no memory for a movement segment")
+    cdef cell_t* moves = offered + k + 1
+    cdef Py_ssize_t rows = 0, used = 0, m, i, d, n_moves, n_options, pick, to, here, dest
+    cdef Py_ssize_t s, a, b, line, length, n_threats = threats.shape[0]
+    cdef int status = _GWE_DONE, tcr, sp, ma
+    cdef uint16_t moved = <uint16_t>bits[_B_MOVED], used_rail = <uint16_t>bits[_B_USED_RAIL]
+    cdef uint16_t counted_bit = <uint16_t>bits[_B_RAIL_COUNTED]
+    cdef uint16_t entrained_bit = <uint16_t>bits[_B_ENTRAINED]
+    cdef uint16_t ooc_bit = <uint16_t>bits[_B_OUT_OF_COMMAND]
+    cdef bint is_combat, entrain, detrain, act, counted, room
+    cdef dist_t left, mp
+    cdef int16_t r0, r1
+    cdef const stepcost_t* tab
+    cdef cell_t ov_cell[6]
+    cdef dist_t ov_dist[6]
+    cdef cell_t w, src
+    cdef int n_ov
+    for i in range(n):
+        here_count[i] = 0
+    for j in range(own_combat.shape[0]):
+        here_count[unit_cell[own_combat[j]]] += 1
+    ws._busy = True
+    try:
+        with rng.bit_generator.lock, nogil:     # C data only: other threads may run
+            while True:
+                if rows >= cap or used + rate + 2 > n_paths:
+                    status = _GWE_FULL
+                    break
+                if at < 0:                      # the next unit, or "no more moves"
+                    m = 0
+                    for j in range(k):
+                        if not done[roster[j, _R_UNIT]]:
+                            offered[m] = <cell_t>j
+                            m += 1
+                    if m == 0:
+                        status = _GWE_DONE
+                        break
+                    pick = _draw(bg, m + 1)
+                    log[rows, 0] = _PICK
+                    log[rows, 1] = <int32_t>(m + 1)
+                    log[rows, 2] = <int32_t>pick
+                    log[rows, 3] = -1 if pick == 0 else roster[offered[pick - 1], _R_UNIT]
+                    log[rows, 4] = 0
+                    log[rows, 5] = -1
+                    log[rows, 6] = 0
+                    rows += 1
+                    if pick == 0:
+                        status = _GWE_DONE
+                        break
+                    at = offered[pick - 1]
+                    done[roster[at, _R_UNIT]] = 1
+                    if roster[at, _R_TRAITS] & _HANDOVER:
+                        status = _GWE_HANDOVER
+                        break
+                    continue
+
+                # one action of the unit under way
+                u = roster[at, _R_UNIT]
+                here = unit_cell[u]
+                ma = roster[at, _R_ALLOWANCE]
+                sp = roster[at, _R_STACKING]
+                # rail.has_room: counted already, or never (an HQ), or the capacity left
+                counted = (roster[at, _R_TRAITS] & _HQ) != 0 or (flags[u] & counted_bit) != 0
+                room = counted or sp <= capacity - rail_used[side]
+                n_moves = 0
+                n_ov = 0
+                entrain = detrain = False
+                if unit_status[u] & entrained_bit:
+                    # rail.rail_moves: along the rail within the rate left, never to a hex
+                    # holding enemy units
+                    left = rate - rail_hexes[u]
+                    if room and left > 0:
+                        # rail._rail_step_costs: no step into a hex the enemy occupied last
+                        # (unless only its HQs are there, 5.33), nor across a line that
+                        # cannot carry the unit (18.31, 18.33)
+                        for i in range(6 * n):
+                            w = nb[i]
+                            fit[i] = rail_table[i // 6, i % 6]
+                            if fit[i] >= 0 and hex_last[w] == 1 - side \
+                                    and not hexes[_H_HQ_ALONE, w]:
+                                fit[i] = -1
+                            if fit[i] >= 0 and track_on and sp > 0:
+                                r0 = _track_room(limits, track_used, i // 6, i % 6, 0)
+                                r1 = _track_room(limits, track_used, i // 6, i % 6, 1)
+                                if r0 < sp and r1 < sp:
+                                    fit[i] = -1
+                        src = <cell_t>here
+                        ws.search(fit, &src, NULL, 1, left, NULL, NULL, 0, False)
+                        for i in range(ws.buf.n_touched):
+                            s = ws.buf.touched[i]
+                            if s != here and ws.dist_at(s) > 0 and not hexes[_H_ENEMY, s]:
+                                moves[n_moves] = <cell_t>s
+                                n_moves += 1
+                    detrain = not unit_status[u] & ooc_bit             # 5.35
+                    n_options = 1 + n_moves + (1 if detrain else 0)
+                else:
+                    # movement.routes
+                    tab = &tables[roster[at, _R_TABLE], 0, 0]
+                    left = ma - spent[u]
+                    src = <cell_t>here
+                    ws.search(tab, &src, NULL, 1, left if left > 0 else 0, NULL, NULL, 0,
+                              False)
+                    if spent[u] == 0:           # 5.17: one hex always, when nothing spent
+                        for d in range(6):
+                            w = nb[6 * here + d]
+                            if w >= 0 and tab[6 * here + d] >= 0 and ws.dist_at(w) < 0:
+                                ov_cell[n_ov] = w
+                                ov_dist[n_ov] = tab[6 * here + d]
+                                n_ov += 1
+                    for i in range(ws.buf.n_touched):
+                        s = ws.buf.touched[i]
+                        if s != here and ws.dist_at(s) > 0:
+                            moves[n_moves] = <cell_t>s
+                            n_moves += 1
+                    for i in range(n_ov):
+                        if ov_dist[i] > 0:
+                            moves[n_moves] = ov_cell[i]
+                            n_moves += 1
+                    # rail.can_entrain: what the roster leaves to the hex, the points spent,
+                    # the rail used and the capacity
+                    tcr = roster[at, _R_ENTRAIN_TCR]
+                    entrain = (tcr > 0 and room and hexes[_H_RAIL, here] != 0
+                               and (tcr == 1 or not hexes[_H_EZOC, here])
+                               and ((ma >= tcr and spent[u] + tcr <= ma)
+                                    or (ma < tcr and spent[u] == 0
+                                        and not flags[u] & used_rail)))        # 18.25
+                    n_options = 1 + n_moves + (1 if entrain else 0)
+                to = _draw(bg, n_options)
+                log[rows, 0] = _ACTION
+                log[rows, 1] = <int32_t>n_options
+                log[rows, 2] = <int32_t>to
+                log[rows, 3] = <int32_t>u
+                log[rows, 5] = <int32_t>here
+                log[rows, 6] = 0
+                if to == 0:                                     # stop
+                    log[rows, 4] = _STOP
+                    rows += 1
+                    at = -1
+                    continue
+                if to > n_moves:
+                    if entrain:                                 # rail.entrain (5.32)
+                        mp = tcr if tcr < ma else ma
+                        spent[u] = <int16_t>(spent[u] + mp)
+                        if not counted:                         # rail.charge_capacity
+                            rail_used[side] = <int16_t>(rail_used[side] + sp)
+                            flags[u] = <uint16_t>(flags[u] | counted_bit)
+                        flags[u] = <uint16_t>(flags[u] | moved)
+                        unit_status[u] = <uint16_t>(unit_status[u] | entrained_bit)
+                        log[rows, 4] = _ENTRAIN
+                        log[rows, 6] = <int32_t>mp
+                    else:                                       # rail.detrain (5.34)
+                        unit_status[u] = <uint16_t>(unit_status[u] & ~entrained_bit)
+                        log[rows, 4] = _DETRAIN
+                    rows += 1
+                    continue
+                dest = _nth_smallest(moves, n_moves, to - 1)
+                if unit_status[u] & entrained_bit:
+                    # rail.move_by_rail: the path from the start into paths, after its length
+                    length = ws.dist_at(dest) + 1
+                    paths[used] = <int32_t>length
+                    s = dest
+                    for i in range(length, 0, -1):
+                        paths[used + i] = <int32_t>s
+                        s = ws.pred_at(s)
+                    if not counted:                             # rail.charge_capacity
+                        rail_used[side] = <int16_t>(rail_used[side] + sp)
+                        flags[u] = <uint16_t>(flags[u] | counted_bit)
+                    if track_on and sp > 0:                     # 18.31, 18.33: best fit
+                        for i in range(1, length):
+                            a = paths[used + i]
+                            b = paths[used + i + 1]
+                            d = 0
+                            while nb[6 * a + d] != b:
+                                d += 1
+                            r0 = _track_room(limits, track_used, a, d, 0)
+                            r1 = _track_room(limits, track_used, a, d, 1)
+                            line = 0 if (r0 >= sp and (r1 < sp or r0 <= r1)) else 1
+                            track_used[a, d, line] = <int16_t>(track_used[a, d, line] + sp)
+                            track_used[b, (d + 3) % 6, line] = <int16_t>(
+                                track_used[b, (d + 3) % 6, line] + sp)
+                    rail_hexes[u] = <int16_t>(rail_hexes[u] + length - 1)
+                    for i in range(1, length + 1):
+                        hex_last[paths[used + i]] = <int8_t>side
+                    flags[u] = <uint16_t>(flags[u] | used_rail | moved)
+                    log[rows, 4] = _RAIL
+                    log[rows, 5] = <int32_t>dest
+                    log[rows, 6] = <int32_t>used
+                    used += length + 1
+                else:
+                    mp = ws.dist_at(dest)
+                    for i in range(n_ov):
+                        if ov_cell[i] == dest:
+                            mp = ov_dist[i]
+                    log[rows, 4] = _MOVE
+                    log[rows, 5] = <int32_t>dest
+                    log[rows, 6] = <int32_t>mp
+                    # the move, hex by hex (units.move_unit; 23.52 cannot stop this unit)
+                    flags[u] = <uint16_t>(flags[u] | moved)
+                    s = dest
+                    while s >= 0 and s != here:
+                        hex_last[s] = <int8_t>side
+                        w = ws.pred_at(s)
+                        for i in range(n_ov):               # a 5.17 step: from the start
+                            if ov_cell[i] == s:
+                                w = <cell_t>here
+                        s = w
+                    spent[u] = <int16_t>(spent[u] + mp)
+                rows += 1
+                unit_cell[u] = <cell_t>dest
+                is_combat = False
+                for j in range(own_combat.shape[0]):
+                    if own_combat[j] == u:
+                        is_combat = True
+                if is_combat:
+                    here_count[here] -= 1
+                    here_count[dest] += 1
+                # 10.52: an enemy HQ in the hex entered, or one alone next to a combat unit
+                act = hexes[_H_ENEMY_HQ, dest] != 0
+                for i in range(n_threats):
+                    for d in range(6):
+                        w = nb[6 * threats[i] + d]
+                        if w >= 0 and here_count[w] > 0:
+                            act = True
+                if act:
+                    status = _GWE_MOVED
+                    break
+    finally:
+        ws._busy = False
+        free(offered)
+        free(here_count)
+        free(fit)
+    return rows, status, (roster[at, _R_UNIT] if at >= 0 else -1), used

@@ -6,9 +6,13 @@ first.
 * ``kb_random_moves``: a Movement Segment of The Kaiser's Battle (5.0) whose player picks at
   random (``RandomPolicy``): the units offered one at a time, each one's moves, the draws of
   the player's generator in the engine's order, and the moves made.
+* ``gwe_random_moves``: a Movement Segment of The Great War in the East (5.0) whose player
+  picks at random: the units offered one at a time and each one's actions (ordinary moves,
+  entraining, rail moves with the track limits of 18.3, detraining), handing back to the
+  engine for the units whose move rolls dice (23.52, 24.42) and for 10.52.
 
-The engine's Python loop (``games.kb.engine.movement_segment``) is the reference both are
-checked against, game by game.
+The engines' Python loops (``movement_segment`` of ``games.kb.engine`` and
+``games.gwe.engine``) are the reference both are checked against, game by game.
 """
 
 from __future__ import annotations
@@ -169,3 +173,250 @@ def kb_random_moves(rng, ws, base, closed, ezoc, second, units, allowance, slot,
             quota[slot[j]] -= 1
         if kind == EXIT:
             return rows, EXITING
+
+
+
+# --- The Great War in the East -------------------------------------------------------------
+
+#: what ``gwe_random_moves`` returns first: the segment is over; the unit just picked is to
+#: be moved by the engine (its whole move); the unit under way moved and the engine is to
+#: apply 10.52 (then call again with it); the log or the path buffer is full (call again
+#: with the unit returned)
+GWE_DONE, GWE_HANDOVER, GWE_MOVED, GWE_FULL = 0, 1, 2, 3
+#: the decisions in the log: which unit (or none) moves next, and what the unit does
+PICK, ACTION = 0, 1
+#: the actions of a unit besides an ordinary ``MOVE``: stop, entrain, move by rail, detrain
+STOP, ENTRAIN, RAIL, DETRAIN = 0, 2, 3, 4
+#: the columns of the roster: the unit, its step-cost table, its Movement Allowance, its TCR
+#: if nothing but its hex, its points spent, its rail use and the capacity left may stop it
+#: entraining (else 0), its Stacking Points, its traits
+R_UNIT, R_TABLE, R_ALLOWANCE, R_ENTRAIN_TCR, R_STACKING, R_TRAITS = range(6)
+ROSTER_COLUMNS = 6
+#: the traits: the engine plays the unit's whole move (a reduced Austro-Hungarian unit, 23.52;
+#: an armored car, 24.4); an HQ (never counted toward Rail Capacity, 5.31)
+T_HANDOVER, T_HQ = 1, 2
+#: the rows of the hex masks: a Friendly rail line, the enemy's zone of control, enemy units
+#: (HQs included), enemy HQs, enemy HQs with no other enemy unit
+H_RAIL, H_EZOC, H_ENEMY, H_ENEMY_HQ, H_HQ_ALONE = range(5)
+HEX_ROWS = 5
+#: the bits ``bits`` holds: the flags MOVED, USED_RAIL, RAIL_COUNTED; the statuses ENTRAINED,
+#: OUT_OF_COMMAND
+B_MOVED, B_USED_RAIL, B_RAIL_COUNTED, B_ENTRAINED, B_OUT_OF_COMMAND = range(5)
+BITS = 5
+#: the columns of a log row: the decision, how many options it had, the option drawn, the
+#: unit (-1 for "no more moves"); for an action its kind, the hex it ends in, and the
+#: Movement Points spent (a move, entraining) or where its path starts in ``paths`` (rail)
+GWE_LOG_COLUMNS = 7
+
+
+def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, roster, done,
+                     hexes, threats, own_combat, current, side, rate, capacity, rail_used,
+                     unit_cell, unit_status, hex_last, flags, spent, rail_hexes, bits, log,
+                     paths):
+    """Play a Movement Segment of The Great War in the East for a player who picks at random,
+    until the segment ends or the engine must act.
+
+    The engine's loop (``games.gwe.engine.movement_segment`` and ``move_one_unit``) offers the
+    units that may still move after "no more moves", then each action of the unit picked
+    until it stops. A unit not entrained may stop, move to a hex it can reach (in cell order;
+    5.1-5.2, 5.17) or entrain (5.32); an entrained one may stop, move by rail to a hex (in
+    cell order; 5.33, 18.2-18.3) or detrain (5.34-5.35). Here the same options are drawn in
+    the same order from the player's generator and the actions taken, for every unit but
+    those the engine moves itself (``T_HANDOVER``).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The player's generator (``PlayedGame.rngs[side]``).
+    ws : SearchWorkspace
+        A workspace on the map.
+    tables : int16[t, n, 6]
+        Step-cost tables (``movement.step_costs``).
+    rail_table : int16[n, 6]
+        The side's rail steps into hexes a train may enter (``rail._rail_step_costs`` without
+        track limits, nor the hexes the enemy occupied last: the segment's moves change
+        those, so they are read from ``hex_last`` here).
+    limits, track_used : int16[n, 6, 2]
+        What each rail line carries (``rail.line_limits`` of the side) and has carried this
+        phase (``track_used``, changed by rail moves); read only when ``track_on`` (18.3).
+    roster : int32[k, ROSTER_COLUMNS]
+        The units that may move (``engine.movable`` at the segment's start), in ascending
+        order; units ``done`` need not be on the map any more.
+    done : uint8[units of the game]
+        Units already picked this segment; set as they are.
+    hexes : uint8[HEX_ROWS, n]
+        The hex masks (``H_RAIL`` ...). The enemy does not move in a segment, so they hold
+        until the engine acts.
+    threats : int32[h]
+        The hexes of the enemy HQs with no combat unit of theirs: one with a combat unit of
+        ``side`` next to it is displaced (10.52).
+    own_combat : int32[c]
+        The combat units (not HQs) of ``side`` on the map.
+    current : int
+        The unit whose move goes on (returned by the call before), or -1.
+    side, rate, capacity : int
+        The moving side, its rail rate in hexes (18.21) and its Rail Capacity (5.31).
+    rail_used : int16[2]
+        The Stacking Points counted toward Rail Capacity this phase, per side.
+    unit_cell, unit_status, hex_last, flags, spent, rail_hexes : the game's arrays (``spent``
+        is ``mp_spent``), changed as units act.
+    bits : int32[BITS]
+        The flag and status bits (``B_MOVED`` ...).
+    log : int32[r, GWE_LOG_COLUMNS]
+        One row per decision drawn (see ``GWE_LOG_COLUMNS``).
+    paths : int32[p]
+        The rail paths, each its number of cells then the cells from the start.
+
+    Returns
+    -------
+    (rows, status, unit, used)
+        The rows written to ``log``, the status (``GWE_DONE`` ...), the unit whose move is
+        under way (-1 for none), and the entries of ``paths`` written.
+    """
+    nb = ws.neighbors
+    moved, used_rail, counted_bit, entrained_bit, ooc_bit = (int(b) for b in bits)
+    units = [int(r[R_UNIT]) for r in roster]
+    at = units.index(current) if current in units else -1
+    if current >= 0 and (at < 0 or roster[at][R_TRAITS] & T_HANDOVER):
+        raise ValueError(f"unit {current} is not a unit the segment may go on moving")
+    mine = {int(u) for u in own_combat}
+    here_count = np.zeros(hexes.shape[1], dtype=np.int32)
+    for u in mine:
+        here_count[int(unit_cell[u])] += 1
+    rows = used = 0
+    while True:
+        if rows >= len(log) or used + rate + 2 > len(paths):
+            return rows, GWE_FULL, units[at] if at >= 0 else -1, used
+        if at < 0:                                  # the next unit, or "no more moves"
+            offered = [j for j in range(len(units)) if not done[units[j]]]
+            if not offered:
+                return rows, GWE_DONE, -1, used
+            pick = draw(rng, len(offered) + 1)
+            log[rows] = (PICK, len(offered) + 1, pick,
+                         -1 if pick == 0 else units[offered[pick - 1]], 0, -1, 0)
+            rows += 1
+            if pick == 0:
+                return rows, GWE_DONE, -1, used
+            at = offered[pick - 1]
+            done[units[at]] = 1
+            if roster[at][R_TRAITS] & T_HANDOVER:
+                return rows, GWE_HANDOVER, units[at], used
+            continue
+
+        # one action of the unit under way
+        u = units[at]
+        here = int(unit_cell[u])
+        ma, sp = int(roster[at][R_ALLOWANCE]), int(roster[at][R_STACKING])
+        # rail.has_room: counted already, or never (an HQ), or the capacity left
+        counted = bool(roster[at][R_TRAITS] & T_HQ) or bool(flags[u] & counted_bit)
+        room = counted or sp <= capacity - int(rail_used[side])
+        entrained = bool(unit_status[u] & entrained_bit)
+        entrain = detrain = False
+        if entrained:
+            # rail.rail_moves: along the rail within the rate left, never to a hex holding
+            # enemy units
+            left = rate - int(rail_hexes[u])
+            moves = []
+            if room and left > 0:
+                # rail._rail_step_costs: no step into a hex the enemy occupied last (unless
+                # only its HQs are there, 5.33), nor across a line that cannot carry the unit
+                table = np.array(rail_table, dtype=np.int16)
+                last = (np.asarray(hex_last) == 1 - side) & ~np.asarray(hexes[H_HQ_ALONE], bool)
+                table[(nb >= 0) & last[np.maximum(nb, 0)]] = -1
+                if track_on and sp > 0:                                 # 18.31, 18.33
+                    carry = np.where(limits >= 0, limits - track_used, -1)
+                    table[np.maximum(carry[..., 0], carry[..., 1]) < sp] = -1
+                dist, pred = ws.run(table, [here], limit=left, copy=True)
+                dist, pred = dist[0], pred[0]
+                moves = [int(c) for c in np.flatnonzero(dist > 0)
+                         if c != here and not hexes[H_ENEMY][c]]
+            detrain = not unit_status[u] & ooc_bit                      # 5.35
+            n_options = 1 + len(moves) + (1 if detrain else 0)
+        else:
+            # movement.routes
+            table = tables[int(roster[at][R_TABLE])]
+            dist, pred = ws.run(table, [here], limit=max(ma - int(spent[u]), 0), copy=True)
+            dist, pred = dist[0], pred[0]
+            if spent[u] == 0:                               # 5.17: one hex always
+                for d in range(6):
+                    w, c = int(nb[here, d]), int(table[here, d])
+                    if w >= 0 and c >= 0 and dist[w] < 0:
+                        dist[w] = c
+                        pred[w] = here
+            moves = [int(c) for c in np.flatnonzero(dist > 0) if c != here]
+            # rail.can_entrain: what the roster leaves to the hex, the points spent, the rail
+            # used and the capacity
+            tcr = int(roster[at][R_ENTRAIN_TCR])
+            if ma >= tcr:
+                points = int(spent[u]) + tcr <= ma
+            else:                                                       # 18.25
+                points = int(spent[u]) == 0 and not flags[u] & used_rail
+            entrain = (tcr > 0 and room and bool(hexes[H_RAIL][here])
+                       and (tcr == 1 or not hexes[H_EZOC][here]) and points)
+            n_options = 1 + len(moves) + (1 if entrain else 0)
+        to = draw(rng, n_options)
+        if to == 0:
+            log[rows] = (ACTION, n_options, to, u, STOP, here, 0)
+            rows += 1
+            at = -1
+            continue
+        if to > len(moves):
+            if entrain:                                     # rail.entrain (5.32)
+                mp = min(tcr, ma)
+                spent[u] += mp
+                if not counted:                             # rail.charge_capacity
+                    rail_used[side] += sp
+                    flags[u] |= counted_bit
+                flags[u] |= moved
+                unit_status[u] |= entrained_bit
+                log[rows] = (ACTION, n_options, to, u, ENTRAIN, here, mp)
+            else:                                           # rail.detrain (5.34)
+                unit_status[u] &= ~np.uint16(entrained_bit)
+                log[rows] = (ACTION, n_options, to, u, DETRAIN, here, 0)
+            rows += 1
+            continue
+        dest = moves[to - 1]
+        if entrained:
+            # rail.move_by_rail: the path from the start, after its length, into paths
+            path = [dest]
+            while pred[path[-1]] >= 0:
+                path.append(int(pred[path[-1]]))
+            path.reverse()
+            paths[used] = len(path)
+            paths[used + 1:used + 1 + len(path)] = path
+            if not counted:                                 # rail.charge_capacity
+                rail_used[side] += sp
+                flags[u] |= counted_bit
+            if track_on and sp > 0:                         # 18.31, 18.33: best fit
+                for a, b in zip(path, path[1:]):
+                    d = [int(x) for x in nb[a]].index(b)
+                    carry = [int(limits[a, d, s]) - int(track_used[a, d, s])
+                             if limits[a, d, s] >= 0 else -1 for s in (0, 1)]
+                    line = min((s for s in (0, 1) if carry[s] >= sp),
+                               key=lambda s: (carry[s], s))
+                    track_used[a, d, line] += sp
+                    track_used[b, (d + 3) % 6, line] += sp
+            rail_hexes[u] += len(path) - 1
+            hex_last[path] = side
+            flags[u] |= used_rail | moved
+            log[rows] = (ACTION, n_options, to, u, RAIL, dest, used)
+            used += len(path) + 1
+        else:
+            mp = int(dist[dest])
+            log[rows] = (ACTION, n_options, to, u, MOVE, dest, mp)
+            # the move, hex by hex (units.move_unit; 23.52 cannot stop this unit)
+            flags[u] |= moved
+            s = dest
+            while s >= 0 and s != here:
+                hex_last[s] = side
+                s = int(pred[s])
+            spent[u] += mp
+        rows += 1
+        unit_cell[u] = dest
+        if u in mine:
+            here_count[here] -= 1
+            here_count[dest] += 1
+        # 10.52: an enemy HQ in the hex entered, or one alone next to a combat unit
+        near = [int(w) for t in threats for w in nb[int(t)] if w >= 0]
+        if hexes[H_ENEMY_HQ][dest] or any(here_count[w] > 0 for w in near):
+            return rows, GWE_MOVED, u, used

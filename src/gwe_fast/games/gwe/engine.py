@@ -13,13 +13,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gwe_fast.enums import Side, UnitType
+from gwe_fast import kernels
+from gwe_fast.enums import Nationality, Side, UnitType
 from gwe_fast.games.gwe import movement, supply, units, victory
+from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
+from gwe_fast.games.gwe.zoc import controlled, occupied
+from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
 _ALLIED = int(Side.ALLIED)
+_AUSTRO_HUNGARIAN = int(Nationality.AUSTRO_HUNGARIAN)
 _ARMORED_CAR = int(UnitType.ARMORED_CAR)
 _HQ = int(UnitType.HQ)
 
@@ -160,8 +165,8 @@ def initial_supply(game: GweGame, side: int) -> None:
     st.unit_status[out] |= np.uint16(Status.OUT_OF_SUPPLY)
 
 
-def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
-    """Units of ``side`` that may still act in this Movement Segment."""
+def movable(game: GweGame, side: int) -> np.ndarray:
+    """``bool[units]``: the units of ``side`` that may act in this Movement Segment."""
     sc, st = game.scenario, game.state
     first_turn = int(st.turn) == sc.first_turn and side == _ALLIED
     status = st.unit_status
@@ -170,11 +175,28 @@ def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
         ok &= sc.units.utype == _HQ                              # 18.1
     # 4.0 A1d, 5.35: out of Command Control, only entrained units may still move (by rail)
     ok &= ~(((status & Status.OUT_OF_COMMAND) != 0) & ((status & Status.ENTRAINED) == 0))
-    return [u for u in ok.nonzero()[0].tolist() if u not in done]
+    return ok
+
+
+def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
+    """Units of ``side`` that may still act in this Movement Segment."""
+    return [u for u in movable(game, side).nonzero()[0].tolist() if u not in done]
+
+
+#: play a random player's Movement Segment in the compiled kernel (``random_segment``); off,
+#: the loop below plays it (the parity check compares the two)
+COMPILED_RANDOM_MOVES = True
 
 
 def movement_segment(game: GweGame, side: int) -> None:
-    """The owner moves units one at a time, each as far as it will in one go (5.1-5.3)."""
+    """The owner moves units one at a time, each as far as it will in one go (5.1-5.3).
+
+    A player who picks at random (``RandomPolicy`` itself) has the segment played by the
+    kernel ``gwe_random_moves`` (``random_segment``) while ``COMPILED_RANDOM_MOVES`` is true:
+    the same options in the same order, the same draws, moves and events as this loop."""
+    if COMPILED_RANDOM_MOVES and type(game.policies[side]) is RandomPolicy:
+        random_segment(game, side)
+        return
     done: set[int] = set()
     while True:
         units_left = movable_units(game, side, done)
@@ -187,9 +209,138 @@ def movement_segment(game: GweGame, side: int) -> None:
         done.add(pick)
 
 
-def move_one_unit(game: GweGame, unit: int) -> None:
+def random_segment(game: GweGame, side: int) -> None:
+    """``movement_segment`` for a player who picks at random, played by the kernel
+    ``gwe_random_moves``. The units that may move and what of them holds all segment are
+    worked out once (``_roster``), what the enemy's position decides on each call (the enemy
+    does not move in the segment, but 10.52 may displace or eliminate its HQs when the kernel
+    hands back). The kernel draws, searches, moves, entrains, moves by rail and detrains; here
+    the choices and actions are logged, and the engine plays what the kernel hands back: the
+    whole move of a reduced Austro-Hungarian unit (23.52) or an armored car (24.4), and 10.52
+    after a move that threatens an enemy HQ."""
+    from gwe_fast.games.gwe import command, rail
+
+    sc, st = game.scenario, game.state
+    m, u = sc.map, sc.units
+    play = m.k.play
+    kernel, ws, rng = play.gwe_random_moves, kernels.workspace(m), game.rngs[side]
+    enemy = 1 - side
+    flags, spent = game.arr("flags"), game.arr("mp_spent")
+    roster, keys = _roster(game, side)
+    done = np.zeros(u.n, dtype=np.uint8)
+    hexes = np.zeros((play.HEX_ROWS, m.n_cells), dtype=np.uint8)
+    hexes[play.H_RAIL] = rail.friendly_rail_hexes(sc, side)
+    tables = np.empty((len(keys), m.n_cells, 6), dtype=np.int16)
+    track_on = rail.track_limits_on(sc)
+    limits = rail.line_limits(sc)[side]
+    bits = np.array([Flag.MOVED, Flag.USED_RAIL, Flag.RAIL_COUNTED, Status.ENTRAINED,
+                     Status.OUT_OF_COMMAND], dtype=np.int32)
+    rate, capacity = rail.rail_rate(sc, side), rail.rail_capacity(sc, side)
+    log = np.empty((8 * len(roster) + 16, play.GWE_LOG_COLUMNS), dtype=np.int32)
+    paths = np.empty(4 * (rate + 2) * (len(roster) + 1), dtype=np.int32)
+    events = game.events
+    turn = int(st.turn)
+    current = -1
+    while True:
+        # what the enemy's position decides: step costs (movement.step_costs), rail steps,
+        # the masks, and its HQs alone (10.52)
+        on = (st.unit_status & Status.ON_MAP) != 0
+        ezoc = controlled(sc, st, enemy)
+        anyone = occupied(sc, st, enemy)
+        combat = occupied(sc, st, enemy, hq_only_counts=False)
+        ezoc_bytes, blocked = ezoc.tobytes(), {True: anyone.tobytes(), False: combat.tobytes()}
+        for i, key in enumerate(keys):
+            tables[i] = movement._cost_table(sc, key // 2, False, blocked[bool(key % 2)],
+                                             ezoc_bytes)
+        rail_table = rail._rail_table(
+            sc, side, rail.rail_closed(sc, st, side, by_last=False).tobytes(), b"")
+        hexes[play.H_EZOC] = ezoc
+        hexes[play.H_ENEMY] = anyone
+        hexes[play.H_HQ_ALONE] = anyone & ~combat
+        hq_cells = st.unit_cell[on & (u.side == enemy) & (u.utype == _HQ)]
+        hexes[play.H_ENEMY_HQ] = 0
+        hexes[play.H_ENEMY_HQ, hq_cells] = 1
+        threats = hq_cells[~combat[hq_cells]].astype(np.int32)
+        own_combat = np.flatnonzero(on & (u.side == side) & (u.utype != _HQ)).astype(np.int32)
+        rows, status, current, _ = kernel(
+            rng, ws, tables, rail_table, limits, game.arr("track_used"), track_on, roster,
+            done, hexes, threats, own_combat, current, side, rate, capacity,
+            game.arr("rail_used"), st.unit_cell, st.unit_status, st.hex_last, flags, spent,
+            game.arr("rail_hexes"), bits, log, paths)
+        for decision, n, pick, unit, action, dest, extra in log[:rows].tolist():
+            if decision == play.PICK:
+                if events is not None:
+                    events.append(("choice", turn, "gwe.move.unit", side, pick))
+                continue
+            if n > 1 and events is not None:
+                events.append(("choice", turn, "gwe.move.action", side, pick))
+            if events is None or action == play.STOP:
+                continue
+            if action == play.MOVE:
+                game.event("move", unit=unit, to=dest, mp=extra)
+            elif action == play.ENTRAIN:
+                game.event("entrain", unit=unit, mp=extra)
+            elif action == play.RAIL:
+                game.event("rail_move", unit=unit,
+                           path=paths[extra + 1:extra + 1 + paths[extra]].tolist())
+            else:
+                game.event("detrain", unit=unit)
+        if status == play.GWE_DONE:
+            return
+        if status == play.GWE_HANDOVER:
+            move_one_unit(game, current)
+            current = -1
+        elif status == play.GWE_MOVED:
+            entered_enemy_hq_hex(game, current)
+            command.displace_lone_hqs(game, side)
+
+
+def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:
+    """The kernel's roster of the units that may move this segment (``movable``), and the
+    keys of their step-cost tables: what holds for each of them all segment long (nothing
+    the engine does in a segment changes it for a unit not yet moved)."""
+    from gwe_fast.games.gwe import rail
+
+    sc, st = game.scenario, game.state
+    u, play = sc.units, sc.map.k.play
+    mine = np.flatnonzero(movable(game, side))
+    flags = game.arr("flags")[mine]
+    status = st.unit_status[mine]
+    step = st.unit_step[mine].astype(np.intp)
+    values = u.values[mine, step]
+    is_hq = u.utype[mine] == _HQ
+    allowance = values[:, 2].astype(np.int32)                     # 9.21, 10.35, 19.42
+    halved = ((status & Status.OUT_OF_SUPPLY) != 0) & ~is_hq & ((flags & Flag.LIVING_OFF_LAND) == 0)
+    allowance[halved] = np.maximum(1, allowance[halved] // 2)
+    tcr = gwe_data(sc).tcr[mine].astype(np.int32)
+    # movement.step_costs: one table per TCR and "may enter a hex of enemy HQs only" (10.52)
+    key = (tcr - 1) * 2 + (values[:, 0] <= 0)
+    keys, table_of = np.unique(key, return_inverse=True)
+    # rail.can_entrain, but for the hex, the points spent, rail used and the capacity
+    never = (((status & Status.OUT_OF_COMMAND) != 0)                  # 5.32, 5.35
+             | (((status & Status.OUT_OF_SUPPLY) != 0) & ~is_hq))     # 5.32, 10.35
+    if side == _ALLIED and int(st.turn) == rail.opening_turn(sc):
+        never |= ~is_hq                                               # 18.1
+    handover = ((u.utype[mine] == _ARMORED_CAR)                       # 24.4
+                | ((u.nationality[mine] == _AUSTRO_HUNGARIAN) & ~is_hq & (step > 0)))  # 23.52
+    roster = np.empty((mine.size, play.ROSTER_COLUMNS), dtype=np.int32)
+    roster[:, play.R_UNIT] = mine
+    roster[:, play.R_TABLE] = table_of
+    roster[:, play.R_ALLOWANCE] = allowance
+    roster[:, play.R_ENTRAIN_TCR] = np.where(never, 0, tcr)
+    roster[:, play.R_STACKING] = u.stacking[mine]
+    roster[:, play.R_TRAITS] = handover * play.T_HANDOVER + is_hq * play.T_HQ
+    return roster, keys.tolist()
+
+
+def move_one_unit(game: GweGame, unit: int, chosen: tuple | None = None) -> None:
     """One unit's move: any sequence of ordinary moves, entraining, rail moves and detraining
-    the rules allow, until the owner stops (5.1-5.3, 5.17, 5.34, 5.35)."""
+    the rules allow, until the owner stops (5.1-5.3, 5.17, 5.34, 5.35).
+
+    ``chosen``: the unit's first action, already drawn among the same options (the compiled
+    segment hands a unit over here when it draws ``("entrain",)`` for it; the hexes it
+    moved before do not count for 23.52, which rolls only after moving again, after
+    detraining)."""
     from gwe_fast.games.gwe import command, rail
 
     sc, st = game.scenario, game.state
@@ -197,21 +348,27 @@ def move_one_unit(game: GweGame, unit: int) -> None:
     spent = game.arr("mp_spent")
     hexes = 0          # hexes entered by ordinary movement since the last detraining (23.52)
     while st.unit_status[unit] & Status.ON_MAP:
-        options: list[tuple] = [("stop",)]
-        entrained = bool(st.unit_status[unit] & Status.ENTRAINED)
-        if entrained:
-            for dest, hexes in sorted(rail.rail_moves(game, unit).items()):
-                options.append(("rail", dest))
-            if rail.can_detrain(game, unit):
-                options.append(("detrain",))
+        if chosen is not None:
+            if chosen != ("entrain",):
+                raise ValueError(f"only entraining is handed over, not {chosen!r}")
+            choice, chosen = chosen, None
         else:
-            if not st.unit_status[unit] & Status.OUT_OF_COMMAND:
-                dist, pred = movement.routes(sc, st, unit, int(spent[unit]))
-                here = int(st.unit_cell[unit])
-                options += [("move", c) for c in (dist > 0).nonzero()[0].tolist() if c != here]
-            if rail.can_entrain(game, unit):
-                options.append(("entrain",))
-        choice = game.ask("gwe.move.action", side, options, unit=unit)
+            options: list[tuple] = [("stop",)]
+            entrained = bool(st.unit_status[unit] & Status.ENTRAINED)
+            if entrained:
+                for dest, hexes in sorted(rail.rail_moves(game, unit).items()):
+                    options.append(("rail", dest))
+                if rail.can_detrain(game, unit):
+                    options.append(("detrain",))
+            else:
+                if not st.unit_status[unit] & Status.OUT_OF_COMMAND:
+                    dist, pred = movement.routes(sc, st, unit, int(spent[unit]))
+                    here = int(st.unit_cell[unit])
+                    options += [("move", c) for c in (dist > 0).nonzero()[0].tolist()
+                                if c != here]
+                if rail.can_entrain(game, unit):
+                    options.append(("entrain",))
+            choice = game.ask("gwe.move.action", side, options, unit=unit)
         kind = choice[0]
         if kind == "stop":
             break

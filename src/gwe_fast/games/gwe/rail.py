@@ -40,7 +40,7 @@ from gwe_fast.games.gwe.supply import friendly_ground
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.policies.base import IllegalChoice
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.state import Status
+from gwe_fast.state import State, Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
 _ALLIED = int(Side.ALLIED)
@@ -279,19 +279,34 @@ def _rail_step_costs(game: GweGame, unit: int) -> np.ndarray:
     sc, st = game.scenario, game.state
     u = sc.units
     side = int(u.side[unit])
-    enemy = 1 - side
-    mine = friendly_ground(sc, side)
-    any_enemy = occupied(sc, st, enemy)
-    combat_enemy = occupied(sc, st, enemy, hq_only_counts=False)
-    hq_only = any_enemy & ~combat_enemy
-    enter = (mine & ~combat_enemy & ~controlled(sc, st, enemy)
-             & ((st.hex_last != enemy) | hq_only))
     sp = int(u.stacking[unit])
     room = b""
     if track_limits_on(sc) and sp > 0:
         left = track_room(game, side)
         room = (np.maximum(left[..., 0], left[..., 1]) >= sp).tobytes()   # faster than .max
-    return _rail_table(sc, side, (~enter).tobytes(), room)
+    return _rail_table(sc, side, rail_closed(sc, st, side).tobytes(), room)
+
+
+def rail_closed(scenario: Scenario, state: State, side: int, by_last: bool = True
+                ) -> np.ndarray:
+    """``bool[n_cells]``: the hexes a train of ``side`` may not enter: off its side of the start
+    line (18.27), enemy-controlled (5.33), holding enemy combat units (5.13; HQs alone do not
+    block, 10.52) or last occupied by the enemy unless only enemy HQs are there (5.33).
+    ``by_last=False`` leaves out the hexes closed only by that last clause (the compiled
+    segment applies it itself, as its moves change which side last occupied a hex)."""
+    enemy = 1 - side
+    combat_enemy = occupied(scenario, state, enemy, hq_only_counts=False)
+    enter = (friendly_ground(scenario, side) & ~combat_enemy
+             & ~controlled(scenario, state, enemy))
+    if by_last:
+        enter &= (state.hex_last != enemy) | hq_alone(scenario, state, enemy)
+    return ~enter
+
+
+def hq_alone(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    """``bool[n_cells]``: hexes holding units of ``side``, all of them HQs."""
+    return (occupied(scenario, state, side)
+            & ~occupied(scenario, state, side, hq_only_counts=False))
 
 
 @lru_cache(maxsize=64)
