@@ -66,3 +66,19 @@ def gwe_random_moves(
     rail_hexes: npt.NDArray[np.int16], bits: npt.NDArray[np.int32], log: npt.NDArray[np.int32],
     paths: npt.NDArray[np.int32],
 ) -> tuple[int, int, int, int]: ...
+
+class AttackPosition:
+    def __init__(
+        self, neighbors: npt.NDArray[np.int32], prohibited: npt.NDArray[np.uint8],
+        halved: npt.NDArray[np.uint8], units: npt.NDArray[np.int32], cell: npt.NDArray[np.int32],
+        attack: npt.NDArray[np.int32], cavalry: npt.NDArray[np.uint8],
+        nationality: npt.NDArray[np.int32], tcr: npt.NDArray[np.int32], hq: npt.NDArray[np.uint8],
+        defense: npt.NDArray[np.int32], full: npt.NDArray[np.uint8], ratios: npt.NDArray[np.int32],
+        row_len: npt.NDArray[np.int32], row_of_tcr: npt.NDArray[np.int32], joint_row: int,
+        german: int, austro_hungarian: int,
+    ) -> None: ...
+    def candidates(self, cells: list[int]) -> list[int]: ...
+    def reaches(self, attackers: list[int], cells: list[int]) -> bool: ...
+    def targets(self, cells: list[int]) -> list[int]: ...
+    def options(self, cells: list[int], attackers: list[int], targets: list[int]
+                ) -> tuple[bool, list[int], list[int]]: ...

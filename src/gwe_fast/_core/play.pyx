@@ -10,6 +10,10 @@
   picks at random: the units offered one at a time and each one's actions (ordinary moves,
   entraining, rail moves with the track limits of 18.3, detraining), handing back to the
   engine for the units whose move rolls dice (23.52, 24.42) and for 10.52.
+* ``AttackPosition``: the declaration of a Great War in the East attack in one position
+  (8.1-8.2, 8.8, 12.21, 17.0): the units that may attack some hexes together, whether a
+  force reaches its CRT row's lowest odds, the hexes that may be attacked and the options of
+  each step of a declaration, for every policy.
 
 The draws are numpy's own (``random_bounded_uint64`` of its C library, on the generator's
 ``bitgen_t``), so a game played here and one played by the Python loop read the same numbers
@@ -673,3 +677,326 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
         free(here_count)
         free(fit)
     return rows, status, (roster[at, _R_UNIT] if at >= 0 else -1), used
+
+
+# --- The Great War in the East: declaring an attack (8.1-8.2, 8.8, 12.21, 17.0) ----------------
+
+cdef class AttackPosition:
+    """What the declaration of an attack reads of one position, with the questions it asks
+    (``games.gwe.combat``): which units may attack some hexes together, whether a force
+    reaches the lowest odds of its CRT row, which hexes may be attacked, and the options of
+    each step of a declaration. Same arguments and answers as the twin's class."""
+
+    cdef const cell_t[:, ::1] nb
+    cdef const uint8_t[:, ::1] prohibited, halved
+    cdef const int32_t[::1] units, cell, attack, nat, tcr, defense, row_len, row_of_tcr
+    cdef const uint8_t[::1] cavalry, hq, full
+    cdef const int32_t[:, :, ::1] ratios
+    cdef int joint_row, german, austro
+    cdef Py_ssize_t k, n
+    cdef int32_t* _a                    # scratch: three sets of eligible indices
+    cdef int32_t* _b
+    cdef int32_t* _c
+
+    def __cinit__(self, const cell_t[:, ::1] neighbors, const uint8_t[:, ::1] prohibited,
+                  const uint8_t[:, ::1] halved, const int32_t[::1] units,
+                  const int32_t[::1] cell, const int32_t[::1] attack,
+                  const uint8_t[::1] cavalry, const int32_t[::1] nationality,
+                  const int32_t[::1] tcr, const uint8_t[::1] hq, const int32_t[::1] defense,
+                  const uint8_t[::1] full, const int32_t[:, :, ::1] ratios,
+                  const int32_t[::1] row_len, const int32_t[::1] row_of_tcr, int joint_row,
+                  int german, int austro_hungarian):
+        self._a = self._b = self._c = NULL
+        cdef Py_ssize_t n = neighbors.shape[0], k = units.shape[0], j
+        if (neighbors.shape[1] != 6 or prohibited.shape[0] != n or prohibited.shape[1] != 6
+                or halved.shape[0] != n or halved.shape[1] != 6 or defense.shape[0] != n
+                or full.shape[0] != n):
+            raise ValueError("prohibited, halved, defense and full must cover the map")
+        if (cell.shape[0] != k or attack.shape[0] != k or cavalry.shape[0] != k
+                or nationality.shape[0] != k or tcr.shape[0] != k or hq.shape[0] != k):
+            raise ValueError("units, cell, attack, cavalry, nationality, tcr and hq do not agree")
+        if ratios.shape[2] != 2 or row_len.shape[0] != ratios.shape[0]:
+            raise ValueError("ratios must be int32[rows, columns, 2] with a length per row")
+        for j in range(ratios.shape[0]):
+            if row_len[j] < 0 or row_len[j] > ratios.shape[1]:
+                raise ValueError(f"row {j} has {row_len[j]} ratios")
+        for j in range(row_of_tcr.shape[0]):
+            if row_of_tcr[j] >= ratios.shape[0]:
+                raise ValueError(f"TCR {j} names row {row_of_tcr[j]}, past the table")
+        if joint_row < 0 or joint_row >= ratios.shape[0]:
+            raise ValueError(f"the joint row {joint_row} is past the table")
+        for j in range(k):
+            if cell[j] < 0 or cell[j] >= n:
+                raise ValueError(f"unit {units[j]} is not on the map")
+            if tcr[j] < 0 or tcr[j] >= row_of_tcr.shape[0] or row_of_tcr[tcr[j]] < 0:
+                raise ValueError(f"unit {units[j]} has TCR {tcr[j]}, which no CRT row names")
+        self.nb, self.prohibited, self.halved = neighbors, prohibited, halved
+        self.units, self.cell, self.attack, self.nat, self.tcr = units, cell, attack, nationality, tcr
+        self.cavalry, self.hq, self.defense, self.full = cavalry, hq, defense, full
+        self.ratios, self.row_len, self.row_of_tcr = ratios, row_len, row_of_tcr
+        self.joint_row, self.german, self.austro = joint_row, german, austro_hungarian
+        self.k, self.n = k, n
+        self._a = <int32_t*>malloc((3 * k + 3) * sizeof(int32_t))
+        if self._a == NULL:
+            raise MemoryError("no memory for an attack position")
+        self._b = self._a + k + 1
+        self._c = self._b + k + 1
+
+    def __dealloc__(self):
+        free(self._a)
+
+    # -- the questions, on eligible indices ----------------------------------------------------
+
+    cdef bint _next_to(self, Py_ssize_t here, Py_ssize_t c) noexcept:
+        # attack_positions: next to c across a hexside that does not prohibit combat
+        cdef int d
+        for d in range(6):
+            if self.nb[c, d] == here and not self.prohibited[c, d]:
+                return True
+        return False
+
+    cdef Py_ssize_t _candidates(self, const int32_t* cells, Py_ssize_t m,
+                                int32_t* out) noexcept:
+        cdef Py_ssize_t j, i, count = 0
+        cdef bint ok
+        for j in range(self.k):
+            ok = True
+            for i in range(m):
+                if not self._next_to(self.cell[j], cells[i]):
+                    ok = False
+                    break
+            if ok:
+                out[count] = <int32_t>j
+                count += 1
+        return count
+
+    cdef int64_t _strength2(self, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                            Py_ssize_t m) noexcept:
+        # twice the attack before support: halved across a river (5.4), the cavalry's total
+        # cut to a quarter, fractions dropped, unless it attacks only cavalry, depots and HQs
+        # (12.21)
+        cdef int64_t cav2 = 0, other2 = 0, a2
+        cdef Py_ssize_t i, x, here, c
+        cdef int d
+        cdef bint half
+        for x in range(ns):
+            here = self.cell[s[x]]
+            half = False
+            for i in range(m):
+                c = cells[i]
+                for d in range(6):                    # crosses: the first side facing c
+                    if self.nb[here, d] == c:
+                        if self.halved[here, d]:
+                            half = True
+                        break
+            a2 = self.attack[s[x]] if half else 2 * <int64_t>self.attack[s[x]]
+            if self.cavalry[s[x]]:
+                cav2 += a2
+            else:
+                other2 += a2
+        if cav2:
+            for i in range(m):
+                if not self.full[cells[i]]:
+                    return 2 * (cav2 // 8) + other2
+        return cav2 + other2
+
+    cdef int _row(self, const int32_t* s, Py_ssize_t ns) noexcept:
+        # crt_row: German and Austro-Hungarian units together use the joint row (17.0),
+        # any other force the row of its worst TCR (8.8); HQs count only when alone
+        cdef Py_ssize_t x, fighters = 0
+        cdef bint g = False, a = False
+        cdef int t = -1
+        for x in range(ns):
+            if not self.hq[s[x]]:
+                fighters += 1
+        for x in range(ns):
+            if fighters and self.hq[s[x]]:
+                continue
+            g = g or self.nat[s[x]] == self.german
+            a = a or self.nat[s[x]] == self.austro
+            if self.tcr[s[x]] > t:
+                t = self.tcr[s[x]]
+        if g and a:
+            return self.joint_row
+        return self.row_of_tcr[t]
+
+    cdef bint _reaches(self, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                       Py_ssize_t m) noexcept:
+        # the lowest odds of the CRT row, before support (8.8), in whole numbers
+        if ns == 0:
+            return False
+        cdef int64_t defense = 0, s2
+        cdef Py_ssize_t i
+        for i in range(m):
+            defense += self.defense[cells[i]]
+        if defense <= 0:
+            return True
+        s2 = self._strength2(s, ns, cells, m)
+        cdef int r = self._row(s, ns)
+        for i in range(self.row_len[r]):
+            if s2 * self.ratios[r, i, 1] >= 2 * defense * self.ratios[r, i, 0]:
+                return True
+        return False
+
+    cdef bint _feasible(self, const int32_t* chosen, Py_ssize_t nc, const int32_t* pool,
+                        Py_ssize_t np_, const int32_t* cells, Py_ssize_t m) noexcept:
+        # chosen with the whole pool, or with the pool's units of one nationality (the row
+        # depends on the nationalities, 17.0) when chosen are all of that nationality
+        cdef int32_t* s = self._c
+        cdef Py_ssize_t i, x, ns
+        cdef int n_have = 0, have = -1, nat
+        for x in range(nc):
+            s[x] = chosen[x]
+            if n_have == 0 or self.nat[chosen[x]] != have:
+                if n_have == 0:
+                    have = self.nat[chosen[x]]
+                n_have = 1 if self.nat[chosen[x]] == have else 2
+        for x in range(np_):
+            s[nc + x] = pool[x]
+        if nc + np_ and self._reaches(s, nc + np_, cells, m):
+            return True
+        if n_have == 2:
+            return False
+        for i in range(nc + np_):              # each nationality present, once
+            nat = self.nat[chosen[i] if i < nc else pool[i - nc]]
+            if n_have == 1 and nat != have:
+                continue
+            x = 0
+            while x < i and self.nat[chosen[x] if x < nc else pool[x - nc]] != nat:
+                x += 1
+            if x < i:
+                continue
+            ns = nc
+            for x in range(np_):
+                if self.nat[pool[x]] == nat:
+                    s[ns] = pool[x]
+                    ns += 1
+            if ns and self._reaches(s, ns, cells, m):
+                return True
+        return False
+
+    cdef Py_ssize_t _index(self, int unit) except -1:
+        cdef Py_ssize_t j
+        for j in range(self.k):
+            if self.units[j] == unit:
+                return j
+        raise ValueError(f"unit {unit} may not attack in this position")
+
+    cdef Py_ssize_t _cells(self, object cells, int32_t* out, Py_ssize_t room) except -1:
+        cdef Py_ssize_t m = 0
+        for c in cells:
+            if m == room:
+                raise ValueError("too many defending hexes")
+            if c < 0 or c >= self.n:
+                raise ValueError(f"cell {c} is off the map")
+            out[m] = <int32_t>c
+            m += 1
+        return m
+
+    # -- what the engine asks --------------------------------------------------------------
+
+    def candidates(self, cells):
+        """The eligible units next to every one of ``cells``, ascending."""
+        cdef int32_t hexes[8]
+        cdef Py_ssize_t m = self._cells(cells, hexes, 8)
+        cdef Py_ssize_t count = self._candidates(hexes, m, self._a), j
+        return [int(self.units[self._a[j]]) for j in range(count)]
+
+    def reaches(self, attackers, cells):
+        """Do ``attackers`` (units) reach the lowest odds of their CRT row against
+        ``cells``, before any support?"""
+        cdef int32_t hexes[8]
+        cdef Py_ssize_t m = self._cells(cells, hexes, 8), ns = 0
+        for x in attackers:
+            if ns == self.k:
+                raise ValueError("more attackers than eligible units")
+            self._c[ns] = <int32_t>self._index(x)
+            ns += 1
+        return bool(self._reaches(self._c, ns, hexes, m))
+
+    def targets(self, cells):
+        """Those of ``cells`` some units can attack alone: some eligible unit is next to it
+        and some of them reach the CRT (step 1 of a declaration)."""
+        cdef int32_t hexes[1]
+        cdef Py_ssize_t count
+        out = []
+        for c in cells:
+            self._cells((c,), hexes, 1)
+            count = self._candidates(hexes, 1, self._a)
+            if count and self._feasible(self._b, 0, self._a, count, hexes, 1):
+                out.append(int(c))
+        return out
+
+    def options(self, cells, attackers, targets):
+        """The options of one step of the declaration of an attack on ``cells`` by
+        ``attackers`` (units), ``targets`` the hexes that may be attacked: ``(done,
+        units, hexes)``: "done" when the force reaches the CRT; each unit next to every
+        hex that may join and still leave a legal attack possible; each target that may
+        join the defending hexes with every attacker next to it and a legal attack still
+        possible."""
+        cdef int32_t hexes[8]
+        cdef Py_ssize_t m = self._cells(cells, hexes, 7), na = 0, npool, i, j, x, count
+        cdef int32_t* att = self._b
+        cdef int32_t* pool = self._a
+        cdef bint seen
+        for a in attackers:
+            if na == self.k:
+                raise ValueError("more attackers than eligible units")
+            att[na] = <int32_t>self._index(a)
+            na += 1
+        done = bool(self._reaches(att, na, hexes, m))
+        count = self._candidates(hexes, m, pool)
+        npool = 0
+        for i in range(count):                      # the pool: candidates not attacking yet
+            seen = False
+            for x in range(na):
+                if att[x] == pool[i]:
+                    seen = True
+            if not seen:
+                pool[npool] = pool[i]
+                npool += 1
+        units = []
+        cdef int32_t keep
+        for i in range(npool):                      # joined by one more unit
+            att[na] = pool[i]
+            keep = pool[i]
+            for x in range(i, npool - 1):
+                pool[x] = pool[x + 1]
+            if self._feasible(att, na + 1, pool, npool - 1, hexes, m):
+                units.append(int(self.units[keep]))
+            for x in range(npool - 1, i, -1):
+                pool[x] = pool[x - 1]
+            pool[i] = keep
+        out = []
+        cdef bint inside
+        for t in targets:                           # joined by one more hex
+            inside = False
+            for i in range(m):
+                if hexes[i] == t:
+                    inside = True
+            if inside:
+                continue
+            self._cells((t,), hexes + m, 1)
+            count = self._candidates(hexes, m + 1, pool)
+            npool = 0
+            seen = True
+            for x in range(na):                     # every attacker next to it too
+                j = 0
+                while j < count and pool[j] != att[x]:
+                    j += 1
+                if j == count:
+                    seen = False
+            if not seen:
+                continue
+            for i in range(count):
+                inside = False
+                for x in range(na):
+                    if att[x] == pool[i]:
+                        inside = True
+                if not inside:
+                    pool[npool] = pool[i]
+                    npool += 1
+            if self._feasible(att, na, pool, npool, hexes, m + 1):
+                out.append(int(t))
+        return done, units, out
+

@@ -10,6 +10,10 @@ first.
   picks at random: the units offered one at a time and each one's actions (ordinary moves,
   entraining, rail moves with the track limits of 18.3, detraining), handing back to the
   engine for the units whose move rolls dice (23.52, 24.42) and for 10.52.
+* ``AttackPosition``: the declaration of a Great War in the East attack in one position
+  (8.1-8.2, 8.8, 12.21, 17.0): the units that may attack some hexes together, whether a
+  force reaches its CRT row's lowest odds, the hexes that may be attacked and the options of
+  each step of a declaration, for every policy.
 
 The engines' Python loops (``movement_segment`` of ``games.kb.engine`` and
 ``games.gwe.engine``) are the reference both are checked against, game by game.
@@ -420,3 +424,178 @@ def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, 
         near = [int(w) for t in threats for w in nb[int(t)] if w >= 0]
         if hexes[H_ENEMY_HQ][dest] or any(here_count[w] > 0 for w in near):
             return rows, GWE_MOVED, u, used
+
+
+# --- The Great War in the East: declaring an attack (8.1-8.2, 8.8, 12.21, 17.0) ----------------
+
+class AttackPosition:
+    """What the declaration of an attack reads of one position, with the questions it asks
+    (``games.gwe.combat``): which units may attack some hexes together, whether a force
+    reaches the lowest odds of its CRT row, which hexes may be attacked, and the options of
+    each step of a declaration.
+
+    Parameters
+    ----------
+    neighbors, prohibited, halved : int32[n, 6], uint8[n, 6], uint8[n, 6]
+        The map's neighbours, the hexsides no attack crosses and those halving an attacker
+        (``combat.combat_terrain``).
+    units, cell, attack, cavalry, nationality, tcr, hq : [k]
+        The units that may attack (``combat.may_attack``), ascending, with each one's hex,
+        attack strength before terrain and support (``combat.unit_attack``), whether it is
+        cavalry, its nationality, its TCR and whether it is an HQ (a heroic leader).
+    defense, full : int32[n], uint8[n]
+        The defending strength of each hex that may be attacked (``combat.defense_strength``
+        of the hex alone; a force's is the sum over its hexes), and the hexes holding only
+        cavalry, depots and HQs, with no fortress (12.21).
+    ratios, row_len : int32[r, c, 2], int32[r]
+        Each CRT odds row's ``(attack, defense)`` ratios (``combat.crt_ratios``) and how many.
+    row_of_tcr : int32[t]
+        The row of a force whose worst TCR is the index (-1 for none); ``joint_row`` the
+        row of German and Austro-Hungarian units together (17.0), whose nationality codes
+        are ``german`` and ``austro_hungarian``.
+    """
+
+    def __init__(self, neighbors, prohibited, halved, units, cell, attack, cavalry,
+                 nationality, tcr, hq, defense, full, ratios, row_len, row_of_tcr, joint_row,
+                 german, austro_hungarian):
+        n = len(neighbors)
+        if len(prohibited) != n or len(halved) != n or len(defense) != n or len(full) != n:
+            raise ValueError("prohibited, halved, defense and full must cover the map")
+        k = len(units)
+        if any(len(a) != k for a in (cell, attack, cavalry, nationality, tcr, hq)):
+            raise ValueError("units, cell, attack, cavalry, nationality, tcr and hq do not agree")
+        self.nb = [[int(w) for w in row] for row in neighbors]
+        self.prohibited = np.asarray(prohibited, dtype=bool)
+        self.halved = np.asarray(halved, dtype=bool)
+        self.units = [int(x) for x in units]
+        self.cell = [int(c) for c in cell]
+        self.attack = [int(a) for a in attack]
+        self.cavalry = [bool(c) for c in cavalry]
+        self.nat = [int(x) for x in nationality]
+        self.tcr = [int(t) for t in tcr]
+        self.hq = [bool(h) for h in hq]
+        self.defense = [int(d) for d in defense]
+        self.full = [bool(f) for f in full]
+        self.rows = [[(int(ratios[r][i][0]), int(ratios[r][i][1])) for i in range(int(row_len[r]))]
+                     for r in range(len(row_len))]
+        self.row_of_tcr = [int(r) for r in row_of_tcr]
+        self.joint_row, self.german, self.austro = int(joint_row), int(german), int(austro_hungarian)
+        for j in range(k):
+            if not 0 <= self.cell[j] < n:
+                raise ValueError(f"unit {self.units[j]} is not on the map")
+            t = self.tcr[j]
+            if not 0 <= t < len(self.row_of_tcr) or self.row_of_tcr[t] < 0:
+                raise ValueError(f"unit {self.units[j]} has TCR {t}, which no CRT row names")
+        self.n = n
+
+    # -- the questions, on eligible indices ----------------------------------------------------
+
+    def _next_to(self, here, c):
+        """attack_positions: next to ``c`` across a hexside that does not prohibit combat."""
+        return any(self.nb[c][d] == here and not self.prohibited[c, d] for d in range(6))
+
+    def _candidates(self, cells):
+        return [j for j in range(len(self.units))
+                if all(self._next_to(self.cell[j], c) for c in cells)]
+
+    def _strength2(self, force, cells):
+        """Twice the attack before support: halved across a river (5.4), the cavalry's total
+        cut to a quarter, fractions dropped, unless it attacks only cavalry, depots and HQs
+        (12.21)."""
+        cav2 = other2 = 0
+        for j in force:
+            here = self.cell[j]
+            around = self.nb[here]
+            half = any(self.halved[here, around.index(c)] for c in cells if c in around)
+            a2 = self.attack[j] if half else 2 * self.attack[j]
+            if self.cavalry[j]:
+                cav2 += a2
+            else:
+                other2 += a2
+        if cav2 and not all(self.full[c] for c in cells):
+            return 2 * (cav2 // 8) + other2
+        return cav2 + other2
+
+    def _row(self, force):
+        """crt_row: German and Austro-Hungarian units together use the joint row (17.0), any
+        other force the row of its worst TCR (8.8); HQs count only when alone."""
+        fighters = [j for j in force if not self.hq[j]] or list(force)
+        nats = {self.nat[j] for j in fighters}
+        if {self.german, self.austro} <= nats:
+            return self.joint_row
+        return self.row_of_tcr[max(self.tcr[j] for j in fighters)]
+
+    def _reaches(self, force, cells):
+        if not force:
+            return False
+        defense = sum(self.defense[c] for c in cells)
+        if defense <= 0:
+            return True
+        s2 = self._strength2(force, cells)
+        return any(s2 * b >= 2 * defense * a for a, b in self.rows[self._row(force)])
+
+    def _feasible(self, chosen, pool, cells):
+        """Can ``chosen`` plus some of ``pool`` make a legal attack? The whole pool, and each
+        one-nationality completion, are tried (the row depends on the nationalities)."""
+        sets = [list(chosen) + list(pool)]
+        have = {self.nat[j] for j in chosen}
+        for n in have | {self.nat[j] for j in pool}:
+            if have <= {n}:
+                sets.append(list(chosen) + [j for j in pool if self.nat[j] == n])
+        return any(self._reaches(s, cells) for s in sets if s)
+
+    def _index(self, unit):
+        if unit not in self.units:
+            raise ValueError(f"unit {unit} may not attack in this position")
+        return self.units.index(unit)
+
+    def _cells(self, cells, room):
+        cells = [int(c) for c in cells]
+        if len(cells) > room:
+            raise ValueError("too many defending hexes")
+        for c in cells:
+            if not 0 <= c < self.n:
+                raise ValueError(f"cell {c} is off the map")
+        return cells
+
+    # -- what the engine asks --------------------------------------------------------------
+
+    def candidates(self, cells):
+        """The eligible units next to every one of ``cells``, ascending."""
+        return [self.units[j] for j in self._candidates(self._cells(cells, 8))]
+
+    def reaches(self, attackers, cells):
+        """Do ``attackers`` (units) reach the lowest odds of their CRT row against ``cells``,
+        before any support?"""
+        return self._reaches([self._index(int(x)) for x in attackers], self._cells(cells, 8))
+
+    def targets(self, cells):
+        """Those of ``cells`` some units can attack alone (step 1 of a declaration)."""
+        out = []
+        for c in self._cells(cells, len(cells)):
+            cand = self._candidates([c])
+            if cand and self._feasible([], cand, [c]):
+                out.append(c)
+        return out
+
+    def options(self, cells, attackers, targets):
+        """``(done, units, hexes)``: the options of one step of the declaration of an attack
+        on ``cells`` by ``attackers`` (units), ``targets`` the hexes that may be attacked."""
+        cells = self._cells(cells, 7)
+        att = [self._index(int(x)) for x in attackers]
+        done = self._reaches(att, cells)
+        pool = [j for j in self._candidates(cells) if j not in att]
+        units = [self.units[j] for j in pool
+                 if self._feasible(att + [j], [p for p in pool if p != j], cells)]
+        hexes = []
+        for t in targets:
+            t = int(t)
+            if t in cells:
+                continue
+            cells2 = cells + self._cells([t], 1)
+            pool2 = self._candidates(cells2)
+            if all(a in pool2 for a in att) and self._feasible(
+                    att, [p for p in pool2 if p not in att], cells2):
+                hexes.append(t)
+        return done, units, hexes
+

@@ -44,7 +44,7 @@ from gwe_fast import dtypes
 from gwe_fast.enums import Feature, Hexside, Nationality, Side, Terrain, UnitType
 from gwe_fast.games.gwe import command, panic
 from gwe_fast.games.gwe import units as gu
-from gwe_fast.games.gwe.data import PROHIBITED
+from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.movement import ARMORED_CAR_BROKEN_DOWN
 from gwe_fast.games.gwe.supply import (
@@ -396,13 +396,21 @@ def crosses(game: GweGame, unit_cell: int, cells, mask: np.ndarray) -> list[bool
 def cavalry_at_full(game: GweGame, cells) -> bool:
     """12.21: only enemy cavalry, depot or HQ units in every defending hex (a fortress is not
     such a unit)."""
-    u, st = game.scenario.units, game.state
-    for c in cells:
-        if any(u.utype[x] not in CAVALRY_FULL_AGAINST for x in st.units_at(int(c))):
-            return False
-        if fortress_steps(game, int(c)):
-            return False
-    return True
+    full = cavalry_full_hexes(game)
+    return all(bool(full[int(c)]) for c in cells)
+
+
+def cavalry_full_hexes(game: GweGame) -> np.ndarray:
+    """``bool[n_cells]``: the hexes cavalry attacks at full strength (12.21): no unit there but
+    cavalry, depots and HQs, and no fortress with steps left (11.13)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    other = on_map(st) & ~np.isin(u.utype, CAVALRY_FULL_AGAINST)
+    full = np.ones(sc.map.n_cells, dtype=bool)
+    full[st.unit_cell[other]] = False
+    fortress = (sc.map.features & _FORTRESS) != 0
+    full[fortress & (FORTRESS_STEPS - game.arr("fortress")[:, F_LOST] > 0)] = False
+    return full
 
 
 def unit_attack(game: GweGame, unit: int, supplied: bool, vals: np.ndarray | None = None
@@ -481,24 +489,39 @@ def defense_strength(game: GweGame, cells, attacker_side: int, depot: int = -1) 
     """The defending force's total: every counted unit and HQ of each hex (``unit_defense``),
     doubled within range of a depot burnt for defence (19.23), plus each fortress's own
     Defense Strength, never doubled (11.11)."""
-    sc, st = game.scenario, game.state
-    enemy = 1 - int(attacker_side)
+    st = game.state
+    near = _range_mask(game, int(st.unit_cell[depot]), artillery_range(game)) \
+        if depot >= 0 else None
+    context = _defense_context(game, attacker_side)
+    return sum(_hex_defense(game, int(c), attacker_side, context, near) for c in cells)
+
+
+def hex_defenses(game: GweGame, cells, attacker_side: int) -> list[int]:
+    """``defense_strength`` of each of ``cells`` alone, without depot (a force's is the sum
+    over its hexes)."""
+    context = _defense_context(game, attacker_side)
+    return [_hex_defense(game, int(c), attacker_side, context, None) for c in cells]
+
+
+def _defense_context(game: GweGame, attacker_side: int):
+    # what every defender's strength reads: values, 23.11/23.51 trenches, 23.11 panic
     vals = current_values(game)
     no_trench = panic.no_trench_benefit(game, attacker_side)
     panicking = (panic.subject_to_panic(game) if panic.panic_in_effect(game, attacker_side)
-                 else np.zeros(sc.units.n, dtype=bool))
-    near = _range_mask(game, int(st.unit_cell[depot]), artillery_range(game)) \
-        if depot >= 0 else None
+                 else np.zeros(game.scenario.units.n, dtype=bool))
+    return vals, no_trench, panicking
+
+
+def _hex_defense(game: GweGame, cell: int, attacker_side: int, context, near) -> int:
+    vals, no_trench, panicking = context
+    s = stack_at(game, cell, 1 - int(attacker_side))
     total = 0
-    for c in cells:
-        s = stack_at(game, int(c), enemy)
-        for x in s.counted + s.hqs:
-            d = unit_defense(game, x, int(c), no_trench, bool(panicking[x]), vals)
-            if near is not None and near[int(c)]:
-                d *= artillery_multiplier(game)
-            total += d
-        total += fortress_defense(game, int(c)) if s.fortress else 0
-    return total
+    for x in s.counted + s.hqs:
+        d = unit_defense(game, x, cell, no_trench, bool(panicking[x]), vals)
+        if near is not None and near[cell]:
+            d *= artillery_multiplier(game)
+        total += d
+    return total + (fortress_defense(game, cell) if s.fortress else 0)
 
 
 # --- the CRT (8.4, 8.8, 17.0) ----------------------------------------------------------------
@@ -508,6 +531,28 @@ def crt_ratios(scenario: Scenario) -> dict[str, tuple[tuple[int, int], ...]]:
     """Each odds row of the CRT as ``(attack, defense)`` pairs, parsed once per scenario."""
     return {row: tuple(tuple(int(x) for x in r.split("-")) for r in ratios)
             for row, ratios in scenario.tables["crt"]["odds"].items()}
+
+
+@lru_cache(maxsize=32)
+def crt_arrays(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """``(ratios, row_len, row_of_tcr, joint_row)``: the odds rows of ``crt_ratios`` as
+    ``int32[rows, columns, 2]`` with each row's length, the row ``crt_row`` gives a force
+    whose worst TCR is the index (-1 for none), and the joint Austro-German row (17.0)."""
+    rows = crt_ratios(scenario)
+    names = list(rows)
+    width = max(len(r) for r in rows.values())
+    ratios = np.zeros((len(names), width, 2), dtype=np.int32)
+    row_len = np.zeros(len(names), dtype=np.int32)
+    for i, name in enumerate(names):
+        row_len[i] = len(rows[name])
+        ratios[i, :len(rows[name])] = rows[name]
+    top = int(gwe_data(scenario).tcr.max()) + 1
+    row_of_tcr = np.array([next((i for i, name in enumerate(names) if str(t) in name[3:]), -1)
+                           for t in range(top)], dtype=np.int32)
+    joint = names.index(scenario.tables["tcr"]["joint_austro_german_crt_row"])
+    for a in (ratios, row_len, row_of_tcr):
+        a.flags.writeable = False
+    return ratios, row_len, row_of_tcr, joint
 
 
 def crt_row(game: GweGame, attackers) -> str:
@@ -699,7 +744,8 @@ def allocate_losses(game: GweGame, side: int, pool, n: int, cause: str, role: st
 # --- declaration -------------------------------------------------------------------------------
 
 class _Position:
-    """What the declaration of one attack needs, computed once for the current position."""
+    """What the declaration of one attack needs, computed once for the current position: the
+    questions themselves are the ``AttackPosition`` of the map's kernels (``play``)."""
 
     def __init__(self, game: GweGame, side: int):
         self.game, self.side = game, int(side)
@@ -707,83 +753,14 @@ class _Position:
         self.supplied = in_supply(sc, st, side)
         self.eligible = np.flatnonzero(may_attack(game, side))
         self.cells_of = st.unit_cell
-        self._defense: dict[tuple, int] = {}
-        self.nat = sc.units.nationality
         self._targets: list[int] | None = None
-        self._unit: dict | None = None        # unit -> (attack, cavalry, cell), made at first use
-        self._crossing: dict[tuple, bool] = {}
-        self._full: dict[tuple, bool] = {}
+        self._kernel = None
+        self._defense = np.zeros(sc.map.n_cells, dtype=np.int32)
+        self._known = np.zeros(sc.map.n_cells, dtype=bool)
 
     def candidates(self, cells) -> list[int]:
         pos = attack_positions(self.game, cells)
         return self.eligible[pos[self.cells_of[self.eligible]]].tolist()
-
-    def defense(self, cells) -> int:
-        key = tuple(sorted(cells))
-        if key not in self._defense:
-            self._defense[key] = defense_strength(self.game, list(key), self.side)
-        return self._defense[key]
-
-    def reaches(self, attackers, cells) -> bool:
-        """The lowest odds of the CRT (8.8 note), before any support: ``odds_column`` of the
-        attackers' row is not -1, compared in whole numbers (twice the strength)."""
-        if not attackers:
-            return False
-        defense = self.defense(cells)
-        if defense <= 0:
-            return True                          # odds_column: the last column
-        s2 = self.strength2(attackers, cells)
-        return any(s2 * b >= 2 * defense * a
-                   for a, b in crt_ratios(self.game.scenario)[crt_row(self.game, attackers)])
-
-    def strength(self, attackers, cells) -> Fraction:
-        """``attack_strength(game, attackers, cells, supplied)`` without massed artillery,
-        from each unit's strength and river crossings kept for this position: the same
-        exact value, summed in half points."""
-        return Fraction(self.strength2(attackers, cells), 2)
-
-    def strength2(self, attackers, cells) -> int:
-        """Twice ``strength``: always a whole number (halved strengths are whole numbers
-        of half points, 12.21's floor(cavalry / 4) a whole number)."""
-        if self._unit is None:
-            game = self.game
-            vals = current_values(game)
-            u = game.scenario.units
-            self._unit = {int(x): (unit_attack(game, int(x), bool(self.supplied[x]), vals),
-                                   int(u.utype[x]) == _CAVALRY, int(self.cells_of[x]))
-                          for x in self.eligible}
-            self._halved = combat_terrain(game.scenario).halved
-        key = tuple(cells)
-        cav2 = other2 = 0
-        for x in attackers:
-            a, cavalry, here = self._unit[int(x)]
-            hk = (here, key)
-            half = self._crossing.get(hk)
-            if half is None:
-                half = self._crossing[hk] = any(crosses(self.game, here, cells, self._halved))
-            a2 = a if half else 2 * a
-            if cavalry:
-                cav2 += a2
-            else:
-                other2 += a2
-        if cav2:
-            full = self._full.get(key)
-            if full is None:
-                full = self._full[key] = cavalry_at_full(self.game, cells)
-            if not full:
-                return 2 * (cav2 // 8) + other2                     # 12.21: floor(cav / 4)
-        return cav2 + other2
-
-    def feasible(self, chosen, pool, cells) -> bool:
-        """Can ``chosen`` plus some of ``pool`` make a legal attack on ``cells``? The row
-        depends on the attackers' nationalities (17.0), so the whole pool and each
-        one-nationality completion are tried."""
-        sets = [list(chosen) + list(pool)]
-        have = {int(self.nat[x]) for x in chosen}
-        for n in have | {int(self.nat[x]) for x in pool}:
-            if have <= {n}:
-                sets.append(list(chosen) + [x for x in pool if self.nat[x] == n])
-        return any(self.reaches(t, cells) for t in sets if t)
 
     def within_reach(self) -> np.ndarray:
         """``bool[n_cells]``: the hexes some eligible unit is next to across a hexside that
@@ -796,40 +773,64 @@ class _Position:
         return m.k.board.adjacent_cells(m.neighbors, np.unique(self.cells_of[self.eligible]),
                                         combat_terrain(self.game.scenario).prohibited)
 
+    def _cover(self, cells) -> None:
+        # the defending strength of these hexes (``hex_defenses``), made once each
+        new = [int(c) for c in cells if not self._known[int(c)]]
+        if new:
+            self._defense[new] = hex_defenses(self.game, new, self.side)
+            self._known[new] = True
+
+    def kernel(self):
+        """The ``AttackPosition`` of this position, made at first use: each eligible unit's
+        ``unit_attack``, hex, kind, nationality and TCR; the hexes' defending strengths (as
+        they are asked) and 12.21; the CRT's rows."""
+        if self._kernel is None:
+            game = self.game
+            sc, st = game.scenario, game.state
+            m, u, el = sc.map, sc.units, self.eligible
+            vals = current_values(game)
+            attack = np.array([unit_attack(game, int(x), bool(self.supplied[x]), vals)
+                               for x in el], dtype=np.int32)
+            ct = combat_terrain(sc)
+            ratios, row_len, row_of_tcr, joint = crt_arrays(sc)
+            self._kernel = m.k.play.AttackPosition(
+                m.neighbors, ct.prohibited.view(np.uint8), ct.halved.view(np.uint8),
+                el.astype(np.int32), st.unit_cell[el].astype(np.int32), attack,
+                (u.utype[el] == _CAVALRY).view(np.uint8), u.nationality[el].astype(np.int32),
+                game.data.tcr[el].astype(np.int32), (u.utype[el] == _HQ).view(np.uint8),
+                self._defense, cavalry_full_hexes(game).view(np.uint8), ratios, row_len,
+                row_of_tcr, joint, int(Nationality.GERMAN), int(Nationality.AUSTRO_HUNGARIAN))
+        return self._kernel
+
     def targets(self) -> list[int]:
-        """Hexes that can be attacked now (step 1 of the declaration)."""
+        """Hexes that can be attacked now (step 1 of the declaration): those some eligible
+        units can attack alone at the CRT's lowest odds (8.8 note)."""
         if self._targets is None:
-            out = []
-            for c in np.flatnonzero(attackable_cells(self.game, self.side,
-                                                     within=self.within_reach())):
-                cand = self.candidates([int(c)])
-                if cand and self.feasible([], cand, [int(c)]):
-                    out.append(int(c))
-            self._targets = out
+            cells = np.flatnonzero(attackable_cells(self.game, self.side,
+                                                    within=self.within_reach())).tolist()
+            self._cover(cells)
+            self._targets = self.kernel().targets(cells)
         return self._targets
+
+    def options(self, cells, attackers) -> tuple[bool, list[int], list[int]]:
+        """``(done, units, hexes)`` of the next step of declaring an attack on ``cells`` by
+        ``attackers`` (see ``declare_attack``)."""
+        targets = self.targets()
+        self._cover(cells)
+        return self.kernel().options(cells, attackers, targets)
 
 
 def declare_attack(game: GweGame, side: int, cell: int, pos: _Position | None = None) -> Combat:
     """The attacker builds one attack on ``cell`` (see the module docstring, step 2)."""
     pos = pos or _Position(game, side)
     cells, att = [int(cell)], []
-    targets = pos.targets()
     while True:
-        pool = [x for x in pos.candidates(cells) if x not in att]
-        options: list = []
-        if pos.reaches(att, cells):
-            options.append(DONE)
-        for x in pool:
-            if pos.feasible(att + [x], [p for p in pool if p != x], cells):
-                options.append(("unit", x))
-        for t in targets:
-            if t in cells:
-                continue
-            cells2 = cells + [t]
-            pool2 = pos.candidates(cells2)
-            if all(a in pool2 for a in att) and pos.feasible(
-                    att, [p for p in pool2 if p not in att], cells2):
-                options.append(("hex", t))
+        # "done" once the force reaches the CRT; a unit next to every hex that leaves a
+        # legal attack possible; a hex that may be attacked, next to every attacker, that
+        # leaves one possible (AttackPosition.options)
+        done, units, hexes = pos.options(cells, att)
+        options: list = ([DONE] if done else []) + [("unit", x) for x in units] \
+            + [("hex", t) for t in hexes]
         if not options:
             raise RuntimeError("no legal way to go on declaring this attack")
         pick = game.ask("gwe.combat.attack", side, options, defender_cells=tuple(cells),
