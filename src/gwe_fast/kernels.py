@@ -29,14 +29,15 @@ def get(impl: str | None = None) -> SimpleNamespace:
 _WORKSPACES = threading.local()
 
 
-def workspace(hexmap):
-    """This thread's ``SearchWorkspace`` on ``hexmap`` (of the map's own kernels), made on first
-    use and kept while the map lives: the compiled turn loop searches in it (a workspace is
-    not shared between threads)."""
+def workspace(hexmap, layers: int = 1):
+    """This thread's ``SearchWorkspace`` on ``hexmap`` (of the map's own kernels) with at least
+    ``layers`` layers, made on first use and kept while the map lives: the compiled turn loop
+    searches in it (a workspace is not shared between threads)."""
     cache = getattr(_WORKSPACES, "by_map", None)
     if cache is None:
         cache = _WORKSPACES.by_map = weakref.WeakKeyDictionary()
     ws = cache.get(hexmap)
-    if ws is None:
-        ws = cache[hexmap] = hexmap.k.search.SearchWorkspace(hexmap.neighbors)
+    if ws is None or ws.n_layers < layers:
+        ws = cache[hexmap] = hexmap.k.search.SearchWorkspace(hexmap.neighbors,
+                                                             max(layers, 1))
     return ws

@@ -82,3 +82,14 @@ class AttackPosition:
     def targets(self, cells: list[int]) -> list[int]: ...
     def options(self, cells: list[int], attackers: list[int], targets: list[int]
                 ) -> tuple[bool, list[int], list[int]]: ...
+
+def gwe_supply(
+    ws: object, rail_side: npt.NDArray[np.int16], line_side: npt.NDArray[np.int16],
+    friendly: npt.NDArray[np.uint8], ezoc: npt.NDArray[np.uint8], own: npt.NDArray[np.uint8],
+    enemy_combat: npt.NDArray[np.uint8], starts: npt.NDArray[np.int32],
+    hex_last: npt.NDArray[np.int8], enemy: int, mine: npt.NDArray[np.int32],
+    unit_cell: npt.NDArray[np.int32], depot: npt.NDArray[np.uint8],
+    supply_range: npt.NDArray[np.int32], layers: npt.NDArray[np.int32], max_toll: int,
+    rail: npt.NDArray[np.uint8], depots: npt.NDArray[np.uint8], supplied: npt.NDArray[np.uint8],
+    cell_range: int, cells: npt.NDArray[np.uint8],
+) -> None: ...

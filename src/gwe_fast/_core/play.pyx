@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Parts of the turn loop played whole in compiled code.
+"""Parts of the turn loop, and rules it applies over and over, in compiled code.
 
 * ``draws``: what ``Generator.integers(n)`` gives for each ``n`` in turn (one draw each; none
   for ``n == 1``, as ``PlayedGame.ask`` asks nobody when there is one option);
@@ -14,6 +14,9 @@
   (8.1-8.2, 8.8, 12.21, 17.0): the units that may attack some hexes together, whether a
   force reaches its CRT row's lowest odds, the hexes that may be attacked and the options of
   each step of a declaration, for every policy.
+* ``gwe_supply``: a Great War in the East side's supply in one position (9.1, 19.1): its rail
+  supply sources, its supplied depots, and its units in supply (or the hexes in supply,
+  25.12), for every policy.
 
 The draws are numpy's own (``random_bounded_uint64`` of its C library, on the generator's
 ``bitgen_t``), so a game played here and one played by the Python loop read the same numbers
@@ -1000,3 +1003,162 @@ cdef class AttackPosition:
                 out.append(int(t))
         return done, units, out
 
+
+# --- The Great War in the East: supply (9.1, 19.1) ----------------------------------------------
+
+def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_side,
+               const stepcost_t[:, ::1] line_side, const uint8_t[::1] friendly,
+               const uint8_t[::1] ezoc, const uint8_t[::1] own, const uint8_t[::1] enemy_combat,
+               const int32_t[::1] starts, const int8_t[::1] hex_last, int enemy,
+               const int32_t[::1] mine, const int32_t[::1] unit_cell, const uint8_t[::1] depot,
+               const int32_t[::1] supply_range, const int32_t[::1] layers, int max_toll,
+               uint8_t[::1] rail, uint8_t[::1] depots, uint8_t[::1] supplied,
+               int cell_range, uint8_t[::1] cells):
+    """A side's supply in one position: its rail supply sources (9.15, 18.27), its supplied
+    depots (9.16, 19.1), then either which of its units are in supply (9.12-9.14, 9.17;
+    ``cell_range < 0``) or the hexes within ``cell_range`` of a source (25.12). The
+    arguments and results are those of the twin (``gwe_fast._pure.play``)."""
+    cdef Py_ssize_t n = ws.n_cells, n_units = unit_cell.shape[0], k = mine.shape[0]
+    if (rail_side.shape[0] != n or rail_side.shape[1] != 6 or line_side.shape[0] != n
+            or line_side.shape[1] != 6):
+        raise ValueError("rail_side and line_side must be int16[n_cells, 6] of the map")
+    if (friendly.shape[0] != n or ezoc.shape[0] != n or own.shape[0] != n
+            or enemy_combat.shape[0] != n or hex_last.shape[0] != n or rail.shape[0] != n
+            or cells.shape[0] != n):
+        raise ValueError("the hex masks and results must cover the workspace's map")
+    if (depot.shape[0] != n_units or supply_range.shape[0] != n_units
+            or layers.shape[0] != n_units or depots.shape[0] != n_units
+            or supplied.shape[0] != n_units):
+        raise ValueError("depot, supply_range, layers and the results need a row per unit")
+    if max_toll < 0 or max_toll >= ws.n_layers:
+        raise ValueError(f"max_toll {max_toll} needs a workspace of more layers")
+    cdef Py_ssize_t i, j, u, c, d, ns, nf
+    for i in range(starts.shape[0]):
+        if starts[i] < 0 or starts[i] >= n:
+            raise ValueError(f"start cell {starts[i]} is off the map")
+    for j in range(k):
+        u = mine[j]
+        if u < 0 or u >= n_units or unit_cell[u] < 0 or unit_cell[u] >= n:
+            raise ValueError(f"unit {u} is not a unit on the map")
+        if not depot[u] and (layers[u] < 1 or layers[u] > max_toll + 1):
+            raise ValueError(f"unit {u} has {layers[u]} layers, not 1 to {max_toll + 1}")
+    if ws._busy:
+        raise RuntimeError("this SearchWorkspace is searching in another thread; "
+                           "use one workspace per thread")
+
+    cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
+    cdef stepcost_t* tab = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
+    cdef uint8_t* open_zoc = <uint8_t*>malloc(2 * n * sizeof(uint8_t))
+    cdef cell_t* src = <cell_t*>malloc((n + k + starts.shape[0] + 1) * sizeof(cell_t))
+    if tab == NULL or open_zoc == NULL or src == NULL:
+        free(tab)
+        free(open_zoc)
+        free(src)
+        raise MemoryError("no memory for a supply search")
+    cdef uint8_t* ok = open_zoc + n
+    cdef cell_t w
+    cdef dist_t limit, dc
+    cdef int l
+    cdef bint any_new
+    ws._busy = True
+    try:
+        with nogil:
+            for c in range(n):
+                # 7.24: friendly units negate enemy zones of control for supply
+                open_zoc[c] = 1 if (ezoc[c] and not own[c]) else 0
+                ok[c] = 1 if (friendly[c] and not enemy_combat[c] and not open_zoc[c]) else 0
+                rail[c] = 0
+                cells[c] = 0
+            for j in range(k):
+                depots[mine[j]] = 0
+                supplied[mine[j]] = 0
+
+            # rail sources: from the friendly rail edge, along rail hexsides, through
+            # friendly hexes free of enemy combat units and open enemy zones of control; a
+            # hex the enemy occupied last is not a source (9.15, 18.27)
+            for c in range(n):
+                for d in range(6):
+                    w = nb[6 * c + d]
+                    tab[6 * c + d] = (1 + rail_side[c, d]) if (
+                        w >= 0 and ok[w] and rail_side[c, d] >= 0) else -1
+            ns = 0
+            for i in range(starts.shape[0]):
+                if ok[starts[i]]:
+                    src[ns] = starts[i]
+                    ns += 1
+            ws.search(tab, src, NULL, ns, -1, NULL, NULL, 0, False)
+            for c in range(n):
+                if ws.dist_at(c) >= 0 and hex_last[c] != enemy:
+                    rail[c] = 1
+
+            # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
+            for c in range(n):
+                for d in range(6):
+                    w = nb[6 * c + d]
+                    tab[6 * c + d] = (1 + line_side[c, d]) if (
+                        w >= 0 and not enemy_combat[w] and line_side[c, d] >= 0) else -1
+
+            # depots: within range of a rail source or a supplied depot, on a line free of
+            # open enemy zones of control, the depot's own hex not counted; they chain (9.16)
+            limit = -1
+            for j in range(k):
+                if depot[mine[j]] and supply_range[mine[j]] > limit:
+                    limit = supply_range[mine[j]]
+            nf = 0
+            for c in range(n):
+                if rail[c]:
+                    src[nf] = <cell_t>c
+                    nf += 1
+            while limit >= 0 and nf:
+                ws.search(tab, src, NULL, nf, limit, NULL, open_zoc, 0, True)
+                nf = 0
+                for j in range(k):
+                    u = mine[j]
+                    if depot[u] and not depots[u]:
+                        dc = ws.dist_at(unit_cell[u])
+                        if 0 <= dc <= supply_range[u]:
+                            depots[u] = 1
+                            src[nf] = unit_cell[u]
+                            nf += 1
+
+            # the sources: rail sources and supplied depots, in cell order
+            for c in range(n):
+                open_zoc[n + c] = rail[c]          # ok is no longer needed
+            for j in range(k):
+                if depots[mine[j]]:
+                    open_zoc[n + unit_cell[mine[j]]] = 1
+            ns = 0
+            for c in range(n):
+                if open_zoc[n + c]:
+                    src[ns] = <cell_t>c
+                    ns += 1
+            if ns and cell_range >= 0:
+                # 25.12: the hexes a line of cell_range reaches, through no open zone
+                ws.search(tab, src, NULL, ns, cell_range, NULL, open_zoc, 0, True)
+                for c in range(n):
+                    dc = ws.dist_at(c)
+                    if 0 <= dc <= cell_range:
+                        cells[c] = 1
+            elif ns and k:
+                # units: a line of at most the unit's range through at most layers - 1 open
+                # enemy zones of control (two for TCR 1, 9.14); a depot as its chain says
+                limit = 0
+                for j in range(k):
+                    if supply_range[mine[j]] > limit:
+                        limit = supply_range[mine[j]]
+                ws.search(tab, src, NULL, ns, limit, NULL, open_zoc, max_toll, True)
+                for j in range(k):
+                    u = mine[j]
+                    if depot[u]:
+                        supplied[u] = depots[u]
+                        continue
+                    for l in range(layers[u]):
+                        dc = ws.dist_at(<Py_ssize_t>l * n + unit_cell[u])
+                        if 0 <= dc <= supply_range[u]:
+                            supplied[u] = 1
+                            break
+    finally:
+        ws._busy = False
+        free(tab)
+        free(open_zoc)
+        free(src)

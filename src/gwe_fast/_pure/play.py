@@ -1,5 +1,5 @@
-"""Pure-Python twin of ``gwe_fast._core.play``: parts of the turn loop played whole, readable
-first.
+"""Pure-Python twin of ``gwe_fast._core.play``: parts of the turn loop, and rules it applies
+over and over, readable first.
 
 * ``draws``: what ``Generator.integers(n)`` gives for each ``n`` in turn (one draw each; none
   for ``n == 1``, as ``PlayedGame.ask`` asks nobody when there is one option);
@@ -14,6 +14,9 @@ first.
   (8.1-8.2, 8.8, 12.21, 17.0): the units that may attack some hexes together, whether a
   force reaches its CRT row's lowest odds, the hexes that may be attacked and the options of
   each step of a declaration, for every policy.
+* ``gwe_supply``: a Great War in the East side's supply in one position (9.1, 19.1): its rail
+  supply sources, its supplied depots, and its units in supply (or the hexes in supply,
+  25.12), for every policy.
 
 The engines' Python loops (``movement_segment`` of ``games.kb.engine`` and
 ``games.gwe.engine``) are the reference both are checked against, game by game.
@@ -599,3 +602,106 @@ class AttackPosition:
                 hexes.append(t)
         return done, units, hexes
 
+
+# --- The Great War in the East: supply (9.1, 19.1) ----------------------------------------------
+
+def gwe_supply(ws, rail_side, line_side, friendly, ezoc, own, enemy_combat, starts, hex_last,
+               enemy, mine, unit_cell, depot, supply_range, layers, max_toll, rail, depots,
+               supplied, cell_range, cells):
+    """A side's supply in one position, written into ``rail``, ``depots`` and ``supplied``
+    (or ``cells``).
+
+    Parameters
+    ----------
+    ws : SearchWorkspace
+        A workspace on the map with more than ``max_toll`` layers.
+    rail_side, line_side : int16[n, 6]
+        The hexsides a rail line and a supply line may cross (0) or not (negative).
+    friendly, ezoc, own, enemy_combat : uint8[n]
+        The side's side of the start line; the enemy's zone of control; hexes holding units
+        of the side; hexes holding enemy units other than HQs.
+    starts : int32[s]
+        The side's map-edge hexes where a rail line leaves the map.
+    hex_last, enemy : the side that last occupied each hex, and the enemy side.
+    mine : int32[k]
+        The side's units on the map, ascending.
+    unit_cell, depot, supply_range, layers : per unit of the game
+        Each unit's hex, whether it is a depot, its supply range and its search layers (one
+        more than the open enemy zones of control its line may cross).
+    max_toll : int
+        The most open zones any line may cross (9.14).
+    rail, depots, supplied : uint8[n], uint8[units], uint8[units]
+        Out: the rail supply sources (9.15, 18.27), the supplied depots (9.16, 19.1), the
+        units in supply (9.12-9.14, 9.17); of ``mine`` only, the rest untouched.
+    cell_range, cells : int, uint8[n]
+        With ``cell_range >= 0``, ``cells`` gets the hexes a line of that many hexes from a
+        source reaches, through no open zone (25.12), and ``supplied`` is left at 0.
+    """
+    nb = ws.neighbors
+    n = len(friendly)
+    if max_toll < 0 or max_toll >= ws.n_layers:
+        raise ValueError(f"max_toll {max_toll} needs a workspace of more layers")
+    friendly, ezoc, own, enemy_combat = (np.asarray(a, dtype=bool)
+                                         for a in (friendly, ezoc, own, enemy_combat))
+    open_zoc = ezoc & ~own                          # 7.24: friendly units negate the zone
+    ok = friendly & ~enemy_combat & ~open_zoc
+    rail[:] = 0
+    cells[:] = 0
+    mine = [int(u) for u in mine]
+    for u in mine:
+        depots[u] = supplied[u] = 0
+    into = np.maximum(nb, 0)
+
+    # rail sources: from the friendly rail edge, along rail hexsides, through friendly hexes
+    # free of enemy combat units and open enemy zones of control; a hex the enemy occupied
+    # last is not a source (9.15, 18.27)
+    side = np.asarray(rail_side, dtype=np.int64)
+    table = np.where((nb >= 0) & ok[into] & (side >= 0), 1 + side, -1).astype(np.int16)
+    sources = [int(c) for c in starts if ok[int(c)]]
+    dist, _ = ws.run(table, sources, copy=True)
+    rail[:] = (dist[0] >= 0) & (np.asarray(hex_last) != enemy)
+
+    # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
+    side = np.asarray(line_side, dtype=np.int64)
+    line = np.where((nb >= 0) & ~enemy_combat[into] & (side >= 0), 1 + side, -1).astype(np.int16)
+    toll = open_zoc.astype(np.uint8)
+
+    # depots: within range of a rail source or a supplied depot, on a line free of open
+    # enemy zones of control, the depot's own hex not counted; they chain (9.16)
+    chain = [u for u in mine if depot[u]]
+    frontier = [int(c) for c in np.flatnonzero(rail)]
+    limit = max((int(supply_range[u]) for u in chain), default=-1)
+    while chain and frontier:
+        dist, _ = ws.run(line, frontier, limit=limit, toll=toll, max_toll=0, toll_on_exit=True,
+                         copy=True)
+        new = [u for u in chain if not depots[u]
+               and 0 <= dist[0, int(unit_cell[u])] <= supply_range[u]]
+        for u in new:
+            depots[u] = 1
+        frontier = [int(unit_cell[u]) for u in new]
+
+    # the sources: rail sources and supplied depots, in cell order
+    at = np.asarray(rail, dtype=bool).copy()
+    for u in chain:
+        if depots[u]:
+            at[int(unit_cell[u])] = True
+    sources = [int(c) for c in np.flatnonzero(at)]
+    if sources and cell_range >= 0:
+        # 25.12: the hexes a line of cell_range reaches, through no open zone
+        dist, _ = ws.run(line, sources, limit=cell_range, toll=toll, max_toll=0,
+                         toll_on_exit=True, copy=True)
+        cells[:] = (dist[0] >= 0) & (dist[0] <= cell_range)
+    elif sources and mine:
+        # units: a line of at most the unit's range through at most layers - 1 open enemy
+        # zones of control (two for TCR 1, 9.14); a depot as its chain says
+        limit = max(int(supply_range[u]) for u in mine)
+        dist, _ = ws.run(line, sources, limit=limit, toll=toll, max_toll=max_toll,
+                         toll_on_exit=True, copy=True)
+        for u in mine:
+            if depot[u]:
+                supplied[u] = depots[u]
+            else:
+                c = int(unit_cell[u])
+                supplied[u] = any(0 <= dist[lay, c] <= supply_range[u]
+                                  for lay in range(int(layers[u])))
+    return None

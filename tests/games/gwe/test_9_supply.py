@@ -192,4 +192,4 @@ def test_9_1_supply_is_remembered_by_position_and_follows_every_change_of_it():
     st.hex_last[sc.map.cell("0503")] = 1
     assert cells(g, rail_sources(sc, st, 0)) == ["0501", "0502", "0504"]
     for _ in range(2):                                       # fresh and remembered agree
-        assert (supply.in_supply(sc, st, 0) == supply._in_supply(sc, st, 0)).all()
+        assert (supply.in_supply(sc, st, 0) == supply._supply(sc, st, 0)[2]).all()

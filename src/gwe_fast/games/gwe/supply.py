@@ -12,6 +12,10 @@ All three are the one bounded search with different pass rules:
   source; never through an enemy-occupied hex (a hex holding only enemy HQs does not count,
   9.17); through at most two enemy-controlled hexes for a unit of TCR 1, none otherwise.
   Friendly units negate enemy zones of control for tracing supply (7.24).
+
+The three are computed together, for one side and position, by the kernel ``gwe_supply`` of
+the map's kernels (``play``; its pure-Python twin reads as the rules above), and remembered
+by position (``remembered``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from gwe_fast import dtypes
+from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Side, Terrain, UnitType
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag
@@ -57,16 +61,12 @@ def _fixed(scenario: Scenario) -> SimpleNamespace:
         rail_side=np.where(data.rail, 0, PROHIBITED).astype(dtypes.STEPCOST),
         layers=np.where(data.tcr == 1, TCR1_ZOC_HEXES + 1, 1).astype(np.int32),
         range=data.supply_range.astype(np.int32),
-        depot=scenario.units.utype == DEPOT)
-    for a in vars(out).values():
+        depot=scenario.units.utype == DEPOT,
+        friendly=tuple(friendly_ground(scenario, s).view(np.uint8) for s in (0, 1)))
+    for a in (out.one, out.line_side, out.rail_side, out.layers, out.range, out.depot,
+              *out.friendly):
         a.flags.writeable = False
     return out
-
-
-def _open_zoc(scenario: Scenario, state: State, side: int) -> np.ndarray:
-    """Enemy-controlled hexes that count against ``side``'s supply lines: those not occupied
-    by a unit of ``side`` (7.24)."""
-    return controlled(scenario, state, 1 - side) & ~occupied(scenario, state, side)
 
 
 def friendly_ground(scenario: Scenario, side: int) -> np.ndarray:
@@ -80,60 +80,36 @@ def rail_sources(scenario: Scenario, state: State, side: int) -> np.ndarray:
     return sources(scenario, state, side)[0]
 
 
-def _rail_sources(scenario: Scenario, state: State, side: int) -> np.ndarray:
-    data = gwe_data(scenario)
-    m = scenario.map
-    ok = (friendly_ground(scenario, side)
-          & ~occupied(scenario, state, 1 - side, hq_only_counts=False)
-          & ~_open_zoc(scenario, state, side))
-    # 1 along a rail hexside into a hex that is ok, else -1
-    fx = _fixed(scenario)
-    cost = m.k.board.step_costs(m.neighbors, fx.one, fx.rail_side, ~ok)
-    starts = data.rail_edge[int(side)]
-    starts = starts[ok[starts]]
-    reached = m.k.search.bounded_search(m.neighbors, cost, starts)[0][0] >= 0
-    return reached & (state.hex_last != 1 - side)
-
-
-def _line_costs(scenario: Scenario, state: State, side: int) -> np.ndarray:
-    """One per hex on a supply line; never into an enemy-occupied hex (9.14), though a hex
-    holding only enemy HQs does not count (9.17)."""
-    m = scenario.map
-    blocked = occupied(scenario, state, 1 - side, hq_only_counts=False)
-    fx = _fixed(scenario)
-    return m.k.board.step_costs(m.neighbors, fx.one, fx.line_side, blocked)
-
-
 def supplied_depots(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_units]``: the side's depots that are in supply (9.16), chained from the rail
     sources through other supplied depots, each within its own supply range (19.1)."""
     return sources(scenario, state, side)[1]
 
 
-def _supplied_depots(scenario: Scenario, state: State, side: int,
-                     rail: np.ndarray) -> np.ndarray:
+def _supply(scenario: Scenario, state: State, side: int, cell_range: int = -1
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rail sources, supplied depots, units in supply)`` of the position, computed afresh
+    by the kernel ``gwe_supply`` (see the module docstring); with ``cell_range >= 0`` the
+    third is instead the hexes a line of that many hexes from a source reaches."""
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
-    depots = np.flatnonzero(on_map(state) & (u.side == side) & _fixed(scenario).depot)
-    ok = np.zeros(u.n, dtype=bool)
-    if depots.size == 0:
-        return ok
-    cost = _line_costs(scenario, state, side)
-    toll = _open_zoc(scenario, state, side).astype(dtypes.FLAG)
-    frontier = np.flatnonzero(rail)
-    reach_range = int(data.supply_range[depots].max())
-    while frontier.size:
-        # distance from the nearest supplied point to every cell on lines free of enemy
-        # control: the supplying hex counts, the depot's own hex does not (as in 9.13)
-        dist = m.k.search.bounded_search(m.neighbors, cost, frontier, limit=reach_range,
-                                         toll=toll, max_toll=0, toll_on_exit=True)[0][0]
-        new = [i for i in depots if not ok[i] and 0 <= dist[state.unit_cell[i]]
-               <= data.supply_range[i]]
-        if not new:
-            break
-        ok[new] = True
-        frontier = state.unit_cell[new]   # the next links of the chain start from these depots
-    return ok
+    fx = _fixed(scenario)
+    enemy = 1 - int(side)
+    rail = np.zeros(m.n_cells, dtype=np.uint8)
+    depots = np.zeros(u.n, dtype=np.uint8)
+    units = np.zeros(u.n, dtype=np.uint8)
+    cells = np.zeros(m.n_cells, dtype=np.uint8)
+    mine = np.flatnonzero(on_map(state) & (u.side == side)).astype(np.int32)
+    m.k.play.gwe_supply(
+        kernels.workspace(m, TCR1_ZOC_HEXES + 1), fx.rail_side, fx.line_side,
+        fx.friendly[int(side)], controlled(scenario, state, enemy).view(np.uint8),
+        occupied(scenario, state, int(side)).view(np.uint8),
+        occupied(scenario, state, enemy, hq_only_counts=False).view(np.uint8),
+        data.rail_edge[int(side)], state.hex_last, enemy, mine, state.unit_cell,
+        fx.depot.view(np.uint8), fx.range, fx.layers, TCR1_ZOC_HEXES, rail, depots, units,
+        cell_range, cells)
+    return (rail.view(bool), depots.view(bool),
+            (cells if cell_range >= 0 else units).view(bool))
 
 
 #: what a supply line depends on: which units are on the map and where, which are entrained
@@ -174,78 +150,36 @@ def remembered(scenario: Scenario, key, make):
     return hit
 
 
-def _remembered(what: str, scenario: Scenario, state: State, side: int, make):
-    """``remembered`` for the supply functions: the arrays are kept read-only and the caller
-    gets a copy."""
+def _kept_supply(scenario: Scenario, state: State, side: int, cell_range: int = -1):
+    """``_supply`` remembered by position (read-only arrays: callers copy what they hand
+    out)."""
     def made():
-        hit = make()
-        for a in (hit if isinstance(hit, tuple) else (hit,)):
+        hit = _supply(scenario, state, side, cell_range)
+        for a in hit:
             a.flags.writeable = False
         return hit
 
-    hit = remembered(scenario, (what, position_key(state, side)), made)
-    return tuple(a.copy() for a in hit) if isinstance(hit, tuple) else hit.copy()
+    what = "supply" if cell_range < 0 else "cells"
+    return remembered(scenario, (what, position_key(state, side)), made)
 
 
 def sources(scenario: Scenario, state: State, side: int) -> tuple[np.ndarray, np.ndarray]:
     """``(rail_sources, supplied_depots)`` of the position: the two kinds of supply source
-    (9.13, 9.15, 9.16)."""
-    def make():
-        src = _rail_sources(scenario, state, side)
-        return src, _supplied_depots(scenario, state, side, src)
-
-    return _remembered("sources", scenario, state, side, make)
+    (9.13, 9.15, 9.16). (Remembered by position, with ``in_supply``.)"""
+    rail, depots, _ = _kept_supply(scenario, state, side)
+    return rail.copy(), depots.copy()
 
 
 def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_units]``: the side's units on the map that can trace supply (9.12-9.17, 19.1).
-    Entries of other units are False. (Answers are remembered by position: ``_remembered``.)"""
-    return _remembered("units", scenario, state, side,
-                       lambda: _in_supply(scenario, state, side))
-
-
-def _in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
-    """``in_supply`` computed afresh."""
-    data = gwe_data(scenario)
-    m, u = scenario.map, scenario.units
-    rail, depots = sources(scenario, state, side)
-    src_cells = np.union1d(np.flatnonzero(rail), state.unit_cell[depots])
-    mine = on_map(state) & (u.side == side)
-    out = np.zeros(u.n, dtype=bool)
-    if src_cells.size == 0 or not mine.any():
-        return out
-    toll = _open_zoc(scenario, state, side).astype(dtypes.FLAG)
-    cost = _line_costs(scenario, state, side)
-    limit = int(data.supply_range[mine].max())
-    dist, _ = m.k.search.bounded_search(m.neighbors, cost, src_cells, limit=limit, toll=toll,
-                                        max_toll=TCR1_ZOC_HEXES, toll_on_exit=True)
-    fx = _fixed(scenario)
-    dep = mine & fx.depot
-    out[dep] = depots[dep]
-    # a line within the unit's range, through at most two tolls for TCR 1 (9.14)
-    lines = np.flatnonzero(mine & ~fx.depot)
-    out[lines] = m.k.board.reach_within(dist, state.unit_cell, lines, fx.layers, fx.range)
-    return out
+    Entries of other units are False. (Remembered by position, with ``sources``.)"""
+    return _kept_supply(scenario, state, side)[2].copy()
 
 
 def supplied_cells(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_cells]``: the hexes where a unit of ``side`` of TCR 2-4 with the side's
     shortest supply range could trace supply (town control, 25.12: "the town or city is in
-    supply"). (Remembered by position: ``_remembered``.)"""
-    return _remembered("cells", scenario, state, side,
-                       lambda: _supplied_cells(scenario, state, side))
-
-
-def _supplied_cells(scenario: Scenario, state: State, side: int) -> np.ndarray:
+    supply"). (Remembered by position.)"""
     data = gwe_data(scenario)
-    m, u = scenario.map, scenario.units
-    rail, depots = sources(scenario, state, side)
-    src_cells = np.union1d(np.flatnonzero(rail), state.unit_cell[depots])
-    if src_cells.size == 0:
-        return np.zeros(m.n_cells, dtype=bool)
-    rng = int(data.supply_range[u.side == side].min())
-    toll = _open_zoc(scenario, state, side).astype(dtypes.FLAG)
-    cost = _line_costs(scenario, state, side)
-    dist, _ = m.k.search.bounded_search(m.neighbors, cost, src_cells, limit=rng, toll=toll,
-                                        max_toll=0, toll_on_exit=True)
-    return (dist[0] >= 0) & (dist[0] <= rng)
+    shortest = int(data.supply_range[scenario.units.side == side].min())
+    return _kept_supply(scenario, state, side, shortest)[2].copy()

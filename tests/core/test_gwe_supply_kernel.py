@@ -1,0 +1,103 @@
+"""The supply of a Great War in the East side on the kernels (``gwe_supply`` of
+``gwe_fast._core.play``, twin in ``gwe_fast._pure.play``): in the positions of played games
+the compiled kernel and its twin give the same rail sources (9.15, 18.27), supplied depots
+(9.16, 19.1), units in supply (9.12-9.14, 9.17) and supplied hexes (25.12); the arguments are
+checked."""
+
+import numpy as np
+import pytest
+
+from gwe_fast import kernels, load_scenario
+from gwe_fast._core import play as cy
+from gwe_fast._pure import play as py
+from gwe_fast._pure import search as pure_search
+from gwe_fast.games.gwe import driver, supply
+from gwe_fast.policies.registry import make_policy
+
+
+class _Recorder:
+    """Stands for a map's ``play`` module: keeps a copy of every ``gwe_supply`` call's
+    arguments, then passes it on."""
+
+    def __init__(self, module):
+        self._module, self.calls = module, []
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+    def gwe_supply(self, ws, *args):
+        self.calls.append([a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        return self._module.gwe_supply(ws, *args)
+
+
+@pytest.fixture(scope="module")
+def calls():
+    sc = load_scenario("brusilov/historical")
+    rec = _Recorder(sc.map.k.play)
+    real, sc.map.k.play = sc.map.k.play, rec
+    try:
+        for seed, policy in ((3, "random"), (4, "greedy")):
+            driver.play(driver.new_game(sc, seed, seed, policies={
+                0: make_policy(policy), 1: make_policy(policy)}))
+    finally:
+        sc.map.k.play = real
+    return sc, rec.calls
+
+
+def _run(impl, ws, args):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    impl.gwe_supply(ws, *args)
+    return args[-5:]                       # rail, depots, supplied, cell_range, cells
+
+
+def test_9_1_twin_gives_the_kernels_supply(calls):
+    sc, recorded = calls
+    assert len(recorded) > 200
+    ws_cy = sc.map.k.search.SearchWorkspace(sc.map.neighbors, 3)
+    ws_py = pure_search.SearchWorkspace(sc.map.neighbors, 3)
+    seen = {"depots": 0, "out": 0, "cells": 0, "chained": 0}
+    for args in recorded[::4]:
+        rail1, depots1, units1, cell_range, cells1 = _run(cy, ws_cy, args)
+        rail2, depots2, units2, _, cells2 = _run(py, ws_py, args)
+        assert np.array_equal(rail1, rail2)
+        assert np.array_equal(depots1, depots2)
+        assert np.array_equal(units1, units2)
+        assert np.array_equal(cells1, cells2)
+        mine = args[9]
+        depot = args[11]
+        seen["depots"] += int(depots1.sum())
+        seen["out"] += int((units1[mine] == 0).sum()) if cell_range < 0 else 0
+        seen["cells"] += int(cells1.sum())
+        seen["chained"] += int(sum(1 for u in mine if depot[u] and depots1[u]) > 1)
+    assert all(v > 0 for v in seen.values()), seen
+
+
+def test_9_1_in_supply_is_the_kernels_answer_remembered(calls):
+    # in_supply, sources and supplied_cells hand out copies of the remembered answer
+    sc, _ = calls
+    game = driver.new_game(sc, 5, 5)
+    a = supply.in_supply(sc, game.state, 0)
+    a[:] = ~a
+    assert not np.array_equal(a, supply.in_supply(sc, game.state, 0))
+    rail, depots = supply.sources(sc, game.state, 1)
+    assert rail.flags.writeable and depots.flags.writeable
+    assert supply.supplied_cells(sc, game.state, 0).any()
+
+
+def test_gwe_supply_refuses_bad_arguments(calls):
+    sc, recorded = calls
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in recorded[0]]
+    one_layer = sc.map.k.search.SearchWorkspace(sc.map.neighbors)
+    with pytest.raises(ValueError, match="more layers"):
+        cy.gwe_supply(one_layer, *args)
+    ws = kernels.workspace(sc.map, 3)
+    bad = list(args)
+    bad[6] = np.array([sc.map.n_cells], np.int32)           # a start off the map
+    with pytest.raises(ValueError, match="off the map"):
+        cy.gwe_supply(ws, *bad)
+    bad = list(args)
+    cells = bad[10].copy()
+    cells[bad[9][0]] = -1                                    # a unit of the side off the map
+    bad[10] = cells
+    with pytest.raises(ValueError, match="not a unit on the map"):
+        cy.gwe_supply(ws, *bad)
