@@ -31,6 +31,7 @@ cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
@@ -1006,8 +1007,23 @@ cdef class AttackPosition:
 
 # --- The Great War in the East: supply (9.1, 19.1) ----------------------------------------------
 
-def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_side,
-               const stepcost_t[:, ::1] line_side, const uint8_t[::1] friendly,
+cdef void _closing(stepcost_t* tab, const stepcost_t* steps, const cell_t* nb,
+                   const uint8_t* mask, uint8_t closed, Py_ssize_t n) noexcept nogil:
+    # tab = steps, less every step into a hex whose mask is ``closed``: the step into w
+    # from its neighbour in direction d goes the opposite way, (d + 3) % 6 (hexgrid)
+    cdef Py_ssize_t w, d
+    cdef cell_t c
+    memcpy(tab, steps, 6 * n * sizeof(stepcost_t))
+    for w in range(n):
+        if (mask[w] != 0) == (closed != 0):
+            for d in range(6):
+                c = nb[6 * w + d]
+                if c >= 0:
+                    tab[6 * c + (d + 3) % 6] = -1
+
+
+def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
+               const stepcost_t[:, ::1] line_steps, const uint8_t[::1] friendly,
                const uint8_t[::1] ezoc, const uint8_t[::1] own, const uint8_t[::1] enemy_combat,
                const int32_t[::1] starts, const int8_t[::1] hex_last, int enemy,
                const int32_t[::1] mine, const int32_t[::1] unit_cell, const uint8_t[::1] depot,
@@ -1019,9 +1035,9 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_side,
     ``cell_range < 0``) or the hexes within ``cell_range`` of a source (25.12). The
     arguments and results are those of the twin (``gwe_fast._pure.play``)."""
     cdef Py_ssize_t n = ws.n_cells, n_units = unit_cell.shape[0], k = mine.shape[0]
-    if (rail_side.shape[0] != n or rail_side.shape[1] != 6 or line_side.shape[0] != n
-            or line_side.shape[1] != 6):
-        raise ValueError("rail_side and line_side must be int16[n_cells, 6] of the map")
+    if (rail_steps.shape[0] != n or rail_steps.shape[1] != 6 or line_steps.shape[0] != n
+            or line_steps.shape[1] != 6):
+        raise ValueError("rail_steps and line_steps must be int16[n_cells, 6] of the map")
     if (friendly.shape[0] != n or ezoc.shape[0] != n or own.shape[0] != n
             or enemy_combat.shape[0] != n or hex_last.shape[0] != n or rail.shape[0] != n
             or cells.shape[0] != n):
@@ -1076,11 +1092,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_side,
             # rail sources: from the friendly rail edge, along rail hexsides, through
             # friendly hexes free of enemy combat units and open enemy zones of control; a
             # hex the enemy occupied last is not a source (9.15, 18.27)
-            for c in range(n):
-                for d in range(6):
-                    w = nb[6 * c + d]
-                    tab[6 * c + d] = (1 + rail_side[c, d]) if (
-                        w >= 0 and ok[w] and rail_side[c, d] >= 0) else -1
+            _closing(tab, &rail_steps[0, 0], nb, ok, 0, n)
             ns = 0
             for i in range(starts.shape[0]):
                 if ok[starts[i]]:
@@ -1092,11 +1104,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_side,
                     rail[c] = 1
 
             # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
-            for c in range(n):
-                for d in range(6):
-                    w = nb[6 * c + d]
-                    tab[6 * c + d] = (1 + line_side[c, d]) if (
-                        w >= 0 and not enemy_combat[w] and line_side[c, d] >= 0) else -1
+            _closing(tab, &line_steps[0, 0], nb, &enemy_combat[0], 1, n)
 
             # depots: within range of a rail source or a supplied depot, on a line free of
             # open enemy zones of control, the depot's own hex not counted; they chain (9.16)

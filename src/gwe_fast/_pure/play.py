@@ -605,7 +605,7 @@ class AttackPosition:
 
 # --- The Great War in the East: supply (9.1, 19.1) ----------------------------------------------
 
-def gwe_supply(ws, rail_side, line_side, friendly, ezoc, own, enemy_combat, starts, hex_last,
+def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, starts, hex_last,
                enemy, mine, unit_cell, depot, supply_range, layers, max_toll, rail, depots,
                supplied, cell_range, cells):
     """A side's supply in one position, written into ``rail``, ``depots`` and ``supplied``
@@ -615,8 +615,9 @@ def gwe_supply(ws, rail_side, line_side, friendly, ezoc, own, enemy_combat, star
     ----------
     ws : SearchWorkspace
         A workspace on the map with more than ``max_toll`` layers.
-    rail_side, line_side : int16[n, 6]
-        The hexsides a rail line and a supply line may cross (0) or not (negative).
+    rail_steps, line_steps : int16[n, 6]
+        A cost of one for each step a rail line and a supply line may take on the map, -1 for
+        the others (hexsides and terrain; the kernel closes the hexes the position closes).
     friendly, ezoc, own, enemy_combat : uint8[n]
         The side's side of the start line; the enemy's zone of control; hexes holding units
         of the side; hexes holding enemy units other than HQs.
@@ -655,15 +656,15 @@ def gwe_supply(ws, rail_side, line_side, friendly, ezoc, own, enemy_combat, star
     # rail sources: from the friendly rail edge, along rail hexsides, through friendly hexes
     # free of enemy combat units and open enemy zones of control; a hex the enemy occupied
     # last is not a source (9.15, 18.27)
-    side = np.asarray(rail_side, dtype=np.int64)
-    table = np.where((nb >= 0) & ok[into] & (side >= 0), 1 + side, -1).astype(np.int16)
+    table = np.array(rail_steps, dtype=np.int16)
+    table[(nb >= 0) & ~ok[into]] = -1
     sources = [int(c) for c in starts if ok[int(c)]]
     dist, _ = ws.run(table, sources, copy=True)
     rail[:] = (dist[0] >= 0) & (np.asarray(hex_last) != enemy)
 
     # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
-    side = np.asarray(line_side, dtype=np.int64)
-    line = np.where((nb >= 0) & ~enemy_combat[into] & (side >= 0), 1 + side, -1).astype(np.int16)
+    line = np.array(line_steps, dtype=np.int16)
+    line[(nb >= 0) & enemy_combat[into]] = -1
     toll = open_zoc.astype(np.uint8)
 
     # depots: within range of a rail source or a supplied depot, on a line free of open

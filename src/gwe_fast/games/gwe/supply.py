@@ -28,7 +28,7 @@ import numpy as np
 
 from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Side, Terrain, UnitType
-from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
@@ -50,21 +50,21 @@ def _passable(scenario: Scenario) -> np.ndarray:
 
 @lru_cache(maxsize=32)
 def _fixed(scenario: Scenario) -> SimpleNamespace:
-    """What every supply search of a scenario shares, made once (read-only): ``one``, a
-    cost of one to enter any hex; ``line_side`` and ``rail_side``, the hexsides a supply line
-    and a rail line may cross (0) or not (-1), for ``board.step_costs``; each unit's search
-    ``layers`` (three for TCR 1, 9.14) and supply ``range`` as int32."""
+    """What every supply search of a scenario shares, made once (read-only): ``rail_steps``
+    and ``line_steps``, a cost of one for each step a rail line and a supply line may take
+    (across a rail hexside; across any hexside but a blocked one into any hex but lake or
+    sea), -1 for the others; each unit's search ``layers`` (three for TCR 1, 9.14) and supply
+    ``range`` as int32; the depots; each side's ``friendly`` ground (uint8)."""
     data = gwe_data(scenario)
+    on = scenario.map.neighbors >= 0
     out = SimpleNamespace(
-        one=np.ones(scenario.map.n_cells, dtype=dtypes.STEPCOST),
-        line_side=np.where(_passable(scenario), 0, PROHIBITED).astype(dtypes.STEPCOST),
-        rail_side=np.where(data.rail, 0, PROHIBITED).astype(dtypes.STEPCOST),
+        rail_steps=np.where(data.rail & on, 1, -1).astype(dtypes.STEPCOST),
+        line_steps=np.where(_passable(scenario), 1, -1).astype(dtypes.STEPCOST),
         layers=np.where(data.tcr == 1, TCR1_ZOC_HEXES + 1, 1).astype(np.int32),
         range=data.supply_range.astype(np.int32),
         depot=scenario.units.utype == DEPOT,
         friendly=tuple(friendly_ground(scenario, s).view(np.uint8) for s in (0, 1)))
-    for a in (out.one, out.line_side, out.rail_side, out.layers, out.range, out.depot,
-              *out.friendly):
+    for a in (out.rail_steps, out.line_steps, out.layers, out.range, out.depot, *out.friendly):
         a.flags.writeable = False
     return out
 
@@ -101,7 +101,7 @@ def _supply(scenario: Scenario, state: State, side: int, cell_range: int = -1
     cells = np.zeros(m.n_cells, dtype=np.uint8)
     mine = np.flatnonzero(on_map(state) & (u.side == side)).astype(np.int32)
     m.k.play.gwe_supply(
-        kernels.workspace(m, TCR1_ZOC_HEXES + 1), fx.rail_side, fx.line_side,
+        kernels.workspace(m, TCR1_ZOC_HEXES + 1), fx.rail_steps, fx.line_steps,
         fx.friendly[int(side)], controlled(scenario, state, enemy).view(np.uint8),
         occupied(scenario, state, int(side)).view(np.uint8),
         occupied(scenario, state, enemy, hq_only_counts=False).view(np.uint8),
