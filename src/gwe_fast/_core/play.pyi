@@ -93,3 +93,10 @@ def gwe_supply(
     rail: npt.NDArray[np.uint8], depots: npt.NDArray[np.uint8], supplied: npt.NDArray[np.uint8],
     cell_range: int, cells: npt.NDArray[np.uint8],
 ) -> None: ...
+
+def gwe_command_radii(
+    ws: object, tables: npt.NDArray[np.int16], hq_cell: npt.NDArray[np.int32],
+    hq_table: npt.NDArray[np.int32], hq_radius: npt.NDArray[np.int32],
+    hq_stopped: npt.NDArray[np.uint8], open_zoc: npt.NDArray[np.uint8],
+    out: npt.NDArray[np.uint8],
+) -> None: ...

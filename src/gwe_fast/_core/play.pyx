@@ -17,6 +17,8 @@
 * ``gwe_supply``: a Great War in the East side's supply in one position (9.1, 19.1): its rail
   supply sources, its supplied depots, and its units in supply (or the hexes in supply,
   25.12), for every policy.
+* ``gwe_command_radii``: the command radii of a Great War in the East side's HQs in one
+  position (10.33, 10.34, 21.41), for every policy.
 
 The draws are numpy's own (``random_bounded_uint64`` of its C library, on the generator's
 ``bitgen_t``), so a game played here and one played by the Python loop read the same numbers
@@ -1170,3 +1172,45 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         free(tab)
         free(open_zoc)
         free(src)
+
+
+# --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------
+
+def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
+                      const int32_t[::1] hq_cell, const int32_t[::1] hq_table,
+                      const int32_t[::1] hq_radius, const uint8_t[::1] hq_stopped,
+                      const uint8_t[::1] open_zoc, uint8_t[:, ::1] out):
+    """The command radius of each of a side's HQs in one position: ``out[k]`` the hexes within
+    ``hq_radius[k]`` steps of ``hq_cell[k]`` on step table ``tables[hq_table[k]]``, a path
+    ending at the first hex of ``open_zoc`` it enters when ``hq_stopped[k]``. Same arguments
+    and results as the twin (``gwe_fast._pure.play``)."""
+    cdef Py_ssize_t n = ws.n_cells, k = hq_cell.shape[0], j, i, s
+    if tables.shape[1] != n or tables.shape[2] != 6 or open_zoc.shape[0] != n:
+        raise ValueError("tables and open_zoc must cover the workspace's map")
+    if (hq_table.shape[0] != k or hq_radius.shape[0] != k or hq_stopped.shape[0] != k
+            or out.shape[0] != k or out.shape[1] != n):
+        raise ValueError("hq_cell, hq_table, hq_radius, hq_stopped and out do not agree")
+    for j in range(k):
+        if hq_cell[j] < 0 or hq_cell[j] >= n:
+            raise ValueError(f"HQ cell {hq_cell[j]} is off the map")
+        if hq_table[j] < 0 or hq_table[j] >= tables.shape[0]:
+            raise ValueError(f"HQ {j} has no step table")
+    if ws._busy:
+        raise RuntimeError("this SearchWorkspace is searching in another thread; "
+                           "use one workspace per thread")
+    cdef cell_t src
+    ws._busy = True
+    try:
+        with nogil:
+            for j in range(k):
+                for i in range(n):
+                    out[j, i] = 0
+                src = hq_cell[j]
+                ws.search(&tables[hq_table[j], 0, 0], &src, NULL, 1, hq_radius[j],
+                          &open_zoc[0] if hq_stopped[j] else NULL, NULL, 0, False)
+                for i in range(ws.buf.n_touched):
+                    s = ws.buf.touched[i]
+                    if ws.dist_at(s) >= 0:
+                        out[j, s] = 1
+    finally:
+        ws._busy = False

@@ -17,6 +17,8 @@ over and over, readable first.
 * ``gwe_supply``: a Great War in the East side's supply in one position (9.1, 19.1): its rail
   supply sources, its supplied depots, and its units in supply (or the hexes in supply,
   25.12), for every policy.
+* ``gwe_command_radii``: the command radii of a Great War in the East side's HQs in one
+  position (10.33, 10.34, 21.41), for every policy.
 
 The engines' Python loops (``movement_segment`` of ``games.kb.engine`` and
 ``games.gwe.engine``) are the reference both are checked against, game by game.
@@ -706,3 +708,31 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
                 supplied[u] = any(0 <= dist[lay, c] <= supply_range[u]
                                   for lay in range(int(layers[u])))
     return None
+
+
+# --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------
+
+def gwe_command_radii(ws, tables, hq_cell, hq_table, hq_radius, hq_stopped, open_zoc, out):
+    """The command radius of each of a side's HQs in one position, into ``out``.
+
+    Parameters
+    ----------
+    ws : SearchWorkspace
+        A workspace on the map.
+    tables : int16[t, n, 6]
+        Step tables: one per hex a radius may enter, -1 into prohibited terrain, across a
+        blocked hexside or into an enemy-occupied hex (``command._radius_table``).
+    hq_cell, hq_table, hq_radius, hq_stopped : [k]
+        Each HQ's hex, table, radius (10.33) and whether open enemy zones of control stop
+        its radius (10.34, 21.41).
+    open_zoc : uint8[n]
+        Enemy-controlled hexes holding no unit of the side: a radius that stops there may
+        enter one but not go on.
+    out : uint8[k, n]
+        Out: the hexes within each HQ's radius, its own included.
+    """
+    for j in range(len(hq_cell)):
+        stop = open_zoc if hq_stopped[j] else None
+        dist, _ = ws.run(tables[int(hq_table[j])], [int(hq_cell[j])], limit=int(hq_radius[j]),
+                         stop=stop, copy=True)
+        out[j] = dist[0] >= 0

@@ -400,12 +400,20 @@ def cavalry_at_full(game: GweGame, cells) -> bool:
     return all(bool(full[int(c)]) for c in cells)
 
 
+@lru_cache(maxsize=32)
+def _not_cavalry_full(scenario: Scenario) -> np.ndarray:
+    # the units other than cavalry, depots and HQs (read-only, made once)
+    out = ~np.isin(scenario.units.utype, CAVALRY_FULL_AGAINST)
+    out.flags.writeable = False
+    return out
+
+
 def cavalry_full_hexes(game: GweGame) -> np.ndarray:
     """``bool[n_cells]``: the hexes cavalry attacks at full strength (12.21): no unit there but
     cavalry, depots and HQs, and no fortress with steps left (11.13)."""
     sc, st = game.scenario, game.state
     u = sc.units
-    other = on_map(st) & ~np.isin(u.utype, CAVALRY_FULL_AGAINST)
+    other = on_map(st) & _not_cavalry_full(sc)
     full = np.ones(sc.map.n_cells, dtype=bool)
     full[st.unit_cell[other]] = False
     fortress = (sc.map.features & _FORTRESS) != 0

@@ -39,7 +39,7 @@ from itertools import product
 
 import numpy as np
 
-from gwe_fast import dtypes
+from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Feature, Nationality, Side, Size, UnitType
 from gwe_fast.games.gwe import units as gwe_units
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
@@ -157,24 +157,32 @@ def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) ->
     ``unit_nationality`` Austro-Hungarian, a Central Powers HQ of TCR 1 obeys the same
     restriction (21.41). All False when the HQ is not on the map.
     """
+    if not game.state.unit_status[hq] & Status.ON_MAP:
+        return np.zeros(game.scenario.map.n_cells, dtype=bool)
+    return _radii(game, [int(hq)], [_zoc_blocks_radius(game, hq, unit_nationality)])[0]
+
+
+def _radii(game: GweGame, hqs: list[int], stopped: list[bool]) -> np.ndarray:
+    """``bool[len(hqs), n_cells]``: ``radius_cells`` of each of a side's HQs on the map,
+    ``stopped[k]`` whether enemy zones of control stop HQ k's radius (one kernel call,
+    ``gwe_command_radii``)."""
     sc, st, data = game.scenario, game.state, game.data
     m = sc.map
-    out = np.zeros(m.n_cells, dtype=bool)
-    if not st.unit_status[hq] & Status.ON_MAP:
-        return out
-    side = int(sc.units.side[hq])
-    t = int(data.tcr[hq]) - 1
-    radius = hq_ratings(game, hq)[2]
-    nb = m.neighbors
-    enemy_here = occupied(sc, st, 1 - side)
+    out = np.zeros((len(hqs), m.n_cells), dtype=np.uint8)
+    if not hqs:
+        return out.view(bool)
+    side = int(sc.units.side[hqs[0]])
+    enemy_here = occupied(sc, st, 1 - side).tobytes()
     # one per hex, not into prohibited terrain nor across a blocked hexside
-    cost = _radius_table(sc, t, enemy_here.tobytes())
-    stop = None
-    if _zoc_blocks_radius(game, hq, unit_nationality):
-        stop = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).astype(dtypes.FLAG)
-    dist = m.k.search.bounded_search(nb, cost, [int(st.unit_cell[hq])], limit=radius,
-                                     stop=stop)[0][0]
-    return dist >= 0
+    tcrs = sorted({int(data.tcr[h]) - 1 for h in hqs})
+    tables = np.stack([_radius_table(sc, t, enemy_here) for t in tcrs])
+    open_zoc = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).view(np.uint8)
+    m.k.play.gwe_command_radii(
+        kernels.workspace(m), tables, st.unit_cell[hqs].astype(np.int32),
+        np.array([tcrs.index(int(data.tcr[h]) - 1) for h in hqs], dtype=np.int32),
+        np.array([hq_ratings(game, h)[2] for h in hqs], dtype=np.int32),
+        np.array(stopped, dtype=np.uint8), open_zoc, out)
+    return out.view(bool)
 
 
 @lru_cache(maxsize=32)
@@ -219,16 +227,13 @@ class _Radii:
     @staticmethod
     def _make(game: GweGame, side: int) -> tuple[list[int], np.ndarray, np.ndarray]:
         hqs = [int(h) for h in _hqs(game, side)]
-        n = game.scenario.map.n_cells
-        plain = np.zeros((len(hqs), n), dtype=bool)
-        ah = plain
-        for k, h in enumerate(hqs):
-            plain[k] = radius_cells(game, h)
-        for k, h in enumerate(hqs):
-            if _zoc_blocks_radius(game, h, _AH) != _zoc_blocks_radius(game, h, None):
-                if ah is plain:
-                    ah = plain.copy()
-                ah[k] = radius_cells(game, h, _AH)
+        stopped = [_zoc_blocks_radius(game, h, None) for h in hqs]
+        plain = ah = _radii(game, hqs, stopped)
+        other = [k for k, h in enumerate(hqs) if _zoc_blocks_radius(game, h, _AH) != stopped[k]]
+        if other:
+            ah = plain.copy()
+            ah[other] = _radii(game, [hqs[k] for k in other],
+                               [_zoc_blocks_radius(game, hqs[k], _AH) for k in other])
         plain.flags.writeable = ah.flags.writeable = False
         return hqs, plain, ah
 
