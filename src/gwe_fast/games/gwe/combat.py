@@ -366,10 +366,18 @@ def attackable_cells(game: GweGame, side: int, within: np.ndarray | None = None)
 # --- strengths (5.4, 9.21, 10.42, 12.21, 19.2, 5.36, 23.11, 23.51) ---------------------------
 
 def _range_mask(game: GweGame, cell: int, hexes: int) -> np.ndarray:
-    """Hexes within ``hexes`` of ``cell`` (a range, not a line: nothing blocks it)."""
-    m = game.scenario.map
+    """Hexes within ``hexes`` of ``cell`` (a range, not a line: nothing blocks it); the
+    array is kept per scenario, cell and range, read-only."""
+    return _range_of(game.scenario, int(cell), int(hexes))
+
+
+@lru_cache(maxsize=2048)
+def _range_of(scenario: Scenario, cell: int, hexes: int) -> np.ndarray:
+    m = scenario.map
     one = np.where(m.neighbors >= 0, 1, PROHIBITED).astype(dtypes.STEPCOST)
-    return m.k.search.bounded_search(m.neighbors, one, [int(cell)], limit=hexes)[0][0] >= 0
+    out = m.k.search.bounded_search(m.neighbors, one, [cell], limit=hexes)[0][0] >= 0
+    out.flags.writeable = False
+    return out
 
 
 def artillery_range(game: GweGame) -> int:
@@ -427,16 +435,25 @@ def unit_attack(game: GweGame, unit: int, supplied: bool, vals: np.ndarray | Non
     supply (9.21, 19.42) and again for being out of Command Control (10.42), each time down
     but never below one. A heroic leader attacks with its Combat Strength (10.23), never
     halved (10.51)."""
+    return int(unit_attacks(game, [unit], np.array([supplied]), vals)[0])
+
+
+def unit_attacks(game: GweGame, units, supplied: np.ndarray,
+                 vals: np.ndarray | None = None) -> np.ndarray:
+    """``int32``: ``unit_attack`` of each of ``units``, ``supplied`` saying for each whether
+    it is in supply."""
     u, st = game.scenario.units, game.state
-    if u.utype[unit] == _HQ:
-        return command.hq_combat_strength(game, unit, True, int(st.unit_cell[unit]))
-    a = int((current_values(game) if vals is None else vals)[unit, 0])
-    if a <= 0:
-        return 0
-    if not supplied:
-        a = max(1, a // 2)
-    if st.unit_status[unit] & Status.OUT_OF_COMMAND:
-        a = max(1, a // 2)
+    units = np.asarray(units, dtype=np.int64).reshape(-1)
+    vals = current_values(game) if vals is None else vals
+    a = vals[units, 0].astype(np.int32)
+    halve = ~np.asarray(supplied, dtype=bool)
+    a = np.where((a > 0) & halve, np.maximum(1, a // 2), a)
+    ooc = (st.unit_status[units] & Status.OUT_OF_COMMAND) != 0
+    a = np.where((a > 0) & ooc, np.maximum(1, a // 2), a)
+    a = np.maximum(a, 0)
+    for i in np.flatnonzero(u.utype[units] == _HQ).tolist():
+        a[i] = command.hq_combat_strength(game, int(units[i]), True,
+                                          int(st.unit_cell[units[i]]))
     return a
 
 
@@ -457,9 +474,10 @@ def attack_strength(game: GweGame, attackers, cells, supplied: np.ndarray | None
     near = _range_mask(game, int(st.unit_cell[depot]), artillery_range(game)) \
         if depot >= 0 else None
     cav, other = Fraction(0), Fraction(0)
-    for x in attackers:
-        x = int(x)
-        a = Fraction(unit_attack(game, x, bool(supplied[x]), vals))
+    attackers = [int(x) for x in attackers]
+    each = unit_attacks(game, attackers, np.asarray(supplied, dtype=bool)[attackers], vals)
+    for x, a in zip(attackers, each.tolist()):
+        a = Fraction(a)
         cell = int(st.unit_cell[x])
         if any(crosses(game, cell, cells, ct.halved)):
             a /= 2
@@ -797,8 +815,7 @@ class _Position:
             sc, st = game.scenario, game.state
             m, u, el = sc.map, sc.units, self.eligible
             vals = current_values(game)
-            attack = np.array([unit_attack(game, int(x), bool(self.supplied[x]), vals)
-                               for x in el], dtype=np.int32)
+            attack = unit_attacks(game, el, self.supplied[el], vals)
             ct = combat_terrain(sc)
             ratios, row_len, row_of_tcr, joint = crt_arrays(sc)
             self._kernel = m.k.play.AttackPosition(

@@ -189,16 +189,12 @@ class PositionMap:
         sc, st = view.scenario, view.state
         u = sc.units
         mine = self.mine
-        # combat.unit_attack for every unit at once: halved (down, never below one) out of
-        # supply (9.21) and again out of command (10.42); HQs only if heroic (10.23)
-        ok = combat.may_attack(view, self.side)
-        att = self.vals[:, 0].astype(float).clip(0)
-        ooc = (st.unit_status & Status.OUT_OF_COMMAND).astype(bool)
-        att = np.where(self.in_supply | (att <= 0), att, np.maximum(1.0, np.floor(att / 2)))
-        att = np.where(ooc & (att > 0), np.maximum(1.0, np.floor(att / 2)), att)
-        att[~ok] = 0.0
-        for x in np.flatnonzero(ok & (u.utype == _HQ)):
-            att[x] = combat.unit_attack(view, int(x), True, self.vals)
+        # combat.unit_attack of every unit that may attack (combat.unit_attacks), 0 for the
+        # others
+        ok = np.flatnonzero(combat.may_attack(view, self.side))
+        att = np.zeros(u.n, dtype=float)
+        att[ok] = combat.unit_attacks(view, ok, np.asarray(self.in_supply, dtype=bool)[ok],
+                                      self.vals)
         self.unit_att = att
         self.att_cell = np.bincount(st.unit_cell[mine], weights=att[mine], minlength=self.n)
         # the side's attack strength next to each hex (summed in neighbour order)

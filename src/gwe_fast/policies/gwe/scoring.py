@@ -655,22 +655,14 @@ def _unit_lists(scenario: Scenario) -> tuple[list[int], list[int], list[int]]:
 
 
 def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
-    """``combat.unit_attack`` of every unit of ``side`` on the map at once: printed attack,
-    halved (down, never below one) out of supply and again out of command; an HQ's own
-    Combat Strength (heroic leaders, 10.23) from the engine."""
-    from gwe_fast.games.gwe import command
+    """``combat.unit_attack`` of every unit of ``side`` on the map at once
+    (``combat.unit_attacks``), 0 for the others."""
+    from gwe_fast.games.gwe import combat
 
     u, st = game.scenario.units, game.state
-    a = vals[:, 0].astype(np.int64)
-    a[a < 0] = 0
-    halve = (a > 0) & ~np.asarray(supplied, dtype=bool)
-    a[halve] = np.maximum(1, a[halve] // 2)
-    halve = (a > 0) & ((st.unit_status & Status.OUT_OF_COMMAND) != 0)
-    a[halve] = np.maximum(1, a[halve] // 2)
-    on = (st.unit_status & Status.ON_MAP) != 0
-    a[~on | (u.side != side)] = 0
-    for h in np.flatnonzero(on & (u.side == side) & (u.utype == _HQ)):
-        a[h] = command.hq_combat_strength(game, int(h), True, int(st.unit_cell[h]))
+    mine = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0) & (u.side == side))
+    a = np.zeros(u.n, dtype=np.int64)
+    a[mine] = combat.unit_attacks(game, mine, np.asarray(supplied, dtype=bool)[mine], vals)
     return a
 
 
