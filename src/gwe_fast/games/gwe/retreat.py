@@ -27,15 +27,17 @@ The order of the narrowing, each step applied only when it leaves at least one p
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast import dtypes
 from gwe_fast.enums import Terrain, UnitType
 from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gu
-from gwe_fast.games.gwe.data import PROHIBITED
+from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import sources
+from gwe_fast.games.gwe.supply import position_key, remembered, sources
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
@@ -47,11 +49,18 @@ _MOUNTAIN = int(Terrain.MOUNTAIN)
 
 def passable_steps(game: GweGame) -> np.ndarray:
     """``bool[n_cells, 6]``: steps any unit may take: onto the map, not across a blocked
-    hexside, not into prohibited terrain (lake, sea)."""
-    data, m = game.data, game.scenario.map
+    hexside, not into prohibited terrain (lake, sea). Made once per scenario, read-only."""
+    return _passable_steps(game.scenario)
+
+
+@lru_cache(maxsize=32)
+def _passable_steps(scenario) -> np.ndarray:
+    data, m = gwe_data(scenario), scenario.map
     v = np.maximum(m.neighbors, 0)
     water = (data.enter_cost[0] < 0) & (data.enter_cost[3] < 0)
-    return (m.neighbors >= 0) & (data.side_add[0] >= 0) & ~water[v]
+    out = (m.neighbors >= 0) & (data.side_add[0] >= 0) & ~water[v]
+    out.flags.writeable = False
+    return out
 
 
 def enemy_blocks(game: GweGame, side: int) -> np.ndarray:
@@ -79,17 +88,28 @@ def open_enemy_zoc(game: GweGame, side: int) -> np.ndarray:
 def source_distance(game: GweGame, side: int) -> np.ndarray:
     """``int32[n_cells]``: hexes from each hex to the nearest friendly supply source (a rail
     source of 9.15 or a supplied depot, 9.13), never through an enemy-occupied hex; -1 where
-    none can be reached (8.63 priority 1)."""
+    none can be reached (8.63 priority 1). Remembered by position, read-only."""
     sc, st = game.scenario, game.state
-    m = sc.map
-    src, depots = sources(sc, st, side)
-    cells = np.union1d(np.flatnonzero(src), st.unit_cell[depots]).astype(dtypes.CELL)
-    if cells.size == 0:
-        return np.full(m.n_cells, -1, dtype=dtypes.DIST)
-    blocked = occupied(sc, st, 1 - side, hq_only_counts=False)
-    v = np.maximum(m.neighbors, 0)
-    cost = np.where(passable_steps(game) & ~blocked[v], 1, PROHIBITED).astype(dtypes.STEPCOST)
-    return m.k.search.bounded_search(m.neighbors, cost, cells)[0][0]
+
+    def make() -> np.ndarray:
+        m = sc.map
+        src, depots = sources(sc, st, side)
+        at = src.copy()
+        at[st.unit_cell[depots]] = True
+        cells = np.flatnonzero(at).astype(dtypes.CELL)
+        if cells.size == 0:
+            out = np.full(m.n_cells, -1, dtype=dtypes.DIST)
+        else:
+            blocked = occupied(sc, st, 1 - side, hq_only_counts=False)
+            v = np.maximum(m.neighbors, 0)
+            cost = np.where(passable_steps(game) & ~blocked[v], 1,
+                            PROHIBITED).astype(dtypes.STEPCOST)
+            out = m.k.search.bounded_search(m.neighbors, cost, cells)[0][0]
+        out.flags.writeable = False
+        return out
+
+    # what it reads is what a supply line reads (the sources, the enemy's units)
+    return remembered(sc, ("source_distance", position_key(st, side)), make)
 
 
 def candidate_paths(game: GweGame, origin: int, length: int, side: int,

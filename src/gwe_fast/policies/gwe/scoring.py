@@ -597,21 +597,11 @@ class Snapshot:
         return total
 
 
-_PASSABLE: dict = {}
-
-
 def _passable(game) -> np.ndarray:
-    """``retreat.passable_steps``, once per scenario: it reads only the map and the
-    scenario's compiled data (``gwe_data``, cached per scenario and never changed)."""
+    """``retreat.passable_steps`` (made once per scenario, read-only)."""
     from gwe_fast.games.gwe.retreat import passable_steps
 
-    key = id(game.data)
-    hit = _PASSABLE.get(key)
-    if hit is None or hit[0] is not game.data:
-        a = passable_steps(game)
-        a.flags.writeable = False
-        hit = _PASSABLE[key] = (game.data, a)   # holds the data, so its id stays its own
-    return hit[1]
+    return passable_steps(game)
 
 
 def _units_by_cell(game, side: int) -> dict[int, list[int]]:
