@@ -30,13 +30,13 @@ def positions():
     """``(game copy, _Position)`` at the first declaration of every Combat Phase of two
     games (random and greedy), kept as the engine built them."""
     sc = load_scenario(BRUSILOV)
-    kept, seen = [], set()
+    kept = []
     real = combat._Position.targets
 
     def keeping(pos):
         out = real(pos)
-        if id(pos) not in seen:
-            seen.add(id(pos))
+        if not getattr(pos, "_kept", False):         # each position once (not by id(): ids
+            pos._kept = True                         # of collected objects come back)
             game = pos.game
             copy = driver.new_game(sc, 0, 0)
             copy.state = game.state.copy()

@@ -116,6 +116,56 @@ cdef cell_t _nth_smallest(cell_t* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
     return a[k]
 
 
+# --- what both games' segments share ---------------------------------------------------------
+
+cdef int _one_hex_steps(SearchWorkspace ws, const cell_t* nb, const stepcost_t* tab,
+                        Py_ssize_t here, cell_t* ov_cell, dist_t* ov_dist) noexcept nogil:
+    # the steps from ``here`` the last search did not reach but a unit may always take (one
+    # hex, whatever its allowance: KB 5.15, GWE 5.17), with their costs; returns how many
+    cdef int n_ov = 0, d
+    cdef cell_t w
+    for d in range(6):
+        w = nb[6 * here + d]
+        if w >= 0 and tab[6 * here + d] >= 0 and ws.dist_at(w) < 0:
+            ov_cell[n_ov] = w
+            ov_dist[n_ov] = tab[6 * here + d]
+            n_ov += 1
+    return n_ov
+
+
+cdef Py_ssize_t _destinations(SearchWorkspace ws, Py_ssize_t here, const cell_t* ov_cell,
+                              const dist_t* ov_dist, int n_ov, cell_t* moves) noexcept nogil:
+    # the hexes the unit may move to (reached at a cost above 0, its own excepted), then the
+    # one-hex steps; unordered (the draw picks the k-th in cell order by selection)
+    cdef Py_ssize_t n_moves = 0, i, s
+    for i in range(ws.buf.n_touched):
+        s = ws.buf.touched[i]
+        if s != here and ws.dist_at(s) > 0:
+            moves[n_moves] = <cell_t>s
+            n_moves += 1
+    for i in range(n_ov):
+        if ov_dist[i] > 0:
+            moves[n_moves] = ov_cell[i]
+            n_moves += 1
+    return n_moves
+
+
+cdef void _mark_path(SearchWorkspace ws, Py_ssize_t here, Py_ssize_t dest,
+                     const cell_t* ov_cell, int n_ov, int8_t[::1] hex_last,
+                     int side) noexcept nogil:
+    # every hex of the path from here (excluded) to dest last held by ``side`` (units.move_unit);
+    # a one-hex step comes straight from the start
+    cdef Py_ssize_t s = dest, i
+    cdef cell_t w
+    while s >= 0 and s != here:
+        hex_last[s] = <int8_t>side
+        w = ws.pred_at(s)
+        for i in range(n_ov):
+            if ov_cell[i] == s:
+                w = <cell_t>here
+        s = w
+
+
 def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                     const flag_t[::1] closed, const flag_t[::1] ezoc, bint second,
                     const int32_t[::1] units, const int32_t[::1] allowance,
@@ -230,14 +280,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                 src = <cell_t>here
                 try:
                     ws.search(tab, &src, NULL, 1, ma, stopp, NULL, 0, False)
-                    # 5.15: one hex always (steps the search did not reach)
-                    n_ov = 0
-                    for d in range(6):
-                        w = nb[6 * here + d]
-                        if w >= 0 and tab[6 * here + d] >= 0 and ws.dist_at(w) < 0:
-                            ov_cell[n_ov] = w
-                            ov_dist[n_ov] = tab[6 * here + d]
-                            n_ov += 1
+                    n_ov = _one_hex_steps(ws, nb, tab, here, ov_cell, ov_dist)     # 5.15
                 finally:
                     for d in range(6):
                         tab[6 * here + d] = row[d]
@@ -245,16 +288,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
 
                 # the options, in the engine's order: stay, the hexes in cell order (the one
                 # drawn found by selection), exits
-                n_moves = 0
-                for i in range(ws.buf.n_touched):
-                    s = ws.buf.touched[i]
-                    if s != here and ws.dist_at(s) > 0:
-                        moves[n_moves] = <cell_t>s
-                        n_moves += 1
-                for i in range(n_ov):
-                    if ov_dist[i] > 0:
-                        moves[n_moves] = ov_cell[i]
-                        n_moves += 1
+                n_moves = _destinations(ws, here, ov_cell, ov_dist, n_ov, moves)
                 n_out = 0
                 for d in range(n_exits):         # 20.2 (movement.exit_costs)
                     s = exits[d]
@@ -295,14 +329,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                     continue
 
                 # the move (units.move_unit, the flag, the 17.1 limit)
-                s = dest
-                while s >= 0 and s != here:
-                    hex_last[s] = <int8_t>side
-                    w = ws.pred_at(s)
-                    for i in range(n_ov):                   # a 5.15 step: from the start
-                        if ov_cell[i] == s:
-                            w = <cell_t>here
-                    s = w
+                _mark_path(ws, here, dest, ov_cell, n_ov, hex_last, side)
                 unit_cell[u] = <cell_t>dest
                 flags[u] = <uint16_t>(flags[u] | moved)
                 sl = slot[j]
@@ -554,21 +581,8 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                     ws.search(tab, &src, NULL, 1, left if left > 0 else 0, NULL, NULL, 0,
                               False)
                     if spent[u] == 0:           # 5.17: one hex always, when nothing spent
-                        for d in range(6):
-                            w = nb[6 * here + d]
-                            if w >= 0 and tab[6 * here + d] >= 0 and ws.dist_at(w) < 0:
-                                ov_cell[n_ov] = w
-                                ov_dist[n_ov] = tab[6 * here + d]
-                                n_ov += 1
-                    for i in range(ws.buf.n_touched):
-                        s = ws.buf.touched[i]
-                        if s != here and ws.dist_at(s) > 0:
-                            moves[n_moves] = <cell_t>s
-                            n_moves += 1
-                    for i in range(n_ov):
-                        if ov_dist[i] > 0:
-                            moves[n_moves] = ov_cell[i]
-                            n_moves += 1
+                        n_ov = _one_hex_steps(ws, nb, tab, here, ov_cell, ov_dist)
+                    n_moves = _destinations(ws, here, ov_cell, ov_dist, n_ov, moves)
                     # rail.can_entrain: what the roster leaves to the hex, the points spent,
                     # the rail used and the capacity
                     tcr = roster[at, _R_ENTRAIN_TCR]
@@ -649,14 +663,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                     log[rows, 6] = <int32_t>mp
                     # the move, hex by hex (units.move_unit; 23.52 cannot stop this unit)
                     flags[u] = <uint16_t>(flags[u] | moved)
-                    s = dest
-                    while s >= 0 and s != here:
-                        hex_last[s] = <int8_t>side
-                        w = ws.pred_at(s)
-                        for i in range(n_ov):               # a 5.17 step: from the start
-                            if ov_cell[i] == s:
-                                w = <cell_t>here
-                        s = w
+                    _mark_path(ws, here, dest, ov_cell, n_ov, hex_last, side)
                     spent[u] = <int16_t>(spent[u] + mp)
                 rows += 1
                 unit_cell[u] = <cell_t>dest
