@@ -14,6 +14,7 @@ import copy
 
 import numpy as np
 import pytest
+from played_games import played, same_game
 
 from gwe_fast import load_scenario
 from gwe_fast._core import play as cy
@@ -138,18 +139,10 @@ def test_gwe_random_moves_refuses_bad_arguments(historical):
 # --- whole games -------------------------------------------------------------------------------
 
 def _played(sc, seed, compiled, monkeypatch, policies=None):
-    monkeypatch.setattr(engine, "COMPILED_RANDOM_MOVES", compiled)
-    game = driver.new_game(sc, seed, seed, policies=policies, events=True)
-    result = driver.play(game)
-    return game, result, driver.record(game)
+    return played(driver, engine, sc, seed, compiled, monkeypatch, policies)
 
 
-def _same_game(a, b):
-    (g1, r1, rec1), (g2, r2, rec2) = a, b
-    assert rec1 == rec2
-    assert r1 == r2
-    assert g1.events == g2.events
-    assert g1.state.equals(g2.state)
+_same_game = same_game
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -1,0 +1,20 @@
+"""Whole games played twice, with and without a compiled random segment, and compared: the
+helpers of the segment kernels' tests (``test_play_kernel``, ``test_gwe_play_kernel``)."""
+
+
+def played(driver, engine, sc, seed, compiled, monkeypatch, policies=None):
+    """``(game, result, record)`` of game ``seed`` of master seed ``seed``, with events, the
+    game's ``engine.COMPILED_RANDOM_MOVES`` set to ``compiled``."""
+    monkeypatch.setattr(engine, "COMPILED_RANDOM_MOVES", compiled)
+    game = driver.new_game(sc, seed, seed, policies=policies, events=True)
+    result = driver.play(game)
+    return game, result, driver.record(game)
+
+
+def same_game(a, b):
+    """Two ``played`` games are the same game: record, result, events and final state."""
+    (g1, r1, rec1), (g2, r2, rec2) = a, b
+    assert rec1 == rec2
+    assert r1 == r2
+    assert g1.events == g2.events
+    assert g1.state.equals(g2.state)
