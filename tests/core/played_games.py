@@ -18,3 +18,22 @@ def same_game(a, b):
     assert r1 == r2
     assert g1.events == g2.events
     assert g1.state.equals(g2.state)
+
+
+def threads_play_as_alone(driver, sc, games):
+    """Games ``0 .. games - 1`` of master seed 12 played by two threads at once are the games
+    played alone (the segment kernels run without the GIL, each thread on its own
+    workspace)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(i):
+        game = driver.new_game(sc, 12, i, events=True)
+        result = driver.play(game)
+        return result, driver.record(game), game.events, game.state
+
+    alone = [one(i) for i in range(games)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = list(pool.map(one, range(games)))
+    for (r1, rec1, ev1, st1), (r2, rec2, ev2, st2) in zip(alone, together):
+        assert r1 == r2 and rec1 == rec2 and ev1 == ev2
+        assert st1.equals(st2)

@@ -14,7 +14,7 @@ import copy
 
 import numpy as np
 import pytest
-from played_games import played, same_game
+from played_games import played, same_game, threads_play_as_alone
 
 from gwe_fast import load_scenario
 from gwe_fast._core import play as cy
@@ -306,16 +306,4 @@ def test_roster_holds_what_the_rules_say(historical, monkeypatch):
 
 def test_games_in_threads_play_as_alone(historical):
     # the segment kernel runs without the GIL on a workspace of its thread's own
-    from concurrent.futures import ThreadPoolExecutor
-
-    def one(i):
-        game = driver.new_game(historical, 12, i, events=True)
-        result = driver.play(game)
-        return result, driver.record(game), game.events, game.state
-
-    alone = [one(i) for i in range(3)]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        together = list(pool.map(one, range(3)))
-    for (r1, rec1, ev1, st1), (r2, rec2, ev2, st2) in zip(alone, together):
-        assert r1 == r2 and rec1 == rec2 and ev1 == ev2
-        assert st1.equals(st2)
+    threads_play_as_alone(driver, historical, 3)

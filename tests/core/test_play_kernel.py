@@ -12,7 +12,7 @@ import copy
 
 import numpy as np
 import pytest
-from played_games import played, same_game
+from played_games import played, same_game, threads_play_as_alone
 
 from gwe_fast import load_scenario
 from gwe_fast._core import play as cy
@@ -272,17 +272,4 @@ def test_allowances_are_allowance(historical):
 
 def test_games_in_threads_play_as_alone(historical):
     # the segment kernel runs without the GIL on a workspace of its thread's own
-    # (kernels.workspace): games played by two threads at once are the games played alone
-    from concurrent.futures import ThreadPoolExecutor
-
-    def one(i):
-        game = driver.new_game(historical, 12, i, events=True)
-        result = driver.play(game)
-        return result, driver.record(game), game.events, game.state
-
-    alone = [one(i) for i in range(6)]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        together = list(pool.map(one, range(6)))
-    for (r1, rec1, ev1, st1), (r2, rec2, ev2, st2) in zip(alone, together):
-        assert r1 == r2 and rec1 == rec2 and ev1 == ev2
-        assert st1.equals(st2)
+    threads_play_as_alone(driver, historical, 6)
