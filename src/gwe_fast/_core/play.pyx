@@ -487,7 +487,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
     cdef uint16_t counted_bit = <uint16_t>bits[_B_RAIL_COUNTED]
     cdef uint16_t entrained_bit = <uint16_t>bits[_B_ENTRAINED]
     cdef uint16_t ooc_bit = <uint16_t>bits[_B_OUT_OF_COMMAND]
-    cdef bint is_combat, entrain, detrain, act, counted, room
+    cdef bint entrain, detrain, act, counted, room
     cdef dist_t left, mp
     cdef int16_t r0, r1
     cdef const stepcost_t* tab
@@ -553,17 +553,20 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                         # rail._rail_step_costs: no step into a hex the enemy occupied last
                         # (unless only its HQs are there, 5.33), nor across a line that
                         # cannot carry the unit (18.31, 18.33)
-                        for i in range(6 * n):
-                            w = nb[i]
-                            fit[i] = rail_table[i // 6, i % 6]
-                            if fit[i] >= 0 and hex_last[w] == 1 - side \
-                                    and not hexes[_H_HQ_ALONE, w]:
-                                fit[i] = -1
-                            if fit[i] >= 0 and track_on and sp > 0:
-                                r0 = _track_room(limits, track_used, i // 6, i % 6, 0)
-                                r1 = _track_room(limits, track_used, i // 6, i % 6, 1)
-                                if r0 < sp and r1 < sp:
+                        for a in range(n):
+                            for d in range(6):
+                                i = 6 * a + d
+                                w = nb[i]
+                                fit[i] = rail_table[a, d]
+                                if fit[i] < 0 or w < 0:
+                                    continue
+                                if hex_last[w] == 1 - side and not hexes[_H_HQ_ALONE, w]:
                                     fit[i] = -1
+                                elif track_on and sp > 0:
+                                    r0 = _track_room(limits, track_used, a, d, 0)
+                                    r1 = _track_room(limits, track_used, a, d, 1)
+                                    if r0 < sp and r1 < sp:
+                                        fit[i] = -1
                         src = <cell_t>here
                         ws.search(fit, &src, NULL, 1, left, NULL, NULL, 0, False)
                         for i in range(ws.buf.n_touched):
@@ -667,11 +670,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                     spent[u] = <int16_t>(spent[u] + mp)
                 rows += 1
                 unit_cell[u] = <cell_t>dest
-                is_combat = False
-                for j in range(own_combat.shape[0]):
-                    if own_combat[j] == u:
-                        is_combat = True
-                if is_combat:
+                if not roster[at, _R_TRAITS] & _HQ:             # a combat unit moved
                     here_count[here] -= 1
                     here_count[dest] += 1
                 # 10.52: an enemy HQ in the hex entered, or one alone next to a combat unit

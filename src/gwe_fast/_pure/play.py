@@ -202,7 +202,8 @@ STOP, ENTRAIN, RAIL, DETRAIN = 0, 2, 3, 4
 R_UNIT, R_TABLE, R_ALLOWANCE, R_ENTRAIN_TCR, R_STACKING, R_TRAITS = range(6)
 ROSTER_COLUMNS = 6
 #: the traits: the engine plays the unit's whole move (a reduced Austro-Hungarian unit, 23.52;
-#: an armored car, 24.4); an HQ (never counted toward Rail Capacity, 5.31)
+#: an armored car, 24.4); an HQ (never counted toward Rail Capacity, 5.31; not a combat unit,
+#: so its moves threaten no enemy HQ, 10.52)
 T_HANDOVER, T_HQ = 1, 2
 #: the rows of the hex masks: a Friendly rail line, the enemy's zone of control, enemy units
 #: (HQs included), enemy HQs, enemy HQs with no other enemy unit
@@ -288,9 +289,8 @@ def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, 
     at = units.index(current) if current in units else -1
     if current >= 0 and (at < 0 or roster[at][R_TRAITS] & T_HANDOVER):
         raise ValueError(f"unit {current} is not a unit the segment may go on moving")
-    mine = {int(u) for u in own_combat}
     here_count = np.zeros(hexes.shape[1], dtype=np.int32)
-    for u in mine:
+    for u in own_combat:
         here_count[int(unit_cell[u])] += 1
     rows = used = 0
     while True:
@@ -422,7 +422,7 @@ def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, 
             spent[u] += mp
         rows += 1
         unit_cell[u] = dest
-        if u in mine:
+        if not roster[at][R_TRAITS] & T_HQ:                 # a combat unit moved
             here_count[here] -= 1
             here_count[dest] += 1
         # 10.52: an enemy HQ in the hex entered, or one alone next to a combat unit

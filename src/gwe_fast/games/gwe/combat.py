@@ -420,7 +420,6 @@ def cavalry_full_hexes(game: GweGame) -> np.ndarray:
     """``bool[n_cells]``: the hexes cavalry attacks at full strength (12.21): no unit there but
     cavalry, depots and HQs, and no fortress with steps left (11.13)."""
     sc, st = game.scenario, game.state
-    u = sc.units
     other = on_map(st) & _not_cavalry_full(sc)
     full = np.ones(sc.map.n_cells, dtype=bool)
     full[st.unit_cell[other]] = False
@@ -785,8 +784,8 @@ class _Position:
         self._known = np.zeros(sc.map.n_cells, dtype=bool)
 
     def candidates(self, cells) -> list[int]:
-        pos = attack_positions(self.game, cells)
-        return self.eligible[pos[self.cells_of[self.eligible]]].tolist()
+        """The eligible units next to every one of ``cells`` (``AttackPosition``)."""
+        return self.kernel().candidates(cells)
 
     def within_reach(self) -> np.ndarray:
         """``bool[n_cells]``: the hexes some eligible unit is next to across a hexside that

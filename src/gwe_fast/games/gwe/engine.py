@@ -256,7 +256,7 @@ def random_segment(game: GweGame, side: int) -> None:
             sc, side, rail.rail_closed(sc, st, side, by_last=False).tobytes(), b"")
         hexes[play.H_EZOC] = ezoc
         hexes[play.H_ENEMY] = anyone
-        hexes[play.H_HQ_ALONE] = anyone & ~combat
+        hexes[play.H_HQ_ALONE] = rail.hq_alone(sc, st, enemy)
         hq_cells = st.unit_cell[on & (u.side == enemy) & (u.utype == _HQ)]
         hexes[play.H_ENEMY_HQ] = 0
         hexes[play.H_ENEMY_HQ, hq_cells] = 1
@@ -333,14 +333,9 @@ def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:
     return roster, keys.tolist()
 
 
-def move_one_unit(game: GweGame, unit: int, chosen: tuple | None = None) -> None:
+def move_one_unit(game: GweGame, unit: int) -> None:
     """One unit's move: any sequence of ordinary moves, entraining, rail moves and detraining
-    the rules allow, until the owner stops (5.1-5.3, 5.17, 5.34, 5.35).
-
-    ``chosen``: the unit's first action, already drawn among the same options (the compiled
-    segment hands a unit over here when it draws ``("entrain",)`` for it; the hexes it
-    moved before do not count for 23.52, which rolls only after moving again, after
-    detraining)."""
+    the rules allow, until the owner stops (5.1-5.3, 5.17, 5.34, 5.35)."""
     from gwe_fast.games.gwe import command, rail
 
     sc, st = game.scenario, game.state
@@ -348,27 +343,21 @@ def move_one_unit(game: GweGame, unit: int, chosen: tuple | None = None) -> None
     spent = game.arr("mp_spent")
     hexes = 0          # hexes entered by ordinary movement since the last detraining (23.52)
     while st.unit_status[unit] & Status.ON_MAP:
-        if chosen is not None:
-            if chosen != ("entrain",):
-                raise ValueError(f"only entraining is handed over, not {chosen!r}")
-            choice, chosen = chosen, None
+        options: list[tuple] = [("stop",)]
+        entrained = bool(st.unit_status[unit] & Status.ENTRAINED)
+        if entrained:
+            for dest, hexes in sorted(rail.rail_moves(game, unit).items()):
+                options.append(("rail", dest))
+            if rail.can_detrain(game, unit):
+                options.append(("detrain",))
         else:
-            options: list[tuple] = [("stop",)]
-            entrained = bool(st.unit_status[unit] & Status.ENTRAINED)
-            if entrained:
-                for dest, hexes in sorted(rail.rail_moves(game, unit).items()):
-                    options.append(("rail", dest))
-                if rail.can_detrain(game, unit):
-                    options.append(("detrain",))
-            else:
-                if not st.unit_status[unit] & Status.OUT_OF_COMMAND:
-                    dist, pred = movement.routes(sc, st, unit, int(spent[unit]))
-                    here = int(st.unit_cell[unit])
-                    options += [("move", c) for c in (dist > 0).nonzero()[0].tolist()
-                                if c != here]
-                if rail.can_entrain(game, unit):
-                    options.append(("entrain",))
-            choice = game.ask("gwe.move.action", side, options, unit=unit)
+            if not st.unit_status[unit] & Status.OUT_OF_COMMAND:
+                dist, pred = movement.routes(sc, st, unit, int(spent[unit]))
+                here = int(st.unit_cell[unit])
+                options += [("move", c) for c in (dist > 0).nonzero()[0].tolist() if c != here]
+            if rail.can_entrain(game, unit):
+                options.append(("entrain",))
+        choice = game.ask("gwe.move.action", side, options, unit=unit)
         kind = choice[0]
         if kind == "stop":
             break

@@ -479,7 +479,9 @@ class Snapshot:
 
     def passable(self) -> np.ndarray:
         """``retreat.passable_steps``: fixed by the scenario's compiled data."""
-        return _passable(self.game)
+        from gwe_fast.games.gwe.retreat import passable_steps
+
+        return passable_steps(self.game)
 
     def blocks(self, side: int) -> np.ndarray:
         from gwe_fast.games.gwe.retreat import enemy_blocks
@@ -595,13 +597,6 @@ class Snapshot:
                 total += d * mult
             total += combat.fortress_defense(g, c) if s.fortress else 0
         return total
-
-
-def _passable(game) -> np.ndarray:
-    """``retreat.passable_steps`` (made once per scenario, read-only)."""
-    from gwe_fast.games.gwe.retreat import passable_steps
-
-    return passable_steps(game)
 
 
 def _units_by_cell(game, side: int) -> dict[int, list[int]]:
@@ -768,6 +763,7 @@ def surrounded_cells(game, side: int, supplied=None) -> np.ndarray:
     over the same free hexes and looks at each hex's neighbours (a unit's own hex is not
     part of its line; a rail source or supplied depot in it is enough)."""
     from gwe_fast.games.gwe.combat import SURROUNDED_LINE, fortress_cells
+    from gwe_fast.games.gwe.retreat import passable_steps
     from gwe_fast.games.gwe.supply import in_supply, sources
     from gwe_fast.games.gwe.zoc import controlled, occupied
 
@@ -782,8 +778,9 @@ def surrounded_cells(game, side: int, supplied=None) -> np.ndarray:
     enemy_units = occupied(sc, st, 1 - side, hq_only_counts=False)
     negated = occupied(sc, st, side) | fortress_cells(game, side)
     free = ~enemy_units & ~(controlled(sc, st, 1 - side) & ~negated)
-    return kernel(sc).surrounded_map(m.neighbors, as_flags(_passable(game)), as_flags(free),
-                                     as_flags(target), as_flags(own), SURROUNDED_LINE - 1)
+    return kernel(sc).surrounded_map(m.neighbors, as_flags(passable_steps(game)),
+                                     as_flags(free), as_flags(target), as_flags(own),
+                                     SURROUNDED_LINE - 1)
 
 
 # --- the position --------------------------------------------------------------------------------
