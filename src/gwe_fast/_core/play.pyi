@@ -100,3 +100,12 @@ def gwe_command_radii(
     hq_stopped: npt.NDArray[np.uint8], open_zoc: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint8],
 ) -> None: ...
+
+def gwe_withdrawals(
+    neighbors: npt.NDArray[np.int32], side_add: npt.NDArray[np.int16],
+    enter_cost: npt.NDArray[np.int16], mountain: npt.NDArray[np.uint8],
+    enemy_units: npt.NDArray[np.uint8], enemy_zoc: npt.NDArray[np.uint8],
+    to_source: npt.NDArray[np.int32], units: npt.NDArray[np.int32],
+    unit_cell: npt.NDArray[np.int32], tcr: npt.NDArray[np.int8], car: npt.NDArray[np.uint8],
+    counts: npt.NDArray[np.int32], paths: npt.NDArray[np.int32],
+) -> int: ...

@@ -1220,3 +1220,104 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
                         out[j, s] = 1
     finally:
         ws._busy = False
+
+
+# --- The Great War in the East: cavalry withdrawal before combat (12.11, 12.13, 24.41) -------
+
+cdef inline bint _withdraw_into(Py_ssize_t c, Py_ssize_t here, int t, bint car, bint by_zoc,
+                                const int16_t[:, ::1] enter_cost, const uint8_t[::1] mountain,
+                                const uint8_t[::1] enemy_units,
+                                const uint8_t[::1] enemy_zoc) noexcept nogil:
+    return (c != here and enter_cost[t, c] >= 0 and not (car and mountain[c])
+            and not enemy_units[c] and not (by_zoc and enemy_zoc[c]))
+
+
+def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] side_add,
+                    const int16_t[:, ::1] enter_cost, const uint8_t[::1] mountain,
+                    const uint8_t[::1] enemy_units, const uint8_t[::1] enemy_zoc,
+                    const int32_t[::1] to_source, const int32_t[::1] units,
+                    const int32_t[::1] unit_cell, const int8_t[::1] tcr,
+                    const uint8_t[::1] car, int32_t[::1] counts, int32_t[:, ::1] paths):
+    """The legal withdrawals of some units in one position (12.11, 12.13, 24.41): for unit
+    ``units[j]``, ``counts[j]`` rows of ``paths`` in turn, each ``(via, destination)``, sorted;
+    only those toward a supply source when there are any. Returns the rows written. Same
+    arguments and results as the twin (``gwe_fast._pure.play``)."""
+    cdef Py_ssize_t n = neighbors.shape[0], k = units.shape[0], n_units = unit_cell.shape[0]
+    if neighbors.shape[1] != 6 or side_add.shape[1] != n or side_add.shape[2] != 6:
+        raise ValueError("neighbors and side_add must be [n_cells, 6] and [t, n_cells, 6]")
+    if (enter_cost.shape[1] != n or enter_cost.shape[0] != side_add.shape[0]
+            or mountain.shape[0] != n or enemy_units.shape[0] != n
+            or enemy_zoc.shape[0] != n or to_source.shape[0] != n):
+        raise ValueError("enter_cost and the hex masks must cover the map")
+    if (tcr.shape[0] != n_units or car.shape[0] != n_units or counts.shape[0] != k
+            or paths.shape[1] != 2 or paths.shape[0] < 36 * k):
+        raise ValueError("tcr and car need a row per unit, counts one per unit asked, "
+                         "paths 36 rows per unit asked")
+    cdef Py_ssize_t j, u, here, d, e, via, dest, rows = 0, first, i, a, b
+    cdef int t
+    cdef bint by_zoc, is_car, any_toward
+    cdef int32_t tmp0, tmp1
+    for j in range(k):
+        u = units[j]
+        if u < 0 or u >= n_units or unit_cell[u] < 0 or unit_cell[u] >= n:
+            raise ValueError(f"unit {u} is not a unit on the map")
+        if tcr[u] < 1 or tcr[u] > side_add.shape[0]:
+            raise ValueError(f"unit {u} has TCR {tcr[u]}, with no terrain row")
+    with nogil:
+        for j in range(k):
+            u = units[j]
+            here = unit_cell[u]
+            t = tcr[u] - 1
+            by_zoc = tcr[u] != 1                                      # 12.13
+            is_car = car[u] != 0                                      # 24.41
+            first = rows
+            any_toward = False
+            for d in range(6):
+                via = neighbors[here, d]
+                if via < 0 or side_add[t, here, d] < 0 or not _withdraw_into(
+                        via, here, t, is_car, by_zoc, enter_cost, mountain, enemy_units,
+                        enemy_zoc):
+                    continue
+                for e in range(6):
+                    dest = neighbors[via, e]
+                    if dest < 0 or side_add[t, via, e] < 0 or not _withdraw_into(
+                            dest, here, t, is_car, by_zoc, enter_cost, mountain, enemy_units,
+                            enemy_zoc):
+                        continue
+                    for i in range(6):                 # exactly two hexes away (12.11)
+                        if neighbors[here, i] == dest:
+                            break
+                    else:
+                        paths[rows, 0] = <int32_t>via
+                        paths[rows, 1] = <int32_t>dest
+                        rows += 1
+            # 8.63 priority 1, as for retreats: each hex nearer to a source than the last
+            for i in range(first, rows):
+                if (to_source[here] >= 0 and 0 <= to_source[paths[i, 0]] < to_source[here]
+                        and 0 <= to_source[paths[i, 1]] < to_source[paths[i, 0]]):
+                    any_toward = True
+                    break
+            if any_toward:
+                b = first
+                for i in range(first, rows):
+                    if (to_source[here] >= 0
+                            and 0 <= to_source[paths[i, 0]] < to_source[here]
+                            and 0 <= to_source[paths[i, 1]] < to_source[paths[i, 0]]):
+                        paths[b, 0] = paths[i, 0]
+                        paths[b, 1] = paths[i, 1]
+                        b += 1
+                rows = b
+            # sorted by (via, destination): an insertion sort of at most 36 rows
+            for i in range(first + 1, rows):
+                tmp0 = paths[i, 0]
+                tmp1 = paths[i, 1]
+                a = i - 1
+                while a >= first and (paths[a, 0] > tmp0
+                                      or (paths[a, 0] == tmp0 and paths[a, 1] > tmp1)):
+                    paths[a + 1, 0] = paths[a, 0]
+                    paths[a + 1, 1] = paths[a, 1]
+                    a -= 1
+                paths[a + 1, 0] = tmp0
+                paths[a + 1, 1] = tmp1
+            counts[j] = <int32_t>(rows - first)
+    return rows

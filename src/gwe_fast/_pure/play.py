@@ -736,3 +736,68 @@ def gwe_command_radii(ws, tables, hq_cell, hq_table, hq_radius, hq_stopped, open
         dist, _ = ws.run(tables[int(hq_table[j])], [int(hq_cell[j])], limit=int(hq_radius[j]),
                          stop=stop, copy=True)
         out[j] = dist[0] >= 0
+
+
+# --- The Great War in the East: cavalry withdrawal before combat (12.11, 12.13, 24.41) -------
+
+def gwe_withdrawals(neighbors, side_add, enter_cost, mountain, enemy_units, enemy_zoc,
+                    to_source, units, unit_cell, tcr, car, counts, paths):
+    """The legal withdrawals of some units in one position (12.11, 12.13, 24.41).
+
+    Parameters
+    ----------
+    neighbors : int32[n, 6]
+        The map's neighbour table.
+    side_add, enter_cost : int16[t, n, 6], int16[t, n]
+        Per TCR: what crossing each hexside and entering each hex adds to a move, negative
+        where the unit may not (``gwe_data``).
+    mountain, enemy_units, enemy_zoc : uint8[n]
+        Mountain hexes (the armored car never enters one, 24.41); enemy-occupied hexes;
+        enemy-controlled hexes (a unit of TCR 1 may enter and leave them, 12.13).
+    to_source : int32[n]
+        Hexes from each hex to the nearest friendly supply source, -1 where none
+        (``retreat.source_distance``).
+    units : int32[k]
+        The units asked.
+    unit_cell, tcr, car : [n_units]
+        Each unit's hex, Troop Combat Rating and whether it is the armored car.
+    counts : int32[k]
+        Out: how many withdrawals each unit asked has.
+    paths : int32[>= 36 k, 2]
+        Out: the ``(via, destination)`` of each withdrawal, unit after unit, each unit's
+        sorted: a hex next to its own and one next to that and two hexes from its own, both
+        enterable across the hexsides crossed, neither enemy-occupied nor (unless its TCR is
+        1) enemy-controlled; only those toward a supply source (each hex nearer to one than
+        the hex before, 8.63 priority 1) when there are any.
+
+    Returns the rows of ``paths`` written.
+    """
+    rows = 0
+    for j, u in enumerate(int(x) for x in units):
+        here, t = int(unit_cell[u]), int(tcr[u]) - 1
+        by_zoc, is_car = t != 0, bool(car[u])
+
+        def may_enter(c):
+            return (c != here and enter_cost[t, c] >= 0 and not (is_car and mountain[c])
+                    and not enemy_units[c] and not (by_zoc and enemy_zoc[c]))
+
+        near = {int(c) for c in neighbors[here]}
+        found = []
+        for d in range(6):
+            via = int(neighbors[here, d])
+            if via < 0 or side_add[t, here, d] < 0 or not may_enter(via):
+                continue
+            for e in range(6):
+                dest = int(neighbors[via, e])
+                if dest < 0 or side_add[t, via, e] < 0 or not may_enter(dest) or dest in near:
+                    continue
+                found.append((via, dest))
+        last = int(to_source[here])
+        toward = [(a, b) for a, b in found
+                  if last >= 0 and 0 <= to_source[a] < last and 0 <= to_source[b] < to_source[a]]
+        found = sorted(toward or found)
+        counts[j] = len(found)
+        for a, b in found:
+            paths[rows] = (a, b)
+            rows += 1
+    return rows

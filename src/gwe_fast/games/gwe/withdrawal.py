@@ -26,14 +26,14 @@ limit (12.16).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-from gwe_fast import dtypes
 from gwe_fast.enums import Nationality, Terrain, UnitType
 from gwe_fast.games.gwe import units as units_mod
-from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.retreat import toward_source
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
@@ -67,15 +67,13 @@ def _may_enter(game: GweGame, unit: int) -> np.ndarray:
     return ok
 
 
-def _steps_ok(game: GweGame, unit: int, enter_ok: np.ndarray) -> np.ndarray:
-    """``int16[n_cells, 6]``: 1 for a step into a hex the unit may enter, across a hexside it
-    may cross; PROHIBITED otherwise."""
-    sc = game.scenario
-    data = gwe_data(sc)
-    nb = sc.map.neighbors
-    t = int(data.tcr[unit]) - 1
-    ok = (nb >= 0) & (data.side_add[t] >= 0) & enter_ok[np.maximum(nb, 0)]
-    return np.where(ok, 1, PROHIBITED).astype(dtypes.STEPCOST)
+@lru_cache(maxsize=32)
+def _fixed(scenario) -> tuple[np.ndarray, np.ndarray]:
+    """``(mountain, car)``: the mountain hexes and the armored cars (uint8, read-only)."""
+    mountain = (scenario.map.terrain == _MOUNTAIN).view(np.uint8)
+    car = (scenario.units.utype == _ARMORED_CAR).view(np.uint8)
+    mountain.flags.writeable = car.flags.writeable = False
+    return mountain, car
 
 
 def source_distance(game: GweGame, side: int) -> np.ndarray:
@@ -86,36 +84,43 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
     return distance(game, side)
 
 
+def _withdrawals(game: GweGame, side: int, units: list[int], to_source: np.ndarray | None = None
+                 ) -> list[list[tuple[int, int]]]:
+    """``withdrawal_paths`` of each of ``units`` (all of ``side``), in one kernel call
+    (``gwe_withdrawals``)."""
+    if to_source is None:
+        to_source = source_distance(game, side)
+    sc, st = game.scenario, game.state
+    m = sc.map
+    data = gwe_data(sc)
+    mountain, car = _fixed(sc)
+    k = len(units)
+    counts = np.zeros(k, dtype=np.int32)
+    paths = np.empty((36 * k, 2), dtype=np.int32)
+    m.k.play.gwe_withdrawals(
+        m.neighbors, data.side_add, data.enter_cost, mountain,
+        occupied(sc, st, 1 - side).view(np.uint8), controlled(sc, st, 1 - side).view(np.uint8),
+        np.asarray(to_source, dtype=np.int32), np.asarray(units, dtype=np.int32), st.unit_cell,
+        data.tcr, car, counts, paths)
+    rows = paths.tolist()
+    out, at = [], 0
+    for c in counts.tolist():
+        out.append([(a, b) for a, b in rows[at:at + c]])
+        at += c
+    return out
+
+
 def withdrawal_paths(game: GweGame, unit: int, to_source: np.ndarray | None = None
                      ) -> list[tuple[int, int]]:
     """The legal withdrawals of ``unit``: ``(via, destination)`` cells, sorted (12.11, 12.13,
-    24.41); only those toward a friendly supply source (each hex nearer to one than the hex
-    before) when there are any."""
-    sc, st = game.scenario, game.state
-    m, u = sc.map, sc.units
-    side = int(u.side[unit])
-    here = int(st.unit_cell[unit])
-    enter = _may_enter(game, unit) & ~occupied(sc, st, 1 - side)
-    if gwe_data(sc).tcr[unit] != 1:
-        enter &= ~controlled(sc, st, 1 - side)                              # 12.13
-    enter[here] = False
-    cost = _steps_ok(game, unit, enter)
-    dist = m.k.search.bounded_search(m.neighbors, cost, [here], limit=WITHDRAWAL_HEXES)[0][0]
-    out: list[tuple[int, int]] = []
-    for dest in (dist == WITHDRAWAL_HEXES).nonzero()[0]:
-        if m.distance(here, int(dest)) != WITHDRAWAL_HEXES:
-            continue
-        for d in range(6):                       # every hex next to both on the way
-            via = int(m.neighbors[here, d])
-            if via < 0 or cost[here, d] < 0:
-                continue
-            back = (m.neighbors[via] == dest).nonzero()[0]
-            if back.size and cost[via, back[0]] >= 0:
-                out.append((via, int(dest)))
-    if to_source is None:
-        to_source = source_distance(game, side)
-    toward = [p for p in out if toward_source(p, here, to_source)]   # as for retreats
-    return sorted(toward or out)
+    24.41): a hex next to the unit's and one next to that, two hexes from the unit's, each
+    entered across a hexside the unit may cross, into terrain it may enter, neither
+    enemy-occupied nor (unless its TCR is 1) enemy-controlled; only those toward a friendly
+    supply source (each hex nearer to one than the hex before, 8.63 priority 1) when there
+    are any: nearer by ``to_source``, by default ``source_distance``. (The kernel
+    ``gwe_withdrawals``; its twin reads as this.)"""
+    unit = int(unit)
+    return _withdrawals(game, int(game.scenario.units.side[unit]), [unit], to_source)[0]
 
 
 def withdrawal_candidates(game: GweGame, side: int, tried=()) -> list[int]:
@@ -132,16 +137,10 @@ def withdrawal_candidates(game: GweGame, side: int, tried=()) -> list[int]:
     if int(st.turn) == sc.first_turn:                                          # 23.31
         ok &= ~((u.utype == _CAVALRY)
                 & (u.nationality == _AUSTRO_HUNGARIAN))
-    out = []
-    to_source = None
-    for i in np.flatnonzero(ok):
-        if int(i) in tried:
-            continue
-        if to_source is None:
-            to_source = source_distance(game, side)
-        if withdrawal_paths(game, int(i), to_source):
-            out.append(int(i))
-    return out
+    asked = [i for i in np.flatnonzero(ok).tolist() if i not in tried]
+    if not asked:
+        return []
+    return [i for i, p in zip(asked, _withdrawals(game, int(side), asked)) if p]
 
 
 def withdraw(game: GweGame, unit: int, via: int, dest: int) -> None:
