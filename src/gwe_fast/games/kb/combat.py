@@ -55,7 +55,7 @@ from itertools import combinations
 
 import numpy as np
 
-from gwe_fast import dtypes
+from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Side
 from gwe_fast.games.kb import artillery, supply, units
 from gwe_fast.games.kb.game import FOG, Flag, KbGame
@@ -227,10 +227,10 @@ def observed(game: KbGame, attackers, defender_cells) -> bool:
         return False
     side = int(sc.units.side[int(next(iter(attackers)))])
     enemy = 1 - side
-    passable = ~occupied(game, enemy) & (~controlled(game, enemy) | occupied(game, side))
-    nb = sc.map.neighbors
-    cost = np.where((nb >= 0) & passable[np.maximum(nb, 0)], 1, -1).astype(dtypes.STEPCOST)
-    dist, _ = sc.map.k.search.bounded_search(nb, cost, att_cells, limit=rng)
+    closed = occupied(game, enemy) | (controlled(game, enemy) & ~occupied(game, side))
+    m = sc.map
+    cost = m.k.board.step_costs(m.neighbors, np.ones(m.n_cells, dtype=np.int16), closed=closed)
+    dist, _ = kernels.workspace(m).run(cost, att_cells, limit=rng)
     return bool((hill & (dist[0] >= 0)).any())
 
 

@@ -7,9 +7,11 @@ hexes neither enemy-occupied nor enemy-controlled, unless a friendly unit occupi
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-from gwe_fast import dtypes
+from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Side, UnitType
 from gwe_fast.games.kb.game import KbGame
 from gwe_fast.games.kb.zoc import controlled, occupied
@@ -25,34 +27,55 @@ STATE_NAMES = ("in_supply", "out_of_communications", "out_of_supply", "isolated"
 
 def line_lengths(game: KbGame, side: int) -> np.ndarray:
     """``int32[n_cells]``: the shortest supply line (hexes) from each cell to a friendly HQ of
-    ``side``, -1 where none can be traced; 0 in an HQ's own hex."""
-    args = line_search(game, side)
-    if args is None:
-        return np.full(game.scenario.map.n_cells, -1, dtype=np.int32)
-    dist, _ = game.scenario.map.k.search.bounded_search(*args)
+    ``side``, -1 where none can be traced; 0 in an HQ's own hex. (``line_sources`` searched
+    on the map's workspace: a closed hex is reached but never left.)"""
+    m = game.scenario.map
+    found = line_sources(game, side)
+    if found is None:
+        return np.full(m.n_cells, -1, dtype=np.int32)
+    sources, closed = found
+    dist, _ = kernels.workspace(m).run(unit_steps(game.scenario), sources,
+                                       stop=closed.view(np.uint8), copy=True)
     return dist[0]
 
 
-def line_search(game: KbGame, side: int):
-    """``(neighbors, step_cost, sources)``: the search ``line_lengths`` runs for ``side``
-    (every step costs one hex, so the kernel walks it breadth-first), or None when the side
-    has no HQ on the map."""
+def line_sources(game: KbGame, side: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(sources, closed)`` of the supply lines of ``side``, traced from its HQs outward (the
+    line runs the other way, but every step costs one hex and terrain never matters): the
+    HQs' hexes, and the hexes a line may reach but not pass through, enemy-occupied or
+    enemy-controlled without a friendly unit in them; None when the side has no HQ on the
+    map. (The attacking unit's own hex, where a line ends, is friendly-occupied.)"""
     sc, st = game.scenario, game.state
-    m = sc.map
     hq = ((st.unit_status & Status.ON_MAP).astype(bool) & (sc.units.side == side)
           & (sc.units.utype == _HQ))
     if not hq.any():
         return None
-    friends = occupied(game, side)
     enemy = 1 - side
-    passable = friends | (~occupied(game, enemy) & ~controlled(game, enemy))
-    nb = m.neighbors
-    # traced from the HQs outward: a step from a passable cell into any cell costs one hex;
-    # the attacking unit's own hex (the end of the search) is friendly-occupied anyway
-    ok = (nb >= 0) & passable[:, None]
-    cost = np.where(ok, 1, -1).astype(dtypes.STEPCOST)
-    sources = np.unique(st.unit_cell[hq])
+    closed = ~occupied(game, side) & (occupied(game, enemy) | controlled(game, enemy))
+    return np.unique(st.unit_cell[hq]), closed
+
+
+def line_search(game: KbGame, side: int):
+    """``(neighbors, step_cost, sources)``: the search of ``line_lengths`` as a graph (a step
+    out of a closed hex not allowed), for the benchmarks that race other search libraries on
+    it; None when the side has no HQ on the map."""
+    found = line_sources(game, side)
+    if found is None:
+        return None
+    sources, closed = found
+    nb = game.scenario.map.neighbors
+    cost = np.where((nb >= 0) & ~closed[:, None], 1, -1).astype(dtypes.STEPCOST)
     return nb, cost, sources
+
+
+@lru_cache(maxsize=32)
+def unit_steps(scenario) -> np.ndarray:
+    """``int16[n_cells, 6]``: one for every step onto the map, -1 off it (read-only, made
+    once per scenario)."""
+    nb = scenario.map.neighbors
+    out = np.where(nb >= 0, 1, -1).astype(dtypes.STEPCOST)
+    out.flags.writeable = False
+    return out
 
 
 def state_of(game: KbGame, lengths: np.ndarray, unit: int) -> int:
