@@ -135,3 +135,27 @@ def test_gwe_withdrawals_refuses_bad_arguments(games):
     bad[3] = np.zeros(3, np.uint8)
     with pytest.raises(ValueError, match="cover the map"):
         cy.gwe_withdrawals(*bad, *ok)
+
+
+def test_8_63_source_distance_is_the_graph_search(games):
+    # the distances withdrawals and retreats go by: from the rail sources and supplied depots,
+    # a step onto the map across no blocked hexside into no lake, sea or hex of enemy units
+    # other than HQs (the former numpy way of the engine)
+    from gwe_fast.games.gwe.retreat import passable_steps
+    from gwe_fast.games.gwe.supply import sources
+
+    reached = 0
+    for g in games:
+        sc, st = g.scenario, g.state
+        m = sc.map
+        for side in (0, 1):
+            src, depots = sources(sc, st, side)
+            src[st.unit_cell[depots]] = True
+            blocked = occupied(sc, st, 1 - side, hq_only_counts=False)
+            cost = np.where(passable_steps(g) & ~blocked[np.maximum(m.neighbors, 0)], 1,
+                            PROHIBITED).astype(np.int16)
+            want = m.k.search.bounded_search(m.neighbors, cost, np.flatnonzero(src))[0][0]
+            got = source_distance(g, side)
+            assert np.array_equal(got, want)
+            reached += int((got > 0).sum())
+    assert reached

@@ -172,17 +172,26 @@ def _radii(game: GweGame, hqs: list[int], stopped: list[bool]) -> np.ndarray:
     if not hqs:
         return out.view(bool)
     side = int(sc.units.side[hqs[0]])
-    enemy_here = occupied(sc, st, 1 - side).tobytes()
+    enemy_here = occupied(sc, st, 1 - side)
     # one per hex, not into prohibited terrain nor across a blocked hexside
-    tcrs = sorted({int(data.tcr[h]) - 1 for h in hqs})
-    tables = np.stack([_radius_table(sc, t, enemy_here) for t in tcrs])
+    tcr = [int(data.tcr[h]) - 1 for h in hqs]
+    tcrs = tuple(sorted(set(tcr)))
+    tables = _radius_tables(sc, tcrs, enemy_here.tobytes())
     open_zoc = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).view(np.uint8)
     m.k.play.gwe_command_radii(
         kernels.workspace(m), tables, st.unit_cell[hqs].astype(np.int32),
-        np.array([tcrs.index(int(data.tcr[h]) - 1) for h in hqs], dtype=np.int32),
+        np.array([tcrs.index(t) for t in tcr], dtype=np.int32),
         np.array([hq_ratings(game, h)[2] for h in hqs], dtype=np.int32),
         np.array(stopped, dtype=np.uint8), open_zoc, out)
     return out.view(bool)
+
+
+@lru_cache(maxsize=64)
+def _radius_tables(scenario, tcrs: tuple[int, ...], enemy_here: bytes) -> np.ndarray:
+    """``_radius_table`` of each TCR ``t + 1`` of ``tcrs``, stacked (read-only)."""
+    out = np.stack([_radius_table(scenario, t, enemy_here) for t in tcrs])
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=32)

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from gwe_fast import dtypes
+from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Terrain, UnitType
 from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gu
@@ -61,6 +61,18 @@ def _passable_steps(scenario) -> np.ndarray:
     out = (m.neighbors >= 0) & (data.side_add[0] >= 0) & ~water[v]
     out.flags.writeable = False
     return out
+
+
+@lru_cache(maxsize=32)
+def _step_parts(scenario) -> tuple[np.ndarray, np.ndarray]:
+    """``passable_steps`` as the parts ``board.step_costs`` adds: 1 to enter a hex, -1 into
+    lake or sea; 0 to cross a hexside, -1 across a blocked one (read-only)."""
+    data, m = gwe_data(scenario), scenario.map
+    water = (data.enter_cost[0] < 0) & (data.enter_cost[3] < 0)
+    enter = np.where(water, PROHIBITED, 1).astype(dtypes.STEPCOST)
+    across = np.where(data.side_add[0] >= 0, 0, PROHIBITED).astype(dtypes.STEPCOST)
+    enter.flags.writeable = across.flags.writeable = False
+    return enter, across
 
 
 def enemy_blocks(game: GweGame, side: int) -> np.ndarray:
@@ -100,11 +112,11 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
         if cells.size == 0:
             out = np.full(m.n_cells, -1, dtype=dtypes.DIST)
         else:
-            blocked = occupied(sc, st, 1 - side, hq_only_counts=False)
-            v = np.maximum(m.neighbors, 0)
-            cost = np.where(passable_steps(game) & ~blocked[v], 1,
-                            PROHIBITED).astype(dtypes.STEPCOST)
-            out = m.k.search.bounded_search(m.neighbors, cost, cells)[0][0]
+            # passable_steps, and never into a hex of enemy units other than HQs
+            enter, across = _step_parts(sc)
+            cost = m.k.board.step_costs(m.neighbors, enter, across,
+                                        closed=occupied(sc, st, 1 - side, hq_only_counts=False))
+            out = kernels.workspace(m).run(cost, cells, copy=True)[0][0]
         out.flags.writeable = False
         return out
 
