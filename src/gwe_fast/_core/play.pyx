@@ -19,6 +19,9 @@
   25.12), for every policy.
 * ``gwe_command_radii``: the command radii of a Great War in the East side's HQs in one
   position (10.33, 10.34, 21.41), for every policy.
+* ``gwe_withdrawals``: the cavalry withdrawals before combat of some Great War in the East
+  units in one position (12.11, 12.13, 24.41), toward a supply source when any are (8.63
+  priority 1).
 
 The draws are numpy's own (``random_bounded_uint64`` of its C library, on the generator's
 ``bitgen_t``), so a game played here and one played by the Python loop read the same numbers
