@@ -109,3 +109,18 @@ def test_11_22_a_unit_feeding_off_a_fortress_holds_to_the_last_man_8_75():
     assert c.defender_result == "3" and c.ils_ne_passeront_pas
     assert where(g, "d") == "elim" and lost(g) == 4
     assert g.allied.options("gwe.combat.advance") == []
+
+
+def test_11_11_a_fortress_hex_for_the_declaration():
+    # the declaration asks every hex at once (hex_defenses, attackable_cells): the fortress's
+    # own strength, never doubled; a fortress alone may be attacked, not once it has been
+    g = fortress_board([unit("g", "german", "0505", steps=[[2, 4, 5], [1, 2, 5]]),
+                        unit("r", "russian", "0504")],
+                       features={"trench_central": ["0505"]})
+    c = cell(g, "0505")
+    assert combat.hex_defenses(g, [c], 0) == [4 * 2 + 6]
+    g = fortress_board([unit("r", "russian", "0504")])
+    assert combat.hex_defenses(g, [c], 0) == [6]
+    assert combat.attackable_cells(g, 0)[c]
+    g.arr("fortress")[c, combat.F_ATTACKED] = 1
+    assert not combat.attackable_cells(g, 0)[c]

@@ -343,24 +343,41 @@ def attackable_cells(game: GweGame, side: int, within: np.ndarray | None = None)
     """``bool[n_cells]``: hexes ``side`` may attack, if it has units to: an enemy unit other
     than an HQ (12.33-like: a hex of HQs alone has no strength, 10.53; it is entered, not
     attacked, 10.52) or an undestroyed enemy fortress (11.13), none of them attacked yet this
-    phase (8.14). ``within``: only those hexes are considered (the rest are False)."""
+    phase (8.14): no counted defender of the hex (``stack_at``) has defended, nor its
+    fortress, and it has one or the other. ``within``: only those hexes are considered (the
+    rest are False)."""
     sc, st = game.scenario, game.state
     u = sc.units
+    n = sc.map.n_cells
     enemy = 1 - side
-    flags = game.arr("flags")
-    live = on_map(st) & (u.side == enemy) & (u.utype != _HQ)
-    out = np.zeros(sc.map.n_cells, dtype=bool)
+    live = np.flatnonzero(on_map(st) & (u.side == enemy) & (u.utype != _HQ))
+    forts = fortress_cells(game, enemy)
+    out = forts.copy()
     out[st.unit_cell[live]] = True
-    out |= fortress_cells(game, enemy)
     if within is not None:
         out &= within
-    fort = game.arr("fortress")
-    for c in np.flatnonzero(out):
-        s = stack_at(game, int(c), enemy)
-        if (any(flags[x] & Flag.DEFENDED for x in s.counted) or (s.fortress and fort[c, F_ATTACKED])
-                or not (s.counted or s.fortress)):
-            out[c] = False
-    return out
+    live = live[out[st.unit_cell[live]]]
+    where, counted = st.unit_cell[live], _counted(game, live)
+    flags = game.arr("flags")[live]
+    held = np.zeros(n, dtype=bool)
+    held[where[counted]] = True
+    defended = np.zeros(n, dtype=bool)
+    defended[where[counted & ((flags & Flag.DEFENDED) != 0)]] = True
+    defended |= forts & (game.arr("fortress")[:, F_ATTACKED] != 0)
+    return out & ~defended & (held | forts)
+
+
+def _counted(game: GweGame, units: np.ndarray) -> np.ndarray:
+    """``bool[len(units)]``: for units of one side on the map other than HQs, whether each
+    is a counted defender of its hex, as ``stack_at`` says for every hex at once: not
+    retreated or withdrawn in (8.66, 12.17), unless every such unit of the hex did, when
+    those that have not defended yet count (12.15)."""
+    where = game.state.unit_cell[units]
+    flags = game.arr("flags")[units]
+    back = (flags & Flag.RETREATED_IN) != 0
+    plain = np.zeros(game.scenario.map.n_cells, dtype=bool)
+    plain[where[~back]] = True
+    return np.where(plain[where], ~back, (flags & Flag.DEFENDED) == 0)
 
 
 # --- strengths (5.4, 9.21, 10.42, 12.21, 19.2, 5.36, 23.11, 23.51) ---------------------------
@@ -523,9 +540,32 @@ def defense_strength(game: GweGame, cells, attacker_side: int, depot: int = -1) 
 
 def hex_defenses(game: GweGame, cells, attacker_side: int) -> list[int]:
     """``defense_strength`` of each of ``cells`` alone, without depot (a force's is the sum
-    over its hexes)."""
-    context = _defense_context(game, attacker_side)
-    return [_hex_defense(game, int(c), attacker_side, context, None) for c in cells]
+    over its hexes): ``unit_defense`` of every counted defender (``stack_at``) at once, an
+    HQ's one by one, and the fortress."""
+    cells = [int(c) for c in cells]
+    sc, st = game.scenario, game.state
+    u = sc.units
+    n = sc.map.n_cells
+    enemy = 1 - int(attacker_side)
+    vals, no_trench, panicking = _defense_context(game, attacker_side)
+    want = np.zeros(n, dtype=bool)
+    want[cells] = True
+    mine = np.flatnonzero(on_map(st) & (u.side == enemy))
+    mine = mine[want[st.unit_cell[mine]]]
+    hq = u.utype[mine] == _HQ
+    rest = mine[~hq]
+    rest = rest[_counted(game, rest)]
+    where = st.unit_cell[rest]
+    ct = combat_terrain(sc)
+    d = np.where(panicking[rest], 1, vals[rest, 1].astype(np.int64))            # 23.11
+    d = np.where((st.unit_status[rest] & Status.ENTRAINED) != 0, d // 2, d)     # 5.36
+    times = ct.doubled[where].astype(np.int64) + np.where(no_trench[rest], 0, ct.trench[where])
+    total = np.bincount(where, weights=d << times, minlength=n).astype(np.int64)
+    for x in mine[hq].tolist():                                                 # 10.53
+        c = int(st.unit_cell[x])
+        total[c] += unit_defense(game, x, c, no_trench, bool(panicking[x]), vals)
+    return [int(total[c]) + (fortress_defense(game, c) if fortress_side(game, c) == enemy
+                             else 0) for c in cells]
 
 
 def _defense_context(game: GweGame, attacker_side: int):
