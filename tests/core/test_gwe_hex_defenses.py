@@ -1,12 +1,15 @@
-"""The per-hex questions of a Great War in the East declaration, asked of every hex at once:
+"""The per-hex questions of a Great War in the East declaration, asked of every hex at once
+(the kernel ``gwe_hex_defenses`` of ``gwe_fast._core.play``, twin in ``gwe_fast._pure.play``):
 ``hex_defenses`` and ``attackable_cells`` give, at every declaration of played games, what
-``stack_at`` and ``_hex_defense`` give hex by hex (8.14, 8.66, 10.53, 12.15, 12.17, 5.36, 5.4,
+``stack_at`` and ``_hex_defense`` give hex by hex, and the twin gives the kernel's answers (8.14, 8.66, 10.53, 12.15, 12.17, 5.36, 5.4,
 23.11, 23.51)."""
 
 import numpy as np
 import pytest
 
 from gwe_fast import load_scenario
+from gwe_fast._core import play as cy
+from gwe_fast._pure import play as py
 from gwe_fast.games.gwe import combat, driver
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.policies.registry import make_policy
@@ -64,7 +67,20 @@ def test_8_14_hex_questions_at_every_declaration(monkeypatch):
             | combat.fortress_cells(game, enemy))).sum())
         return real(pos)
 
+    calls = [0]
+    kernel = cy.gwe_hex_defenses          # the map's own (patched below)
+
+    def both(*args):
+        # every call of the game's kernel made again by the twin, on copies of the outputs
+        *given, total, attackable = args
+        kernel(*given, total, attackable)
+        t2, a2 = np.full_like(total, -9), np.full_like(attackable, 9)
+        py.gwe_hex_defenses(*given, t2, a2)
+        assert np.array_equal(total, t2) and np.array_equal(attackable, a2)
+        calls[0] += 1
+
     monkeypatch.setattr(combat._Position, "targets", checking)
+    monkeypatch.setattr(sc.map.k.play, "gwe_hex_defenses", both)
     for seed, policy in ((1, "random"), (2, "random"), (3, "greedy")):
         game = driver.new_game(sc, seed, seed, policies={0: make_policy(policy),
                                                          1: make_policy(policy)})
@@ -73,3 +89,31 @@ def test_8_14_hex_questions_at_every_declaration(monkeypatch):
     # in the stack (10.53), hexes no longer open to attack (8.14); the Brusilov map has no
     # fortress (11.11: test_11_fortresses)
     assert all(seen.values()), seen
+    assert calls[0] > 1000
+
+
+def test_gwe_hex_defenses_refuses_bad_arguments():
+    sc = load_scenario("brusilov/historical")
+    g = driver.new_game(sc, 0, 0)
+    st, n = g.state, sc.map.n_cells
+    vals, no_trench, panicking = combat._defense_context(g, 0)
+    fixed = combat._hex_fixed(sc)
+    ct = combat.combat_terrain(sc)
+    units = np.flatnonzero(combat.on_map(st) & (sc.units.side == 1)).astype(np.int32)
+    args = [units, st.unit_cell, fixed.is_hq, g.arr("flags"), st.unit_status, vals,
+            sc.units.stacking, fixed.hq_combat, panicking.view(np.uint8), no_trench.view(np.uint8), ct.doubled, ct.trench,
+            fixed.no_fortress, fixed.everywhere, int(Flag.RETREATED_IN), int(Flag.DEFENDED),
+            int(Status.ENTRAINED)]
+    total, attackable = np.empty(n, np.int32), np.empty(n, np.uint8)
+    cy.gwe_hex_defenses(*args, total, attackable)
+    assert attackable.any() and total.sum() > 0
+    with pytest.raises(ValueError, match="cover the map"):
+        cy.gwe_hex_defenses(*args, total[:-1], attackable)
+    bad = list(args)
+    bad[0] = np.array([sc.units.n], np.int32)
+    with pytest.raises(ValueError, match="not a unit on the map"):
+        cy.gwe_hex_defenses(*bad, total, attackable)
+    bad = list(args)
+    bad[8] = bad[8][:-1]
+    with pytest.raises(ValueError, match="a row per unit"):
+        cy.gwe_hex_defenses(*bad, total, attackable)

@@ -109,3 +109,14 @@ def gwe_withdrawals(
     unit_cell: npt.NDArray[np.int32], tcr: npt.NDArray[np.int8], car: npt.NDArray[np.uint8],
     counts: npt.NDArray[np.int32], paths: npt.NDArray[np.int32],
 ) -> int: ...
+
+def gwe_hex_defenses(
+    units: npt.NDArray[np.int32], unit_cell: npt.NDArray[np.int32],
+    is_hq: npt.NDArray[np.uint8], flags: npt.NDArray[np.uint16],
+    status: npt.NDArray[np.uint16], values: npt.NDArray[np.int16],
+    stacking: npt.NDArray[np.int8], hq_combat: npt.NDArray[np.int16],
+    panicking: npt.NDArray[np.uint8], no_trench: npt.NDArray[np.uint8],
+    doubled: npt.NDArray[np.int8], trench: npt.NDArray[np.int8],
+    fortress: npt.NDArray[np.uint8], within: npt.NDArray[np.uint8], retreated_in: int, defended: int, entrained: int, total: npt.NDArray[np.int32],
+    attackable: npt.NDArray[np.uint8],
+) -> None: ...

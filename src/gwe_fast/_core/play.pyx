@@ -19,6 +19,9 @@
   25.12), for every policy.
 * ``gwe_command_radii``: the command radii of a Great War in the East side's HQs in one
   position (10.33, 10.34, 21.41), for every policy.
+* ``gwe_hex_defenses``: the defenders of every hex of a Great War in the East side in one
+  position (5.4, 5.36, 8.14, 8.66, 10.53, 12.15): their summed strengths and which hexes
+  may still be attacked, for every policy's declaration.
 * ``gwe_withdrawals``: the cavalry withdrawals before combat of some Great War in the East
   units in one position (12.11, 12.13, 24.41), toward a supply source when any are (8.63
   priority 1).
@@ -1324,3 +1327,83 @@ def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] sid
                 paths[a + 1, 1] = tmp1
             counts[j] = <int32_t>(rows - first)
     return rows
+
+
+# --- The Great War in the East: the defenders of every hex (5.4, 5.36, 8.14, 8.66, 12.15) -------
+
+def gwe_hex_defenses(const int32_t[::1] units, const int32_t[::1] unit_cell,
+                     const uint8_t[::1] is_hq, const uint16_t[::1] flags,
+                     const uint16_t[::1] status, const int16_t[:, ::1] values,
+                     const int8_t[::1] stacking, const int16_t[::1] hq_combat,
+                     const uint8_t[::1] panicking, const uint8_t[::1] no_trench,
+                     const int8_t[::1] doubled, const int8_t[::1] trench,
+                     const uint8_t[::1] fortress, const uint8_t[::1] within, int retreated_in,
+                     int defended, int entrained, int32_t[::1] total, uint8_t[::1] attackable):
+    """The defenders of every hex of one side in one position, at once: ``total[c]`` the sum
+    of the defense strengths of its counted defenders and HQs in hex ``c`` (its fortress
+    not included), and
+    ``attackable[c]`` whether hex ``c`` of ``within`` may be attacked (a counted defender or
+    an undestroyed fortress, none of which has been attacked yet). Same arguments and
+    results as the twin (``gwe_fast._pure.play``)."""
+    cdef Py_ssize_t n = total.shape[0], k = units.shape[0], n_units = unit_cell.shape[0]
+    if (doubled.shape[0] != n or trench.shape[0] != n or fortress.shape[0] != n
+            or within.shape[0] != n or attackable.shape[0] != n):
+        raise ValueError("doubled, trench, fortress, within, total and attackable must cover "
+                         "the map")
+    if (is_hq.shape[0] != n_units or flags.shape[0] != n_units or status.shape[0] != n_units
+            or values.shape[0] != n_units or values.shape[1] < 2
+            or stacking.shape[0] != n_units or hq_combat.shape[0] != n_units
+            or panicking.shape[0] != n_units or no_trench.shape[0] != n_units):
+        raise ValueError("the unit arrays need a row per unit (values two columns or more)")
+    cdef Py_ssize_t j, u, c
+    for j in range(k):
+        u = units[j]
+        if u < 0 or u >= n_units or unit_cell[u] < 0 or unit_cell[u] >= n:
+            raise ValueError(f"unit {u} is not a unit on the map")
+    cdef uint8_t* mark = <uint8_t*>malloc(n * (sizeof(uint8_t) + sizeof(int32_t)))
+    if mark == NULL:
+        raise MemoryError("no memory for the hexes' defenders")
+    cdef int32_t* points = <int32_t*>(mark + n)
+    cdef int d, times
+    cdef bint counted
+    with nogil:
+        for c in range(n):
+            mark[c] = 0            # 1: a unit not retreated in; 2: a counted one; 4: defended
+            points[c] = 0          # stacking points of the units not retreated in
+            total[c] = 0
+        for j in range(k):
+            u = units[j]
+            if not is_hq[u] and not (flags[u] & retreated_in):
+                mark[unit_cell[u]] |= 1
+                points[unit_cell[u]] += stacking[u]
+        for j in range(k):
+            u = units[j]
+            c = unit_cell[u]
+            if is_hq[u]:
+                # 10.53: an HQ adds its Combat Strength with two stacking points of
+                # defending units (8.66: not those retreated in), never halved (10.35)
+                if points[c] >= 2:
+                    total[c] += <int32_t>hq_combat[u] << (doubled[c] + (
+                        0 if no_trench[u] else trench[c]))
+                continue
+            # 8.66, 12.17: units retreated or withdrawn in are passengers, unless all are
+            # (12.15: then those that have not defended yet count)
+            if mark[c] & 1:
+                counted = not (flags[u] & retreated_in)
+            else:
+                counted = not (flags[u] & defended)
+            if not counted:
+                continue
+            mark[c] |= 2
+            if flags[u] & defended:
+                mark[c] |= 4
+            d = 1 if panicking[u] else values[u, 1]                     # 23.11
+            if status[u] & entrained:
+                d = d // 2                                              # 5.36
+            times = doubled[c] + (0 if no_trench[u] else trench[c])     # 5.4, 23.51
+            total[c] += d << times
+        for c in range(n):
+            # 8.14: no counted defender has defended, the fortress not attacked (11.13)
+            attackable[c] = 1 if (within[c] and not (mark[c] & 4) and fortress[c] != 2
+                                  and (mark[c] & 2 or fortress[c])) else 0
+    free(mark)

@@ -19,6 +19,9 @@ over and over, readable first.
   25.12), for every policy.
 * ``gwe_command_radii``: the command radii of a Great War in the East side's HQs in one
   position (10.33, 10.34, 21.41), for every policy.
+* ``gwe_hex_defenses``: the defenders of every hex of a Great War in the East side in one
+  position (5.4, 5.36, 8.14, 8.66, 10.53, 12.15): their summed strengths and which hexes
+  may still be attacked, for every policy's declaration.
 * ``gwe_withdrawals``: the cavalry withdrawals before combat of some Great War in the East
   units in one position (12.11, 12.13, 24.41), toward a supply source when any are (8.63
   priority 1).
@@ -804,3 +807,76 @@ def gwe_withdrawals(neighbors, side_add, enter_cost, mountain, enemy_units, enem
             paths[rows] = (a, b)
             rows += 1
     return rows
+
+
+# --- The Great War in the East: the defenders of every hex (5.4, 5.36, 8.14, 8.66, 12.15) -------
+
+def gwe_hex_defenses(units, unit_cell, is_hq, flags, status, values, stacking, hq_combat,
+                     panicking, no_trench, doubled, trench, fortress, within, retreated_in,
+                     defended, entrained, total, attackable):
+    """The defenders of every hex of one side in one position, at once.
+
+    Parameters
+    ----------
+    units : int32[k]
+        The side's units on the map.
+    unit_cell, is_hq, flags, status : [n_units]
+        Each unit's hex, whether it is an HQ, its engine flags and its status.
+    values : int16[n_units, 3]
+        Each unit's current (attack, defense, movement).
+    stacking, hq_combat : int8[n_units], int16[n_units]
+        Each unit's stacking points, and an HQ's Combat Strength.
+    panicking, no_trench : uint8[n_units]
+        Units that defend with 1 (23.11) and that get nothing from a trench (23.11, 23.51).
+    doubled, trench : int8[n]
+        How many times each hex doubles a defender, and a trench in it again (5.4).
+    fortress : uint8[n]
+        1 in a hex of an undestroyed fortress of the side, 2 when it has been attacked this
+        phase (11.13), 0 elsewhere.
+    within : uint8[n]
+        The hexes ``attackable`` may be true in.
+    retreated_in, defended, entrained : int
+        The flag bits of units retreated or withdrawn into their hex (8.66, 12.17) and of
+        units that have defended this phase (8.14), and the status bit of entrained units.
+    total : int32[n]
+        Out: the defense strengths of each hex's counted defenders and HQs, summed: each
+        one's defense (1 when panicking), halved down when entrained (5.36); an HQ's Combat
+        Strength when the units of the hex not retreated in have two stacking points or more
+        (10.53); doubled by the hex and again by its trench (5.4). The fortress is the
+        caller's (11.11).
+    attackable : uint8[n]
+        Out: hexes of ``within`` that may be attacked (8.14): with a counted defender or an
+        undestroyed fortress, no counted defender that has defended and no attacked
+        fortress. The counted defenders of a hex are its units other than HQs not retreated
+        or withdrawn in, or, when all of them were, those that have not defended (12.15).
+    """
+    n = len(total)
+    total[:] = 0
+    held = [False] * n
+    fought = [False] * n
+    plain = [False] * n
+    points = [0] * n
+    rest = [int(u) for u in units if not is_hq[int(u)]]
+    for u in rest:
+        if not flags[u] & retreated_in:
+            plain[int(unit_cell[u])] = True
+            points[int(unit_cell[u])] += int(stacking[u])
+    for u in (int(u) for u in units if is_hq[int(u)]):
+        c = int(unit_cell[u])
+        if points[c] >= 2:
+            total[c] += int(hq_combat[u]) << (int(doubled[c]) + (0 if no_trench[u]
+                                                                  else int(trench[c])))
+    for u in rest:
+        c = int(unit_cell[u])
+        counted = not flags[u] & (retreated_in if plain[c] else defended)
+        if not counted:
+            continue
+        held[c] = True
+        fought[c] = fought[c] or bool(flags[u] & defended)
+        d = 1 if panicking[u] else int(values[u, 1])
+        if status[u] & entrained:
+            d //= 2
+        total[c] += d << (int(doubled[c]) + (0 if no_trench[u] else int(trench[c])))
+    for c in range(n):
+        f = int(fortress[c])
+        attackable[c] = 1 if (within[c] and not fought[c] and f != 2 and (held[c] or f)) else 0

@@ -345,39 +345,55 @@ def attackable_cells(game: GweGame, side: int, within: np.ndarray | None = None)
     attacked, 10.52) or an undestroyed enemy fortress (11.13), none of them attacked yet this
     phase (8.14): no counted defender of the hex (``stack_at``) has defended, nor its
     fortress, and it has one or the other. ``within``: only those hexes are considered (the
-    rest are False)."""
+    rest are False). (``hex_facts``.)"""
+    return hex_facts(game, side, within)[1]
+
+
+def hex_facts(game: GweGame, attacker_side: int, within: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """``(total, attackable)`` of every hex of the enemy of ``attacker_side`` at once (the
+    kernel ``gwe_hex_defenses``): ``total[c]`` the defense strengths of the hex's counted
+    defenders (``stack_at``: 8.66, 12.15, 12.17) and HQs (10.53), each ``unit_defense``,
+    summed, without its fortress; ``attackable`` as ``attackable_cells`` says."""
     sc, st = game.scenario, game.state
-    u = sc.units
-    n = sc.map.n_cells
-    enemy = 1 - side
-    live = np.flatnonzero(on_map(st) & (u.side == enemy) & (u.utype != _HQ))
-    forts = fortress_cells(game, enemy)
-    out = forts.copy()
-    out[st.unit_cell[live]] = True
-    if within is not None:
-        out &= within
-    live = live[out[st.unit_cell[live]]]
-    where, counted = st.unit_cell[live], _counted(game, live)
-    flags = game.arr("flags")[live]
-    held = np.zeros(n, dtype=bool)
-    held[where[counted]] = True
-    defended = np.zeros(n, dtype=bool)
-    defended[where[counted & ((flags & Flag.DEFENDED) != 0)]] = True
-    defended |= forts & (game.arr("fortress")[:, F_ATTACKED] != 0)
-    return out & ~defended & (held | forts)
+    m, u = sc.map, sc.units
+    vals, no_trench, panicking = _defense_context(game, attacker_side)
+    enemy = 1 - int(attacker_side)
+    units = np.flatnonzero(on_map(st) & (u.side == enemy)).astype(np.int32)
+    fixed = _hex_fixed(sc)
+    fortress = fixed.no_fortress
+    if fixed.has_fortress:
+        forts = fortress_cells(game, enemy)
+        fortress = forts.astype(np.uint8)
+        fortress[forts & (game.arr("fortress")[:, F_ATTACKED] != 0)] = 2
+    ct = combat_terrain(sc)
+    total = np.empty(m.n_cells, dtype=np.int32)
+    attackable = np.empty(m.n_cells, dtype=np.uint8)
+    m.k.play.gwe_hex_defenses(
+        units, st.unit_cell, fixed.is_hq, game.arr("flags"), st.unit_status, vals,
+        u.stacking, fixed.hq_combat, panicking.view(np.uint8), no_trench.view(np.uint8), ct.doubled, ct.trench, fortress,
+        fixed.everywhere if within is None else within.view(np.uint8), int(Flag.RETREATED_IN),
+        int(Flag.DEFENDED), int(Status.ENTRAINED), total, attackable)
+    return total, attackable.view(bool)
 
 
-def _counted(game: GweGame, units: np.ndarray) -> np.ndarray:
-    """``bool[len(units)]``: for units of one side on the map other than HQs, whether each
-    is a counted defender of its hex, as ``stack_at`` says for every hex at once: not
-    retreated or withdrawn in (8.66, 12.17), unless every such unit of the hex did, when
-    those that have not defended yet count (12.15)."""
-    where = game.state.unit_cell[units]
-    flags = game.arr("flags")[units]
-    back = (flags & Flag.RETREATED_IN) != 0
-    plain = np.zeros(game.scenario.map.n_cells, dtype=bool)
-    plain[where[~back]] = True
-    return np.where(plain[where], ~back, (flags & Flag.DEFENDED) == 0)
+@lru_cache(maxsize=32)
+def _hex_fixed(scenario: Scenario):
+    """What ``hex_facts`` reads of the scenario, made once (read-only): the HQs as uint8,
+    their Combat Strengths, a mask of every hex, no fortress anywhere, and whether the map
+    has any fortress."""
+    from types import SimpleNamespace
+
+    m = scenario.map
+    out = SimpleNamespace(is_hq=(scenario.units.utype == _HQ).view(np.uint8),
+                          hq_combat=np.ascontiguousarray(scenario.units.extra["combat"],
+                                                         dtype=np.int16),
+                          everywhere=np.ones(m.n_cells, dtype=np.uint8),
+                          no_fortress=np.zeros(m.n_cells, dtype=np.uint8),
+                          has_fortress=bool((m.features & _FORTRESS).any()))
+    for a in (out.is_hq, out.hq_combat, out.everywhere, out.no_fortress):
+        a.flags.writeable = False
+    return out
 
 
 # --- strengths (5.4, 9.21, 10.42, 12.21, 19.2, 5.36, 23.11, 23.51) ---------------------------
@@ -540,30 +556,17 @@ def defense_strength(game: GweGame, cells, attacker_side: int, depot: int = -1) 
 
 def hex_defenses(game: GweGame, cells, attacker_side: int) -> list[int]:
     """``defense_strength`` of each of ``cells`` alone, without depot (a force's is the sum
-    over its hexes): ``unit_defense`` of every counted defender (``stack_at``) at once, an
-    HQ's one by one, and the fortress."""
-    cells = [int(c) for c in cells]
-    sc, st = game.scenario, game.state
-    u = sc.units
-    n = sc.map.n_cells
+    over its hexes): its counted defenders and HQs (``hex_facts``) and its fortress
+    (11.11)."""
+    return _with_fortresses(game, [int(c) for c in cells], attacker_side,
+                            hex_facts(game, attacker_side)[0])
+
+
+def _with_fortresses(game: GweGame, cells: list[int], attacker_side: int, total) -> list[int]:
+    # hex_facts' totals of ``cells`` with each hex's fortress added (11.11)
     enemy = 1 - int(attacker_side)
-    vals, no_trench, panicking = _defense_context(game, attacker_side)
-    want = np.zeros(n, dtype=bool)
-    want[cells] = True
-    mine = np.flatnonzero(on_map(st) & (u.side == enemy))
-    mine = mine[want[st.unit_cell[mine]]]
-    hq = u.utype[mine] == _HQ
-    rest = mine[~hq]
-    rest = rest[_counted(game, rest)]
-    where = st.unit_cell[rest]
-    ct = combat_terrain(sc)
-    d = np.where(panicking[rest], 1, vals[rest, 1].astype(np.int64))            # 23.11
-    d = np.where((st.unit_status[rest] & Status.ENTRAINED) != 0, d // 2, d)     # 5.36
-    times = ct.doubled[where].astype(np.int64) + np.where(no_trench[rest], 0, ct.trench[where])
-    total = np.bincount(where, weights=d << times, minlength=n).astype(np.int64)
-    for x in mine[hq].tolist():                                                 # 10.53
-        c = int(st.unit_cell[x])
-        total[c] += unit_defense(game, x, c, no_trench, bool(panicking[x]), vals)
+    if not _hex_fixed(game.scenario).has_fortress:
+        return [int(total[c]) for c in cells]
     return [int(total[c]) + (fortress_defense(game, c) if fortress_side(game, c) == enemy
                              else 0) for c in cells]
 
@@ -822,6 +825,7 @@ class _Position:
         self._kernel = None
         self._defense = np.zeros(sc.map.n_cells, dtype=np.int32)
         self._known = np.zeros(sc.map.n_cells, dtype=bool)
+        self._hex_facts = None
 
     def candidates(self, cells) -> list[int]:
         """The eligible units next to every one of ``cells`` (``AttackPosition``)."""
@@ -838,11 +842,18 @@ class _Position:
         return m.k.board.adjacent_cells(m.neighbors, np.unique(self.cells_of[self.eligible]),
                                         combat_terrain(self.game.scenario).prohibited)
 
+    def _facts(self) -> tuple[np.ndarray, np.ndarray]:
+        # hex_facts of the position within reach, made once
+        if self._hex_facts is None:
+            self._hex_facts = hex_facts(self.game, self.side, self.within_reach())
+        return self._hex_facts
+
     def _cover(self, cells) -> None:
         # the defending strength of these hexes (``hex_defenses``), made once each
         new = [int(c) for c in cells if not self._known[int(c)]]
         if new:
-            self._defense[new] = hex_defenses(self.game, new, self.side)
+            self._defense[new] = _with_fortresses(self.game, new, self.side,
+                                                  self._facts()[0])
             self._known[new] = True
 
     def kernel(self):
@@ -870,8 +881,7 @@ class _Position:
         """Hexes that can be attacked now (step 1 of the declaration): those some eligible
         units can attack alone at the CRT's lowest odds (8.8 note)."""
         if self._targets is None:
-            cells = np.flatnonzero(attackable_cells(self.game, self.side,
-                                                    within=self.within_reach())).tolist()
+            cells = np.flatnonzero(self._facts()[1]).tolist()
             self._cover(cells)
             self._targets = self.kernel().targets(cells)
         return self._targets
