@@ -36,7 +36,8 @@ def historical():
 class _Recorder:
     """Stands for a map's ``play`` module: keeps a copy of the arguments (and generator) of
     each ``gwe_random_moves`` call, then passes it on to the compiled kernel; ``decisions``
-    notes how many options each decision of the kernel's log had."""
+    notes how many options each decision of the kernel's log had (and of each
+    ``gwe_random_allocation``'s draws)."""
 
     def __init__(self, module, decisions=None):
         self._module = module
@@ -45,6 +46,12 @@ class _Recorder:
 
     def __getattr__(self, name):
         return getattr(self._module, name)
+
+    def gwe_random_allocation(self, rng, cover, stacking, left, status, picks):
+        n = self._module.gwe_random_allocation(rng, cover, stacking, left, status, picks)
+        if self.decisions is not None:
+            self.decisions.extend(("gwe.command.allocate", k) for k, _ in picks[:n].tolist())
+        return n
 
     def gwe_random_moves(self, rng, *args):
         self.calls.append((copy.deepcopy(rng), [a.copy() if isinstance(a, np.ndarray) else a

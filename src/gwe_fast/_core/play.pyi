@@ -120,3 +120,12 @@ def gwe_hex_defenses(
     fortress: npt.NDArray[np.uint8], within: npt.NDArray[np.uint8], retreated_in: int, defended: int, entrained: int, total: npt.NDArray[np.int32],
     attackable: npt.NDArray[np.uint8],
 ) -> None: ...
+
+ALLOCATED: int
+UNALLOCATED: int
+FAR: int
+
+def gwe_random_allocation(
+    rng: np.random.Generator, cover: npt.NDArray[np.uint8], stacking: npt.NDArray[np.int32],
+    left: npt.NDArray[np.int32], status: npt.NDArray[np.int8], picks: npt.NDArray[np.int32],
+) -> int: ...

@@ -22,6 +22,8 @@
 * ``gwe_hex_defenses``: the defenders of every hex of a Great War in the East side in one
   position (5.4, 5.36, 8.14, 8.66, 10.53, 12.15): their summed strengths and which hexes
   may still be attacked, for every policy's declaration.
+* ``gwe_random_allocation``: a random player's allocation of units to HQs in a Great War in
+  the East Command Control Segment (10.31), drawn as ``RandomPolicy`` would.
 * ``gwe_withdrawals``: the cavalry withdrawals before combat of some Great War in the East
   units in one position (12.11, 12.13, 24.41), toward a supply source when any are (8.63
   priority 1).
@@ -59,6 +61,12 @@ cdef enum:
     _EXIT = 2
     _LOG_COLUMNS = 7
 
+cdef enum:
+    _ALLOCATED = 0
+    _UNALLOCATED = 1
+    _FAR = 2
+
+ALLOCATED, UNALLOCATED, FAR = _ALLOCATED, _UNALLOCATED, _FAR
 STOPPED, EXITING = _STOPPED, _EXITING
 STAY, MOVE, EXIT = _STAY, _MOVE, _EXIT
 LOG_COLUMNS = _LOG_COLUMNS
@@ -1407,3 +1415,53 @@ def gwe_hex_defenses(const int32_t[::1] units, const int32_t[::1] unit_cell,
             attackable[c] = 1 if (within[c] and not (mark[c] & 4) and fortress[c] != 2
                                   and (mark[c] & 2 or fortress[c])) else 0
     free(mark)
+
+
+# --- The Great War in the East: a random player's command allocation (10.31, 10.32) -----------
+
+def gwe_random_allocation(rng, const uint8_t[:, ::1] cover, const int32_t[::1] stacking,
+                          int32_t[::1] left, int8_t[::1] status, int32_t[:, ::1] picks):
+    """A random player's allocation of units to HQs in a Command Control Segment (10.31):
+    each unit in turn, ``cover[j]`` the HQs whose radius holds unit ``j`` and that may
+    command it; the options are those HQs with ``stacking[j]`` Command Strength ``left``,
+    then "none", drawn as ``RandomPolicy`` would. Returns how many draws were made, each
+    one's number of options and pick in a row of ``picks``. Same arguments and results as
+    the twin (``gwe_fast._pure.play``)."""
+    cdef Py_ssize_t k = cover.shape[0], h = cover.shape[1], j, i, n_opt, pick, draws = 0
+    if (stacking.shape[0] != k or status.shape[0] != k or picks.shape[0] < k
+            or picks.shape[1] != 2 or left.shape[0] != h):
+        raise ValueError("stacking, status and picks (two columns) need a row per unit, "
+                         "left one per HQ")
+    cdef bitgen_t* bg = _bitgen(rng)
+    cdef int32_t sp
+    with rng.bit_generator.lock, nogil:
+        for j in range(k):
+            sp = stacking[j]
+            n_opt = 1                                      # "none" is always an option
+            for i in range(h):
+                if cover[j, i] and left[i] >= sp:
+                    n_opt += 1
+            for i in range(h):
+                if cover[j, i]:
+                    break
+            else:
+                status[j] = _FAR                           # within no HQ's radius
+                continue
+            if n_opt == 1:
+                status[j] = _UNALLOCATED                   # no HQ has the strength left
+                continue
+            pick = _draw(bg, n_opt)
+            picks[draws, 0] = <int32_t>n_opt
+            picks[draws, 1] = <int32_t>pick
+            draws += 1
+            if pick == n_opt - 1:
+                status[j] = _UNALLOCATED
+                continue
+            for i in range(h):
+                if cover[j, i] and left[i] >= sp:
+                    if pick == 0:
+                        left[i] -= sp
+                        break
+                    pick -= 1
+            status[j] = _ALLOCATED
+    return draws

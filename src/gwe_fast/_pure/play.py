@@ -22,6 +22,8 @@ over and over, readable first.
 * ``gwe_hex_defenses``: the defenders of every hex of a Great War in the East side in one
   position (5.4, 5.36, 8.14, 8.66, 10.53, 12.15): their summed strengths and which hexes
   may still be attacked, for every policy's declaration.
+* ``gwe_random_allocation``: a random player's allocation of units to HQs in a Great War in
+  the East Command Control Segment (10.31), drawn as ``RandomPolicy`` would.
 * ``gwe_withdrawals``: the cavalry withdrawals before combat of some Great War in the East
   units in one position (12.11, 12.13, 24.41), toward a supply source when any are (8.63
   priority 1).
@@ -880,3 +882,53 @@ def gwe_hex_defenses(units, unit_cell, is_hq, flags, status, values, stacking, h
     for c in range(n):
         f = int(fortress[c])
         attackable[c] = 1 if (within[c] and not fought[c] and f != 2 and (held[c] or f)) else 0
+
+
+# --- The Great War in the East: a random player's command allocation (10.31, 10.32) -----------
+
+#: what ``gwe_random_allocation`` says of each unit
+ALLOCATED, UNALLOCATED, FAR = 0, 1, 2
+
+
+def gwe_random_allocation(rng, cover, stacking, left, status, picks):
+    """A random player's allocation of units to HQs in a Command Control Segment (10.31).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The player's generator: one ``integers(n)`` for each unit with ``n > 1`` options.
+    cover : uint8[k, h]
+        For each unit in turn, the HQs whose radius holds it and that may command it.
+    stacking : int32[k]
+        Each unit's stacking points: the Command Strength it takes (10.31).
+    left : int32[h]
+        In and out: each HQ's Command Strength left.
+    status : int8[k]
+        Out: ``ALLOCATED`` to the HQ picked, ``UNALLOCATED`` (none picked, or no HQ with the
+        strength left: the unit rolls, 10.41) or ``FAR`` (within no radius, 10.42).
+    picks : int32[>= k, 2]
+        Out: the number of options and the index picked of each draw.
+
+    The options of a unit are the HQs covering it with the strength left, in order, then
+    "none" (``command.NO_HQ``). Returns how many draws were made.
+    """
+    draws = 0
+    for j in range(len(cover)):
+        sp = int(stacking[j])
+        hqs = [i for i in range(len(left)) if cover[j][i]]
+        if not hqs:
+            status[j] = FAR
+            continue
+        options = [i for i in hqs if left[i] >= sp] + [-1]
+        if len(options) == 1:
+            status[j] = UNALLOCATED
+            continue
+        pick = int(rng.integers(len(options)))
+        picks[draws] = (len(options), pick)
+        draws += 1
+        if options[pick] < 0:
+            status[j] = UNALLOCATED
+        else:
+            left[options[pick]] -= sp
+            status[j] = ALLOCATED
+    return draws

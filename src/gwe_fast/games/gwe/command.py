@@ -348,6 +348,9 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
         unlimited = bool(sc.options.get("unlimited_command", False))   # 10.32 optional
         left = {h: hq_ratings(game, h)[1] for h in radii.hqs} if rest else {}
         unallocated = []
+        if rest and not unlimited and _random_player(game, side):
+            unallocated = _random_allocation(game, side, rest, radii, left, in_cmd, far)
+            rest = []
         # which HQs' radii hold each unit, as Python values (asked unit by unit)
         cover = radii.cover(np.array(rest, dtype=np.int64)).tolist() if rest else None
         stacking = u.stacking[rest].tolist() if rest else None
@@ -376,6 +379,41 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
             if game.roll("command", f"10.41 {u.ids[i]}") > int(tcr[i]):
                 in_cmd[i] = True
     _mark(game, mine, in_cmd, far)
+
+
+def _random_player(game: GweGame, side: int) -> bool:
+    """Whether ``side`` picks at random (``RandomPolicy`` itself) and the engine hands such a
+    player's choices to the kernels (``engine.COMPILED_RANDOM_MOVES``)."""
+    from gwe_fast.games.gwe import engine
+    from gwe_fast.policies.base import RandomPolicy
+
+    policies = getattr(game, "policies", None)
+    return (engine.COMPILED_RANDOM_MOVES and policies is not None
+            and type(policies.get(int(side))) is RandomPolicy)
+
+
+def _random_allocation(game: GweGame, side: int, rest: list[int], radii: "_Radii",
+                       left: dict[int, int], in_cmd: np.ndarray, far: np.ndarray) -> list[int]:
+    """Step 2 of ``command_segment`` for a random player, by the kernel
+    ``gwe_random_allocation``: the same options and draws as asking unit by unit, the
+    choices logged as ``PlayedGame.ask`` logs them. Returns the units left unallocated."""
+    u = game.scenario.units
+    units = np.array(rest, dtype=np.int64)
+    strength = np.array([left[h] for h in radii.hqs], dtype=np.int32)
+    status = np.empty(units.size, dtype=np.int8)
+    picks = np.empty((units.size, 2), dtype=np.int32)
+    play = game.scenario.map.k.play
+    n = play.gwe_random_allocation(game.rngs[side], radii.cover(units).view(np.uint8),
+                                   u.stacking[units].astype(np.int32), strength, status, picks)
+    for k, h in enumerate(radii.hqs):
+        left[h] = int(strength[k])
+    if game.events is not None:
+        turn = int(game.state.turn)
+        game.events.extend(("choice", turn, "gwe.command.allocate", int(side), p)
+                           for _, p in picks[:n].tolist())
+    in_cmd[units[status == play.ALLOCATED]] = True
+    far[units[status == play.FAR]] = True
+    return units[status != play.ALLOCATED].tolist()
 
 
 def _mark(game: GweGame, mine: np.ndarray, in_cmd: np.ndarray, far: np.ndarray) -> None:
