@@ -27,6 +27,9 @@
 * ``gwe_withdrawals``: the cavalry withdrawals before combat of some Great War in the East
   units in one position (12.11, 12.13, 24.41), toward a supply source when any are (8.63
   priority 1).
+* ``KbObligations``: the attack obligations of a Kaiser's Battle Combat Phase in one
+  position (8.11-8.13, 8.21): the legal targets and each step of a declaration, for every
+  policy, and a random player's whole declaration drawn as ``RandomPolicy`` would.
 
 The draws are numpy's own (``random_bounded_uint64`` of its C library, on the generator's
 ``bitgen_t``), so a game played here and one played by the Python loop read the same numbers
@@ -40,8 +43,8 @@ import numpy as np
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free, malloc, qsort
+from libc.string cimport memcmp, memcpy
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
@@ -1465,3 +1468,399 @@ def gwe_random_allocation(rng, const uint8_t[:, ::1] cover, const int32_t[::1] s
                     pick -= 1
             status[j] = _ALLOCATED
     return draws
+
+
+# --- The Kaiser's Battle: the attack obligations of a Combat Phase (8.11-8.13, 8.21) ---------
+
+cdef class KbObligations:
+    """The attack obligations of one position of a Kaiser's Battle Combat Phase and the
+    declarations they allow (8.11, 8.12, 8.13, 8.21): the free attackers next to each target
+    hex, the obligated units and stacks left, the legal targets, and for a random player a
+    whole declaration drawn as ``RandomPolicy`` would. Same interface and answers as the twin
+    (``gwe_fast._pure.play.KbObligations``).
+
+    Parameters
+    ----------
+    neighbors : int32[n, 6]
+    target : uint8[n]
+        Enemy-occupied hexes not attacked yet this phase.
+    free : int32[m]
+        The phasing units that may still attack, ascending.
+    unit_cell : int32[n_units]
+    obligated : uint8[n_units]
+        The units obligated to attack at the start of the phase (8.12).
+    stacks : uint8[n]
+        The enemy stacks that must be attacked, as at the start of the phase (8.11).
+    """
+    cdef Py_ssize_t n, k, n_units
+    cdef int32_t* units            # free units next to a target, ascending
+    cdef int32_t* _adj             # their target hexes, 6 a unit, ascending, -1 padded
+    cdef int32_t* n_adj
+    cdef int32_t* o_idx            # obligated units left: indices into units
+    cdef Py_ssize_t n_o
+    cdef int32_t* m_cell           # obligated stacks left, ascending
+    cdef int32_t* m_first          # their attackers: att[m_first[i] .. m_first[i + 1])
+    cdef int32_t* att
+    cdef Py_ssize_t n_m
+
+    def __cinit__(self, const cell_t[:, ::1] neighbors, const uint8_t[::1] target,
+                  const int32_t[::1] free, const int32_t[::1] unit_cell,
+                  const uint8_t[::1] obligated, const uint8_t[::1] stacks):
+        cdef Py_ssize_t n = neighbors.shape[0], m = free.shape[0], j, d, i, u, c, a, t
+        if neighbors.shape[1] != 6 or target.shape[0] != n or stacks.shape[0] != n:
+            raise ValueError("neighbors, target and stacks must cover the map")
+        if obligated.shape[0] != unit_cell.shape[0]:
+            raise ValueError("obligated needs a row per unit")
+        for j in range(m):
+            if (free[j] < 0 or free[j] >= unit_cell.shape[0] or unit_cell[free[j]] < 0
+                    or unit_cell[free[j]] >= n):
+                raise ValueError(f"unit {free[j]} is not a unit on the map")
+            if j and free[j] <= free[j - 1]:
+                raise ValueError("free units must be ascending")
+        self.n, self.n_units = n, unit_cell.shape[0]
+        self.units = <int32_t*>malloc((9 * m + 2 * n + 2) * sizeof(int32_t))
+        if self.units == NULL:
+            raise MemoryError("no memory for the obligations")
+        self._adj = self.units + m
+        self.n_adj = self._adj + 6 * m
+        self.o_idx = self.n_adj + m
+        self.m_cell = self.o_idx + m
+        self.m_first = self.m_cell + n
+        self.att = NULL
+        cdef int32_t row[6]
+        self.k = 0
+        for j in range(m):
+            u = free[j]
+            a = 0
+            for d in range(6):
+                c = neighbors[unit_cell[u], d]
+                if c >= 0 and target[c]:
+                    row[a] = <int32_t>c
+                    a += 1
+            if not a:
+                continue
+            # ascending (insertion sort of at most six)
+            for i in range(1, a):
+                t = row[i]
+                d = i - 1
+                while d >= 0 and row[d] > t:
+                    row[d + 1] = row[d]
+                    d -= 1
+                row[d + 1] = <int32_t>t
+            self.units[self.k] = <int32_t>u
+            self.n_adj[self.k] = <int32_t>a
+            for i in range(6):
+                self._adj[6 * self.k + i] = row[i] if i < a else -1
+            self.k += 1
+        self.n_o = 0
+        for j in range(self.k):
+            if obligated[self.units[j]]:
+                self.o_idx[self.n_o] = <int32_t>j
+                self.n_o += 1
+        self.n_m = 0
+        for c in range(n):
+            if stacks[c] and target[c]:
+                self.m_cell[self.n_m] = <int32_t>c
+                self.n_m += 1
+        self._attackers()
+
+    cdef int _attackers(self) except -1:
+        # the attackers of each obligated stack left: a unit is next to at most six stacks,
+        # so 6 * k entries are room enough
+        cdef Py_ssize_t i, j, e, pos = 0
+        cdef int32_t* out = <int32_t*>malloc((6 * self.k + 1) * sizeof(int32_t))
+        if out == NULL:
+            raise MemoryError("no memory for the obligations")
+        for i in range(self.n_m):
+            self.m_first[i] = <int32_t>pos
+            for j in range(self.k):
+                for e in range(self.n_adj[j]):
+                    if self._adj[6 * j + e] == self.m_cell[i]:
+                        out[pos] = <int32_t>j
+                        pos += 1
+                        break
+        self.m_first[self.n_m] = <int32_t>pos
+        self.att = out
+        return 0
+
+    def __dealloc__(self):
+        free(self.att)
+        free(self.units)
+
+    # -- sets of hexes (at most six) and of units (a flag by unit index) -----------------
+
+    cdef bint _subset_of_d(self, Py_ssize_t j, const int32_t* d, int nd) noexcept nogil:
+        # adj of unit index j within d
+        cdef int e, f
+        for e in range(self.n_adj[j]):
+            for f in range(nd):
+                if d[f] == self._adj[6 * j + e]:
+                    break
+            else:
+                return False
+        return True
+
+    cdef bint _holds_d(self, Py_ssize_t j, const int32_t* d, int nd) noexcept nogil:
+        # adj of unit index j holds all of d
+        cdef int e, f
+        for f in range(nd):
+            for e in range(self.n_adj[j]):
+                if d[f] == self._adj[6 * j + e]:
+                    break
+            else:
+                return False
+        return True
+
+    cdef bint _feasible(self, const uint8_t* member, const int32_t* d, int nd) noexcept nogil:
+        # 8.11, 8.12: after this attack every obligated unit left can still attack a hex not
+        # in d, and every obligated stack left not in d still has an attacker not in it
+        cdef Py_ssize_t i, j, e
+        cdef int f
+        cdef bint found
+        for i in range(self.n_o):
+            j = self.o_idx[i]
+            if not member[j] and self._subset_of_d(j, d, nd):
+                return False
+        for i in range(self.n_m):
+            for f in range(nd):
+                if d[f] == self.m_cell[i]:
+                    break
+            else:
+                found = False
+                for e in range(self.m_first[i], self.m_first[i + 1]):
+                    if not member[self.att[e]]:
+                        found = True
+                        break
+                if not found:
+                    return False
+        return True
+
+    cdef Py_ssize_t _index(self, int32_t u) noexcept nogil:
+        # the index of unit u among units (ascending), -1 if it is not next to a target
+        cdef Py_ssize_t lo = 0, hi = self.k - 1, mid
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            if self.units[mid] == u:
+                return mid
+            if self.units[mid] < u:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return -1
+
+    cdef int _d_of(self, object cells, int32_t* d) except -1:
+        cdef int nd = 0
+        for c in sorted(set(int(x) for x in cells)):
+            if nd == 6:
+                raise ValueError("a target is at most six hexes")
+            d[nd] = <int32_t>c
+            nd += 1
+        return nd
+
+    cdef bint _legal(self, const int32_t* d, int nd, uint8_t* member) noexcept nogil:
+        cdef Py_ssize_t i, j, n_comp = 0
+        for j in range(self.k):
+            member[j] = 0
+        for i in range(self.n_o):
+            j = self.o_idx[i]
+            if self._subset_of_d(j, d, nd):
+                if self.n_adj[j] != nd:
+                    return False           # a compulsory member not next to all of d
+                member[j] = 1
+                n_comp += 1
+        if not self._feasible(member, d, nd):
+            return False
+        if n_comp:
+            return True
+        for j in range(self.k):
+            if self._holds_d(j, d, nd):
+                member[j] = 1
+                if self._feasible(member, d, nd):
+                    member[j] = 0
+                    return True
+                member[j] = 0
+        return False
+
+    # -- the questions ---------------------------------------------------------------------
+
+    def attackers(self):
+        """The free units next to a target hex, ascending."""
+        return [int(self.units[j]) for j in range(self.k)]
+
+    @property
+    def o_left(self):
+        """The obligated units that must still attack, ascending."""
+        return [int(self.units[self.o_idx[i]]) for i in range(self.n_o)]
+
+    @property
+    def m_left(self):
+        """The obligated enemy stacks still to be attacked, ascending."""
+        return [int(self.m_cell[i]) for i in range(self.n_m)]
+
+    def adj(self, int unit):
+        """The target hexes next to ``unit``, ascending (empty for others)."""
+        cdef Py_ssize_t j = self._index(unit)
+        return [] if j < 0 else [int(self._adj[6 * j + e]) for e in range(self.n_adj[j])]
+
+    def pending(self):
+        return bool(self.n_o or self.n_m)
+
+    def feasible(self, members, cells):
+        """Whether an attack on ``cells`` by ``members`` leaves every obligation possible."""
+        cdef int32_t d[6]
+        cdef int nd = self._d_of(cells, d)
+        cdef uint8_t* member = <uint8_t*>calloc(self.k + 1, 1)
+        cdef Py_ssize_t j
+        try:
+            for x in members:
+                j = self._index(int(x))
+                if j >= 0:
+                    member[j] = 1
+            return bool(self._feasible(member, d, nd))
+        finally:
+            free(member)
+
+    def compulsory(self, cells):
+        """The obligated units left whose every target hex is in ``cells``, ascending."""
+        cdef int32_t d[6]
+        cdef int nd = self._d_of(cells, d)
+        cdef Py_ssize_t i
+        return [int(self.units[self.o_idx[i]]) for i in range(self.n_o)
+                if self._subset_of_d(self.o_idx[i], d, nd)]
+
+    def candidates(self, cells, exclude=()):
+        """The units next to every hex of ``cells``, ascending, but those of ``exclude``."""
+        cdef int32_t d[6]
+        cdef int nd = self._d_of(cells, d)
+        cdef Py_ssize_t j
+        ex = set(int(x) for x in exclude)
+        return [int(self.units[j]) for j in range(self.k)
+                if self._holds_d(j, d, nd) and int(self.units[j]) not in ex]
+
+    def targets(self):
+        """The legal targets: every set of hexes next to one unit that an attack may take
+        on now (8.21), by size then hexes."""
+        cdef Py_ssize_t j, i, t, n_sets = 0, cap = 0
+        cdef int a, mask, e, nd
+        cdef int32_t d[6]
+        cdef int32_t* sets
+        cdef uint8_t* member
+        cap = 64 * self.k + 1
+        sets = <int32_t*>malloc(cap * 7 * sizeof(int32_t))
+        member = <uint8_t*>malloc(self.k + 1)
+        if sets == NULL or member == NULL:
+            free(sets)
+            free(member)
+            raise MemoryError("no memory for the targets")
+        try:
+            for j in range(self.k):
+                a = self.n_adj[j]
+                for mask in range(1, 1 << a):
+                    nd = 0
+                    for e in range(a):
+                        if mask & (1 << e):
+                            sets[7 * n_sets + 1 + nd] = self._adj[6 * j + e]
+                            nd += 1
+                    for e in range(nd, 6):
+                        sets[7 * n_sets + 1 + e] = -1
+                    sets[7 * n_sets] = nd
+                    n_sets += 1
+            qsort(sets, n_sets, 7 * sizeof(int32_t), _cmp_set)
+            out = []
+            for i in range(n_sets):
+                if i and memcmp(&sets[7 * i], &sets[7 * (i - 1)], 7 * sizeof(int32_t)) == 0:
+                    continue
+                nd = sets[7 * i]
+                for e in range(nd):
+                    d[e] = sets[7 * i + 1 + e]
+                if self._legal(d, nd, member):
+                    out.append(tuple(int(d[e]) for e in range(nd)))
+            return out
+        finally:
+            free(sets)
+            free(member)
+
+    def random_declare(self, rng):
+        """A random player's next declaration, drawn as ``RandomPolicy`` would from
+        ``rng``: ``(attack, draws)``, the attack ``(attackers, cells)`` (ascending) or None
+        when the player stops, and each draw as ``(decision, options, pick)``, ``decision``
+        0 for the target (``kb.combat.target``) and 1 for a unit joining
+        (``kb.combat.join``)."""
+        targets = self.targets()
+        n_opt = len(targets) + (0 if self.pending() else 1)
+        if self.pending() and not targets:
+            raise RuntimeError(f"combat obligations left that no attack can meet: units "
+                               f"{self.o_left}, stacks {self.m_left}")
+        draws = []
+        if n_opt == 0:
+            return None, draws
+        cdef bitgen_t* bg = _bitgen(rng)
+        cdef int64_t pick
+        with rng.bit_generator.lock:
+            pick = _draw(bg, n_opt)
+        if n_opt > 1:
+            draws.append((0, n_opt, int(pick)))
+        if pick == len(targets):
+            return None, draws
+        cells = targets[pick]
+        cdef int32_t d[6]
+        cdef int nd = self._d_of(cells, d)
+        cdef uint8_t* member = <uint8_t*>calloc(self.k + 1, 1)
+        cdef Py_ssize_t i, j, z, n_c = 0
+        cdef bint yes, no
+        cdef int32_t* cand = <int32_t*>malloc((self.k + 1) * sizeof(int32_t))
+        if member == NULL or cand == NULL:
+            free(member)
+            free(cand)
+            raise MemoryError("no memory for a declaration")
+        try:
+            n_members = 0
+            for i in range(self.n_o):
+                j = self.o_idx[i]
+                if self._subset_of_d(j, d, nd):
+                    member[j] = 1
+                    n_members += 1
+            for j in range(self.k):
+                if not member[j] and self._holds_d(j, d, nd):
+                    cand[n_c] = <int32_t>j
+                    n_c += 1
+            for i in range(n_c):
+                j = cand[i]
+                member[j] = 1
+                yes = self._feasible(member, d, nd)
+                member[j] = 0
+                no = n_members > 0
+                if not no:
+                    for z in range(i + 1, n_c):
+                        member[cand[z]] = 1
+                        no = self._feasible(member, d, nd)
+                        member[cand[z]] = 0
+                        if no:
+                            break
+                if yes and no:
+                    with rng.bit_generator.lock:
+                        pick = _draw(bg, 2)
+                    draws.append((1, 2, int(pick)))
+                    if pick == 0:
+                        member[j] = 1
+                        n_members += 1
+                elif yes:
+                    member[j] = 1
+                    n_members += 1
+                elif not no:
+                    raise RuntimeError("a unit that may neither join nor stay out")
+            return ([int(self.units[j]) for j in range(self.k) if member[j]], tuple(cells)), draws
+        finally:
+            free(member)
+            free(cand)
+
+
+cdef int _cmp_set(const void* a, const void* b) noexcept nogil:
+    # by size, then hexes
+    cdef const int32_t* x = <const int32_t*>a
+    cdef const int32_t* y = <const int32_t*>b
+    cdef int i
+    for i in range(7):
+        if x[i] != y[i]:
+            return -1 if x[i] < y[i] else 1
+    return 0

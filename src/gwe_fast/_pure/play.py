@@ -27,9 +27,13 @@ over and over, readable first.
 * ``gwe_withdrawals``: the cavalry withdrawals before combat of some Great War in the East
   units in one position (12.11, 12.13, 24.41), toward a supply source when any are (8.63
   priority 1).
+* ``KbObligations``: the attack obligations of a Kaiser's Battle Combat Phase in one
+  position (8.11-8.13, 8.21): the legal targets and each step of a declaration, for every
+  policy, and a random player's whole declaration drawn as ``RandomPolicy`` would.
 
 The engines' Python loops (``movement_segment`` of ``games.kb.engine`` and
-``games.gwe.engine``) are the reference both are checked against, game by game.
+``games.gwe.engine``, and the decisions asked one by one with ``engine.COMPILED_RANDOM_MOVES``
+off) are the reference both are checked against, game by game.
 """
 
 from __future__ import annotations
@@ -932,3 +936,146 @@ def gwe_random_allocation(rng, cover, stacking, left, status, picks):
             left[options[pick]] -= sp
             status[j] = ALLOCATED
     return draws
+
+
+# --- The Kaiser's Battle: the attack obligations of a Combat Phase (8.11-8.13, 8.21) ---------
+
+class KbObligations:
+    """The attack obligations of one position of a Kaiser's Battle Combat Phase and the
+    declarations they allow (8.11, 8.12, 8.13, 8.21).
+
+    Parameters
+    ----------
+    neighbors : int32[n, 6]
+    target : uint8[n]
+        Enemy-occupied hexes not attacked yet this phase.
+    free : int32[m]
+        The phasing units that may still attack, ascending.
+    unit_cell : int32[n_units]
+    obligated : uint8[n_units]
+        The units obligated to attack at the start of the phase (8.12).
+    stacks : uint8[n]
+        The enemy stacks that must be attacked, as at the start of the phase (8.11).
+
+    An attack on the hexes ``d`` by the units ``members`` is *feasible* when, after it, every
+    obligated unit left that is not a member is still next to a target hex outside ``d``, and
+    every obligated stack left outside ``d`` still has a free unit next to it that is not a
+    member. A target is legal (8.21) when the obligated units all of whose target hexes it
+    holds are next to all of it (they must join), and the attack they make is feasible or,
+    when there are none, some unit next to all of it may make a feasible one alone.
+    """
+
+    def __init__(self, neighbors, target, free, unit_cell, obligated, stacks):
+        n = len(neighbors)
+        if len(target) != n or len(stacks) != n:
+            raise ValueError("neighbors, target and stacks must cover the map")
+        if len(obligated) != len(unit_cell):
+            raise ValueError("obligated needs a row per unit")
+        free = [int(u) for u in free]
+        for j, u in enumerate(free):
+            if not 0 <= u < len(unit_cell) or not 0 <= int(unit_cell[u]) < n:
+                raise ValueError(f"unit {u} is not a unit on the map")
+            if j and u <= free[j - 1]:
+                raise ValueError("free units must be ascending")
+        self._adj: dict[int, frozenset] = {}
+        self._attackers_of: dict[int, set] = {}
+        for u in free:
+            a = frozenset(int(c) for c in neighbors[int(unit_cell[u])] if c >= 0 and target[c])
+            if a:
+                self._adj[u] = a
+                for c in a:
+                    self._attackers_of.setdefault(c, set()).add(u)
+        self.o_left = [u for u in self._adj if obligated[u]]
+        self.m_left = [c for c in range(n) if stacks[c] and target[c]]
+
+    def attackers(self):
+        """The free units next to a target hex, ascending."""
+        return list(self._adj)
+
+    def adj(self, unit):
+        """The target hexes next to ``unit``, ascending (empty for others)."""
+        return sorted(self._adj.get(int(unit), ()))
+
+    def pending(self):
+        return bool(self.o_left or self.m_left)
+
+    def feasible(self, members, cells):
+        """Whether an attack on ``cells`` by ``members`` leaves every obligation possible."""
+        members, d = {int(x) for x in members}, {int(c) for c in cells}
+        for y in self.o_left:
+            if y not in members and not (self._adj[y] - d):
+                return False
+        for s in self.m_left:
+            if s not in d and not (self._attackers_of.get(s, set()) - members):
+                return False
+        return True
+
+    def compulsory(self, cells):
+        """The obligated units left whose every target hex is in ``cells``, ascending."""
+        d = {int(c) for c in cells}
+        return [y for y in self.o_left if self._adj[y] <= d]
+
+    def candidates(self, cells, exclude=()):
+        """The units next to every hex of ``cells``, ascending, but those of ``exclude``."""
+        d, ex = {int(c) for c in cells}, {int(x) for x in exclude}
+        return sorted(u for u, a in self._adj.items() if a >= d and u not in ex)
+
+    def _legal(self, d):
+        comp = self.compulsory(d)
+        if any(self._adj[y] != d for y in comp):
+            return False                         # a compulsory member not next to all of d
+        if not self.feasible(comp, d):
+            return False
+        if comp:
+            return True
+        return any(self.feasible({x}, d) for x in self.candidates(d))
+
+    def targets(self):
+        """The legal targets: every set of hexes next to one unit that an attack may take
+        on now (8.21), by size then hexes."""
+        from itertools import combinations
+
+        sets = set()
+        for a in set(self._adj.values()):
+            cells = sorted(a)
+            for k in range(1, len(cells) + 1):
+                sets.update(combinations(cells, k))
+        return [t for t in sorted(sets, key=lambda t: (len(t), t)) if self._legal(frozenset(t))]
+
+    def random_declare(self, rng):
+        """A random player's next declaration, drawn as ``RandomPolicy`` would from ``rng``:
+        ``(attack, draws)``, the attack ``(attackers, cells)`` (ascending) or None when the
+        player stops, and each draw as ``(decision, options, pick)``, ``decision`` 0 for the
+        target (``kb.combat.target``, its options the targets then "done" when no
+        obligation is left) and 1 for a unit joining (``kb.combat.join``, its options
+        "yes" when the attack with it stays feasible, then "no" when another may still make
+        it)."""
+        targets = self.targets()
+        if self.pending() and not targets:
+            raise RuntimeError(f"combat obligations left that no attack can meet: units "
+                               f"{self.o_left}, stacks {self.m_left}")
+        n_opt = len(targets) + (0 if self.pending() else 1)
+        draws = []
+        if n_opt == 0:
+            return None, draws
+        pick = int(rng.integers(n_opt)) if n_opt > 1 else 0
+        if n_opt > 1:
+            draws.append((0, n_opt, pick))
+        if pick == len(targets):
+            return None, draws
+        cells = targets[pick]
+        members = set(self.compulsory(cells))
+        cands = self.candidates(cells, exclude=members)
+        for i, x in enumerate(cands):
+            yes = self.feasible(members | {x}, cells)
+            no = bool(members) or any(self.feasible({z}, cells) for z in cands[i + 1:])
+            if yes and no:
+                pick = int(rng.integers(2))
+                draws.append((1, 2, pick))
+                if pick == 0:
+                    members.add(x)
+            elif yes:
+                members.add(x)
+            elif not no:
+                raise RuntimeError("a unit that may neither join nor stay out")
+        return (sorted(members), tuple(cells)), draws

@@ -47,6 +47,7 @@ from gwe_fast.games.gwe.game import Flag, GweGame
 from gwe_fast.games.gwe.supply import friendly_ground, in_supply, position_key, remembered
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
+from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -384,12 +385,15 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
 def _random_player(game: GweGame, side: int) -> bool:
     """Whether ``side`` picks at random (``RandomPolicy`` itself) and the engine hands such a
     player's choices to the kernels (``engine.COMPILED_RANDOM_MOVES``)."""
-    from gwe_fast.games.gwe import engine
-    from gwe_fast.policies.base import RandomPolicy
-
+    global _engine
+    if _engine is None:                          # the engine imports this module
+        from gwe_fast.games.gwe import engine as _engine
     policies = getattr(game, "policies", None)
-    return (engine.COMPILED_RANDOM_MOVES and policies is not None
+    return (_engine.COMPILED_RANDOM_MOVES and policies is not None
             and type(policies.get(int(side))) is RandomPolicy)
+
+
+_engine = None
 
 
 def _random_allocation(game: GweGame, side: int, rest: list[int], radii: "_Radii",

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations
 
 import numpy as np
 
@@ -61,6 +60,7 @@ from gwe_fast.games.kb import artillery, supply, units
 from gwe_fast.games.kb.game import FOG, Flag, KbGame
 from gwe_fast.games.kb.movement import step_costs
 from gwe_fast.games.kb.zoc import controlled, occupied
+from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -472,17 +472,16 @@ def resolve_attack(game: KbGame, side: int, attackers, defender_cells) -> dict:
 
 @dataclass
 class _Obligations:
-    """The attack obligations of one Combat Phase (8.11, 8.12, 8.13, 8.21) and what is left."""
+    """The attack obligations of one Combat Phase (8.11, 8.12, 8.13, 8.21) and what is left:
+    the questions of the current position are those of the kernel ``KbObligations`` of the
+    map's kernels (``play``; its twin reads as the rules), made again by ``refresh``."""
 
     side: int
     units: frozenset          # obligated units (8.12), fixed at the start of the phase
     stacks: frozenset         # obligated enemy stacks (8.11), fixed at the start
     attacked: set = field(default_factory=set)    # units that have attacked (8.14)
     defended: set = field(default_factory=set)    # cells attacked (8.14, 8.23)
-    adj: dict = field(default_factory=dict)       # unit -> unattacked enemy cells next to it
-    attackers_of: dict = field(default_factory=dict)
-    o_left: list = field(default_factory=list)
-    m_left: list = field(default_factory=list)
+    k: object = None          # the KbObligations of the position
 
     def refresh(self, game: KbGame) -> None:
         sc, st = game.scenario, game.state
@@ -490,59 +489,45 @@ class _Obligations:
         if self.defended:
             target[list(self.defended)] = False
         flags = game.arr("flags")
-        self.adj, self.attackers_of = {}, {}
         free = ((st.unit_status & Status.ON_MAP) != 0) & (sc.units.side == self.side)
         free &= (flags & (Flag.ATTACKED | Flag.ADVANCED)) == 0
         if self.attacked:
             free[list(self.attacked)] = False
-        mine = np.flatnonzero(free)
-        near, hit = _next_to(game, mine, target)
-        for i in np.flatnonzero(hit.any(axis=1)).tolist():
-            u = int(mine[i])
-            a = frozenset(near[i][hit[i]].tolist())
-            self.adj[u] = a
-            for c in a:
-                self.attackers_of.setdefault(c, set()).add(u)
-        self.o_left = sorted(u for u in self.units if u in self.adj)
-        self.m_left = sorted(c for c in self.stacks if target[c])
+        obligated = np.zeros(sc.units.n, dtype=np.uint8)
+        obligated[list(self.units)] = 1
+        stacks = np.zeros(sc.map.n_cells, dtype=np.uint8)
+        stacks[list(self.stacks)] = 1
+        self.k = sc.map.k.play.KbObligations(sc.map.neighbors, target.view(np.uint8),
+                                             np.flatnonzero(free).astype(np.int32),
+                                             st.unit_cell, obligated, stacks)
+
+    @property
+    def o_left(self) -> list[int]:
+        return self.k.o_left
+
+    @property
+    def m_left(self) -> list[int]:
+        return self.k.m_left
+
+    @property
+    def adj(self) -> dict[int, frozenset]:
+        """Each free unit next to a target hex: those hexes."""
+        return {u: frozenset(self.k.adj(u)) for u in self.k.attackers()}
 
     def feasible(self, members, d) -> bool:
-        for y in self.o_left:
-            if y not in members and not (self.adj[y] - d):
-                return False
-        for s in self.m_left:
-            if s not in d and not (self.attackers_of.get(s, set()) - members):
-                return False
-        return True
+        return self.k.feasible(members, d)
 
     def compulsory(self, d) -> list[int]:
-        return [y for y in self.o_left if self.adj[y] <= d]
+        return self.k.compulsory(d)
 
     def candidates(self, d, exclude=()) -> list[int]:
-        return sorted(u for u, a in self.adj.items() if a >= d and u not in exclude)
-
-    def legal_target(self, d) -> bool:
-        comp = self.compulsory(d)
-        if any(self.adj[y] != d for y in comp):
-            return False                         # a compulsory member not adjacent to all
-        if not self.feasible(set(comp), d):
-            return False
-        if comp:
-            return True
-        return any(self.feasible({x}, d) for x in self.candidates(d))
+        return self.k.candidates(d, exclude)
 
     def targets(self) -> list[tuple[int, ...]]:
-        sets = set()
-        for a in set(self.adj.values()):
-            cells = sorted(a)
-            for k in range(1, len(cells) + 1):
-                for sub in combinations(cells, k):
-                    sets.add(sub)
-        return [t for t in sorted(sets, key=lambda t: (len(t), t))
-                if self.legal_target(frozenset(t))]
+        return self.k.targets()
 
     def pending(self) -> bool:
-        return bool(self.o_left or self.m_left)
+        return self.k.pending()
 
 
 def _next_to(game: KbGame, us: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -567,9 +552,36 @@ def obligations(game: KbGame, side: int) -> _Obligations:
     return ob
 
 
+#: the decisions of a declaration, as ``KbObligations.random_declare`` numbers them
+_DECLARATION_KINDS = ("kb.combat.target", "kb.combat.join")
+
+
+def _random_player(game: KbGame, side: int) -> bool:
+    """Whether ``side`` picks at random (``RandomPolicy`` itself) and the engine hands such a
+    player's choices to the kernels (``engine.COMPILED_RANDOM_MOVES``)."""
+    global _engine
+    if _engine is None:                          # the engine imports this module
+        from gwe_fast.games.kb import engine as _engine
+    policies = getattr(game, "policies", None)
+    return (_engine.COMPILED_RANDOM_MOVES and policies is not None
+            and type(policies.get(int(side))) is RandomPolicy)
+
+
+_engine = None
+
+
 def declare_attack(game: KbGame, ob: _Obligations) -> tuple[list[int], tuple[int, ...]] | None:
-    """The attacker's next attack: ``(attackers, defender cells)``, or None when he stops."""
+    """The attacker's next attack: ``(attackers, defender cells)``, or None when he stops. A
+    random player's is drawn whole by the kernel (``KbObligations.random_declare``), its
+    choices logged as ``PlayedGame.ask`` logs them."""
     side = ob.side
+    if _random_player(game, side):
+        attack, draws = ob.k.random_declare(game.rngs[side])
+        if game.events is not None:
+            turn = int(game.state.turn)
+            game.events.extend(("choice", turn, _DECLARATION_KINDS[kind], int(side), pick)
+                               for kind, _, pick in draws)
+        return attack
     opts: list = ob.targets()
     if not ob.pending():
         opts.append(DONE)
