@@ -54,7 +54,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from gwe_fast import dtypes, kernels
+from gwe_fast import kernels
 from gwe_fast.enums import Side
 from gwe_fast.games.kb import artillery, supply, units
 from gwe_fast.games.kb.game import FOG, Flag, KbGame

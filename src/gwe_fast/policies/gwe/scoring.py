@@ -569,34 +569,26 @@ class Snapshot:
         return self._get("steps_left", make)
 
     def defense(self, cells, attacker_side: int, depot: int = -1) -> int:
-        """``combat.defense_strength``: the same sum over the same stacks, with every
-        unit's own defence (``_unit_defenses``) computed once per position."""
+        """``combat.defense_strength``: the same sum over the same stacks, every hex's
+        defenders summed once per position (``combat.hex_facts``)."""
         key = ("defense", tuple(sorted(int(c) for c in cells)), int(attacker_side), int(depot))
         return self._get(key, lambda: self._defense(list(cells), int(attacker_side),
                                                     int(depot)))
 
     def _defense(self, cells, attacker_side: int, depot: int) -> int:
-        from gwe_fast.games.gwe import combat, command
+        from gwe_fast.games.gwe import combat
 
         g = self.game
-        st = g.state
-        enemy = 1 - attacker_side
-        dval, shift = self._get(("unit_defense", attacker_side),
-                                lambda: _unit_defenses(g, attacker_side, self.values()))
-        near = (combat._range_mask(g, int(st.unit_cell[depot]), combat.artillery_range(g))
-                if depot >= 0 else None)
-        total = 0
-        for c in cells:
-            c = int(c)
-            s = self.stack(c, enemy)
-            mult = combat.artillery_multiplier(g) if near is not None and near[c] else 1
-            for x in s.counted:
-                total += int(dval[x]) * mult
-            for x in s.hqs:                  # an HQ is never halved (10.35); terrain only
-                d = command.hq_combat_strength(g, x, False, c) << int(shift[x])
-                total += d * mult
-            total += combat.fortress_defense(g, c) if s.fortress else 0
-        return total
+        cells = [int(c) for c in cells]
+        total = self._get(("hex_defense", attacker_side),
+                          lambda: combat.hex_facts(g, attacker_side)[0])
+        out = sum(combat._with_fortresses(g, cells, attacker_side, total))
+        if depot >= 0:                   # 19.23: the defenders, not the fortress, doubled
+            near = combat._range_mask(g, int(g.state.unit_cell[depot]),
+                                      combat.artillery_range(g))
+            more = combat.artillery_multiplier(g) - 1
+            out += more * sum(int(total[c]) for c in cells if near[c])
+        return out
 
 
 def _units_by_cell(game, side: int) -> dict[int, list[int]]:
@@ -649,41 +641,6 @@ def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
     a = np.zeros(u.n, dtype=np.int64)
     a[mine] = combat.unit_attacks(game, mine, np.asarray(supplied, dtype=bool)[mine], vals)
     return a
-
-
-def _unit_defenses(game, attacker_side: int, vals) -> tuple[np.ndarray, np.ndarray]:
-    """``combat.unit_defense`` of every unit other than an HQ in its own hex, at once, and
-    the doublings of every unit (HQs included) in its hex:
-    printed (1 when panicking, 23.11), halved down when entrained (5.36), doubled by the
-    hex's terrain and again by a trench unless it has no trench benefit (5.4, 23.11, 23.51).
-    Off-map units get meaningless values (never read)."""
-    from gwe_fast.games.gwe import panic
-
-    sc, st = game.scenario, game.state
-    no_trench = panic.no_trench_benefit(game, attacker_side)
-    panicking = (panic.subject_to_panic(game) if panic.panic_in_effect(game, attacker_side)
-                 else np.zeros(sc.units.n, dtype=bool))
-    d = np.where(panicking, 1, vals[:, 1].astype(np.int64))
-    entrained = (st.unit_status & Status.ENTRAINED) != 0
-    d = np.where(entrained, d // 2, d)
-    times = _defense_doublings(sc)
-    cell = np.maximum(st.unit_cell, 0)
-    shift = times[cell, 0] + np.where(no_trench, 0, times[cell, 1])
-    return d << shift, shift
-
-
-@lru_cache(maxsize=32)
-def _defense_doublings(scenario: Scenario) -> np.ndarray:
-    """``int64[n_cells, 2]``: per hex, the doublings of its terrain and of its trench
-    (``combat.combat_terrain``)."""
-    from gwe_fast.games.gwe.combat import combat_terrain
-
-    ct = combat_terrain(scenario)
-    dbl = ct.doubled.astype(np.int64)
-    tr = ct.trench.astype(np.int64)
-    out = np.stack([dbl, tr], axis=1)
-    out.flags.writeable = False
-    return out
 
 
 def _die_modifier(game, attackers, cells) -> int:
