@@ -321,10 +321,20 @@ def may_attack(game: GweGame, side: int) -> np.ndarray:
           & ~(st.unit_status & Status.ENTRAINED).astype(bool)
           & ~(((flags & Flag.USED_RAIL) != 0) & (game.data.tcr != 1)))
     out = ok & (vals[:, 0] > 0) & (u.utype != _HQ)
-    for h in np.flatnonzero(ok & (u.utype == _HQ)):
-        if command.is_heroic(game, int(h)) and command.hq_combat_strength(
-                game, int(h), True, int(st.unit_cell[h])) > 0:
-            out[h] = True
+    heroic = _heroic(sc)
+    if heroic.size:
+        for h in heroic[ok[heroic]].tolist():
+            if command.hq_combat_strength(game, h, True, int(st.unit_cell[h])) > 0:
+                out[h] = True
+    return out
+
+
+@lru_cache(maxsize=32)
+def _heroic(scenario: Scenario) -> np.ndarray:
+    """The heroic leaders among the HQs (10.12, ``command.is_heroic``), ascending."""
+    u = scenario.units
+    out = np.flatnonzero((u.utype == _HQ) & (u.extra["heroic"] > 0))
+    out.flags.writeable = False
     return out
 
 
