@@ -370,20 +370,27 @@ def snapshot(game: KbGame, turn: int, side: int) -> dict:
     lost = game.arr("steps_lost").tolist()
     spent = game.arr("arty_spent")
     spent = spent.reshape(spent.shape[0], spent.shape[1], -1).sum(axis=2).tolist()
-    on = (st.unit_status & Status.ON_MAP) != 0
-    for s, name in enumerate(_SIDE_NAMES):
-        mine = np.flatnonzero(on & (sc.units.side == s))
-        row[f"units_{name}"] = int(mine.size)
-        row[f"stacking_{name}"] = units.stacking_points(game, mine)
-        row[f"steps_lost_{name}"] = int(sum(lost[s]))
-        for i, cause in enumerate(LOSS_CAUSES):
-            row[f"steps_lost_{name}_{cause}"] = int(lost[s][i])
-        for k, mission in enumerate(MISSIONS):
-            row[f"artillery_{name}_{mission}"] = int(spent[s][k])
+    on = np.flatnonzero(st.unit_status & Status.ON_MAP)
+    side_of = sc.units.side[on]
+    n_units = np.bincount(side_of, minlength=len(_SIDE_NAMES)).tolist()
+    points = np.bincount(side_of, weights=units.stacking_each(game, on),
+                         minlength=len(_SIDE_NAMES)).tolist()
+    for s, (n_key, sp_key, lost_key, cause_keys, mission_keys) in enumerate(_ROW_KEYS):
+        row[n_key] = int(n_units[s])
+        row[sp_key] = int(points[s])
+        row[lost_key] = int(sum(lost[s]))
+        row.update(zip(cause_keys, (int(x) for x in lost[s])))
+        row.update(zip(mission_keys, (int(x) for x in spent[s])))
     return row
 
 
 _SIDE_NAMES = tuple(s.name.lower() for s in Side)
+#: each side's keys of a record row: units, stacking, steps lost (all, then by cause), the
+#: artillery points spent by mission
+_ROW_KEYS = tuple((f"units_{name}", f"stacking_{name}", f"steps_lost_{name}",
+                   tuple(f"steps_lost_{name}_{cause}" for cause in LOSS_CAUSES),
+                   tuple(f"artillery_{name}_{mission}" for mission in MISSIONS))
+                  for name in _SIDE_NAMES)
 
 
 __all__ = ["play", "run_phase", "movement_phase", "snapshot", "PHASE_NAMES", "Status"]

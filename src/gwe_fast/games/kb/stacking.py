@@ -19,6 +19,8 @@ def over_limit(game: KbGame, side: int) -> list[int]:
     sp = np.bincount(st.unit_cell[mine], weights=units.stacking_each(game, mine),
                      minlength=game.scenario.map.n_cells)
     cells = {int(c): int(sp[c]) for c in np.flatnonzero(sp > limit)}
+    if not cells:
+        return []
     entry = {c for cs in game.data.entry.values() for c in cs}
     arrived_at = game.arr("arrival_hex")
     turn = int(st.turn)
