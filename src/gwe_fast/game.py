@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
+from importlib import import_module
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -76,6 +77,18 @@ class Game:
         i = self.unit(unit_id)
         self.state.unit_cell[i] = -1
         self.state.unit_status[i] = Status.NOT_IN_PLAY
+
+
+def picks_at_random(game: Any, side: int, engine: str | None = None) -> bool:
+    """Whether ``side`` of ``game`` picks at random: a played game whose policy for the side is
+    ``RandomPolicy`` itself (``PlayedGame.ask`` then draws without asking it; the compiled
+    turn loop draws the same numbers). With ``engine`` (a rules engine's module name), only
+    while that engine hands such a player's choices to its kernels
+    (``COMPILED_RANDOM_MOVES``)."""
+    policies = getattr(game, "policies", None)
+    if policies is None or type(policies.get(int(side))) is not RandomPolicy:
+        return False
+    return engine is None or bool(import_module(engine).COMPILED_RANDOM_MOVES)
 
 
 class PlayedGame(Game):

@@ -1241,12 +1241,26 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
 
 # --- The Great War in the East: cavalry withdrawal before combat (12.11, 12.13, 24.41) -------
 
-cdef inline bint _withdraw_into(Py_ssize_t c, Py_ssize_t here, int t, bint car, bint by_zoc,
-                                const int16_t[:, ::1] enter_cost, const uint8_t[::1] mountain,
-                                const uint8_t[::1] enemy_units,
-                                const uint8_t[::1] enemy_zoc) noexcept nogil:
-    return (c != here and enter_cost[t, c] >= 0 and not (car and mountain[c])
-            and not enemy_units[c] and not (by_zoc and enemy_zoc[c]))
+cdef inline Py_ssize_t _withdraw_step(Py_ssize_t c, int d, Py_ssize_t here, int t, bint car,
+                                      bint by_zoc, const cell_t[:, ::1] neighbors,
+                                      const int16_t[:, :, ::1] side_add,
+                                      const int16_t[:, ::1] enter_cost,
+                                      const uint8_t[::1] mountain, const uint8_t[::1] enemy_units,
+                                      const uint8_t[::1] enemy_zoc) noexcept nogil:
+    # the hex a withdrawing unit enters from c across side d, -1 when it may not: across a
+    # hexside it may cross, into terrain it may enter (the car never a mountain), never into
+    # an enemy unit's hex, nor an enemy zone of control unless of TCR 1, nor back home
+    cdef Py_ssize_t v = neighbors[c, d]
+    if (v < 0 or v == here or side_add[t, c, d] < 0 or enter_cost[t, v] < 0
+            or (car and mountain[v]) or enemy_units[v] or (by_zoc and enemy_zoc[v])):
+        return -1
+    return v
+
+
+cdef inline bint _toward(const int32_t[::1] to_source, Py_ssize_t here, Py_ssize_t via,
+                         Py_ssize_t dest) noexcept nogil:
+    return (to_source[here] >= 0 and 0 <= to_source[via] < to_source[here]
+            and 0 <= to_source[dest] < to_source[via])
 
 
 def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] side_add,
@@ -1272,7 +1286,7 @@ def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] sid
                          "paths 36 rows per unit asked")
     cdef Py_ssize_t j, u, here, d, e, via, dest, rows = 0, first, i, a, b
     cdef int t
-    cdef bint by_zoc, is_car, any_toward
+    cdef bint by_zoc, is_car
     cdef int32_t tmp0, tmp1
     for j in range(k):
         u = units[j]
@@ -1288,18 +1302,15 @@ def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] sid
             by_zoc = tcr[u] != 1                                      # 12.13
             is_car = car[u] != 0                                      # 24.41
             first = rows
-            any_toward = False
             for d in range(6):
-                via = neighbors[here, d]
-                if via < 0 or side_add[t, here, d] < 0 or not _withdraw_into(
-                        via, here, t, is_car, by_zoc, enter_cost, mountain, enemy_units,
-                        enemy_zoc):
+                via = _withdraw_step(here, d, here, t, is_car, by_zoc, neighbors, side_add,
+                                     enter_cost, mountain, enemy_units, enemy_zoc)
+                if via < 0:
                     continue
                 for e in range(6):
-                    dest = neighbors[via, e]
-                    if dest < 0 or side_add[t, via, e] < 0 or not _withdraw_into(
-                            dest, here, t, is_car, by_zoc, enter_cost, mountain, enemy_units,
-                            enemy_zoc):
+                    dest = _withdraw_step(via, e, here, t, is_car, by_zoc, neighbors, side_add,
+                                          enter_cost, mountain, enemy_units, enemy_zoc)
+                    if dest < 0:
                         continue
                     for i in range(6):                 # exactly two hexes away (12.11)
                         if neighbors[here, i] == dest:
@@ -1308,21 +1319,15 @@ def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] sid
                         paths[rows, 0] = <int32_t>via
                         paths[rows, 1] = <int32_t>dest
                         rows += 1
-            # 8.63 priority 1, as for retreats: each hex nearer to a source than the last
+            # 8.63 priority 1, as for retreats: each hex nearer to a source than the last;
+            # those kept, moved up in place, when there are any (nothing moves otherwise)
+            b = first
             for i in range(first, rows):
-                if (to_source[here] >= 0 and 0 <= to_source[paths[i, 0]] < to_source[here]
-                        and 0 <= to_source[paths[i, 1]] < to_source[paths[i, 0]]):
-                    any_toward = True
-                    break
-            if any_toward:
-                b = first
-                for i in range(first, rows):
-                    if (to_source[here] >= 0
-                            and 0 <= to_source[paths[i, 0]] < to_source[here]
-                            and 0 <= to_source[paths[i, 1]] < to_source[paths[i, 0]]):
-                        paths[b, 0] = paths[i, 0]
-                        paths[b, 1] = paths[i, 1]
-                        b += 1
+                if _toward(to_source, here, paths[i, 0], paths[i, 1]):
+                    paths[b, 0] = paths[i, 0]
+                    paths[b, 1] = paths[i, 1]
+                    b += 1
+            if b > first:
                 rows = b
             # sorted by (via, destination): an insertion sort of at most 36 rows
             for i in range(first + 1, rows):
@@ -1476,22 +1481,8 @@ cdef class KbObligations:
     """The attack obligations of one position of a Kaiser's Battle Combat Phase and the
     declarations they allow (8.11, 8.12, 8.13, 8.21): the free attackers next to each target
     hex, the obligated units and stacks left, the legal targets, and for a random player a
-    whole declaration drawn as ``RandomPolicy`` would. Same interface and answers as the twin
-    (``gwe_fast._pure.play.KbObligations``).
-
-    Parameters
-    ----------
-    neighbors : int32[n, 6]
-    target : uint8[n]
-        Enemy-occupied hexes not attacked yet this phase.
-    free : int32[m]
-        The phasing units that may still attack, ascending.
-    unit_cell : int32[n_units]
-    obligated : uint8[n_units]
-        The units obligated to attack at the start of the phase (8.12).
-    stacks : uint8[n]
-        The enemy stacks that must be attacked, as at the start of the phase (8.11).
-    """
+    whole declaration drawn as ``RandomPolicy`` would. Same arguments, methods and answers as
+    the twin (``gwe_fast._pure.play.KbObligations``)."""
     cdef Py_ssize_t n, k, n_units
     cdef int32_t* units            # free units next to a target, ascending
     cdef int32_t* _adj             # their target hexes, 6 a unit, ascending, -1 padded

@@ -41,19 +41,22 @@ import numpy as np
 
 from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Feature, Nationality, Side, Size, UnitType
+from gwe_fast.game import picks_at_random
 from gwe_fast.games.gwe import units as gwe_units
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
 from gwe_fast.games.gwe.supply import friendly_ground, in_supply, position_key, remembered
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
 _ALLIED = int(Side.ALLIED)
 _ARMY = int(Size.ARMY)
 _CENTRAL = int(Side.CENTRAL)
+
+#: the engine whose ``COMPILED_RANDOM_MOVES`` hands a random player's allocation to a kernel
+_ENGINE = "gwe_fast.games.gwe.engine"
 
 # Exclusive rules of the Brusilov Offensive that change the standard command rules.
 HQ_DEFENSIVE_SHIFT = True          # 21.1: HQs also shift enemy attacks to the left
@@ -349,7 +352,7 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
         unlimited = bool(sc.options.get("unlimited_command", False))   # 10.32 optional
         left = {h: hq_ratings(game, h)[1] for h in radii.hqs} if rest else {}
         unallocated = []
-        if rest and not unlimited and _random_player(game, side):
+        if rest and not unlimited and picks_at_random(game, side, _ENGINE):
             unallocated = _random_allocation(game, side, rest, radii, left, in_cmd, far)
             rest = []
         # which HQs' radii hold each unit, as Python values (asked unit by unit)
@@ -380,20 +383,6 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
             if game.roll("command", f"10.41 {u.ids[i]}") > int(tcr[i]):
                 in_cmd[i] = True
     _mark(game, mine, in_cmd, far)
-
-
-def _random_player(game: GweGame, side: int) -> bool:
-    """Whether ``side`` picks at random (``RandomPolicy`` itself) and the engine hands such a
-    player's choices to the kernels (``engine.COMPILED_RANDOM_MOVES``)."""
-    global _engine
-    if _engine is None:                          # the engine imports this module
-        from gwe_fast.games.gwe import engine as _engine
-    policies = getattr(game, "policies", None)
-    return (_engine.COMPILED_RANDOM_MOVES and policies is not None
-            and type(policies.get(int(side))) is RandomPolicy)
-
-
-_engine = None
 
 
 def _random_allocation(game: GweGame, side: int, rest: list[int], radii: "_Radii",

@@ -15,11 +15,11 @@ import numpy as np
 
 from gwe_fast import kernels
 from gwe_fast.enums import Nationality, Side, UnitType
+from gwe_fast.game import picks_at_random
 from gwe_fast.games.gwe import movement, supply, units, victory
 from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.zoc import controlled, occupied
-from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -194,7 +194,7 @@ def movement_segment(game: GweGame, side: int) -> None:
     A player who picks at random (``RandomPolicy`` itself) has the segment played by the
     kernel ``gwe_random_moves`` (``random_segment``) while ``COMPILED_RANDOM_MOVES`` is true:
     the same options in the same order, the same draws, moves and events as this loop."""
-    if COMPILED_RANDOM_MOVES and type(game.policies[side]) is RandomPolicy:
+    if COMPILED_RANDOM_MOVES and picks_at_random(game, side):
         random_segment(game, side)
         return
     done: set[int] = set()

@@ -56,11 +56,11 @@ import numpy as np
 
 from gwe_fast import kernels
 from gwe_fast.enums import Side
+from gwe_fast.game import picks_at_random
 from gwe_fast.games.kb import artillery, supply, units
 from gwe_fast.games.kb.game import FOG, Flag, KbGame
 from gwe_fast.games.kb.movement import step_costs
 from gwe_fast.games.kb.zoc import controlled, occupied
-from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -552,22 +552,10 @@ def obligations(game: KbGame, side: int) -> _Obligations:
     return ob
 
 
+#: the engine whose ``COMPILED_RANDOM_MOVES`` hands a random player's declarations to a kernel
+_ENGINE = "gwe_fast.games.kb.engine"
 #: the decisions of a declaration, as ``KbObligations.random_declare`` numbers them
 _DECLARATION_KINDS = ("kb.combat.target", "kb.combat.join")
-
-
-def _random_player(game: KbGame, side: int) -> bool:
-    """Whether ``side`` picks at random (``RandomPolicy`` itself) and the engine hands such a
-    player's choices to the kernels (``engine.COMPILED_RANDOM_MOVES``)."""
-    global _engine
-    if _engine is None:                          # the engine imports this module
-        from gwe_fast.games.kb import engine as _engine
-    policies = getattr(game, "policies", None)
-    return (_engine.COMPILED_RANDOM_MOVES and policies is not None
-            and type(policies.get(int(side))) is RandomPolicy)
-
-
-_engine = None
 
 
 def declare_attack(game: KbGame, ob: _Obligations) -> tuple[list[int], tuple[int, ...]] | None:
@@ -575,7 +563,7 @@ def declare_attack(game: KbGame, ob: _Obligations) -> tuple[list[int], tuple[int
     random player's is drawn whole by the kernel (``KbObligations.random_declare``), its
     choices logged as ``PlayedGame.ask`` logs them."""
     side = ob.side
-    if _random_player(game, side):
+    if picks_at_random(game, side, _ENGINE):
         attack, draws = ob.k.random_declare(game.rngs[side])
         if game.events is not None:
             turn = int(game.state.turn)

@@ -13,11 +13,11 @@ import numpy as np
 
 from gwe_fast import kernels
 from gwe_fast.enums import Side, UnitType
+from gwe_fast.game import picks_at_random
 from gwe_fast.games import GameResult
 from gwe_fast.games.kb import movement, units, victory
 from gwe_fast.games.kb.game import LOSS_CAUSES, MISSIONS, WEATHER, Flag, KbGame
 from gwe_fast.games.kb.zoc import controlled, occupied
-from gwe_fast.policies.base import RandomPolicy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -263,7 +263,7 @@ def movement_segment(game: KbGame, side: int, segment: int) -> None:
     ``kb_random_moves`` (``random_segment``) while ``COMPILED_RANDOM_MOVES`` is true: the same
     options in the same order, the same draws from the player's generator, the same moves and
     events as the loop below."""
-    if COMPILED_RANDOM_MOVES and type(game.policies[side]) is RandomPolicy:
+    if COMPILED_RANDOM_MOVES and picks_at_random(game, side):
         random_segment(game, side, segment)
         return
     done: set[int] = set()
