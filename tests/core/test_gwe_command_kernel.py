@@ -33,8 +33,10 @@ def _searched(game, hq, stopped):
     sc, st = game.scenario, game.state
     m = sc.map
     side = int(sc.units.side[hq])
-    table = command._radius_table(sc, int(game.data.tcr[hq]) - 1,
-                                  occupied(sc, st, 1 - side).tobytes())
+    t = int(game.data.tcr[hq]) - 1
+    enter, sides = command._radius_costs(sc)
+    table = m.k.board.step_costs(m.neighbors, enter[t], sides[t],
+                                 closed=occupied(sc, st, 1 - side))
     stop = ((controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).astype(np.uint8)
             if stopped else None)
     dist = m.k.search.bounded_search(m.neighbors, table, [int(st.unit_cell[hq])],
@@ -73,9 +75,8 @@ def test_twin_gives_the_kernels_radii(games, stopped):
     sc, st = g.scenario, g.state
     m = sc.map
     hqs = command._hqs(g, 1)
-    tables = np.stack([command._radius_table(sc, t, occupied(sc, st, 0).tobytes())
-                       for t in range(4)])
-    args = (tables, st.unit_cell[hqs].astype(np.int32),
+    args = (command._radius_tables(sc), occupied(sc, st, 0).view(np.uint8),
+            st.unit_cell[hqs].astype(np.int32),
             (g.data.tcr[hqs] - 1).astype(np.int32),
             np.array([command.hq_ratings(g, h)[2] for h in hqs], np.int32),
             np.full(hqs.size, stopped, np.uint8),
@@ -93,14 +94,17 @@ def test_gwe_command_radii_refuses_bad_arguments(games):
     n = m.n_cells
     ws = m.k.search.SearchWorkspace(m.neighbors)
     tables = np.ones((1, n, 6), np.int16)
-    ok = (tables, np.array([0], np.int32), np.array([0], np.int32), np.array([2], np.int32),
-          np.zeros(1, np.uint8), np.zeros(n, np.uint8))
+    enemy = np.zeros(n, np.uint8)
+    ok = (tables, enemy, np.array([0], np.int32), np.array([0], np.int32),
+          np.array([2], np.int32), np.zeros(1, np.uint8), np.zeros(n, np.uint8))
     cy.gwe_command_radii(ws, *ok, np.zeros((1, n), np.uint8))
     with pytest.raises(ValueError, match="off the map"):
-        cy.gwe_command_radii(ws, tables, np.array([n], np.int32), *ok[2:],
+        cy.gwe_command_radii(ws, tables, enemy, np.array([n], np.int32), *ok[3:],
                              np.zeros((1, n), np.uint8))
     with pytest.raises(ValueError, match="no step table"):
-        cy.gwe_command_radii(ws, tables, ok[1], np.array([1], np.int32), *ok[3:],
+        cy.gwe_command_radii(ws, tables, enemy, ok[2], np.array([1], np.int32), *ok[4:],
                              np.zeros((1, n), np.uint8))
+    with pytest.raises(ValueError, match="cover the workspace's map"):
+        cy.gwe_command_radii(ws, tables, enemy[:-1], *ok[2:], np.zeros((1, n), np.uint8))
     with pytest.raises(ValueError, match="do not agree"):
         cy.gwe_command_radii(ws, *ok, np.zeros((2, n), np.uint8))

@@ -95,7 +95,8 @@ def gwe_supply(
 ) -> None: ...
 
 def gwe_command_radii(
-    ws: object, tables: npt.NDArray[np.int16], hq_cell: npt.NDArray[np.int32],
+    ws: object, tables: npt.NDArray[np.int16], enemy: npt.NDArray[np.uint8],
+    hq_cell: npt.NDArray[np.int32],
     hq_table: npt.NDArray[np.int32], hq_radius: npt.NDArray[np.int32],
     hq_stopped: npt.NDArray[np.uint8], open_zoc: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint8],

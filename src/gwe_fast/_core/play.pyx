@@ -1200,36 +1200,51 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
 # --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------
 
 def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
-                      const int32_t[::1] hq_cell, const int32_t[::1] hq_table,
-                      const int32_t[::1] hq_radius, const uint8_t[::1] hq_stopped,
-                      const uint8_t[::1] open_zoc, uint8_t[:, ::1] out):
+                      const uint8_t[::1] enemy, const int32_t[::1] hq_cell,
+                      const int32_t[::1] hq_table, const int32_t[::1] hq_radius,
+                      const uint8_t[::1] hq_stopped, const uint8_t[::1] open_zoc,
+                      uint8_t[:, ::1] out):
     """The command radius of each of a side's HQs in one position: ``out[k]`` the hexes within
-    ``hq_radius[k]`` steps of ``hq_cell[k]`` on step table ``tables[hq_table[k]]``, a path
-    ending at the first hex of ``open_zoc`` it enters when ``hq_stopped[k]``. Same arguments
-    and results as the twin (``gwe_fast._pure.play``)."""
-    cdef Py_ssize_t n = ws.n_cells, k = hq_cell.shape[0], j, i, s
-    if tables.shape[1] != n or tables.shape[2] != 6 or open_zoc.shape[0] != n:
-        raise ValueError("tables and open_zoc must cover the workspace's map")
+    ``hq_radius[k]`` steps of ``hq_cell[k]`` on step table ``tables[hq_table[k]]`` with the
+    hexes of ``enemy`` closed, a path ending at the first hex of ``open_zoc`` it enters when
+    ``hq_stopped[k]``. Same arguments and results as the twin (``gwe_fast._pure.play``)."""
+    cdef Py_ssize_t n = ws.n_cells, k = hq_cell.shape[0], n_tab = tables.shape[0], j, i, s
+    if (tables.shape[1] != n or tables.shape[2] != 6 or enemy.shape[0] != n
+            or open_zoc.shape[0] != n):
+        raise ValueError("tables, enemy and open_zoc must cover the workspace's map")
     if (hq_table.shape[0] != k or hq_radius.shape[0] != k or hq_stopped.shape[0] != k
             or out.shape[0] != k or out.shape[1] != n):
         raise ValueError("hq_cell, hq_table, hq_radius, hq_stopped and out do not agree")
     for j in range(k):
         if hq_cell[j] < 0 or hq_cell[j] >= n:
             raise ValueError(f"HQ cell {hq_cell[j]} is off the map")
-        if hq_table[j] < 0 or hq_table[j] >= tables.shape[0]:
+        if hq_table[j] < 0 or hq_table[j] >= n_tab:
             raise ValueError(f"HQ {j} has no step table")
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
+    cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
+    # each table used, with the enemy's hexes closed: made once, at its first HQ
+    cdef stepcost_t* closed = <stepcost_t*>malloc((6 * n * n_tab + 1) * sizeof(stepcost_t))
+    cdef uint8_t* made = <uint8_t*>calloc(n_tab + 1, sizeof(uint8_t))
+    if closed == NULL or made == NULL:
+        free(closed)
+        free(made)
+        raise MemoryError("no memory for the command radii")
     cdef cell_t src
+    cdef Py_ssize_t t
     ws._busy = True
     try:
         with nogil:
             for j in range(k):
+                t = hq_table[j]
+                if not made[t]:
+                    _closing(closed + 6 * n * t, &tables[t, 0, 0], nb, &enemy[0], 1, n)
+                    made[t] = 1
                 for i in range(n):
                     out[j, i] = 0
                 src = hq_cell[j]
-                ws.search(&tables[hq_table[j], 0, 0], &src, NULL, 1, hq_radius[j],
+                ws.search(closed + 6 * n * t, &src, NULL, 1, hq_radius[j],
                           &open_zoc[0] if hq_stopped[j] else NULL, NULL, 0, False)
                 for i in range(ws.buf.n_touched):
                     s = ws.buf.touched[i]
@@ -1237,6 +1252,8 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
                         out[j, s] = 1
     finally:
         ws._busy = False
+        free(closed)
+        free(made)
 
 
 # --- The Great War in the East: cavalry withdrawal before combat (12.11, 12.13, 24.41) -------

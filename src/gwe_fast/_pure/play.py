@@ -724,7 +724,8 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
 
 # --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------
 
-def gwe_command_radii(ws, tables, hq_cell, hq_table, hq_radius, hq_stopped, open_zoc, out):
+def gwe_command_radii(ws, tables, enemy, hq_cell, hq_table, hq_radius, hq_stopped, open_zoc,
+                      out):
     """The command radius of each of a side's HQs in one position, into ``out``.
 
     Parameters
@@ -732,8 +733,10 @@ def gwe_command_radii(ws, tables, hq_cell, hq_table, hq_radius, hq_stopped, open
     ws : SearchWorkspace
         A workspace on the map.
     tables : int16[t, n, 6]
-        Step tables: one per hex a radius may enter, -1 into prohibited terrain, across a
-        blocked hexside or into an enemy-occupied hex (``command._radius_table``).
+        Step tables: one per hex a radius may enter, -1 into prohibited terrain or across a
+        blocked hexside (``command._radius_tables``).
+    enemy : uint8[n]
+        Enemy-occupied hexes (a hex holding only enemy HQs included): no radius enters one.
     hq_cell, hq_table, hq_radius, hq_stopped : [k]
         Each HQ's hex, table, radius (10.33) and whether open enemy zones of control stop
         its radius (10.34, 21.41).
@@ -743,10 +746,13 @@ def gwe_command_radii(ws, tables, hq_cell, hq_table, hq_radius, hq_stopped, open
     out : uint8[k, n]
         Out: the hexes within each HQ's radius, its own included.
     """
+    nb = np.asarray(ws.neighbors)
+    into_enemy = (nb >= 0) & np.asarray(enemy, dtype=bool)[np.maximum(nb, 0)]
     for j in range(len(hq_cell)):
+        table = np.where(into_enemy, -1, tables[int(hq_table[j])]).astype(np.int16)
         stop = open_zoc if hq_stopped[j] else None
-        dist, _ = ws.run(tables[int(hq_table[j])], [int(hq_cell[j])], limit=int(hq_radius[j]),
-                         stop=stop, copy=True)
+        dist, _ = ws.run(table, [int(hq_cell[j])], limit=int(hq_radius[j]), stop=stop,
+                         copy=True)
         out[j] = dist[0] >= 0
 
 

@@ -176,26 +176,15 @@ def _radii(game: GweGame, hqs: list[int], stopped: list[bool]) -> np.ndarray:
     if not hqs:
         return out.view(bool)
     side = int(sc.units.side[hqs[0]])
-    enemy_here = occupied(sc, st, 1 - side)
-    # one per hex, not into prohibited terrain nor across a blocked hexside
-    tcr = [int(data.tcr[h]) - 1 for h in hqs]
-    tcrs = tuple(sorted(set(tcr)))
-    tables = _radius_tables(sc, tcrs, enemy_here.tobytes())
+    # one per hex, not into prohibited terrain nor across a blocked hexside, nor into the
+    # enemy's hexes (closed by the kernel)
     open_zoc = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).view(np.uint8)
     m.k.play.gwe_command_radii(
-        kernels.workspace(m), tables, st.unit_cell[hqs].astype(np.int32),
-        np.array([tcrs.index(t) for t in tcr], dtype=np.int32),
+        kernels.workspace(m), _radius_tables(sc), occupied(sc, st, 1 - side).view(np.uint8),
+        st.unit_cell[hqs].astype(np.int32), (data.tcr[hqs] - 1).astype(np.int32),
         np.array([hq_ratings(game, h)[2] for h in hqs], dtype=np.int32),
         np.array(stopped, dtype=np.uint8), open_zoc, out)
     return out.view(bool)
-
-
-@lru_cache(maxsize=64)
-def _radius_tables(scenario, tcrs: tuple[int, ...], enemy_here: bytes) -> np.ndarray:
-    """``_radius_table`` of each TCR ``t + 1`` of ``tcrs``, stacked (read-only)."""
-    out = np.stack([_radius_table(scenario, t, enemy_here) for t in tcrs])
-    out.flags.writeable = False
-    return out
 
 
 @lru_cache(maxsize=32)
@@ -210,16 +199,16 @@ def _radius_costs(scenario) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=32)
-def _radius_table(scenario, t: int, enemy_here: bytes) -> np.ndarray:
-    """The step costs of a command radius for TCR ``t + 1`` with the enemy in the hexes of
-    ``enemy_here`` (``bool[n_cells]`` as bytes), read-only: a side's HQs share it in one
-    position, and it stays while the enemy stands."""
+def _radius_tables(scenario) -> np.ndarray:
+    """``int16[tcr, n_cells, 6]``: per TCR, 1 to step into a hex its units may enter across
+    a hexside they may cross, -1 otherwise (read-only, made once; the radius kernel closes
+    the enemy's hexes)."""
     m = scenario.map
     enter, sides = _radius_costs(scenario)
-    table = m.k.board.step_costs(m.neighbors, enter[t], sides[t],
-                                 np.frombuffer(enemy_here, dtype=bool))
-    table.flags.writeable = False
-    return table
+    out = np.stack([m.k.board.step_costs(m.neighbors, enter[t], sides[t])
+                    for t in range(len(enter))])
+    out.flags.writeable = False
+    return out
 
 
 class _Radii:
