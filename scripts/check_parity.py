@@ -14,9 +14,12 @@ differs or fails. The test suite plays three such games every time (tests/test_e
 this script is for the thousands.
 
 With ``--reference loop`` the second game is played on the compiled kernels too, but with a
-random player's Movement Segments played by the engine's Python loop instead of the kernel
-(``kb_random_moves`` or ``gwe_random_moves``; the game's ``engine.COMPILED_RANDOM_MOVES``
-off): the check of those kernels over many games, at compiled speed.
+random player's choices asked one by one by the engine's Python loops instead of drawn by the
+kernels (the game's ``engine.COMPILED_RANDOM_MOVES`` off): the Movement Segments
+(``kb_random_moves`` or ``gwe_random_moves``), The Great War in the East's command allocations
+(``gwe_random_allocation``) and The Kaiser's Battle's declarations of attacks
+(``KbObligations.random_declare``). It checks those kernels over many games, at compiled
+speed.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from gwe_fast.policies.registry import make_policy
 
 
 REFERENCES = {"pure": "on the pure-Python twins",
-              "loop": "with the Python loop for random Movement Segments"}
+              "loop": "with the Python loops for a random player's choices"}
 
 
 def _play(scenario, seed: int, index: int, specs: dict[int, str]):
@@ -92,7 +95,7 @@ def main() -> int:
     p.add_argument("--policy", action="append", default=[], help="SIDE=SPEC, SIDE allied|central")
     p.add_argument("--reference", choices=("pure", "loop"), default="pure",
                    help="play the second game on the pure-Python twins (default) or with the "
-                        "Python loop for random Movement Segments")
+                        "Python loops for a random player's choices")
     p.add_argument("--log", help="append the summary as a JSON line to this file")
     a = p.parse_args()
     try:
