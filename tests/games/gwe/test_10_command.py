@@ -7,7 +7,7 @@ from gwe_positions import position, unit
 
 from gwe_fast import load_scenario, scenario_from_dicts
 from gwe_fast.enums import Side, Terrain
-from gwe_fast.games.gwe import command
+from gwe_fast.games.gwe import combat, command
 from gwe_fast.games.gwe.command import NO_HQ
 from gwe_fast.games.gwe.game import Flag, GweGame
 from gwe_fast.policies.base import Policy
@@ -590,6 +590,24 @@ def test_10_53_hqs_defend_only_with_two_stacking_points_of_defending_units():
     assert command.hq_combat_strength(g, g.unit("n"), False, cell) == 1
     g.set_flag(g.unit("d"), Flag.RETREATED_IN)     # 8.66: it does not defend here
     assert command.hq_combat_strength(g, g.unit("n"), False, cell) == 0
+
+
+def test_10_53_the_declaration_counts_hqs_as_resolution_does():
+    # the declaration sums every hex's defenders at once (combat.hex_defenses, the kernel
+    # gwe_hex_defenses): the HQ's strength only with two stacking points that defend
+    g = gwe([unit("n", "russian", "0404", "hq", combat=3), unit("d", "russian", "0404"),
+             unit("r", "russian", "0404", size="brigade", stacking=1)])
+    cell = g.scenario.map.cell("0404")
+    vals, no_trench = combat.current_values(g), np.zeros(g.scenario.units.n, dtype=bool)
+    hq_part = combat.unit_defense(g, g.unit("n"), cell, no_trench, False, vals)
+    d_part = combat.unit_defense(g, g.unit("d"), cell, no_trench, False, vals)
+    assert hq_part > 0 and d_part > 0
+    with_hq = combat.hex_defenses(g, [cell], 1)
+    assert with_hq == [combat.defense_strength(g, [cell], 1)]
+    g.set_flag(g.unit("d"), Flag.RETREATED_IN)     # one stacking point defends: no HQ
+    assert combat.unit_defense(g, g.unit("n"), cell, no_trench, False, vals) == 0
+    alone = combat.hex_defenses(g, [cell], 1)
+    assert alone == [combat.defense_strength(g, [cell], 1)] == [with_hq[0] - hq_part - d_part]
 
 
 def test_10_53_an_hq_without_a_reverse_side_is_eliminated_with_its_stack():
