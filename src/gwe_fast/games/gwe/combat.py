@@ -37,6 +37,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -381,7 +382,8 @@ def hex_facts(game: GweGame, attacker_side: int, within: np.ndarray | None = Non
     attackable = np.empty(m.n_cells, dtype=np.uint8)
     m.k.play.gwe_hex_defenses(
         units, st.unit_cell, fixed.is_hq, game.arr("flags"), st.unit_status, vals,
-        u.stacking, fixed.hq_combat, panicking.view(np.uint8), no_trench.view(np.uint8), ct.doubled, ct.trench, fortress,
+        u.stacking, fixed.hq_combat, panicking.view(np.uint8), no_trench.view(np.uint8),
+        ct.doubled, ct.trench, fortress,
         fixed.everywhere if within is None else within.view(np.uint8), int(Flag.RETREATED_IN),
         int(Flag.DEFENDED), int(Status.ENTRAINED), total, attackable)
     return total, attackable.view(bool)
@@ -392,8 +394,6 @@ def _hex_fixed(scenario: Scenario):
     """What ``hex_facts`` reads of the scenario, made once (read-only): the HQs as uint8,
     their Combat Strengths, a mask of every hex, no fortress anywhere, and whether the map
     has any fortress."""
-    from types import SimpleNamespace
-
     m = scenario.map
     out = SimpleNamespace(is_hq=(scenario.units.utype == _HQ).view(np.uint8),
                           hq_combat=np.ascontiguousarray(scenario.units.extra["combat"],

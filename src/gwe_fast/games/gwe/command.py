@@ -378,7 +378,9 @@ def _random_allocation(game: GweGame, side: int, rest: list[int], radii: "_Radii
                        left: dict[int, int], in_cmd: np.ndarray, far: np.ndarray) -> list[int]:
     """Step 2 of ``command_segment`` for a random player, by the kernel
     ``gwe_random_allocation``: the same options and draws as asking unit by unit, the
-    choices logged as ``PlayedGame.ask`` logs them. Returns the units left unallocated."""
+    choices logged as ``PlayedGame.ask`` logs them (``left``, each HQ's strength at the
+    start, is not changed: nothing reads it after step 2). Returns the units left
+    unallocated."""
     u = game.scenario.units
     units = np.array(rest, dtype=np.int64)
     strength = np.array([left[h] for h in radii.hqs], dtype=np.int32)
@@ -387,8 +389,6 @@ def _random_allocation(game: GweGame, side: int, rest: list[int], radii: "_Radii
     play = game.scenario.map.k.play
     n = play.gwe_random_allocation(game.rngs[side], radii.cover(units).view(np.uint8),
                                    u.stacking[units].astype(np.int32), strength, status, picks)
-    for k, h in enumerate(radii.hqs):
-        left[h] = int(strength[k])
     if game.events is not None:
         turn = int(game.state.turn)
         game.events.extend(("choice", turn, "gwe.command.allocate", int(side), p)

@@ -55,10 +55,8 @@ def passable_steps(game: GweGame) -> np.ndarray:
 
 @lru_cache(maxsize=32)
 def _passable_steps(scenario) -> np.ndarray:
-    data, m = gwe_data(scenario), scenario.map
-    v = np.maximum(m.neighbors, 0)
-    water = (data.enter_cost[0] < 0) & (data.enter_cost[3] < 0)
-    out = (m.neighbors >= 0) & (data.side_add[0] >= 0) & ~water[v]
+    m = scenario.map
+    out = m.k.board.step_costs(m.neighbors, *_step_parts(scenario)) >= 0
     out.flags.writeable = False
     return out
 
@@ -105,8 +103,7 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
 
     def make() -> np.ndarray:
         m = sc.map
-        src, depots = sources(sc, st, side)
-        at = src.copy()
+        at, depots = sources(sc, st, side)                 # copies, ours to change
         at[st.unit_cell[depots]] = True
         cells = np.flatnonzero(at).astype(dtypes.CELL)
         if cells.size == 0:

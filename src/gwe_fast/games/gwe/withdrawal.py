@@ -97,12 +97,12 @@ def _withdrawals(game: GweGame, side: int, units: list[int], to_source: np.ndarr
     k = len(units)
     counts = np.zeros(k, dtype=np.int32)
     paths = np.empty((36 * k, 2), dtype=np.int32)
-    m.k.play.gwe_withdrawals(
+    n = m.k.play.gwe_withdrawals(
         m.neighbors, data.side_add, data.enter_cost, mountain,
         occupied(sc, st, 1 - side).view(np.uint8), controlled(sc, st, 1 - side).view(np.uint8),
         np.asarray(to_source, dtype=np.int32), np.asarray(units, dtype=np.int32), st.unit_cell,
         data.tcr, car, counts, paths)
-    rows = paths.tolist()
+    rows = paths[:n].tolist()
     out, at = [], 0
     for c in counts.tolist():
         out.append([(a, b) for a, b in rows[at:at + c]])

@@ -482,6 +482,7 @@ class _Obligations:
     attacked: set = field(default_factory=set)    # units that have attacked (8.14)
     defended: set = field(default_factory=set)    # cells attacked (8.14, 8.23)
     k: object = None          # the KbObligations of the position
+    masks: tuple | None = None  # ``units`` and ``stacks`` as the kernel's uint8 masks
 
     def refresh(self, game: KbGame) -> None:
         sc, st = game.scenario, game.state
@@ -493,13 +494,15 @@ class _Obligations:
         free &= (flags & (Flag.ATTACKED | Flag.ADVANCED)) == 0
         if self.attacked:
             free[list(self.attacked)] = False
-        obligated = np.zeros(sc.units.n, dtype=np.uint8)
-        obligated[list(self.units)] = 1
-        stacks = np.zeros(sc.map.n_cells, dtype=np.uint8)
-        stacks[list(self.stacks)] = 1
+        if self.masks is None:                   # fixed for the phase: made once
+            obligated = np.zeros(sc.units.n, dtype=np.uint8)
+            obligated[list(self.units)] = 1
+            stacks = np.zeros(sc.map.n_cells, dtype=np.uint8)
+            stacks[list(self.stacks)] = 1
+            self.masks = obligated, stacks
         self.k = sc.map.k.play.KbObligations(sc.map.neighbors, target.view(np.uint8),
                                              np.flatnonzero(free).astype(np.int32),
-                                             st.unit_cell, obligated, stacks)
+                                             st.unit_cell, *self.masks)
 
     @property
     def o_left(self) -> list[int]:
