@@ -48,7 +48,7 @@ from libc.string cimport memcmp, memcpy
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
-from gwe_fast._core.search cimport SearchWorkspace
+from gwe_fast._core.search cimport SearchWorkspace, _sort_cells
 
 cnp.import_array()
 
@@ -499,7 +499,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
     cdef cell_t* moves = offered + k + 1
     cdef Py_ssize_t rows = 0, used = 0, m, i, d, n_moves, n_options, pick, to, here, dest
     cdef Py_ssize_t s, a, b, line, length, n_threats = threats.shape[0]
-    cdef int status = _GWE_DONE, tcr, sp, ma
+    cdef int status = _GWE_DONE, tcr = 0, sp, ma
     cdef uint16_t moved = <uint16_t>bits[_B_MOVED], used_rail = <uint16_t>bits[_B_USED_RAIL]
     cdef uint16_t counted_bit = <uint16_t>bits[_B_RAIL_COUNTED]
     cdef uint16_t entrained_bit = <uint16_t>bits[_B_ENTRAINED]
@@ -1514,7 +1514,7 @@ cdef class KbObligations:
     def __cinit__(self, const cell_t[:, ::1] neighbors, const uint8_t[::1] target,
                   const int32_t[::1] free, const int32_t[::1] unit_cell,
                   const uint8_t[::1] obligated, const uint8_t[::1] stacks):
-        cdef Py_ssize_t n = neighbors.shape[0], m = free.shape[0], j, d, i, u, c, a, t
+        cdef Py_ssize_t n = neighbors.shape[0], m = free.shape[0], j, d, i, u, c, a
         if neighbors.shape[1] != 6 or target.shape[0] != n or stacks.shape[0] != n:
             raise ValueError("neighbors, target and stacks must cover the map")
         if obligated.shape[0] != unit_cell.shape[0]:
@@ -1547,14 +1547,7 @@ cdef class KbObligations:
                     a += 1
             if not a:
                 continue
-            # ascending (insertion sort of at most six)
-            for i in range(1, a):
-                t = row[i]
-                d = i - 1
-                while d >= 0 and row[d] > t:
-                    row[d + 1] = row[d]
-                    d -= 1
-                row[d + 1] = <int32_t>t
+            _sort_cells(row, a)
             self.units[self.k] = <int32_t>u
             self.n_adj[self.k] = <int32_t>a
             for i in range(6):

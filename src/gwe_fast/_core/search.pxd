@@ -46,3 +46,7 @@ cdef class SearchWorkspace:
     cdef dist_t dist_at(self, Py_ssize_t state) noexcept nogil
     cdef cell_t pred_at(self, Py_ssize_t state) noexcept nogil
     cdef void write_dense(self) noexcept nogil
+
+
+# Sort a few cells ascending in place (insertion sort; qsort past 16).
+cdef void _sort_cells(cell_t* a, Py_ssize_t k) noexcept nogil
