@@ -19,13 +19,27 @@ from gwe_fast.games.gwe.game import GweGame
 from gwe_fast.state import Status
 
 
+_ON_MAP = int(Status.ON_MAP)
+
+
 def stacking_points(game: GweGame, side: int) -> np.ndarray:
     """``int32[n_cells]``: the Stacking Points of ``side``'s units on the map in each hex."""
     sc, st = game.scenario, game.state
     u = sc.units
-    mine = (st.unit_status & Status.ON_MAP).astype(bool) & (u.side == side)
+    mine = ((st.unit_status & _ON_MAP) != 0) & (u.side == side)
     return np.bincount(st.unit_cell[mine], weights=u.stacking[mine],
                        minlength=sc.map.n_cells).astype(np.int32)
+
+
+def _most_points(game: GweGame) -> int:
+    """The most Stacking Points either side has in one hex (both sides in one count)."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    on = (st.unit_status & _ON_MAP) != 0
+    if not on.any():
+        return 0
+    at = st.unit_cell[on].astype(np.int64) * 2 + u.side[on]
+    return int(np.bincount(at, weights=u.stacking[on]).max())
 
 
 def limit(game: GweGame) -> int:
@@ -73,6 +87,8 @@ def enforce_stacking(game: GweGame) -> None:
     book ``stacking`` losses and their victory points (25.2), doubled when the unit is
     surrounded (25.13)."""
     lim = limit(game)
+    if _most_points(game) <= lim:                 # no hex over the limit: nothing to ask
+        return
     for side in (Side.ALLIED, Side.CENTRAL):
         for cell in np.flatnonzero(stacking_points(game, side) > lim):
             _eliminate_until_within(game, side, int(cell), lim, None,

@@ -35,11 +35,15 @@ import numpy as np
 
 from gwe_fast.enums import UnitType
 from gwe_fast.games.gwe import combat, command, movement, supply
+from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.zoc import on_map
 from gwe_fast.policies.gwe import scoring
 from gwe_fast.state import Status
 
 _HQ, _DEPOT, _CAR = int(UnitType.HQ), int(UnitType.DEPOT), int(UnitType.ARMORED_CAR)
+#: the flags a unit's attack strength reads (combat.may_attack, combat.unit_attacks and the
+#: armored car's broken-down side in combat.current_values)
+_ATTACK_FLAGS = int(Flag.ATTACKED | Flag.ADVANCED | Flag.USED_RAIL | Flag.BROKEN_DOWN)
 NEG = -1e9
 
 
@@ -113,6 +117,8 @@ class PositionMap:
         self.tgt_def = np.zeros(self.n)
         self.tgt_ev = np.zeros((self.n, self.table.n_cols))
         self._rows: dict[int, tuple[str, np.ndarray]] = {}
+        self._att_key: tuple | None = None
+        self._heroic = bool((u.side[combat._heroic(sc)] == self.side).any())
         self.refresh()
 
     # --- tables built once ----------------------------------------------------------------
@@ -181,7 +187,12 @@ class PositionMap:
         return self._in_supply
 
     def _attack_strengths(self) -> None:
-        """Each unit's attack strength, per hex and next to each hex (part of ``refresh``)."""
+        """Each unit's attack strength, per hex and next to each hex (part of ``refresh``).
+
+        A unit's strength reads its status, steps and the flags of ``_ATTACK_FLAGS``, never
+        its hex, unless the side has heroic leaders (10.23: a leader attacks when stacked
+        with friendly units). So after moves that changed none of those, the strengths of
+        the last refresh stand and only their sums by hex are made again."""
         if self._attack_known:
             return
         self._attack_known = True
@@ -189,13 +200,17 @@ class PositionMap:
         sc, st = view.scenario, view.state
         u = sc.units
         mine = self.mine
-        # combat.unit_attack of every unit that may attack (combat.unit_attacks), 0 for the
-        # others
-        ok = np.flatnonzero(combat.may_attack(view, self.side))
-        att = np.zeros(u.n, dtype=float)
-        att[ok] = combat.unit_attacks(view, ok, np.asarray(self.in_supply, dtype=bool)[ok],
-                                      self.vals)
-        self.unit_att = att
+        key = (st.unit_status.tobytes(), st.unit_step.tobytes(),
+               (view.arr("flags") & _ATTACK_FLAGS).tobytes())
+        if key != self._att_key or self._heroic:
+            # combat.unit_attack of every unit that may attack (combat.unit_attacks), 0 for
+            # the others
+            ok = np.flatnonzero(combat.may_attack(view, self.side))
+            att = np.zeros(u.n, dtype=float)
+            att[ok] = combat.unit_attacks(view, ok, np.asarray(self.in_supply, dtype=bool)[ok],
+                                          self.vals)
+            self.unit_att, self._att_key = att, key
+        att = self.unit_att
         self.att_cell = np.bincount(st.unit_cell[mine], weights=att[mine], minlength=self.n)
         # the side's attack strength next to each hex (summed in neighbour order)
         padded = np.append(self.att_cell, 0.0)

@@ -49,6 +49,9 @@ from functools import lru_cache
 import numpy as np
 
 from gwe_fast.enums import Feature, Side, UnitType
+from gwe_fast.games.gwe import combat, command, retreat, supply
+from gwe_fast.games.gwe.game import Flag
+from gwe_fast.games.gwe.units import steps_left
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
 
@@ -57,6 +60,7 @@ DIE_FACES = tuple(range(1, 7))
 _HQ = int(UnitType.HQ)
 _FORTRESS = int(Feature.FORTRESS)
 _OUT_OF_COMMAND = int(Status.OUT_OF_COMMAND)
+_RETREATED_IN, _DEFENDED = int(Flag.RETREATED_IN), int(Flag.DEFENDED)
 
 
 def kernel(scenario: Scenario):
@@ -224,8 +228,6 @@ def force_of(game, units, side: int, surrounded: bool = False, retreat=(True, Tr
     ``left``: ``units.steps_left`` of every unit when known (``Snapshot.steps_left``)."""
     u = game.scenario.units
     if left is None:
-        from gwe_fast.games.gwe.units import steps_left
-
         units = [int(x) for x in units if u.utype[x] != _HQ]
         steps = tuple(steps_left(game, x) for x in units)
     else:
@@ -445,11 +447,17 @@ class Snapshot:
     use: who is in supply (9.1), who is outside every command radius (10.43), in which hexes
     a unit would count as surrounded (25.13), open enemy zones of control (8.64), defending
     forces and strengths. Valid while the position is unchanged: ``snapshot(game, memory)``
-    hands out the same one until the position's ``fingerprint`` changes."""
+    hands out the same one until the position's ``fingerprint`` changes.
+
+    Each fact is kept in ``_cache`` under its own key; the methods asked most (per attack
+    weighed) read the cache directly rather than through ``_get``."""
 
     def __init__(self, game):
         self.game = game
         self._cache: dict = {}
+        sc = game.scenario
+        self._k = kernel(sc)
+        self._terrain = _packed_terrain(sc)
 
     def _get(self, key, make):
         v = self._cache.get(key)
@@ -458,78 +466,81 @@ class Snapshot:
         return v
 
     def supplied(self, side: int) -> np.ndarray:
-        from gwe_fast.games.gwe.supply import in_supply
-
-        g = self.game
-        return self._get(("supplied", side), lambda: in_supply(g.scenario, g.state, side))
+        key = ("supplied", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            g = self.game
+            hit = self._cache[key] = supply.in_supply(g.scenario, g.state, side)
+        return hit
 
     def out_of_radius(self, side: int) -> np.ndarray:
-        from gwe_fast.games.gwe.command import out_of_radius
-
-        return self._get(("radius", side), lambda: out_of_radius(self.game, side))
+        key = ("radius", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = command.out_of_radius(self.game, side)
+        return hit
 
     def surrounded(self, side: int) -> np.ndarray:
-        return self._get(("surrounded", side),
-                         lambda: surrounded_cells(self.game, side, self.supplied(side)))
+        key = ("surrounded", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = surrounded_cells(self.game, side, self.supplied(side))
+        return hit
 
     def open_zoc(self, side: int) -> np.ndarray:
-        from gwe_fast.games.gwe.retreat import open_enemy_zoc
-
-        return self._get(("zoc", side), lambda: open_enemy_zoc(self.game, side))
+        return self._get(("zoc", side), lambda: retreat.open_enemy_zoc(self.game, side))
 
     def passable(self) -> np.ndarray:
         """``retreat.passable_steps``: fixed by the scenario's compiled data."""
-        from gwe_fast.games.gwe.retreat import passable_steps
-
-        return passable_steps(self.game)
+        return retreat.passable_steps(self.game)
 
     def blocks(self, side: int) -> np.ndarray:
-        from gwe_fast.games.gwe.retreat import enemy_blocks
-
-        return self._get(("blocks", side), lambda: enemy_blocks(self.game, side))
+        return self._get(("blocks", side), lambda: retreat.enemy_blocks(self.game, side))
 
     def values(self) -> np.ndarray:
         """``combat.current_values`` of the position."""
-        from gwe_fast.games.gwe.combat import current_values
-
-        return self._get("values", lambda: current_values(self.game))
+        hit = self._cache.get("values")
+        if hit is None:
+            hit = self._cache["values"] = combat.current_values(self.game)
+        return hit
 
     def unit_attack(self, side: int, supplied=None) -> np.ndarray:
         """``int64[n_units]``: ``combat.unit_attack`` of every unit of ``side`` on the map
         (supply as ``supplied``, by default the position's), 0 for the others."""
         if supplied is None or supplied is self._cache.get(("supplied", side)):
-            return self._get(("unit_attack", side),
-                             lambda: _unit_attacks(self.game, side, self.supplied(side),
-                                                   self.values()))
+            key = ("unit_attack", side)
+            hit = self._cache.get(key)
+            if hit is None:
+                hit = self._cache[key] = _unit_attacks(self.game, side, self.supplied(side),
+                                                       self.values())
+            return hit
         return _unit_attacks(self.game, side, supplied, self.values())
 
     def row(self, attackers) -> str:
         """``combat.crt_row`` of the attackers."""
-        from gwe_fast.games.gwe.combat import crt_row
-
-        return self._get(("row", tuple(attackers)), lambda: crt_row(self.game, attackers))
+        key = ("row", tuple(attackers))
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = combat.crt_row(self.game, attackers)
+        return hit
 
     def cavalry_at_full(self, cells) -> bool:
-        from gwe_fast.games.gwe.combat import cavalry_at_full
-
         key = ("cavalry_full", tuple(int(c) for c in cells))
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = bool(cavalry_at_full(self.game, cells))
+            hit = self._cache[key] = bool(combat.cavalry_at_full(self.game, cells))
         return hit
 
     def attack_strength2(self, attackers, cells, supplied=None, depot: int = -1) -> int:
         """Twice ``combat.attack_strength`` (exact: every strength the rules make is a
         multiple of one half), by the policy kernel's ``attack_halves``."""
-        from gwe_fast.games.gwe import combat
-
         g = self.game
         sc, st = g.scenario, g.state
         side = int(sc.units.side[attackers[0]])
         near = (combat._range_mask(g, int(st.unit_cell[depot]), combat.artillery_range(g))
                 if depot >= 0 else None)
-        terrain = _packed_terrain(sc)
-        cav, other = kernel(sc).attack_halves(
+        terrain = self._terrain
+        cav, other = self._k.attack_halves(
             attackers, cells, st.unit_cell, self.unit_attack(side, supplied), terrain.is_cav,
             sc.map.neighbors, terrain.halved, near,
             combat.artillery_multiplier(g) if near is not None else 1)
@@ -541,47 +552,61 @@ class Snapshot:
         """``retreat_exists`` of a stack of ``side`` in ``origin`` for one and two hexes (the
         policy kernel's ``retreat_ways``)."""
         sc = self.game.scenario
-        u8 = self._get(("u8", side, through_zoc), lambda: (
-            as_flags(self.passable()), as_flags(self.blocks(side)),
-            as_flags(self.blocks(side) if through_zoc else self.open_zoc(side))))
-        return kernel(sc).retreat_ways(origin, sc.map.neighbors, u8[0], u8[1], u8[2],
-                                       through_zoc, hex_distances(sc)[origin])
+        key = ("u8", side, through_zoc)
+        u8 = self._cache.get(key)
+        if u8 is None:
+            u8 = self._cache[key] = (
+                as_flags(self.passable()), as_flags(self.blocks(side)),
+                as_flags(self.blocks(side) if through_zoc else self.open_zoc(side)))
+        return self._k.retreat_ways(origin, sc.map.neighbors, u8[0], u8[1], u8[2],
+                                    through_zoc, hex_distances(sc)[origin])
 
     def defender(self, cells, attacker_side: int) -> Force:
         key = ("force", tuple(sorted(int(c) for c in cells)), int(attacker_side))
-        return self._get(key, lambda: defending_force(self.game, cells, attacker_side, self))
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = defending_force(self.game, cells, attacker_side, self)
+        return hit
 
     def stack(self, cell: int, side: int):
         """``combat.stack_at`` (the defenders of one hex), from the side's units sorted by
         hex once per position."""
-        return self._get(("stack", int(cell), int(side)),
-                         lambda: _stack_at(self.game, int(cell), int(side),
-                                           self._get(("by_cell", int(side)),
-                                                     lambda: _units_by_cell(self.game, side))))
+        key = ("stack", cell, side)
+        hit = self._cache.get(key)
+        if hit is None:
+            by_key = ("by_cell", side)
+            by_cell = self._cache.get(by_key)
+            if by_cell is None:
+                by_cell = self._cache[by_key] = _units_by_cell(self.game, side)
+            hit = self._cache[key] = _stack_at(self.game, cell, side, by_cell)
+        return hit
 
     def steps_left(self) -> list[int]:
         """``units.steps_left`` of every unit (a list of ints)."""
-        def make():
+        hit = self._cache.get("steps_left")
+        if hit is None:
             st = self.game.state
             left = self.game.scenario.units.n_steps.astype(np.int64) - st.unit_step
             left[(st.unit_status & Status.ELIMINATED) != 0] = 0
-            return left.tolist()
-        return self._get("steps_left", make)
+            hit = self._cache["steps_left"] = left.tolist()
+        return hit
 
     def defense(self, cells, attacker_side: int, depot: int = -1) -> int:
         """``combat.defense_strength``: the same sum over the same stacks, every hex's
         defenders summed once per position (``combat.hex_facts``)."""
         key = ("defense", tuple(sorted(int(c) for c in cells)), int(attacker_side), int(depot))
-        return self._get(key, lambda: self._defense(list(cells), int(attacker_side),
-                                                    int(depot)))
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self._defense(list(cells), int(attacker_side), int(depot))
+        return hit
 
     def _defense(self, cells, attacker_side: int, depot: int) -> int:
-        from gwe_fast.games.gwe import combat
-
         g = self.game
         cells = [int(c) for c in cells]
-        total = self._get(("hex_defense", attacker_side),
-                          lambda: combat.hex_facts(g, attacker_side)[0])
+        key = ("hex_defense", attacker_side)
+        total = self._cache.get(key)
+        if total is None:
+            total = self._cache[key] = combat.hex_facts(g, attacker_side)[0]
         out = sum(combat._with_fortresses(g, cells, attacker_side, total))
         if depot >= 0:                   # 19.23: the defenders, not the fortress, doubled
             near = combat._range_mask(g, int(g.state.unit_cell[depot]),
@@ -605,23 +630,27 @@ def _units_by_cell(game, side: int) -> dict[int, list[int]]:
 
 def _stack_at(game, cell: int, side: int, by_cell: dict[int, list[int]]):
     """``combat.stack_at`` on the side's units by hex (``_units_by_cell``)."""
-    from gwe_fast.games.gwe import combat
-    from gwe_fast.games.gwe.game import Flag
-
-    here = by_cell.get(cell, [])
+    here = by_cell.get(cell)
+    if not here:
+        return combat.Stack(int(cell), [], [], [], _fortress_steps(game, cell, side))
     ut = _unit_lists(game.scenario)[0]
     flags = game.arr("flags")
     hqs = [x for x in here if ut[x] == _HQ]
     rest = [x for x in here if ut[x] != _HQ]
-    counted = [x for x in rest if not flags[x] & int(Flag.RETREATED_IN)]
+    counted = [x for x in rest if not flags[x] & _RETREATED_IN]
     if not counted:
-        counted = [x for x in rest if not flags[x] & int(Flag.DEFENDED)]
+        counted = [x for x in rest if not flags[x] & _DEFENDED]
     passengers = [x for x in rest if x not in counted]
-    fort = 0
+    return combat.Stack(int(cell), counted, passengers, hqs, _fortress_steps(game, cell, side))
+
+
+def _fortress_steps(game, cell: int, side: int) -> int:
+    """The steps of ``side``'s fortress in ``cell`` (``combat.fortress_steps`` when the
+    fortress is the side's, 0 otherwise or without one)."""
     if game.scenario.map.features[cell] & _FORTRESS:       # combat.fortress_steps, _side
-        fort = (combat.fortress_steps(game, cell) if combat.fortress_side(game, cell) == side
+        return (combat.fortress_steps(game, cell) if combat.fortress_side(game, cell) == side
                 else 0)
-    return combat.Stack(int(cell), counted, passengers, hqs, fort)
+    return 0
 
 
 @lru_cache(maxsize=32)
@@ -634,8 +663,6 @@ def _unit_lists(scenario: Scenario) -> tuple[list[int], list[int], list[int]]:
 def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
     """``combat.unit_attack`` of every unit of ``side`` on the map at once
     (``combat.unit_attacks``), 0 for the others."""
-    from gwe_fast.games.gwe import combat
-
     u, st = game.scenario.units, game.state
     mine = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0) & (u.side == side))
     a = np.zeros(u.n, dtype=np.int64)
@@ -821,8 +848,6 @@ def attack_column(game, attackers, cells, shift_right: int = 0, shift_left: int 
                   snap: Snapshot | None = None) -> tuple[int, str]:
     """The CRT column of an attack in the current position (the engine's strength, row and
     odds functions; armored car shift, HQ shifts, clamped to the table) and its row."""
-    from gwe_fast.games.gwe import combat
-
     side = int(game.scenario.units.side[attackers[0]])
     if snap is None:
         a = combat.attack_strength(game, attackers, cells, supplied, depot)
