@@ -378,13 +378,21 @@ def rail_moves(game: GweGame, unit: int) -> dict[int, int]:
     """``{destination cell: rail hexes used}`` for an entrained unit, or for a unit that could
     entrain where it stands (as if it had). Empty when it may not move by rail. Destinations
     never include the unit's own hex or a hex holding enemy units (5.13)."""
+    cells, hexes = rail_destinations(game, unit)
+    return dict(zip(cells.tolist(), hexes.tolist()))
+
+
+def rail_destinations(game: GweGame, unit: int) -> tuple[np.ndarray, np.ndarray]:
+    """``rail_moves`` as two arrays: the destination cells, ascending, and the rail hexes
+    each uses (both empty when the unit may not move by rail)."""
     if not may_move_by_rail(game, unit):
-        return {}
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     dist, _, here = _reach(game, unit)
     side = int(game.scenario.units.side[unit])
     ends = (dist > 0) & ~occupied(game.scenario, game.state, 1 - side)
     ends[here] = False
-    return {int(c): int(dist[c]) for c in np.flatnonzero(ends)}
+    cells = np.flatnonzero(ends)
+    return cells, dist[cells].astype(np.int64)
 
 
 def _path(pred: np.ndarray, dest: int) -> list[int]:

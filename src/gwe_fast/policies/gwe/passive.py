@@ -124,11 +124,10 @@ class PassivePolicy(GwePolicy):
             steps = [("detrain",)]
         if self.p.use_rail and (entrained or rail.can_entrain(view, unit)):
             try:
-                dests = rail.rail_moves(view, unit)
+                cells = rail.rail_destinations(view, unit)[0]
             except ValueError:                         # the engine would have to write
-                dests = {}
-            if dests:
-                cells = np.fromiter(dests, dtype=np.int64)
+                cells = np.zeros(0, dtype=np.int64)
+            if cells.size:
                 s = pm.scores(unit, cells, tcr1) - float(self.p.rail_margin)
                 j = int(np.argmax(s))
                 if s[j] > best:
@@ -236,13 +235,16 @@ class PassivePolicy(GwePolicy):
         return best
 
     def attack_plans(self, view, side: int, targets, snap) -> list[dict]:
-        """Every target with every unit that may attack it and the exact expectation."""
+        """Every target with every unit that may attack it (``combat.attack_positions``, the
+        units in ascending order) and the exact expectation."""
         eligible = np.flatnonzero(combat.may_attack(view, side))
-        where = view.state.unit_cell[eligible]
+        by_cell: dict[int, list[int]] = {}
+        for x, c in zip(eligible.tolist(), view.state.unit_cell[eligible].tolist()):
+            by_cell.setdefault(c, []).append(x)
         plans = []
         for t in targets:
-            pos = combat.attack_positions(view, [int(t)])
-            cand = eligible[pos[where]].tolist()
+            cand = sorted(x for c in scoring.attack_neighbors(view.scenario, int(t))
+                          for x in by_cell.get(c, ()))
             if cand:
                 e = scoring.evaluate_attack(view, cand, [int(t)], self.weights, snap=snap)
                 plans.append({"cell": int(t), "attackers": cand, "e": e})

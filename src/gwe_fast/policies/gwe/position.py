@@ -280,7 +280,7 @@ class PositionMap:
         and its ratios as a float array ``[k, 2]``."""
         hit = self._rows.get(unit)
         if hit is None:
-            row = combat.crt_row(self.view, [unit])
+            row = scoring._crt_row(self.view.scenario, [unit])
             hit = self._rows[unit] = (row, np.array(self.table.odds[row], dtype=float))
         return hit
 
@@ -326,7 +326,8 @@ class PositionMap:
         weight = u.stacking[combat_units] * np.where(self.dist_enemy[where] <= 2, 2.0, 1.0)
         per = np.bincount(where, weights=weight, minlength=self.n)
         src = np.flatnonzero(per > 0)
-        cover = per[src] @ (self.D[src][:, cells] <= radius) if src.size else np.zeros(cells.size)
+        cover = (per[src] @ (self.D[np.ix_(src, cells)] <= radius) if src.size
+                 else np.zeros(cells.size))
         guarded = self.my_combat[cells]
         danger = (self.dist_enemy[cells] <= 1) & ~guarded
         return 0.05 * cover - np.where(danger, 5.0, 0.0) + np.where(guarded, 0.2, 0.0)
@@ -342,7 +343,7 @@ class PositionMap:
         out = np.zeros(cells.size)
         if hungry.size:
             hc = st.unit_cell[hungry]
-            out += (self.D[hc][:, cells] <= rng).sum(axis=0) * 0.5
+            out += (self.D[np.ix_(hc, cells)] <= rng).sum(axis=0) * 0.5
         out -= np.where(self.dist_enemy[cells] <= 1, 5.0, 0.0)
         out += np.where((self.dist_enemy[cells] >= 2) & (self.dist_enemy[cells] <= 3), 0.5, 0.0)
         return out

@@ -45,10 +45,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import SimpleNamespace
 
 import numpy as np
 
-from gwe_fast.enums import Feature, Side, UnitType
+from gwe_fast.enums import Feature, Nationality, Side, UnitType
 from gwe_fast.games.gwe import combat, command, retreat, supply
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.units import steps_left
@@ -517,18 +518,35 @@ class Snapshot:
         return _unit_attacks(self.game, side, supplied, self.values())
 
     def row(self, attackers) -> str:
-        """``combat.crt_row`` of the attackers."""
+        """``combat.crt_row`` of the attackers (``_crt_row``)."""
         key = ("row", tuple(attackers))
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = combat.crt_row(self.game, attackers)
+            hit = self._cache[key] = _crt_row(self.game.scenario, attackers)
         return hit
 
     def cavalry_at_full(self, cells) -> bool:
-        key = ("cavalry_full", tuple(int(c) for c in cells))
+        """``combat.cavalry_at_full`` (12.21), from ``combat.cavalry_full_hexes`` made once
+        per position."""
+        full = self._cache.get("cavalry_full")
+        if full is None:
+            full = self._cache["cavalry_full"] = combat.cavalry_full_hexes(self.game).tolist()
+        return all(full[int(c)] for c in cells)
+
+    def out_of_command(self) -> list[bool]:
+        """Each unit's ``OUT_OF_COMMAND`` status (10.43 for the phasing side), as a list."""
+        hit = self._cache.get("ooc")
+        if hit is None:
+            hit = self._cache["ooc"] = (
+                (self.game.state.unit_status & _OUT_OF_COMMAND) != 0).tolist()
+        return hit
+
+    def out_of_radius_list(self, side: int) -> list[bool]:
+        """``out_of_radius(side)`` as a list."""
+        key = ("radius_list", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = bool(combat.cavalry_at_full(self.game, cells))
+            hit = self._cache[key] = self.out_of_radius(side).tolist()
         return hit
 
     def attack_strength2(self, attackers, cells, supplied=None, depot: int = -1) -> int:
@@ -651,6 +669,59 @@ def _fortress_steps(game, cell: int, side: int) -> int:
         return (combat.fortress_steps(game, cell) if combat.fortress_side(game, cell) == side
                 else 0)
     return 0
+
+
+def attack_neighbors(scenario: Scenario, cell: int) -> tuple[int, ...]:
+    """The hexes from which a unit may attack ``cell`` alone (``combat.attack_positions``
+    of ``[cell]``: adjacent across a hexside that does not prohibit combat), ascending;
+    fixed by the map, made once per hex."""
+    memo = _attack_neighbors(scenario)
+    hit = memo.get(cell)
+    if hit is None:
+        m = scenario.map
+        pro = combat.combat_terrain(scenario).prohibited
+        hit = memo[cell] = tuple(
+            np.flatnonzero(m.k.board.adjacent_cells(m.neighbors, [int(cell)], pro)).tolist())
+    return hit
+
+
+@lru_cache(maxsize=32)
+def _attack_neighbors(scenario: Scenario) -> dict[int, tuple[int, ...]]:
+    return {}
+
+
+@lru_cache(maxsize=32)
+def _unit_facts(scenario: Scenario) -> SimpleNamespace:
+    """Each unit's TCR, type and nationality as Python lists, the odds row of each worst TCR
+    (``crt_row``) and the joint Austro-German row (17.0), made once."""
+    from gwe_fast.games.gwe.data import gwe_data
+
+    u = scenario.units
+    tcr = [int(t) for t in gwe_data(scenario).tcr]
+    rows = {}
+    for t in sorted(set(tcr)):
+        rows[t] = next((key for key in scenario.tables["crt"]["odds"] if str(t) in key[3:]),
+                       None)
+    return SimpleNamespace(tcr=tcr, utype=u.utype.tolist(), nationality=u.nationality.tolist(),
+                           rows=rows, joint=scenario.tables["tcr"]["joint_austro_german_crt_row"])
+
+
+_GERMAN, _AUSTRO_HUNGARIAN = int(Nationality.GERMAN), int(Nationality.AUSTRO_HUNGARIAN)
+
+
+def _crt_row(scenario: Scenario, attackers) -> str:
+    """``combat.crt_row`` (8.8, 17.0) on ``_unit_facts``: the same rule, the same row."""
+    f = _unit_facts(scenario)
+    ut = f.utype
+    fighters = [int(x) for x in attackers if ut[x] != _HQ] or [int(x) for x in attackers]
+    nats = {f.nationality[x] for x in fighters}
+    if _GERMAN in nats and _AUSTRO_HUNGARIAN in nats:
+        return f.joint
+    t = max(f.tcr[x] for x in fighters)
+    row = f.rows.get(t)
+    if row is None:
+        raise KeyError(f"the CRT has no odds row for TCR {t}")
+    return row
 
 
 @lru_cache(maxsize=32)
@@ -884,11 +955,15 @@ def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
     defender = snap.defender(cells, side)
     attacker = force_of(game, attackers, side, left=snap.steps_left())
     mod = _die_modifier(game, attackers, cells)
-    tcr = game.data.tcr
-    status = game.state.unit_status
-    a_pen = any(tcr[x] >= 3 and status[x] & _OUT_OF_COMMAND for x in attackers)
+    tcr = _unit_facts(game.scenario).tcr
+    ooc = snap.out_of_command()
+    a_pen = any(tcr[x] >= 3 and ooc[x] for x in attackers)
     poor = [x for x in defender.units if tcr[x] >= 3]        # only they can be penalised
-    d_pen = bool(poor) and bool(snap.out_of_radius(enemy)[poor].any())
+    if poor:
+        oor = snap.out_of_radius_list(enemy)
+        d_pen = any(oor[x] for x in poor)
+    else:
+        d_pen = False
     hv = sum(hex_value(game, c, enemy, w) for c in cells)
     # the hex the defender gives up is the attacker's gain: counted once, in his loss
     return expected_attack(crt(game.scenario), col, attacker, defender, w,
