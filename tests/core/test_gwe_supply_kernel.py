@@ -66,10 +66,34 @@ def test_9_1_twin_gives_the_kernels_supply(calls):
         mine = args[9]
         depot = args[11]
         seen["depots"] += int(depots1.sum())
-        seen["out"] += int((units1[mine] == 0).sum()) if cell_range < 0 else 0
+        seen["out"] += int((units1[mine] == 0).sum())
         seen["cells"] += int(cells1.sum())
         seen["chained"] += int(sum(1 for u in mine if depot[u] and depots1[u]) > 1)
     assert all(v > 0 for v in seen.values()), seen
+
+
+def test_9_1_25_12_hexes_in_supply_ride_along_and_change_nothing(calls):
+    # the hexes of 25.12 are computed in the same call as the units in supply: asking for
+    # them (cell_range >= 0) leaves the rail sources, depots and units as without them
+    sc, recorded = calls
+    ws = sc.map.k.search.SearchWorkspace(sc.map.neighbors, 3)
+    asked = 0
+    for args in recorded[::8]:
+        cell_range = args[-2]
+        assert cell_range >= 0                     # supply.py always asks for both
+        asked += 1
+        alone = list(args)
+        alone[-2] = -1
+        rail1, depots1, units1, _, cells1 = _run(cy, ws, args)
+        rail2, depots2, units2, _, cells2 = _run(cy, ws, alone)
+        assert np.array_equal(rail1, rail2)
+        assert np.array_equal(depots1, depots2)
+        assert np.array_equal(units1, units2)
+        assert not cells2.any()
+        for impl, w in ((py, pure_search.SearchWorkspace(sc.map.neighbors, 3)),):
+            r3, d3, u3, _, c3 = _run(impl, w, alone)
+            assert np.array_equal(u3, units1) and not c3.any()
+    assert asked > 20
 
 
 def test_9_1_in_supply_is_the_kernels_answer_remembered(calls):

@@ -1056,9 +1056,9 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                uint8_t[::1] rail, uint8_t[::1] depots, uint8_t[::1] supplied,
                int cell_range, uint8_t[::1] cells):
     """A side's supply in one position: its rail supply sources (9.15, 18.27), its supplied
-    depots (9.16, 19.1), then either which of its units are in supply (9.12-9.14, 9.17;
-    ``cell_range < 0``) or the hexes within ``cell_range`` of a source (25.12). The
-    arguments and results are those of the twin (``gwe_fast._pure.play``)."""
+    depots (9.16, 19.1), which of its units are in supply (9.12-9.14, 9.17) and, when
+    ``cell_range >= 0``, the hexes within ``cell_range`` of a source (25.12). The arguments
+    and results are those of the twin (``gwe_fast._pure.play``)."""
     cdef Py_ssize_t n = ws.n_cells, n_units = unit_cell.shape[0], k = mine.shape[0]
     if (rail_steps.shape[0] != n or rail_steps.shape[1] != 6 or line_steps.shape[0] != n
             or line_steps.shape[1] != 6):
@@ -1172,7 +1172,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                     dc = ws.dist_at(c)
                     if 0 <= dc <= cell_range:
                         cells[c] = 1
-            elif ns and k:
+            if ns and k:
                 # units: a line of at most the unit's range through at most layers - 1 open
                 # enemy zones of control (two for TCR 1, 9.14); a depot as its chain says
                 limit = 0

@@ -623,7 +623,7 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
                enemy, mine, unit_cell, depot, supply_range, layers, max_toll, rail, depots,
                supplied, cell_range, cells):
     """A side's supply in one position, written into ``rail``, ``depots`` and ``supplied``
-    (or ``cells``).
+    (and ``cells``).
 
     Parameters
     ----------
@@ -649,8 +649,8 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
         Out: the rail supply sources (9.15, 18.27), the supplied depots (9.16, 19.1), the
         units in supply (9.12-9.14, 9.17); of ``mine`` only, the rest untouched.
     cell_range, cells : int, uint8[n]
-        With ``cell_range >= 0``, ``cells`` gets the hexes a line of that many hexes from a
-        source reaches, through no open zone (25.12), and ``supplied`` is left at 0.
+        With ``cell_range >= 0``, ``cells`` also gets the hexes a line of that many hexes
+        from a source reaches, through no open zone (25.12); otherwise it is left at 0.
     """
     nb = ws.neighbors
     n = len(friendly)
@@ -706,7 +706,7 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
         dist, _ = ws.run(line, sources, limit=cell_range, toll=toll, max_toll=0,
                          toll_on_exit=True, copy=True)
         cells[:] = (dist[0] >= 0) & (dist[0] <= cell_range)
-    elif sources and mine:
+    if sources and mine:
         # units: a line of at most the unit's range through at most layers - 1 open enemy
         # zones of control (two for TCR 1, 9.14); a depot as its chain says
         limit = max(int(supply_range[u]) for u in mine)

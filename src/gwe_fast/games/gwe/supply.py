@@ -13,9 +13,10 @@ All three are the one bounded search with different pass rules:
   9.17); through at most two enemy-controlled hexes for a unit of TCR 1, none otherwise.
   Friendly units negate enemy zones of control for tracing supply (7.24).
 
-The three are computed together, for one side and position, by the kernel ``gwe_supply`` of
-the map's kernels (``play``; its pure-Python twin reads as the rules above), and remembered
-by position (``remembered``).
+The three are computed together, for one side and position, with the hexes a unit of the
+side's shortest supply range could trace from (25.12, ``supplied_cells``), by the kernel
+``gwe_supply`` of the map's kernels (``play``; its pure-Python twin reads as the rules above),
+and remembered by position (``remembered``).
 """
 
 from __future__ import annotations
@@ -63,10 +64,17 @@ def _fixed(scenario: Scenario) -> SimpleNamespace:
         layers=np.where(data.tcr == 1, TCR1_ZOC_HEXES + 1, 1).astype(np.int32),
         range=data.supply_range.astype(np.int32),
         depot=scenario.units.utype == DEPOT,
-        friendly=tuple(friendly_ground(scenario, s).view(np.uint8) for s in (0, 1)))
+        friendly=tuple(friendly_ground(scenario, s).view(np.uint8) for s in (0, 1)),
+        shortest=tuple(_shortest_range(scenario, s) for s in (0, 1)))
     for a in (out.rail_steps, out.line_steps, out.layers, out.range, out.depot, *out.friendly):
         a.flags.writeable = False
     return out
+
+
+def _shortest_range(scenario: Scenario, side: int) -> int:
+    """The side's shortest supply range (``supplied_cells``); -1 when it has no units."""
+    ranges = gwe_data(scenario).supply_range[scenario.units.side == side]
+    return int(ranges.min()) if ranges.size else -1
 
 
 def friendly_ground(scenario: Scenario, side: int) -> np.ndarray:
@@ -86,11 +94,12 @@ def supplied_depots(scenario: Scenario, state: State, side: int) -> np.ndarray:
     return sources(scenario, state, side)[1]
 
 
-def _supply(scenario: Scenario, state: State, side: int, cell_range: int = -1
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(rail sources, supplied depots, units in supply)`` of the position, computed afresh
-    by the kernel ``gwe_supply`` (see the module docstring); with ``cell_range >= 0`` the
-    third is instead the hexes a line of that many hexes from a source reaches."""
+def _supply(scenario: Scenario, state: State, side: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(rail sources, supplied depots, units in supply, hexes in supply)`` of the position,
+    computed afresh by the kernel ``gwe_supply`` (see the module docstring); the hexes are
+    those a line of the side's shortest supply range from a source reaches (25.12,
+    ``supplied_cells``)."""
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
     fx = _fixed(scenario)
@@ -107,9 +116,8 @@ def _supply(scenario: Scenario, state: State, side: int, cell_range: int = -1
         occupied(scenario, state, enemy, hq_only_counts=False).view(np.uint8),
         data.rail_edge[int(side)], state.hex_last, enemy, mine, state.unit_cell,
         fx.depot.view(np.uint8), fx.range, fx.layers, TCR1_ZOC_HEXES, rail, depots, units,
-        cell_range, cells)
-    return (rail.view(bool), depots.view(bool),
-            (cells if cell_range >= 0 else units).view(bool))
+        fx.shortest[int(side)], cells)
+    return rail.view(bool), depots.view(bool), units.view(bool), cells.view(bool)
 
 
 #: what a supply line depends on: which units are on the map and where, which are entrained
@@ -150,23 +158,22 @@ def remembered(scenario: Scenario, key, make):
     return hit
 
 
-def _kept_supply(scenario: Scenario, state: State, side: int, cell_range: int = -1):
+def _kept_supply(scenario: Scenario, state: State, side: int):
     """``_supply`` remembered by position (read-only arrays: callers copy what they hand
     out)."""
     def made():
-        hit = _supply(scenario, state, side, cell_range)
+        hit = _supply(scenario, state, side)
         for a in hit:
             a.flags.writeable = False
         return hit
 
-    what = "supply" if cell_range < 0 else "cells"
-    return remembered(scenario, (what, position_key(state, side)), made)
+    return remembered(scenario, ("supply", position_key(state, side)), made)
 
 
 def sources(scenario: Scenario, state: State, side: int) -> tuple[np.ndarray, np.ndarray]:
     """``(rail_sources, supplied_depots)`` of the position: the two kinds of supply source
     (9.13, 9.15, 9.16). (Remembered by position, with ``in_supply``.)"""
-    rail, depots, _ = _kept_supply(scenario, state, side)
+    rail, depots, _, _ = _kept_supply(scenario, state, side)
     return rail.copy(), depots.copy()
 
 
@@ -179,7 +186,5 @@ def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:
 def supplied_cells(scenario: Scenario, state: State, side: int) -> np.ndarray:
     """``bool[n_cells]``: the hexes where a unit of ``side`` of TCR 2-4 with the side's
     shortest supply range could trace supply (town control, 25.12: "the town or city is in
-    supply"). (Remembered by position.)"""
-    data = gwe_data(scenario)
-    shortest = int(data.supply_range[scenario.units.side == side].min())
-    return _kept_supply(scenario, state, side, shortest)[2].copy()
+    supply"). (Remembered by position, with ``in_supply``.)"""
+    return _kept_supply(scenario, state, side)[3].copy()

@@ -124,7 +124,15 @@ class PositionMap:
     # --- tables built once ----------------------------------------------------------------
     def _exposure_table(self) -> np.ndarray:
         """The enemy's expected gain per defending step on each column against a typical
-        stack (one two-step division of two stacking points, free to retreat)."""
+        stack (one two-step division of two stacking points, free to retreat). It depends
+        on the table, the side and the weights only: made once for each (read-only)."""
+        key = (id(self.table), self.side, self.w, id(self.vp))
+        hit = _EXPOSURE.get(key)
+        if hit is None:
+            hit = _EXPOSURE[key] = (self.table, self.vp, self._exposure_values())
+        return hit[2]
+
+    def _exposure_values(self) -> np.ndarray:
         out = np.zeros(self.table.n_cols)
         d = scoring.Force(self.side, (2,), (2,), (2,))
         a = scoring.Force(self.enemy, (2, 2), (2, 2), (2, 2))
@@ -132,6 +140,7 @@ class PositionMap:
             e = scoring.expected_attack(self.table, k, a, d, self.w, self.vp,
                                         hex_value=self.w.ground)
             out[k] = max(0.0, e.score) / 2.0
+        out.flags.writeable = False
         return out
 
     def target(self, cell: int) -> dict:
@@ -350,6 +359,9 @@ class PositionMap:
 
 
 _TARGETS: dict = {}
+#: ``PositionMap._exposure_table`` by (table, side, weights, VP values); an entry holds the
+#: table and VP values, so their ids stay theirs
+_EXPOSURE: dict = {}
 
 
 def _target_values(table, side: int, force, w, vp, hv: float) -> np.ndarray:

@@ -376,6 +376,9 @@ def _signature(f: Force) -> tuple:
 
 _MEMO: dict = {}
 _MEMO_SIZE = 200_000
+#: each side's outcome of one CRT code against one force (``_expected_attack``); an entry
+#: holds the table and VP values its key names by id, so the ids stay theirs
+_RESULTS: dict = {}
 
 
 def expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
@@ -413,24 +416,36 @@ def _expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
     sign_a = vp_sign(attacker.side)
     score = a_steps = d_steps = vp_change = vacate = 0.0
     outcomes = []
-    d_memo: dict[str, OptionOutcome] = {}
-    a_memo: dict[str, tuple] = {}
+    # each side's result of a code depends on the code, the force and the steps affected
+    # only: remembered across attacks (the same defenders are weighed at many odds)
+    base = (affected, w, id(vp), id(table))
+    d_base = (_signature(defender), hex_value) + base
+    a_base = (_signature(attacker),) + base
+    memo = _RESULTS
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
     for p, a, d in table.faces(column, modifier):
         if attacker_penalty:
             a = WORSE_ATTACKER[a]
         if defender_penalty:
             d = WORSE_DEFENDER[d]
-        dout = d_memo.get(d)
-        if dout is None:
-            dout = d_memo[d] = defender_choice(d, defender, affected, hex_value, w, vp, table)
-        aout = a_memo.get(a)
-        if aout is None:
+        key = (d, True) + d_base
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = (table, vp, defender_choice(d, defender, affected, hex_value, w,
+                                                          vp, table))
+        dout = hit[2]
+        key = (a, False) + a_base
+        hit = memo.get(key)
+        if hit is None:
             a_loss = 0
             if a != "-":
                 whole = table.attacker_options[a] == "lose_all_affected_steps"
                 a_loss = affected if whole else -(-affected // 2)
             taken, a_cost = cheapest_steps(attacker, a_loss, w, vp)
-            aout = a_memo[a] = (float(sum(taken)), a_cost, _vp_lost(attacker, taken, vp))
+            hit = memo[key] = (table, vp, (float(sum(taken)), a_cost,
+                                           _vp_lost(attacker, taken, vp)))
+        aout = hit[2]
         gain = dout.value - aout[1] + (advance_value if dout.vacates else 0.0)
         score += p * gain
         a_steps += p * aout[0]
