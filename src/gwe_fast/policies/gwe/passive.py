@@ -339,11 +339,13 @@ class PassivePolicy(GwePolicy):
         return self.index_of(d.options, DONE) if best is None else best
 
     # --- combat: the defender ---------------------------------------------------------------
-    def _threat_attackers(self, view, cells, attacker_side: int) -> list[int]:
+    def _threat_attackers(self, view, cells, attacker_side: int, ok=None) -> list[int]:
         """The enemy units that may attack all of ``cells`` (an upper bound of the attack
-        when the engine does not say who attacks)."""
+        when the engine does not say who attacks); ``ok``: ``combat.may_attack`` of the
+        attacker's units as indices, when already known for this position."""
         pos = combat.attack_positions(view, cells)
-        ok = np.flatnonzero(combat.may_attack(view, attacker_side))
+        if ok is None:
+            ok = np.flatnonzero(combat.may_attack(view, attacker_side))
         return ok[pos[view.state.unit_cell[ok]]].tolist()
 
     def on_combat_defensive_artillery(self, d, view, rng) -> int:
@@ -442,6 +444,7 @@ class PassivePolicy(GwePolicy):
         u = view.scenario.units
         best, worst = 0, float(self.p.withdraw_at)
         snap = scoring.snapshot(view, self.memory)
+        able = None                                 # combat.may_attack, once per decision
         for i, x in enumerate(d.options):
             if x == -1:
                 continue
@@ -450,7 +453,9 @@ class PassivePolicy(GwePolicy):
                     and u.utype[y] != _HQ]
             if here != [int(x)]:
                 continue                            # it defends with others: it stays
-            attackers = self._threat_attackers(view, [cell], 1 - d.side)
+            if able is None:
+                able = np.flatnonzero(combat.may_attack(view, 1 - d.side))
+            attackers = self._threat_attackers(view, [cell], 1 - d.side, able)
             if not attackers:
                 continue
             e = scoring.evaluate_attack(view, attackers, [cell], self.weights, snap=snap)

@@ -31,6 +31,8 @@ as a target (``target``) the first time an attack on it is weighed, as before.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast.enums import UnitType
@@ -90,11 +92,11 @@ class PositionMap:
         mine_att = self.vals[on & (u.side == self.side) & (u.utype != _HQ), 0].clip(0).sum()
         ratio = float(mine_att) / max(float(self.vals[self.enemy_units, 0].clip(0).sum()), 1.0)
         self.pull = float(p.aggression) * min(1.0, max(0.0, 2.0 * (ratio - 0.75)))
-        self.enemy_row = (combat.crt_row(view, [int(x) for x in self.enemy_units])
+        self.enemy_row = (scoring._crt_row(sc, self.enemy_units.tolist())
                           if self.enemy_units.size else next(iter(self.table.odds)))
         self.exposure_per_step = self._exposure_table()
         ct = combat.combat_terrain(sc)
-        self.mult = (2.0 ** (ct.doubled.astype(np.int64) + ct.trench.astype(np.int64)))
+        self.mult = _terrain_multiplier(sc)
         self.halved = ct.halved
         self.prohibited = ct.prohibited
         self.supplied = supply.supplied_cells(sc, st, self.side)
@@ -356,6 +358,16 @@ class PositionMap:
         out -= np.where(self.dist_enemy[cells] <= 1, 5.0, 0.0)
         out += np.where((self.dist_enemy[cells] >= 2) & (self.dist_enemy[cells] <= 3), 0.5, 0.0)
         return out
+
+
+@lru_cache(maxsize=32)
+def _terrain_multiplier(scenario) -> np.ndarray:
+    """Each hex's defence multiplier (5.4: doubled terrain, trenches), made once
+    (read-only)."""
+    ct = combat.combat_terrain(scenario)
+    out = 2.0 ** (ct.doubled.astype(np.int64) + ct.trench.astype(np.int64))
+    out.flags.writeable = False
+    return out
 
 
 _TARGETS: dict = {}

@@ -64,6 +64,7 @@ _OUT_OF_COMMAND = int(Status.OUT_OF_COMMAND)
 _RETREATED_IN, _DEFENDED = int(Flag.RETREATED_IN), int(Flag.DEFENDED)
 
 
+@lru_cache(maxsize=32)
 def kernel(scenario: Scenario):
     """The policy kernels of the scenario's kernel implementation: ``gwe_fast._core.policy``
     with the compiled kernels, its twin ``gwe_fast._pure.policy`` when the scenario's map runs
