@@ -106,6 +106,61 @@ def test_targets_and_attack_gains_twin_equal(historical, seed):
     assert (want >= 0).all()
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_cell_pricer_answers_as_the_kernels_it_binds(historical, seed):
+    # CellPricer (both implementations) gives the module functions' answers with the same
+    # arrays, and sees the target arrays the caller fills in after it was made
+    rng = np.random.default_rng(200 + seed)
+    nb = historical.map.neighbors
+    n = nb.shape[0]
+    b = _random_board(rng, nb)
+    need, n_cols = _need(rng), 8
+    per_step = rng.random(n_cols) * 3
+    enemy_occ = (rng.random(n) < 0.3).astype(np.uint8)
+    prohibited = (rng.random((n, 6)) < 0.1).astype(np.uint8)
+    halved = (rng.random((n, 6)) < 0.2).astype(np.uint8)
+    b["dist_enemy"] = rng.integers(0, 4, n).astype(np.int32)
+    ab = np.array([[1, 4], [1, 3], [1, 2], [1, 1], [2, 1], [3, 1], [4, 1], [5, 1]], float)
+    for impl in (cy, py):
+        known = np.zeros(n, np.uint8)
+        tgt_def, tgt_ev = np.zeros(n), np.zeros((n, n_cols))
+        pricer = impl.CellPricer(nb, prohibited, halved, b["mult"], b["threat"], need,
+                                 per_step, b["dist_enemy"], b["supplied"], b["cover"],
+                                 b["town"], enemy_occ, tgt_def, tgt_ev, known)
+        with pytest.raises(RuntimeError):
+            pricer.score_cells([0], 0, 1.0, 8.0, 1.0, 1.0, b["hex_last"], 0, 0.5, -2.0, -0.4,
+                               0.5)
+        cells = rng.integers(0, n, int(rng.integers(1, 80)))
+        first = pricer.needed_targets(cells)
+        np.testing.assert_array_equal(first, py.needed_targets(
+            cells, b["dist_enemy"], nb, enemy_occ, prohibited, known))
+        known[first] = 1                                   # filled in, as target() does
+        tgt_def[first] = rng.integers(0, 25, first.size)
+        tgt_ev[first] = rng.normal(size=(first.size, n_cols))
+        assert pricer.needed_targets(cells).size == 0
+        pricer.set_own(b["my_sp"], b["my_def"], b["my_steps"])
+        base_att = rng.integers(0, 30, n).astype(float)
+        pricer.set_attack(base_att)
+        here = int(cells[0])
+        gain = rng.random(cells.size)
+        got = pricer.score_cells(cells, here, 2.0, 8.0, 2.0, 3.0, b["hex_last"], 1, 0.5, -2.0,
+                                 -0.4, 0.5, None, gain, 1.0, 0.05, True)
+        want = py.score_cells(cells, here, 2.0, 8.0, 2.0, 3.0, b["my_sp"], b["my_def"],
+                              b["my_steps"], b["mult"], b["threat"], need, per_step,
+                              b["dist_enemy"], b["supplied"], b["cover"], b["hex_last"], 1,
+                              b["town"], 0.5, -2.0, -0.4, 0.5, None, gain, 1.0, 0.05, True)
+        np.testing.assert_array_equal(got, want)
+        d_here = rng.integers(0, 5, n).astype(np.int16)
+        got = pricer.attack_gains(cells, d_here, 5.0, 3.0, ab, n_cols)
+        want = py.attack_gains(cells, d_here, 5.0, 3.0, b["dist_enemy"], nb, enemy_occ,
+                               prohibited, halved, base_att, tgt_def, tgt_ev, ab, n_cols)
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError):
+        cy.CellPricer(nb, prohibited, halved, b["mult"][:-1], b["threat"], need, per_step,
+                      b["dist_enemy"], b["supplied"], b["cover"], b["town"], enemy_occ,
+                      np.zeros(n), np.zeros((n, 8)), np.zeros(n, np.uint8))
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attack_arithmetic_twin_equal(historical, seed):
     rng = np.random.default_rng(200 + seed)

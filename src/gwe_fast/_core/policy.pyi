@@ -28,6 +28,35 @@ def attack_gains(
     tgt_def: npt.NDArray[np.float64], tgt_ev: npt.NDArray[np.float64],
     ab: npt.NDArray[np.float64], n_cols: int,
 ) -> npt.NDArray[np.float64]: ...
+class CellPricer:
+    def __init__(
+        self, nb: npt.NDArray[np.int32], prohibited: npt.NDArray[np.uint8],
+        halved: npt.NDArray[np.uint8], mult: npt.NDArray[np.float64],
+        threat: npt.NDArray[np.float64], need: npt.NDArray[np.float64],
+        per_step: npt.NDArray[np.float64], dist_enemy: npt.NDArray[np.int32],
+        supplied: npt.NDArray[np.uint8], cover: npt.NDArray[np.uint8],
+        town: npt.NDArray[np.float64], enemy_occ: npt.NDArray[np.uint8],
+        tgt_def: npt.NDArray[np.float64], tgt_ev: npt.NDArray[np.float64],
+        known: npt.NDArray[np.uint8],
+    ) -> None: ...
+    def set_own(
+        self, my_sp: npt.NDArray[np.float64], my_def: npt.NDArray[np.float64],
+        my_steps: npt.NDArray[np.float64],
+    ) -> None: ...
+    def set_attack(self, base_att: npt.NDArray[np.float64]) -> None: ...
+    def score_cells(
+        self, cells: npt.ArrayLike, here: int, sp: float, limit: float, steps: float,
+        dfn: float, hex_last: npt.NDArray[np.int8], side: int, hold: float, supply_pen: float,
+        command_pen: float, town_w: float, extra: npt.ArrayLike | None = None,
+        gain: npt.ArrayLike | None = None, attack_w: float = 0.0, pull_c: float = 0.0,
+        use_pull: bool = False,
+    ) -> npt.NDArray[np.float64]: ...
+    def needed_targets(self, cells: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
+    def attack_gains(
+        self, cells: npt.ArrayLike, d_here: npt.NDArray[np.int16], a_u: float, att_u: float,
+        ab: npt.NDArray[np.float64], n_cols: int,
+    ) -> npt.NDArray[np.float64]: ...
+
 def attack_halves(
     attackers: npt.ArrayLike, cells: npt.ArrayLike, unit_cell: npt.NDArray[np.int32],
     unit_att: npt.NDArray[np.int64], is_cav: npt.NDArray[np.uint8], nb: npt.NDArray[np.int32],

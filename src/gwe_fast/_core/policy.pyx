@@ -7,6 +7,7 @@
   table is not known yet;
 * ``attack_gains``: what the unit adds, in each of ``cells``, to the best attack on an
   adjacent enemy hex;
+* ``CellPricer``: the three above with a ``PositionMap``'s arrays checked and bound once;
 * ``attack_halves`` / ``odds_column``: an attack's exact strength (in half points) and its
   CRT column, as the engine's ``combat.attack_strength`` and ``combat.odds_column`` compute
   them with fractions.
@@ -141,15 +142,33 @@ def score_cells(cells, Py_ssize_t here, double sp, double limit, double steps, d
                 double attack_w=0.0, double pull_c=0.0, bint use_pull=False):
     """``float64[len(cells)]``: the value of the unit standing in each of ``cells`` (see the
     twin's docstring)."""
+    check_per_cell(my_sp.shape[0], (my_def.shape[0], my_steps.shape[0], mult.shape[0],
+                                     threat.shape[0], dist_enemy.shape[0], supplied.shape[0],
+                                     cover.shape[0], hex_last.shape[0], town.shape[0]))
+    return _score_cells(cells, here, sp, limit, steps, dfn, my_sp, my_def, my_steps, mult,
+                        threat, need, per_step, dist_enemy, supplied, cover, hex_last, side,
+                        town, hold, supply_pen, command_pen, town_w, extra, gain, attack_w,
+                        pull_c, use_pull)
+
+
+cdef object _score_cells(cells, Py_ssize_t here, double sp, double limit, double steps,
+                         double dfn, const double[::1] my_sp, const double[::1] my_def,
+                         const double[::1] my_steps, const double[::1] mult,
+                         const double[::1] threat, const double[::1] need,
+                         const double[::1] per_step, const int32_t[::1] dist_enemy,
+                         const flag_t[::1] supplied, const flag_t[::1] cover,
+                         const int8_t[::1] hex_last, int side, const double[::1] town,
+                         double hold, double supply_pen, double command_pen, double town_w,
+                         extra, gain, double attack_w, double pull_c, bint use_pull):
+    # score_cells once the per-cell arrays are known to agree (CellPricer checks them once)
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
     cdef Py_ssize_t n = cv.shape[0], nc = my_sp.shape[0], i
     cdef Py_ssize_t k = need.shape[0], n_cols = per_step.shape[0]
     cdef const double[::1] ex
     cdef const double[::1] gn
     cdef bint has_extra = extra is not None, has_gain = gain is not None
-    check_per_cell(nc, (my_def.shape[0], my_steps.shape[0], mult.shape[0], threat.shape[0],
-                        dist_enemy.shape[0], supplied.shape[0], cover.shape[0],
-                        hex_last.shape[0], town.shape[0]))
+    if hex_last.shape[0] != nc:
+        raise ValueError("the per-cell arrays must all have one entry per cell")
     if has_extra:
         ex = per_asked(extra, n, "extra")
     if has_gain:
@@ -196,10 +215,16 @@ def needed_targets(cells, const int32_t[::1] dist_enemy, const cell_t[:, ::1] nb
                    const flag_t[::1] known):
     """``int64[:]``: the enemy hexes next to ``cells`` (those one hex from the enemy, not
     across a prohibited hexside) that are not ``known``, ascending."""
+    check_sides(nb, prohibited, "nb and prohibited")
+    check_per_cell(nb.shape[0], (dist_enemy.shape[0], enemy_occ.shape[0], known.shape[0]))
+    return _needed_targets(cells, dist_enemy, nb, enemy_occ, prohibited, known)
+
+
+cdef object _needed_targets(cells, const int32_t[::1] dist_enemy, const cell_t[:, ::1] nb,
+                            const flag_t[::1] enemy_occ, const flag_t[:, ::1] prohibited,
+                            const flag_t[::1] known):
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
     cdef Py_ssize_t n = cv.shape[0], nc = nb.shape[0], i, d
-    check_sides(nb, prohibited, "nb and prohibited")
-    check_per_cell(nc, (dist_enemy.shape[0], enemy_occ.shape[0], known.shape[0]))
     check_cells(cv, nc)
     seen_arr = np.zeros(nc, dtype=np.uint8)
     cdef uint8_t[::1] seen = seen_arr
@@ -230,14 +255,30 @@ def attack_gains(cells, const int16_t[::1] d_here, double a_u, double att_u,
                  const double[:, ::1] ab, Py_ssize_t n_cols):
     """``float64[len(cells)]``: what the unit adds, in each of ``cells``, to the best attack
     on an adjacent enemy hex (see the twin's docstring)."""
-    cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
-    cdef Py_ssize_t n = cv.shape[0], nc = nb.shape[0], i, d, k = ab.shape[0]
+    cdef Py_ssize_t nc = nb.shape[0]
     check_sides(nb, prohibited, "nb, prohibited and halved")
     check_sides(nb, halved, "nb, prohibited and halved")
-    if ab.shape[1] != 2 or tgt_ev.shape[0] != nc or tgt_ev.shape[1] < n_cols:
+    if tgt_ev.shape[0] != nc:
         raise ValueError("ab must be [k, 2] and tgt_ev [n_cells, n_cols]")
-    check_per_cell(nc, (d_here.shape[0], dist_enemy.shape[0], enemy_occ.shape[0],
-                        base_att.shape[0], tgt_def.shape[0]))
+    check_per_cell(nc, (dist_enemy.shape[0], enemy_occ.shape[0], base_att.shape[0],
+                        tgt_def.shape[0]))
+    return _attack_gains(cells, d_here, a_u, att_u, dist_enemy, nb, enemy_occ, prohibited,
+                         halved, base_att, tgt_def, tgt_ev, ab, n_cols)
+
+
+cdef object _attack_gains(cells, const int16_t[::1] d_here, double a_u, double att_u,
+                          const int32_t[::1] dist_enemy, const cell_t[:, ::1] nb,
+                          const flag_t[::1] enemy_occ, const flag_t[:, ::1] prohibited,
+                          const flag_t[:, ::1] halved, const double[::1] base_att,
+                          const double[::1] tgt_def, const double[:, ::1] tgt_ev,
+                          const double[:, ::1] ab, Py_ssize_t n_cols):
+    # attack_gains once the per-map arrays are known to agree (CellPricer checks them once)
+    cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+    cdef Py_ssize_t n = cv.shape[0], nc = nb.shape[0], i, d, k = ab.shape[0]
+    if ab.shape[1] != 2 or tgt_ev.shape[1] < n_cols:
+        raise ValueError("ab must be [k, 2] and tgt_ev [n_cells, n_cols]")
+    if d_here.shape[0] != nc:
+        raise ValueError("the per-cell arrays must all have one entry per cell")
     check_cells(cv, nc)
     out_arr = np.zeros(n, dtype=np.float64)
     cdef double[::1] out = out_arr
@@ -272,6 +313,84 @@ def attack_gains(cells, const int16_t[::1] d_here, double a_u, double att_u,
                     best = gain
             out[i] = best
     return out_arr
+
+
+cdef class CellPricer:
+    """The arrays a ``PositionMap`` prices a unit's hexes with, checked and held once:
+    ``score_cells``, ``needed_targets`` and ``attack_gains`` of this module with those
+    arrays bound, so that each question passes only what changes from unit to unit. The
+    side's own arrays are set by ``set_own`` (after each refresh) and its attack strengths
+    next to each hex by ``set_attack``; ``tgt_def``, ``tgt_ev`` and ``known`` are read where
+    they are, as the caller fills them in. Same arguments and answers as the twin's class."""
+
+    cdef const cell_t[:, ::1] nb
+    cdef const flag_t[:, ::1] prohibited, halved
+    cdef const double[::1] mult, threat, need, per_step, town, tgt_def
+    cdef const double[:, ::1] tgt_ev
+    cdef const int32_t[::1] dist_enemy
+    cdef const flag_t[::1] supplied, cover, enemy_occ, known
+    cdef const double[::1] my_sp, my_def, my_steps, base_att
+    cdef bint own_set, attack_set
+
+    def __cinit__(self, const cell_t[:, ::1] nb, const flag_t[:, ::1] prohibited,
+                  const flag_t[:, ::1] halved, const double[::1] mult,
+                  const double[::1] threat, const double[::1] need, const double[::1] per_step,
+                  const int32_t[::1] dist_enemy, const flag_t[::1] supplied,
+                  const flag_t[::1] cover, const double[::1] town,
+                  const flag_t[::1] enemy_occ, const double[::1] tgt_def,
+                  const double[:, ::1] tgt_ev, const flag_t[::1] known):
+        cdef Py_ssize_t nc = nb.shape[0]
+        check_sides(nb, prohibited, "nb, prohibited and halved")
+        check_sides(nb, halved, "nb, prohibited and halved")
+        check_per_cell(nc, (mult.shape[0], threat.shape[0], dist_enemy.shape[0],
+                            supplied.shape[0], cover.shape[0], town.shape[0],
+                            enemy_occ.shape[0], tgt_def.shape[0], tgt_ev.shape[0],
+                            known.shape[0]))
+        self.nb, self.prohibited, self.halved = nb, prohibited, halved
+        self.mult, self.threat, self.need, self.per_step = mult, threat, need, per_step
+        self.dist_enemy, self.supplied, self.cover, self.town = dist_enemy, supplied, cover, town
+        self.enemy_occ, self.tgt_def, self.tgt_ev, self.known = enemy_occ, tgt_def, tgt_ev, known
+        self.own_set = self.attack_set = False
+
+    def set_own(self, const double[::1] my_sp, const double[::1] my_def,
+                const double[::1] my_steps):
+        """The side's stacking points, defence strengths and steps in each hex."""
+        check_per_cell(self.nb.shape[0], (my_sp.shape[0], my_def.shape[0], my_steps.shape[0]))
+        self.my_sp, self.my_def, self.my_steps = my_sp, my_def, my_steps
+        self.own_set = True
+
+    def set_attack(self, const double[::1] base_att):
+        """The side's attack strength next to each hex."""
+        check_per_cell(self.nb.shape[0], (base_att.shape[0],))
+        self.base_att = base_att
+        self.attack_set = True
+
+    def score_cells(self, cells, Py_ssize_t here, double sp, double limit, double steps,
+                    double dfn, const int8_t[::1] hex_last, int side, double hold,
+                    double supply_pen, double command_pen, double town_w, extra=None,
+                    gain=None, double attack_w=0.0, double pull_c=0.0, bint use_pull=False):
+        """``score_cells`` with the bound arrays."""
+        if not self.own_set:
+            raise RuntimeError("set_own must come before score_cells")
+        return _score_cells(cells, here, sp, limit, steps, dfn, self.my_sp, self.my_def,
+                            self.my_steps, self.mult, self.threat, self.need, self.per_step,
+                            self.dist_enemy, self.supplied, self.cover, hex_last, side,
+                            self.town, hold, supply_pen, command_pen, town_w, extra, gain,
+                            attack_w, pull_c, use_pull)
+
+    def needed_targets(self, cells):
+        """``needed_targets`` with the bound arrays."""
+        return _needed_targets(cells, self.dist_enemy, self.nb, self.enemy_occ,
+                               self.prohibited, self.known)
+
+    def attack_gains(self, cells, const int16_t[::1] d_here, double a_u, double att_u,
+                     const double[:, ::1] ab, Py_ssize_t n_cols):
+        """``attack_gains`` with the bound arrays."""
+        if not self.attack_set:
+            raise RuntimeError("set_attack must come before attack_gains")
+        return _attack_gains(cells, d_here, a_u, att_u, self.dist_enemy, self.nb,
+                             self.enemy_occ, self.prohibited, self.halved, self.base_att,
+                             self.tgt_def, self.tgt_ev, ab, n_cols)
 
 
 def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[::1] unit_att,

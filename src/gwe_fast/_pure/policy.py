@@ -9,6 +9,7 @@ East ladder policies, readable first.
   attack table is not known yet (ascending);
 * ``attack_gains``: what the unit adds, in each of ``cells``, to the best attack on an
   adjacent enemy hex;
+* ``CellPricer``: the three above with a ``PositionMap``'s arrays bound once;
 * ``attack_halves``: twice an attack's exact strength (``combat.attack_strength``: rivers
   halve, a burnt depot multiplies), the cavalry's part and the rest apart;
 * ``odds_column``: the engine's ``combat.odds_column`` on twice the attack strength.
@@ -130,6 +131,59 @@ def attack_gains(cells, d_here, a_u, att_u, dist_enemy, nb, enemy_occ, prohibite
     gain[ok] = v1 - v0
     out[near] = np.maximum(gain.max(axis=1), 0.0)
     return out
+
+
+class CellPricer:
+    """The arrays a ``PositionMap`` prices a unit's hexes with, held once: ``score_cells``,
+    ``needed_targets`` and ``attack_gains`` with those arrays bound, so that each question
+    passes only what changes from unit to unit. ``set_own`` sets the side's stacking points,
+    defence strengths and steps per hex (after each refresh), ``set_attack`` its attack
+    strength next to each hex; ``tgt_def``, ``tgt_ev`` and ``known`` are read where they
+    are, as the caller fills them in."""
+
+    def __init__(self, nb, prohibited, halved, mult, threat, need, per_step, dist_enemy,
+                 supplied, cover, town, enemy_occ, tgt_def, tgt_ev, known):
+        n = len(nb)
+        if any(len(a) != n for a in (prohibited, halved, mult, threat, dist_enemy, supplied,
+                                     cover, town, enemy_occ, tgt_def, tgt_ev, known)):
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        self.nb, self.prohibited, self.halved = nb, prohibited, halved
+        self.mult, self.threat, self.need, self.per_step = mult, threat, need, per_step
+        self.dist_enemy, self.supplied, self.cover, self.town = dist_enemy, supplied, cover, town
+        self.enemy_occ, self.tgt_def, self.tgt_ev, self.known = enemy_occ, tgt_def, tgt_ev, known
+        self.own = self.base_att = None
+
+    def set_own(self, my_sp, my_def, my_steps):
+        if any(len(a) != len(self.nb) for a in (my_sp, my_def, my_steps)):
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        self.own = (my_sp, my_def, my_steps)
+
+    def set_attack(self, base_att):
+        if len(base_att) != len(self.nb):
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        self.base_att = base_att
+
+    def score_cells(self, cells, here, sp, limit, steps, dfn, hex_last, side, hold,
+                    supply_pen, command_pen, town_w, extra=None, gain=None, attack_w=0.0,
+                    pull_c=0.0, use_pull=False):
+        if self.own is None:
+            raise RuntimeError("set_own must come before score_cells")
+        return score_cells(cells, here, sp, limit, steps, dfn, *self.own, self.mult,
+                           self.threat, self.need, self.per_step, self.dist_enemy,
+                           self.supplied, self.cover, hex_last, side, self.town, hold,
+                           supply_pen, command_pen, town_w, extra, gain, attack_w, pull_c,
+                           use_pull)
+
+    def needed_targets(self, cells):
+        return needed_targets(cells, self.dist_enemy, self.nb, self.enemy_occ,
+                              self.prohibited, self.known)
+
+    def attack_gains(self, cells, d_here, a_u, att_u, ab, n_cols):
+        if self.base_att is None:
+            raise RuntimeError("set_attack must come before attack_gains")
+        return attack_gains(cells, d_here, a_u, att_u, self.dist_enemy, self.nb,
+                            self.enemy_occ, self.prohibited, self.halved, self.base_att,
+                            self.tgt_def, self.tgt_ev, ab, n_cols)
 
 
 def attack_halves(attackers, cells, unit_cell, unit_att, is_cav, nb, halved, near=None,

@@ -118,6 +118,11 @@ class PositionMap:
         self.tgt_known = np.zeros(self.n, dtype=np.uint8)
         self.tgt_def = np.zeros(self.n)
         self.tgt_ev = np.zeros((self.n, self.table.n_cols))
+        # the kernels with this map's arrays bound (the own ones set at every refresh)
+        self.pricer = self.k.CellPricer(
+            self.nb, self.prohibited_u8, self.halved_u8, self.mult, self.threat, self.need,
+            self.exposure_per_step, self.dist_enemy, self.supplied_u8, self.cover_u8,
+            self.town, self.enemy_occ_u8, self.tgt_def, self.tgt_ev, self.tgt_known)
         self._rows: dict[int, tuple[str, np.ndarray]] = {}
         self._att_key: tuple | None = None
         self._heroic = bool((u.side[combat._heroic(sc)] == self.side).any())
@@ -186,6 +191,7 @@ class PositionMap:
         self.my_steps = np.bincount(cc, weights=steps, minlength=self.n)
         self.my_def = np.bincount(cc, weights=self.vals[combat_units, 1].astype(float),
                                   minlength=self.n)
+        self.pricer.set_own(self.my_sp, self.my_def, self.my_steps)
         self._attack_known = False
         if not self.at_once:
             self._attack_strengths()
@@ -226,6 +232,7 @@ class PositionMap:
         # the side's attack strength next to each hex (summed in neighbour order)
         padded = np.append(self.att_cell, 0.0)
         self.base_att = padded[np.where(self.nb >= 0, self.nb, self.n)].sum(axis=1)
+        self.pricer.set_attack(self.base_att)
 
     def reachable(self, unit: int, spent: int) -> np.ndarray:
         """``movement.reachable`` with the step costs shared by every unit of the same TCR
@@ -274,17 +281,13 @@ class PositionMap:
             float(max(0, self.vals[unit, 0]))
         if a_u <= 0:
             return np.zeros(cells.size)
-        k = self.k
         # the targets in reach priced first, lazily and in ascending order as before
-        for x in k.needed_targets(cells, self.dist_enemy, self.nb, self.enemy_occ_u8,
-                                  self.prohibited_u8, self.tgt_known):
+        for x in self.pricer.needed_targets(cells):
             self.target(int(x))
         _row, ab = self._row_of(unit)
         here = int(self.view.state.unit_cell[unit])
-        return k.attack_gains(cells, self.D[here], a_u, float(self.unit_att[unit]),
-                              self.dist_enemy, self.nb, self.enemy_occ_u8, self.prohibited_u8,
-                              self.halved_u8, self.base_att, self.tgt_def, self.tgt_ev, ab,
-                              self.table.n_cols)
+        return self.pricer.attack_gains(cells, self.D[here], a_u, float(self.unit_att[unit]),
+                                        ab, self.table.n_cols)
 
     def _row_of(self, unit: int) -> tuple[str, np.ndarray]:
         """The unit's odds row alone (``combat.crt_row``; TCR and nationality do not change)
@@ -318,11 +321,9 @@ class PositionMap:
         else:
             gain = self.attack_gain(unit, cells, may_attack)
             use_pull = bool(self.pull > 0 and self.vals[unit, 0] > 0)
-        return self.k.score_cells(
+        return self.pricer.score_cells(
             cells, here, sp, float(self.limit), float(u.n_steps[unit] - st.unit_step[unit]),
-            float(self.vals[unit, 1]), self.my_sp, self.my_def, self.my_steps, self.mult,
-            self.threat, self.need, self.exposure_per_step, self.dist_enemy, self.supplied_u8,
-            self.cover_u8, st.hex_last, self.side, self.town, float(p.hold),
+            float(self.vals[unit, 1]), st.hex_last, self.side, float(p.hold),
             -float(p.supply) * max(sp, 1.0), -float(p.command) * sp, w.town, extra, gain,
             float(p.attack), 0.05 * self.pull, use_pull)
 
