@@ -25,7 +25,8 @@ depots by the units out of supply they would supply (and never next to the enemy
 
 The pricing of a unit's hexes runs in the policy kernels (``scoring.kernel``:
 ``score_cells``, ``needed_targets``, ``attack_gains`` of ``gwe_fast._core.policy``, or their
-pure-Python twin) over arrays packed once per map and per refresh; each enemy hex is priced
+pure-Python twin) over arrays packed once per map and per refresh and bound once in the
+kernels' ``CellPricer``; each enemy hex is priced
 as a target (``target``) the first time an attack on it is weighed, as before.
 """
 
