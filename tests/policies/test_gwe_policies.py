@@ -17,6 +17,7 @@ from combat_positions import board, cell, unit
 
 from gwe_fast import load_scenario
 from gwe_fast.games.gwe import combat, engine, invariants
+from gwe_fast.games.gwe.combat import NONE
 from gwe_fast.games.gwe.game import GweGame
 from gwe_fast.policies.base import Decision, RandomPolicy
 from gwe_fast.policies.gwe import scoring
@@ -219,6 +220,83 @@ def test_greedy_then_builds_that_attack_with_its_attackers():
             break
         chosen.append(o[1])
     assert sorted(chosen) == sorted([g.unit("ru-b1"), g.unit("ru-b2")])
+
+
+def _spy_evaluations(monkeypatch):
+    """Every ``scoring.evaluate_attack`` a policy makes: (attackers, cells, shift_right)."""
+    seen = []
+    real = scoring.evaluate_attack
+
+    def spy(game, attackers, cells, w, **kw):
+        seen.append((tuple(int(x) for x in attackers), tuple(int(c) for c in cells),
+                     kw.get("shift_right", 0)))
+        return real(game, attackers, cells, w, **kw)
+    monkeypatch.setattr(scoring, "evaluate_attack", spy)
+    return seen
+
+
+def test_an_hq_shift_weighed_for_one_attack_is_not_lent_to_the_next(monkeypatch):
+    # greedy weighs an attack's massed artillery with the HQ shift it chose for that attack
+    # (10.21, 19.21); an attack that was offered no HQ shift is weighed with none, not with
+    # the last attack's (a Brusilov game of greedy players once carried it over)
+    from gwe_fast.games.gwe import command
+
+    g = two_targets()
+    pol, rng = GreedyPolicy(), np.random.default_rng(0)
+    hq = g.unit("ge-a")                              # any unit: its ratings are given below
+    monkeypatch.setattr(command, "hq_ratings", lambda view, h: (2, 0, 0))
+    seen = _spy_evaluations(monkeypatch)
+    a = {"attackers": (g.unit("ru-a1"), g.unit("ru-a2")), "defender_cells": (cell(g, "0505"),)}
+    b = {"attackers": (g.unit("ru-b1"), g.unit("ru-b2")), "defender_cells": (cell(g, "0101"),)}
+    depot = g.unit("ru-a1")                          # stands for a depot in range
+    i = pol.choose(Decision("gwe.combat.attack_shift", 0, [(), (hq,)], b), g, rng)
+    assert i == 1                                    # 3-1 to 5-1 on the trapped division
+    seen.clear()
+    pol.choose(Decision("gwe.combat.massed_artillery", 0, [NONE, depot], a), g, rng)
+    assert seen and all(s == 0 for _, _, s in seen)  # A had no shift
+    pol.choose(Decision("gwe.combat.attack_shift", 0, [(), (hq,)], b), g, rng)
+    seen.clear()
+    pol.choose(Decision("gwe.combat.massed_artillery", 0, [NONE, depot], b), g, rng)
+    assert seen and all(s == 2 for _, _, s in seen)  # B's own shift
+    seen.clear()
+    pol.choose(Decision("gwe.combat.massed_artillery", 0, [NONE, depot], b), g, rng)
+    assert seen and all(s == 0 for _, _, s in seen)  # used once
+
+
+def test_the_defensive_shift_weighs_this_combats_attackers_only(monkeypatch):
+    # 21.1: greedy weighs its defensive shift against the attackers its defensive artillery
+    # was asked about in the same combat; a later Combat Phase's attack on the same hex is
+    # weighed against the units that may attack it now (a Brusilov game once weighed units
+    # eliminated since, and failed)
+    g = two_targets()
+    pol, rng = GreedyPolicy(), np.random.default_rng(0)
+    seen = _spy_evaluations(monkeypatch)
+    here = (cell(g, "0505"),)
+    only_a1 = (g.unit("ru-a1"),)
+    depot = g.unit("ge-b")                           # stands for a depot in range
+    pol.choose(Decision("gwe.combat.defensive_artillery", 1, [NONE, depot],
+                        {"attackers": only_a1, "defender_cells": here}), g, rng)
+    defenders = {"defenders": (g.unit("ge-a"),)}
+    seen.clear()
+    pol.choose(Decision("gwe.combat.defense_shift", 1, [(), ()], defenders), g, rng)
+    assert {s[0] for s in seen} == {only_a1}         # the same combat: its attackers
+    pol.choose(Decision("gwe.combat.defensive_artillery", 1, [NONE, depot],
+                        {"attackers": only_a1, "defender_cells": here}), g, rng)
+    g.state.turn = np.int16(int(g.state.turn) + 1)   # a later Combat Phase, the same hex
+    seen.clear()
+    pol.choose(Decision("gwe.combat.defense_shift", 1, [(), ()], defenders), g, rng)
+    both = tuple(sorted((g.unit("ru-a1"), g.unit("ru-a2"))))
+    assert {s[0] for s in seen} == {both}            # who may attack it now
+
+
+def test_the_game_that_carried_stale_attackers_plays_to_the_end(historical):
+    # random Russians against greedy Central Powers, seed 92, game 164: the defensive shift
+    # was weighed against an attacker of an earlier Combat Phase's attack on the same hex,
+    # eliminated since, and the game failed (scripts/check_parity.py found it)
+    g = GweGame(historical, seed=92, game_index=164,
+                policies={0: RandomPolicy(), 1: make_policy("greedy")})
+    engine.play(g)
+    assert int(g.state.turn) == historical.last_turn
 
 
 def trapped_at(attack):

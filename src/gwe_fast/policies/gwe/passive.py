@@ -301,13 +301,25 @@ class PassivePolicy(GwePolicy):
                                         snap=snap)
             scores.append(e.score - self.weights.shift * len(opt))
         i = int(np.argmax(scores))
-        self.memory["shift_right"] = sum(command.hq_ratings(view, h)[0] for h in d.options[i])
+        # for this combat's massed artillery, if it is asked (the same attack: phase, units
+        # and hexes; the engine asks nothing in between)
+        self.memory["shift_right"] = (
+            self._combat_key(view, attackers, cells),
+            sum(command.hq_ratings(view, h)[0] for h in d.options[i]))
         return i
+
+    def _combat_key(self, view, attackers, cells) -> tuple:
+        """One attack of this Combat Phase: its units and hexes (a hex defends once in a
+        Combat Phase, 8.14)."""
+        return (self.phase_key(view, "combat"), tuple(int(x) for x in attackers),
+                tuple(int(c) for c in cells))
 
     def on_combat_massed_artillery(self, d, view, rng) -> int:
         attackers = list(d.context["attackers"])
         cells = list(d.context["defender_cells"])
-        shift = self.memory.pop("shift_right", 0)
+        known = self.memory.pop("shift_right", None)     # this attack's HQ shift, if asked
+        shift = known[1] if known and known[0] == self._combat_key(view, attackers, cells) \
+            else 0
         scores = []
         snap = scoring.snapshot(view, self.memory)
         for opt in d.options:
@@ -351,7 +363,7 @@ class PassivePolicy(GwePolicy):
     def on_combat_defensive_artillery(self, d, view, rng) -> int:
         attackers = list(d.context["attackers"])
         cells = list(d.context["defender_cells"])
-        self.memory["defended"] = (tuple(cells), attackers)
+        self.memory["defended"] = (self.phase_key(view, "combat"), tuple(cells), attackers)
         scores = []
         snap = scoring.snapshot(view, self.memory)
         for opt in d.options:
@@ -369,8 +381,10 @@ class PassivePolicy(GwePolicy):
         cells = sorted({int(st.unit_cell[x]) for x in defenders})
         known = self.memory.pop("defended", None)
         depot = self.memory.pop("defense_depot", -1)
-        if known and list(known[0]) == cells:
-            attackers = known[1]
+        # the attackers the defensive artillery was asked about, when it was asked in this
+        # combat (this phase, these hexes: a hex defends once in a Combat Phase, 8.14)
+        if known and known[0] == self.phase_key(view, "combat") and list(known[1]) == cells:
+            attackers = known[2]
         else:
             attackers, depot = self._threat_attackers(view, cells, 1 - d.side), -1
         if not attackers:
