@@ -174,9 +174,9 @@ class PassivePolicy(GwePolicy):
                 moves = [(i, o[1]) for i, o in enumerate(opts) if o[0] == "move"]
                 if not moves:
                     continue
-                cells = np.array([c for _, c in moves], dtype=np.int64)
-                s = pm.scores(unit, cells, may_attack)
-                stay = float(pm.scores(unit, [here], may_attack)[0])
+                cells = np.array([here] + [c for _, c in moves], dtype=np.int64)
+                both = pm.scores(unit, cells, may_attack)      # each hex priced on its own
+                stay, s = float(both[0]), both[1:]
                 j = int(np.argmax(s))
                 if s[j] > stay + self.p.min_move_gain and s[j] > NEG / 2:
                     return moves[j][0]
@@ -344,7 +344,8 @@ class PassivePolicy(GwePolicy):
         st = view.state
         for i, (x, c) in options:
             here = int(st.unit_cell[x])
-            g = float(pm.scores(x, [c], False)[0] - pm.scores(x, [here], False)[0])
+            there, stay = pm.scores(x, [c, here], False)       # each hex priced on its own
+            g = float(there - stay)
             g += scoring.hex_value(view, c, 1 - side, self.weights) if pm.my_sp[c] == 0 else 0.0
             if g > gain:
                 best, gain = i, g
