@@ -63,6 +63,7 @@ _CAVALRY = int(UnitType.CAVALRY)
 _DEPOT = int(UnitType.DEPOT)
 _HQ = int(UnitType.HQ)
 _FORTRESS = int(Feature.FORTRESS)
+_GERMAN, _AUSTRO_HUNGARIAN = int(Nationality.GERMAN), int(Nationality.AUSTRO_HUNGARIAN)
 
 STOP, DONE, NONE = "stop", "done", "none"
 FORTRESS_STEPS = 4          #: 11.13: "All fortresses have four Steps"
@@ -572,6 +573,18 @@ def hex_defenses(game: GweGame, cells, attacker_side: int) -> list[int]:
                             hex_facts(game, attacker_side)[0])
 
 
+def facts_defense(game: GweGame, cells, attacker_side: int, total, depot: int = -1) -> int:
+    """``defense_strength`` from ``hex_facts``' totals ``total`` of the position: each hex's
+    counted defenders and HQs, doubled within range of a depot burnt for defence (19.23),
+    plus each fortress's own Defense Strength, never doubled (11.11)."""
+    cells = [int(c) for c in cells]
+    out = sum(_with_fortresses(game, cells, attacker_side, total))
+    if depot >= 0:
+        near = _range_mask(game, int(game.state.unit_cell[depot]), artillery_range(game))
+        out += (artillery_multiplier(game) - 1) * sum(int(total[c]) for c in cells if near[c])
+    return out
+
+
 def _with_fortresses(game: GweGame, cells: list[int], attacker_side: int, total) -> list[int]:
     # hex_facts' totals of ``cells`` with each hex's fortress added (11.11)
     enemy = 1 - int(attacker_side)
@@ -636,17 +649,29 @@ def crt_arrays(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 def crt_row(game: GweGame, attackers) -> str:
     """The odds row: the attackers' TCR (8.8); Austro-Hungarian and German units attacking
     together use the row 17.0 names ("TCR 2 and 3"); any other mix the worst TCR."""
-    tables = game.scenario.tables
-    u = game.scenario.units
-    fighters = [int(x) for x in attackers if u.utype[x] != _HQ] or list(attackers)
-    nats = {int(u.nationality[x]) for x in fighters}
-    if {Nationality.GERMAN, Nationality.AUSTRO_HUNGARIAN} <= nats:
-        return tables["tcr"]["joint_austro_german_crt_row"]
-    t = max(int(game.data.tcr[x]) for x in fighters)
-    for key in tables["crt"]["odds"]:
-        if str(t) in key[3:]:
-            return key
-    raise KeyError(f"the CRT has no odds row for TCR {t}")
+    f = _row_facts(game.scenario)
+    fighters = [int(x) for x in attackers if f.utype[x] != _HQ] or [int(x) for x in attackers]
+    nats = {f.nationality[x] for x in fighters}
+    if _GERMAN in nats and _AUSTRO_HUNGARIAN in nats:
+        return f.joint
+    t = max(f.tcr[x] for x in fighters)
+    row = f.rows.get(t)
+    if row is None:
+        raise KeyError(f"the CRT has no odds row for TCR {t}")
+    return row
+
+
+@lru_cache(maxsize=32)
+def _row_facts(scenario: Scenario) -> SimpleNamespace:
+    """What ``crt_row`` reads, made once: each unit's type, nationality and TCR as Python
+    lists, the row named for each TCR (the first whose name holds it), the joint row."""
+    u, tables = scenario.units, scenario.tables
+    tcr = [int(t) for t in gwe_data(scenario).tcr]
+    rows = {t: next((key for key in tables["crt"]["odds"] if str(t) in key[3:]), None)
+            for t in set(tcr)}
+    return SimpleNamespace(utype=u.utype.tolist(), nationality=u.nationality.tolist(),
+                           tcr=tcr, rows=rows,
+                           joint=tables["tcr"]["joint_austro_german_crt_row"])
 
 
 def odds_column(game: GweGame, row: str, attack: Fraction, defense: int) -> int:

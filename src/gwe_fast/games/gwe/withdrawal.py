@@ -43,8 +43,6 @@ _AUSTRO_HUNGARIAN = int(Nationality.AUSTRO_HUNGARIAN)
 _CAVALRY = int(UnitType.CAVALRY)
 _MOUNTAIN = int(Terrain.MOUNTAIN)
 
-WITHDRAWAL_HEXES = 2   # 12.11: "two (no more or less) hexes"
-
 
 def _on_map(game: GweGame) -> np.ndarray:
     return (game.state.unit_status & Status.ON_MAP).astype(bool)

@@ -93,13 +93,10 @@ class PositionMap:
         mine_att = self.vals[on & (u.side == self.side) & (u.utype != _HQ), 0].clip(0).sum()
         ratio = float(mine_att) / max(float(self.vals[self.enemy_units, 0].clip(0).sum()), 1.0)
         self.pull = float(p.aggression) * min(1.0, max(0.0, 2.0 * (ratio - 0.75)))
-        self.enemy_row = (scoring._crt_row(sc, self.enemy_units.tolist())
+        self.enemy_row = (combat.crt_row(view, self.enemy_units.tolist())
                           if self.enemy_units.size else next(iter(self.table.odds)))
         self.exposure_per_step = self._exposure_table()
-        ct = combat.combat_terrain(sc)
         self.mult = _terrain_multiplier(sc)
-        self.halved = ct.halved
-        self.prohibited = ct.prohibited
         self.supplied = supply.supplied_cells(sc, st, self.side)
         self._in_supply = None if self.at_once else self.snap.supplied(self.side)
         radii = command._Radii(view, self.side)
@@ -107,23 +104,18 @@ class PositionMap:
         self.town = scoring.town_values(sc)
         self.targets: dict[int, dict] = {}
         self._costs: dict[tuple, np.ndarray] = {}
-        # packed for the policy kernels (scoring.kernel): flags as uint8, each enemy hex's
-        # defence and expectation per column once it has been priced as a target
-        self.k = scoring.kernel(sc)
+        # for the policy kernels (scoring.kernel): each enemy hex's defence and expectation
+        # per column once it has been priced as a target, and the kernels with this map's
+        # arrays bound (flags as uint8; the own arrays set at every refresh)
         self.need = np.array([a / b for a, b in self.table.odds[self.enemy_row]])
-        self.supplied_u8 = scoring.as_flags(self.supplied)
-        self.cover_u8 = scoring.as_flags(self.cover)
-        self.enemy_occ_u8 = scoring.as_flags(self.enemy_occ)
-        self.prohibited_u8 = scoring.as_flags(self.prohibited)
-        self.halved_u8 = scoring.as_flags(self.halved)
         self.tgt_known = np.zeros(self.n, dtype=np.uint8)
         self.tgt_def = np.zeros(self.n)
         self.tgt_ev = np.zeros((self.n, self.table.n_cols))
-        # the kernels with this map's arrays bound (the own ones set at every refresh)
-        self.pricer = self.k.CellPricer(
-            self.nb, self.prohibited_u8, self.halved_u8, self.mult, self.threat, self.need,
-            self.exposure_per_step, self.dist_enemy, self.supplied_u8, self.cover_u8,
-            self.town, self.enemy_occ_u8, self.tgt_def, self.tgt_ev, self.tgt_known)
+        ct, flags = combat.combat_terrain(sc), scoring.as_flags
+        self.pricer = scoring.kernel(sc).CellPricer(
+            self.nb, flags(ct.prohibited), flags(ct.halved), self.mult, self.threat, self.need,
+            self.exposure_per_step, self.dist_enemy, flags(self.supplied), flags(self.cover),
+            self.town, flags(self.enemy_occ), self.tgt_def, self.tgt_ev, self.tgt_known)
         self._rows: dict[int, tuple[str, np.ndarray]] = {}
         self._att_key: tuple | None = None
         self._heroic = bool((u.side[combat._heroic(sc)] == self.side).any())
@@ -295,7 +287,7 @@ class PositionMap:
         and its ratios as a float array ``[k, 2]``."""
         hit = self._rows.get(unit)
         if hit is None:
-            row = scoring._crt_row(self.view.scenario, [unit])
+            row = combat.crt_row(self.view, [unit])
             hit = self._rows[unit] = (row, np.array(self.table.odds[row], dtype=float))
         return hit
 

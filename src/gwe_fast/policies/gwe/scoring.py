@@ -49,7 +49,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from gwe_fast.enums import Feature, Nationality, Side, UnitType
+from gwe_fast.enums import Feature, Side, UnitType
 from gwe_fast.games.gwe import combat, command, retreat, supply
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.units import steps_left
@@ -233,10 +233,11 @@ def force_of(game, units, side: int, surrounded: bool = False, retreat=(True, Tr
         units = [int(x) for x in units if u.utype[x] != _HQ]
         steps = tuple(steps_left(game, x) for x in units)
     else:
-        ut, ns, sp = _unit_lists(game.scenario)
-        units = [int(x) for x in units if ut[x] != _HQ]
+        f = _unit_lists(game.scenario)
+        units = [int(x) for x in units if f.utype[x] != _HQ]
         return Force(side=int(side), steps=tuple(left[x] for x in units),
-                     n_steps=tuple(ns[x] for x in units), sp=tuple(sp[x] for x in units),
+                     n_steps=tuple(f.n_steps[x] for x in units),
+                     sp=tuple(f.sp[x] for x in units),
                      units=tuple(units), fortress=int(fortress), surrounded=surrounded,
                      retreat=tuple(retreat), hqs=hqs)
     return Force(side=int(side), steps=steps,
@@ -534,11 +535,11 @@ class Snapshot:
         return _unit_attacks(self.game, side, supplied, self.values())
 
     def row(self, attackers) -> str:
-        """``combat.crt_row`` of the attackers (``_crt_row``)."""
+        """``combat.crt_row`` of the attackers."""
         key = ("row", tuple(attackers))
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = _crt_row(self.game.scenario, attackers)
+            hit = self._cache[key] = combat.crt_row(self.game, attackers)
         return hit
 
     def cavalry_at_full(self, cells) -> bool:
@@ -641,13 +642,7 @@ class Snapshot:
         total = self._cache.get(key)
         if total is None:
             total = self._cache[key] = combat.hex_facts(g, attacker_side)[0]
-        out = sum(combat._with_fortresses(g, cells, attacker_side, total))
-        if depot >= 0:                   # 19.23: the defenders, not the fortress, doubled
-            near = combat._range_mask(g, int(g.state.unit_cell[depot]),
-                                      combat.artillery_range(g))
-            more = combat.artillery_multiplier(g) - 1
-            out += more * sum(int(total[c]) for c in cells if near[c])
-        return out
+        return combat.facts_defense(g, cells, attacker_side, total, depot)
 
 
 def _units_by_cell(game, side: int) -> dict[int, list[int]]:
@@ -667,7 +662,7 @@ def _stack_at(game, cell: int, side: int, by_cell: dict[int, list[int]]):
     here = by_cell.get(cell)
     if not here:
         return combat.Stack(int(cell), [], [], [], _fortress_steps(game, cell, side))
-    ut = _unit_lists(game.scenario)[0]
+    ut = _unit_lists(game.scenario).utype
     flags = game.arr("flags")
     hqs = [x for x in here if ut[x] == _HQ]
     rest = [x for x in here if ut[x] != _HQ]
@@ -707,44 +702,14 @@ def _attack_neighbors(scenario: Scenario) -> dict[int, tuple[int, ...]]:
 
 
 @lru_cache(maxsize=32)
-def _unit_facts(scenario: Scenario) -> SimpleNamespace:
-    """Each unit's TCR, type and nationality as Python lists, the odds row of each worst TCR
-    (``crt_row``) and the joint Austro-German row (17.0), made once."""
+def _unit_lists(scenario: Scenario) -> SimpleNamespace:
+    """Each unit's type, printed steps, stacking points and TCR as Python lists (made once)."""
     from gwe_fast.games.gwe.data import gwe_data
 
     u = scenario.units
-    tcr = [int(t) for t in gwe_data(scenario).tcr]
-    rows = {}
-    for t in sorted(set(tcr)):
-        rows[t] = next((key for key in scenario.tables["crt"]["odds"] if str(t) in key[3:]),
-                       None)
-    return SimpleNamespace(tcr=tcr, utype=u.utype.tolist(), nationality=u.nationality.tolist(),
-                           rows=rows, joint=scenario.tables["tcr"]["joint_austro_german_crt_row"])
-
-
-_GERMAN, _AUSTRO_HUNGARIAN = int(Nationality.GERMAN), int(Nationality.AUSTRO_HUNGARIAN)
-
-
-def _crt_row(scenario: Scenario, attackers) -> str:
-    """``combat.crt_row`` (8.8, 17.0) on ``_unit_facts``: the same rule, the same row."""
-    f = _unit_facts(scenario)
-    ut = f.utype
-    fighters = [int(x) for x in attackers if ut[x] != _HQ] or [int(x) for x in attackers]
-    nats = {f.nationality[x] for x in fighters}
-    if _GERMAN in nats and _AUSTRO_HUNGARIAN in nats:
-        return f.joint
-    t = max(f.tcr[x] for x in fighters)
-    row = f.rows.get(t)
-    if row is None:
-        raise KeyError(f"the CRT has no odds row for TCR {t}")
-    return row
-
-
-@lru_cache(maxsize=32)
-def _unit_lists(scenario: Scenario) -> tuple[list[int], list[int], list[int]]:
-    """Each unit's type, printed steps and stacking points as Python lists."""
-    u = scenario.units
-    return u.utype.tolist(), u.n_steps.tolist(), u.stacking.tolist()
+    return SimpleNamespace(utype=u.utype.tolist(), n_steps=u.n_steps.tolist(),
+                           sp=u.stacking.tolist(),
+                           tcr=[int(t) for t in gwe_data(scenario).tcr])
 
 
 def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
@@ -971,7 +936,7 @@ def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
     defender = snap.defender(cells, side)
     attacker = force_of(game, attackers, side, left=snap.steps_left())
     mod = _die_modifier(game, attackers, cells)
-    tcr = _unit_facts(game.scenario).tcr
+    tcr = _unit_lists(game.scenario).tcr
     ooc = snap.out_of_command()
     a_pen = any(tcr[x] >= 3 and ooc[x] for x in attackers)
     poor = [x for x in defender.units if tcr[x] >= 3]        # only they can be penalised
