@@ -512,11 +512,6 @@ class _Obligations:
     def m_left(self) -> list[int]:
         return self.k.m_left
 
-    @property
-    def adj(self) -> dict[int, frozenset]:
-        """Each free unit next to a target hex: those hexes."""
-        return {u: frozenset(self.k.adj(u)) for u in self.k.attackers()}
-
     def feasible(self, members, d) -> bool:
         return self.k.feasible(members, d)
 
