@@ -231,7 +231,8 @@ def one_map_many_queries(draw):
         if draw(st.booleans()):
             q["stop"] = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)),
                                  dtype=np.uint8)
-        if draw(st.booleans()) and top != "unit":
+        if draw(st.booleans()):
+            # with steps of 1, the tolled breadth-first walk (else Dial with tolls)
             q["toll"] = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)),
                                  dtype=np.uint8)
         queries.append(q)

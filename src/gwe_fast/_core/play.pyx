@@ -48,7 +48,7 @@ from libc.string cimport memcmp, memcpy
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
-from gwe_fast._core.search cimport SearchWorkspace, _sort_cells
+from gwe_fast._core.search cimport SearchWorkspace, _sort_cells, reached_cost
 
 cnp.import_array()
 
@@ -143,7 +143,7 @@ cdef int _one_hex_steps(SearchWorkspace ws, const cell_t* nb, const stepcost_t* 
     cdef cell_t w
     for d in range(6):
         w = nb[6 * here + d]
-        if w >= 0 and tab[6 * here + d] >= 0 and ws.dist_at(w) < 0:
+        if w >= 0 and tab[6 * here + d] >= 0 and reached_cost(&ws.buf, w) < 0:
             ov_cell[n_ov] = w
             ov_dist[n_ov] = tab[6 * here + d]
             n_ov += 1
@@ -157,7 +157,7 @@ cdef Py_ssize_t _destinations(SearchWorkspace ws, Py_ssize_t here, const cell_t*
     cdef Py_ssize_t n_moves = 0, i, s
     for i in range(ws.buf.n_touched):
         s = ws.buf.touched[i]
-        if s != here and ws.dist_at(s) > 0:
+        if s != here and reached_cost(&ws.buf, s) > 0:
             moves[n_moves] = <cell_t>s
             n_moves += 1
     for i in range(n_ov):
@@ -309,7 +309,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                 n_out = 0
                 for d in range(n_exits):         # 20.2 (movement.exit_costs)
                     s = exits[d]
-                    dc = ws.dist_at(s)
+                    dc = reached_cost(&ws.buf, s)
                     for i in range(n_ov):
                         if ov_cell[i] == s:
                             dc = ov_dist[i]
@@ -588,7 +588,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                         ws.search(fit, &src, NULL, 1, left, NULL, NULL, 0, False)
                         for i in range(ws.buf.n_touched):
                             s = ws.buf.touched[i]
-                            if s != here and ws.dist_at(s) > 0 and not hexes[_H_ENEMY, s]:
+                            if s != here and reached_cost(&ws.buf, s) > 0 and not hexes[_H_ENEMY, s]:
                                 moves[n_moves] = <cell_t>s
                                 n_moves += 1
                     detrain = not unit_status[u] & ooc_bit             # 5.35
@@ -643,7 +643,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                 dest = _nth_smallest(moves, n_moves, to - 1)
                 if unit_status[u] & entrained_bit:
                     # rail.move_by_rail: the path from the start into paths, after its length
-                    length = ws.dist_at(dest) + 1
+                    length = reached_cost(&ws.buf, dest) + 1
                     paths[used] = <int32_t>length
                     s = dest
                     for i in range(length, 0, -1):
@@ -674,7 +674,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                     log[rows, 6] = <int32_t>used
                     used += length + 1
                 else:
-                    mp = ws.dist_at(dest)
+                    mp = reached_cost(&ws.buf, dest)
                     for i in range(n_ov):
                         if ov_cell[i] == dest:
                             mp = ov_dist[i]
@@ -1125,7 +1125,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                     ns += 1
             ws.search(tab, src, NULL, ns, -1, NULL, NULL, 0, False)
             for c in range(n):
-                if ws.dist_at(c) >= 0 and hex_last[c] != enemy:
+                if reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
                     rail[c] = 1
 
             # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
@@ -1148,7 +1148,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                 for j in range(k):
                     u = mine[j]
                     if depot[u] and not depots[u]:
-                        dc = ws.dist_at(unit_cell[u])
+                        dc = reached_cost(&ws.buf, unit_cell[u])
                         if 0 <= dc <= supply_range[u]:
                             depots[u] = 1
                             src[nf] = unit_cell[u]
@@ -1165,17 +1165,12 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                 if open_zoc[n + c]:
                     src[ns] = <cell_t>c
                     ns += 1
-            if ns and cell_range >= 0:
-                # 25.12: the hexes a line of cell_range reaches, through no open zone
-                ws.search(tab, src, NULL, ns, cell_range, NULL, open_zoc, 0, True)
-                for c in range(n):
-                    dc = ws.dist_at(c)
-                    if 0 <= dc <= cell_range:
-                        cells[c] = 1
             if ns and k:
                 # units: a line of at most the unit's range through at most layers - 1 open
-                # enemy zones of control (two for TCR 1, 9.14); a depot as its chain says
-                limit = 0
+                # enemy zones of control (two for TCR 1, 9.14); a depot as its chain says.
+                # Layer 0 of this search (no open zone left behind) is also the search of
+                # 25.12's hexes, when cell_range is within its limit
+                limit = cell_range
                 for j in range(k):
                     if supply_range[mine[j]] > limit:
                         limit = supply_range[mine[j]]
@@ -1186,10 +1181,18 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                         supplied[u] = depots[u]
                         continue
                     for l in range(layers[u]):
-                        dc = ws.dist_at(<Py_ssize_t>l * n + unit_cell[u])
+                        dc = reached_cost(&ws.buf, <Py_ssize_t>l * n + unit_cell[u])
                         if 0 <= dc <= supply_range[u]:
                             supplied[u] = 1
                             break
+            elif ns and cell_range >= 0:
+                # 25.12 alone: the hexes a line of cell_range reaches, through no open zone
+                ws.search(tab, src, NULL, ns, cell_range, NULL, open_zoc, 0, True)
+            if ns and cell_range >= 0:
+                for c in range(n):
+                    dc = reached_cost(&ws.buf, c)
+                    if 0 <= dc <= cell_range:
+                        cells[c] = 1
     finally:
         ws._busy = False
         free(tab)
@@ -1248,7 +1251,7 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
                           &open_zoc[0] if hq_stopped[j] else NULL, NULL, 0, False)
                 for i in range(ws.buf.n_touched):
                     s = ws.buf.touched[i]
-                    if ws.dist_at(s) >= 0:
+                    if reached_cost(&ws.buf, s) >= 0:
                         out[j, s] = 1
     finally:
         ws._busy = False

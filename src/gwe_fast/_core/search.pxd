@@ -48,5 +48,11 @@ cdef class SearchWorkspace:
     cdef void write_dense(self) noexcept nogil
 
 
-# Sort a few cells ascending in place (insertion sort; qsort past 16).
+# Sort a few cells ascending in place (insertion sort; qsort past 16; nothing when sorted).
 cdef void _sort_cells(cell_t* a, Py_ssize_t k) noexcept nogil
+
+
+# The last search's cost of state (layer * n + cell), -1 if it did not reach it: dist_at
+# without the method call, for kernels reading many states (inlined where it is cimported).
+cdef inline dist_t reached_cost(const SearchBuffers* b, Py_ssize_t state) noexcept nogil:
+    return b.dist[state] if b.stamp[state] == b.gen else -1

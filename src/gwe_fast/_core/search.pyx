@@ -113,6 +113,11 @@ cdef int _cmp_cell(const void* a, const void* b) noexcept nogil:
 cdef void _sort_cells(cell_t* a, Py_ssize_t k) noexcept nogil:
     cdef Py_ssize_t i, j
     cdef cell_t x
+    for i in range(1, k):
+        if a[i] < a[i - 1]:
+            break
+    else:
+        return      # in order already (the kernels give their sources in cell order)
     if k > 16:
         qsort(a, k, sizeof(cell_t), _cmp_cell)
         return
@@ -259,6 +264,68 @@ cdef Py_ssize_t _unit_walk(_Walk* W, const cell_t* nbr, const stepcost_t* step_c
     return i
 
 
+cdef Py_ssize_t _unit_walk_tolled(_Walk* W, const cell_t* nbr, const stepcost_t* step_cost,
+                                  Py_ssize_t n, const flag_t* stop, const flag_t* toll,
+                                  int max_toll, bint toll_on_exit) noexcept nogil:
+    # _unit_walk over the states (layer * n + cell) of a search with tolls: the same argument
+    # holds (every step costs 1, so no state is reached again more cheaply and no entry would
+    # go stale; the queue is Dial's settling order), with _step's rules for the tokens: a
+    # state is kept only if no state of its cell with as few tokens is as cheap.
+    cdef uint32_t* stamp = W.stamp
+    cdef uint32_t gen = W.gen
+    cdef dist_t* dist = W.dist
+    cdef cell_t* pred = W.pred
+    cdef cell_t* queue = W.touched
+    cdef Py_ssize_t i = 0, nt = W.nt, base, j, ns
+    cdef dist_t lim = W.lim, nd
+    cdef cell_t s, u, v
+    cdef stepcost_t w
+    cdef int layer, nlayer, k
+    cdef bint kept
+    while i < nt:
+        s = queue[i]
+        i += 1
+        if s < n:
+            u = s
+            layer = 0
+        else:
+            u = s % n
+            layer = s // n
+        if stop != NULL and stop[u] and pred[s] >= 0:
+            continue  # entered a stopping cell: it ends the path here
+        nd = dist[s] + 1
+        base = <Py_ssize_t>u * 6
+        for j in range(base, base + 6):
+            w = step_cost[j]
+            if w < 0:
+                continue
+            if w != 1:
+                W.nt = nt
+                return -1     # as _unit_walk: Dial takes over
+            v = nbr[j]
+            if v < 0 or nd > lim:
+                continue
+            nlayer = layer + (toll[u] if toll_on_exit else toll[v])
+            if nlayer > max_toll:
+                continue
+            kept = True
+            for k in range(nlayer + 1):
+                ns = <Py_ssize_t>k * n + v
+                if stamp[ns] == gen and dist[ns] <= nd:
+                    kept = False
+                    break
+            if not kept:
+                continue
+            ns = <Py_ssize_t>nlayer * n + v
+            stamp[ns] = gen   # not stamped before: it would hold a cost of nd or less
+            dist[ns] = nd
+            pred[ns] = s
+            queue[nt] = <cell_t>ns
+            nt += 1
+    W.nt = nt
+    return i
+
+
 cdef int _dial(SearchBuffers* B, const cell_t* nbr, const stepcost_t* step_cost, Py_ssize_t n,
                const cell_t* sources, const dist_t* source_cost, Py_ssize_t n_sources,
                dist_t limit, const flag_t* stop, const flag_t* toll, int max_toll,
@@ -325,10 +392,14 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
             W.cur = c
         if c > hi:
             hi = c
-    if _Kind is _NoTolls and hi == W.cur:
+    if hi == W.cur:
         # every source at one cost: try the breadth-first walk, which gives the same answer
         # while every step it reads costs 1 (see _unit_walk)
-        settled = _unit_walk(&W, nbr, step_cost, stop)
+        if _Kind is _NoTolls:
+            settled = _unit_walk(&W, nbr, step_cost, stop)
+        else:
+            settled = _unit_walk_tolled(&W, nbr, step_cost, n, stop, toll, max_toll,
+                                        toll_on_exit)
         if settled >= 0:
             B.n_touched = W.nt
             return <int>settled
@@ -707,7 +778,7 @@ cdef class SearchWorkspace:
 
     cdef dist_t dist_at(self, Py_ssize_t state) noexcept nogil:
         # the last search's cost of state (layer * n + cell), -1 if it did not reach it
-        return self.buf.dist[state] if self.buf.stamp[state] == self.buf.gen else -1
+        return reached_cost(&self.buf, state)
 
     cdef cell_t pred_at(self, Py_ssize_t state) noexcept nogil:
         return self.buf.pred[state] if self.buf.stamp[state] == self.buf.gen else -1

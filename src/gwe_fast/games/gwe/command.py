@@ -42,6 +42,7 @@ import numpy as np
 from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Feature, Nationality, Side, Size, UnitType
 from gwe_fast.game import picks_at_random
+from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gwe_units
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
@@ -246,8 +247,12 @@ class _Radii:
         u = g.scenario.units
         units = np.asarray(units, dtype=np.int64)
         cells = g.state.unit_cell[units]
-        is_ah = u.nationality[units] == _AH
-        out = np.where(is_ah[:, None], self.ah[:, cells].T, self.plain[:, cells].T)
+        out = self.plain[:, cells].T
+        if self.ah is not self.plain:
+            is_ah = u.nationality[units] == _AH
+            if is_ah.any():
+                out = np.where(is_ah[:, None], self.ah[:, cells].T, out)
+        out = np.ascontiguousarray(out)
         if not JOINT_CENTRAL_COMMAND and self.hqs:               # see may_command
             out &= u.nationality[units][:, None] == u.nationality[self.hqs][None, :]
         return out
@@ -586,7 +591,8 @@ def displacement_targets(game: GweGame, hq: int) -> list[int]:
     if cells.size == 0:
         return []
     limit, sp = game.data.stack_limit, int(u.stacking[hq])
-    cells = [int(c) for c in cells if game.stacking_in(int(c)) + sp <= limit]
+    points = stacking.points_in_hexes(game)
+    cells = [int(c) for c in cells.tolist() if points[c] + sp <= limit]
     if not cells:
         return []
     best = min(int(dist[c]) for c in cells)

@@ -315,7 +315,8 @@ def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:
     tcr = gwe_data(sc).tcr[mine].astype(np.int32)
     # movement.step_costs: one table per TCR and "may enter a hex of enemy HQs only" (10.52)
     key = (tcr - 1) * 2 + (values[:, 0] <= 0)
-    keys, table_of = np.unique(key, return_inverse=True)
+    present = np.bincount(key, minlength=1) > 0      # np.unique(key, return_inverse=True)
+    keys, table_of = np.flatnonzero(present), (np.cumsum(present) - 1)[key]
     # rail.can_entrain, but for the hex, the points spent, rail used and the capacity
     never = (((status & Status.OUT_OF_COMMAND) != 0)                  # 5.32, 5.35
              | (((status & Status.OUT_OF_SUPPLY) != 0) & ~is_hq))     # 5.32, 10.35

@@ -112,12 +112,20 @@ def _side_letters(scenario: Scenario, side: int) -> tuple[str, ...]:
 
 def entry_cells(scenario: Scenario, unit: int) -> np.ndarray:
     """The entry hexes of a unit (20.12: any hex of its letter). A unit with no letter (option
-    units, depots set up on the map) uses the letters of its side's reinforcements."""
+    units, depots set up on the map) uses the letters of its side's reinforcements.
+    (Read-only: made once per scenario and unit.)"""
+    return _entry_cells(scenario, int(unit))
+
+
+@lru_cache(maxsize=4096)
+def _entry_cells(scenario: Scenario, unit: int) -> np.ndarray:
     e = int(scenario.units.entry[unit])
     letters = ((ENTRY_LETTERS[e],) if e >= 0
                else _side_letters(scenario, int(scenario.units.side[unit])))
     cells = [np.asarray(scenario.entry[x]) for x in letters if x in scenario.entry]
-    return np.unique(np.concatenate(cells)) if cells else np.zeros(0, dtype=np.int32)
+    out = np.unique(np.concatenate(cells)) if cells else np.zeros(0, dtype=np.int32)
+    out.flags.writeable = False
+    return out
 
 
 def due_units(game: GweGame, side: int) -> np.ndarray:

@@ -23,6 +23,8 @@ in the same way on the Russian table (24.43).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast import dtypes
@@ -76,12 +78,24 @@ def replacement_rolls(scenario: Scenario, nationality: int, turn: int) -> tuple[
 def _repairable(game: GweGame) -> np.ndarray:
     """``bool[n_units]``: units with something to replace: a division or corps that has lost
     no more than half its steps (13.0), or a broken-down armored car (24.43)."""
-    u = game.scenario.units
-    lost = game.state.unit_step.astype(np.int32)
-    steps = (~np.isin(u.utype, NOT_ELIGIBLE) & (u.utype != _ARMORED_CAR)
-             & (lost > 0) & (lost <= u.n_steps // 2))
-    car = (u.utype == _ARMORED_CAR) & (game.arr("flags") & Flag.BROKEN_DOWN).astype(bool)
-    return steps | car
+    kinds, half, car = _replaceable_kinds(game.scenario)
+    lost = game.state.unit_step
+    steps = kinds & (lost > 0) & (lost <= half)
+    return steps | (car & ((game.arr("flags") & Flag.BROKEN_DOWN) != 0))
+
+
+@lru_cache(maxsize=32)
+def _replaceable_kinds(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(kinds, half, car)`` of ``_repairable``, per unit (read-only, made once): the kinds
+    whose steps may be replaced (13.0: not cavalry, depots, HQs, nor the armored car), half
+    the unit's steps, and the armored cars (24.43)."""
+    u = scenario.units
+    kinds = ~np.isin(u.utype, NOT_ELIGIBLE) & (u.utype != _ARMORED_CAR)
+    half = (u.n_steps // 2).astype(np.int32)
+    car = u.utype == _ARMORED_CAR
+    for a in (kinds, half, car):
+        a.flags.writeable = False
+    return kinds, half, car
 
 
 def near_enemy(game: GweGame, side: int, distance: int = ENEMY_DISTANCE) -> np.ndarray:

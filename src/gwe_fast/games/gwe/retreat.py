@@ -121,6 +121,14 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
     return remembered(sc, ("source_distance", position_key(st, side)), make)
 
 
+@lru_cache(maxsize=32)
+def _one_per_hex(hexmap) -> np.ndarray:
+    """Step costs of one across every hexside of the map (read-only, made once)."""
+    out = np.where(hexmap.neighbors >= 0, 1, PROHIBITED).astype(dtypes.STEPCOST)
+    out.flags.writeable = False
+    return out
+
+
 def candidate_paths(game: GweGame, origin: int, length: int, side: int,
                     forbidden=()) -> list[tuple[int, ...]]:
     """Every path of ``length`` hexes a stack of ``side`` may retreat along from ``origin``
@@ -129,8 +137,8 @@ def candidate_paths(game: GweGame, origin: int, length: int, side: int,
     prohibited terrain or in ``forbidden``."""
     m = game.scenario.map
     ok = passable_steps(game)
-    one = np.where(m.neighbors >= 0, 1, PROHIBITED).astype(dtypes.STEPCOST)
-    geo = m.k.search.bounded_search(m.neighbors, one, [int(origin)], limit=length)[0][0]
+    geo = m.k.search.bounded_search(m.neighbors, _one_per_hex(m), [int(origin)],
+                                    limit=length)[0][0]
     bad = enemy_blocks(game, side)
     if len(forbidden):
         bad = bad.copy()
@@ -215,7 +223,8 @@ def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
     # 6.15, 8.63: end where the stack fits under the stacking limit
     sp = int(u.stacking[[x for x in stack if x not in doomed]].sum())
     limit = data.stack_limit
-    fits = [p for p in cand if game.stacking_in(p[-1]) + sp <= limit]
+    points = stacking.points_in_hexes(game)
+    fits = [p for p in cand if points[p[-1]] + sp <= limit]
     cand = fits or cand
     # 8.63 priority 1: toward the nearest friendly supply source
     dsrc = source_distance(game, side)

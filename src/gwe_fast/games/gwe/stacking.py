@@ -31,6 +31,15 @@ def stacking_points(game: GweGame, side: int) -> np.ndarray:
                        minlength=sc.map.n_cells).astype(np.int32)
 
 
+def points_in_hexes(game: GweGame) -> np.ndarray:
+    """``int64[n_cells]``: the Stacking Points of all units on the map in each hex, both
+    sides counted (``Game.stacking_in`` of every hex at once)."""
+    sc, st = game.scenario, game.state
+    on = (st.unit_status & _ON_MAP) != 0
+    return np.bincount(st.unit_cell[on], weights=sc.units.stacking[on],
+                       minlength=sc.map.n_cells).astype(np.int64)
+
+
 def _most_points(game: GweGame) -> int:
     """The most Stacking Points either side has in one hex (both sides in one count)."""
     sc, st = game.scenario, game.state

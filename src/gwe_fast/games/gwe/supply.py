@@ -31,12 +31,13 @@ from gwe_fast import dtypes, kernels
 from gwe_fast.enums import Side, Terrain, UnitType
 from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.games.gwe.game import Flag
-from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
+from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State, Status
 
 TCR1_ZOC_HEXES = 2   # 9.14
-DEPOT, ALLIED = int(UnitType.DEPOT), int(Side.ALLIED)   # plain ints for numpy (see zoc.py)
+# plain ints for numpy (see zoc.py)
+DEPOT, ALLIED, _ON_MAP = int(UnitType.DEPOT), int(Side.ALLIED), int(Status.ON_MAP)
 
 
 def _passable(scenario: Scenario) -> np.ndarray:
@@ -55,7 +56,8 @@ def _fixed(scenario: Scenario) -> SimpleNamespace:
     and ``line_steps``, a cost of one for each step a rail line and a supply line may take
     (across a rail hexside; across any hexside but a blocked one into any hex but lake or
     sea), -1 for the others; each unit's search ``layers`` (three for TCR 1, 9.14) and supply
-    ``range`` as int32; the depots; each side's ``friendly`` ground (uint8)."""
+    ``range`` as int32; the depots; each side's ``friendly`` ground (uint8), its
+    ``shortest`` supply range and its units (``units_of``, int32)."""
     data = gwe_data(scenario)
     on = scenario.map.neighbors >= 0
     out = SimpleNamespace(
@@ -65,8 +67,11 @@ def _fixed(scenario: Scenario) -> SimpleNamespace:
         range=data.supply_range.astype(np.int32),
         depot=scenario.units.utype == DEPOT,
         friendly=tuple(friendly_ground(scenario, s).view(np.uint8) for s in (0, 1)),
-        shortest=tuple(_shortest_range(scenario, s) for s in (0, 1)))
-    for a in (out.rail_steps, out.line_steps, out.layers, out.range, out.depot, *out.friendly):
+        shortest=tuple(_shortest_range(scenario, s) for s in (0, 1)),
+        units_of=tuple(np.flatnonzero(scenario.units.side == s).astype(np.int32)
+                       for s in (0, 1)))
+    for a in (out.rail_steps, out.line_steps, out.layers, out.range, out.depot, *out.friendly,
+              *out.units_of):
         a.flags.writeable = False
     return out
 
@@ -108,7 +113,8 @@ def _supply(scenario: Scenario, state: State, side: int
     depots = np.zeros(u.n, dtype=np.uint8)
     units = np.zeros(u.n, dtype=np.uint8)
     cells = np.zeros(m.n_cells, dtype=np.uint8)
-    mine = np.flatnonzero(on_map(state) & (u.side == side)).astype(np.int32)
+    mine = fx.units_of[int(side)]
+    mine = mine[(state.unit_status[mine] & _ON_MAP) != 0]
     m.k.play.gwe_supply(
         kernels.workspace(m, TCR1_ZOC_HEXES + 1), fx.rail_steps, fx.line_steps,
         fx.friendly[int(side)], controlled(scenario, state, enemy).view(np.uint8),

@@ -51,8 +51,7 @@ def _on_map(game: GweGame) -> np.ndarray:
 def _adjacent_to(game: GweGame, cells_mask: np.ndarray) -> np.ndarray:
     """``bool[n_cells]``: hexes next to a hex of ``cells_mask`` (across any hexside)."""
     m = game.scenario.map
-    nb = m.neighbors
-    return (cells_mask[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
+    return m.k.board.adjacent_cells(m.neighbors, np.flatnonzero(cells_mask))
 
 
 def _may_enter(game: GweGame, unit: int) -> np.ndarray:
@@ -127,14 +126,15 @@ def withdrawal_candidates(game: GweGame, side: int, tried=()) -> list[int]:
     already tried this phase, and no Austro-Hungarian cavalry on the first Game-Turn (23.31)."""
     sc, st = game.scenario, game.state
     u = sc.units
-    next_to_enemy = _adjacent_to(game, occupied(sc, st, 1 - side))
     kinds = (u.utype == _CAVALRY) | (u.utype == _ARMORED_CAR)
     ok = (_on_map(game) & (u.side == side) & kinds
-          & ~(st.unit_status & Status.ENTRAINED).astype(bool)
-          & next_to_enemy[np.maximum(st.unit_cell, 0)])
+          & ~(st.unit_status & Status.ENTRAINED).astype(bool))
     if int(st.turn) == sc.first_turn:                                          # 23.31
         ok &= ~((u.utype == _CAVALRY)
                 & (u.nationality == _AUSTRO_HUNGARIAN))
+    if not ok.any():
+        return []
+    ok &= _adjacent_to(game, occupied(sc, st, 1 - side))[np.maximum(st.unit_cell, 0)]
     asked = [i for i in np.flatnonzero(ok).tolist() if i not in tried]
     if not asked:
         return []
