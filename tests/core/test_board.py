@@ -139,6 +139,29 @@ def test_reach_within_reads_the_layers_each_unit_may_use(mod):
 
 
 @BOTH
+def test_stacked_points_whole_array(mod):
+    cell, status, side = units([4, 0, 4, 4, 2], [ON, ON, ON, ON | ENTRAINED, 0],
+                               [0, 1, 0, 1, 0])
+    points = np.array([3, 2, 4, 1, 5], dtype=np.int8)       # unit 4 is off the map
+    np.testing.assert_array_equal(mod.stacked_points(9, cell, status, side, 0, points),
+                                  [0, 0, 0, 0, 7, 0, 0, 0, 0])
+    np.testing.assert_array_equal(mod.stacked_points(9, cell, status, side, 1, points),
+                                  [2, 0, 0, 0, 1, 0, 0, 0, 0])
+    np.testing.assert_array_equal(mod.stacked_points(9, cell, status, side, None, points),
+                                  [2, 0, 0, 0, 8, 0, 0, 0, 0])
+    # require=0 selects the unit off the map too, and its cell must then be on the map
+    np.testing.assert_array_equal(
+        mod.stacked_points(9, cell, status, side, 0, points, require=0),
+        [0, 0, 5, 0, 7, 0, 0, 0, 0])
+    assert mod.stacked_points(9, cell, status, side, 0, points).dtype == np.int32
+    with pytest.raises(ValueError, match="one entry per unit"):
+        mod.stacked_points(9, cell, status, side, 0, points[:2])
+    with pytest.raises(IndexError, match="unit 1 is selected"):
+        mod.stacked_points(9, np.array([4, -1], np.int32), status[:2], side[:2], None,
+                           points[:2])
+
+
+@BOTH
 def test_bad_inputs_raise_the_same_errors(mod):
     m = three_by_three()
     cell, status, side = units([4, -1], [ON, ON], [0, 0])
@@ -230,6 +253,13 @@ def test_twins_agree_with_each_other_and_with_the_numpy_formulas(case, want):
     occ[cell[sel]] = True
     for mod in (cy, py):
         np.testing.assert_array_equal(mod.occupied_cells(n, *args), occ)
+
+    points = (np.arange(cell.size) % 5).astype(np.int8)     # stacking.stacking_points before
+    mine = ((status & ON) != 0) & (side == want)
+    ref = np.bincount(cell[mine], weights=points[mine], minlength=n).astype(np.int32)
+    for mod in (cy, py):
+        np.testing.assert_array_equal(mod.stacked_points(n, cell, status, side, want, points,
+                                                         ON), ref)
 
     ref = np.zeros(n, dtype=bool)                            # zoc.controlled before
     cells = np.unique(cell[sel])

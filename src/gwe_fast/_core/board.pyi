@@ -9,6 +9,10 @@ def occupied_cells(
     eligible: npt.ArrayLike | None = None, flags: npt.ArrayLike | None = None,
     flags_forbid: int = 0,
 ) -> npt.NDArray[np.bool_]: ...
+def stacked_points(
+    n_cells: int, unit_cell: npt.ArrayLike, unit_status: npt.ArrayLike,
+    unit_side: npt.ArrayLike, side: int | None, points: npt.ArrayLike, require: int = 1,
+) -> npt.NDArray[np.int32]: ...
 def zoc_cells(
     neighbors: npt.ArrayLike, unit_cell: npt.ArrayLike, unit_status: npt.ArrayLike,
     unit_side: npt.ArrayLike, side: int | None, require: int = 1, forbid: int = 0,

@@ -256,6 +256,44 @@ def occupied_cells(Py_ssize_t n_cells, unit_cell, unit_status, unit_side, side, 
     return out
 
 
+def stacked_points(Py_ssize_t n_cells, unit_cell, unit_status, unit_side, side, points,
+                   require=1):
+    """``int32[n_cells]``: the sum of ``points`` (int8, one per unit) of the selected units
+    in each hex: a side's Stacking Points per hex, or both sides' with ``side`` None.
+
+    Examples
+    --------
+    >>> cells = np.array([2, 0, 2], dtype=np.int32)
+    >>> status = np.array([1, 1, 1], dtype=np.uint16)
+    >>> side = np.array([0, 1, 0], dtype=np.int8)
+    >>> stacked_points(3, cells, status, side, 0, np.array([3, 2, 4], dtype=np.int8))
+    array([0, 0, 7], dtype=int32)
+    """
+    cdef UnitSelect S
+    keep = _select(&S, unit_cell, unit_status, unit_side, side, require, 0, None, None, 0)
+    cdef cnp.ndarray pts = _as_array(points, cnp.NPY_INT8, np.int8)
+    if cnp.PyArray_SIZE(pts) != S.n_units:
+        raise ValueError("points must have one entry per unit")
+    cdef const int8_t* p = <const int8_t*>cnp.PyArray_DATA(pts)
+    cdef cnp.npy_intp dims[1]
+    dims[0] = n_cells
+    out = cnp.PyArray_ZEROS(1, dims, cnp.NPY_INT32, 0)
+    cdef int32_t* o = <int32_t*>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t i, bad = -1
+    cdef cell_t c
+    with nogil:
+        for i in range(S.n_units):
+            if unit_selected(&S, i):
+                c = S.cell[i]
+                if c < 0 or c >= n_cells:
+                    bad = i
+                    break
+                o[c] += p[i]
+    if bad >= 0:
+        _off_map(bad, &S, n_cells)
+    return out
+
+
 def zoc_cells(neighbors, unit_cell, unit_status, unit_side, side, require=1, forbid=0,
               eligible=None, flags=None, flags_forbid=0, blocked=None):
     """``bool[n_cells]``: the hexes next to a selected unit: its zone of control.

@@ -88,6 +88,20 @@ def occupied_cells(n_cells, unit_cell, unit_status, unit_side, side, require=1, 
     return out
 
 
+def stacked_points(n_cells, unit_cell, unit_status, unit_side, side, points, require=1):
+    """``int32[n_cells]``: the sum of ``points`` of the selected units in each hex."""
+    cells, chosen = _selected(unit_cell, unit_status, unit_side, side, require, 0, None, None,
+                              0)
+    pts = _ints(points, np.int8)
+    if len(pts) != len(cells):
+        raise ValueError("points must have one entry per unit")
+    out = np.zeros(n_cells, dtype=np.int32)
+    for i in chosen:
+        _check_on_map(i, cells, n_cells)
+        out[cells[i]] += pts[i]
+    return out
+
+
 def zoc_cells(neighbors, unit_cell, unit_status, unit_side, side, require=1, forbid=0,
               eligible=None, flags=None, flags_forbid=0, blocked=None):
     """``bool[n_cells]``: the hexes next to a selected unit, not across a blocked hexside."""

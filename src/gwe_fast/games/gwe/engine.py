@@ -422,21 +422,30 @@ def combat_phase(game: GweGame, side: int) -> None:
 def snapshot(game: GweGame, turn: int, side: int) -> dict:
     """One row of the per-turn record, after ``side``'s Player-Turn."""
     sc, st = game.scenario, game.state
-    on = (st.unit_status & Status.ON_MAP).astype(bool)
+    on = (st.unit_status & _ON_MAP) != 0
+    out_of_supply = on & ((st.unit_status & _OUT_OF_SUPPLY) != 0)
     towns = victory.russian_towns(game)
+    held = set(towns)
     row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp),
            "towns_held_russian": len(towns),
-           "towns_vp_russian": sum(p.vp for p in sc.places if p.cell in set(towns))}
-    for s in Side:
-        name = s.name.lower()
-        mine = on & (sc.units.side == s)
-        row[f"units_{name}"] = int(mine.sum())
-        row[f"out_of_supply_{name}"] = int((mine & (st.unit_status & Status.OUT_OF_SUPPLY)
-                                            .astype(bool)).sum())
-        row[f"out_of_command_{name}"] = int(game.arr("ooc_count")[s])
-        row[f"hexes_held_{name}"] = int((st.hex_last == s).sum())
-        row[f"steps_lost_{name}"] = int(game.arr("steps_lost")[s].sum())
-        row[f"sp_lost_{name}"] = int(game.arr("sp_lost")[s].sum())
+           "towns_vp_russian": sum(p.vp for p in sc.places if p.cell in held)}
+    ooc = game.arr("ooc_count").tolist()
+    steps_lost, sp_lost = game.arr("steps_lost"), game.arr("sp_lost").sum(axis=1).tolist()
+    hexes_held = np.bincount(st.hex_last[st.hex_last >= 0], minlength=2).tolist()
+    for s, name in _SIDE_NAMES:
+        mine = sc.units.side == s
+        lost = steps_lost[s].tolist()
+        row[f"units_{name}"] = int(np.count_nonzero(on & mine))
+        row[f"out_of_supply_{name}"] = int(np.count_nonzero(out_of_supply & mine))
+        row[f"out_of_command_{name}"] = int(ooc[s])
+        row[f"hexes_held_{name}"] = int(hexes_held[s])
+        row[f"steps_lost_{name}"] = int(sum(lost))
+        row[f"sp_lost_{name}"] = int(sp_lost[s])
         for i, cause in enumerate(LOSS_CAUSES):
-            row[f"steps_lost_{name}_{cause}"] = int(game.arr("steps_lost")[s, i])
+            row[f"steps_lost_{name}_{cause}"] = int(lost[i])
     return row
+
+
+#: (side, its name in the record), in the order of ``Side``
+_SIDE_NAMES = tuple((int(s), s.name.lower()) for s in Side)
+_ON_MAP, _OUT_OF_SUPPLY = int(Status.ON_MAP), int(Status.OUT_OF_SUPPLY)

@@ -24,31 +24,26 @@ _ON_MAP = int(Status.ON_MAP)
 
 def stacking_points(game: GweGame, side: int) -> np.ndarray:
     """``int32[n_cells]``: the Stacking Points of ``side``'s units on the map in each hex."""
+    return _points(game, side)
+
+
+def _points(game: GweGame, side: int | None) -> np.ndarray:
+    # the board kernel: the points of side's units on the map (both sides' with None) per hex
     sc, st = game.scenario, game.state
-    u = sc.units
-    mine = ((st.unit_status & _ON_MAP) != 0) & (u.side == side)
-    return np.bincount(st.unit_cell[mine], weights=u.stacking[mine],
-                       minlength=sc.map.n_cells).astype(np.int32)
+    m = sc.map
+    return m.k.board.stacked_points(m.n_cells, st.unit_cell, st.unit_status, sc.units.side,
+                                    side, sc.units.stacking, _ON_MAP)
 
 
 def points_in_hexes(game: GweGame) -> np.ndarray:
-    """``int64[n_cells]``: the Stacking Points of all units on the map in each hex, both
+    """``int32[n_cells]``: the Stacking Points of all units on the map in each hex, both
     sides counted (``Game.stacking_in`` of every hex at once)."""
-    sc, st = game.scenario, game.state
-    on = (st.unit_status & _ON_MAP) != 0
-    return np.bincount(st.unit_cell[on], weights=sc.units.stacking[on],
-                       minlength=sc.map.n_cells).astype(np.int64)
+    return _points(game, None)
 
 
 def _most_points(game: GweGame) -> int:
-    """The most Stacking Points either side has in one hex (both sides in one count)."""
-    sc, st = game.scenario, game.state
-    u = sc.units
-    on = (st.unit_status & _ON_MAP) != 0
-    if not on.any():
-        return 0
-    at = st.unit_cell[on].astype(np.int64) * 2 + u.side[on]
-    return int(np.bincount(at, weights=u.stacking[on]).max())
+    """The most Stacking Points either side has in one hex (0 with no unit on the map)."""
+    return max(int(_points(game, s).max(initial=0)) for s in (0, 1))
 
 
 def limit(game: GweGame) -> int:
