@@ -874,7 +874,8 @@ class _Position:
         m = self.game.scenario.map
         if self.eligible.size == 0:
             return np.zeros(m.n_cells, dtype=bool)
-        return m.k.board.adjacent_cells(m.neighbors, np.unique(self.cells_of[self.eligible]),
+        # (a hex given twice marks the same neighbours twice)
+        return m.k.board.adjacent_cells(m.neighbors, self.cells_of[self.eligible],
                                         combat_terrain(self.game.scenario).prohibited)
 
     def _facts(self) -> tuple[np.ndarray, np.ndarray]:

@@ -408,12 +408,14 @@ def _mark(game: GweGame, mine: np.ndarray, in_cmd: np.ndarray, far: np.ndarray) 
     flags = game.arr("flags")
     ooc = np.uint16(Status.OUT_OF_COMMAND)
     bit = np.uint16(Flag.OUT_OF_RADIUS)
+    out = mine[~in_cmd[mine]]
     st.unit_status[mine] &= ~ooc
     flags[mine] &= ~bit
-    st.unit_status[mine[~in_cmd[mine]]] |= ooc
+    st.unit_status[out] |= ooc
     flags[mine[far[mine]]] |= bit
-    for i in mine[~in_cmd[mine]]:
-        game.event("out_of_command", unit=int(i), out_of_radius=bool(far[i]))
+    if game.events is not None:
+        for i in out.tolist():
+            game.event("out_of_command", unit=i, out_of_radius=bool(far[i]))
 
 
 def clear_command(game: GweGame, side: int) -> None:
