@@ -200,10 +200,22 @@ def fortress_side(game: GweGame, cell: int) -> int:
 
 def fortress_cells(game: GweGame, side: int) -> np.ndarray:
     """``bool[n_cells]``: undestroyed fortresses of ``side`` (11.15)."""
-    m = game.scenario.map
-    out = ((m.features & _FORTRESS).astype(bool)
-           & (game.arr("fortress")[:, F_LOST] < FORTRESS_STEPS)
-           & friendly_ground(game.scenario, side))
+    out = np.zeros(game.scenario.map.n_cells, dtype=bool)
+    cells = _fortresses(game.scenario)[int(side)]
+    out[cells[game.arr("fortress")[cells, F_LOST] < FORTRESS_STEPS]] = True
+    return out
+
+
+@lru_cache(maxsize=32)
+def _fortresses(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hexes with a fortress printed in them: ``[side]`` those on each side's ground
+    (18.27), ``[2]`` all of them (read-only int64 arrays, made once)."""
+    m = scenario.map
+    printed = (m.features & _FORTRESS) != 0
+    out = tuple(np.flatnonzero(printed & friendly_ground(scenario, s)) for s in (0, 1))
+    out += (np.flatnonzero(printed),)
+    for a in out:
+        a.flags.writeable = False
     return out
 
 
@@ -467,8 +479,8 @@ def cavalry_full_hexes(game: GweGame) -> np.ndarray:
     other = on_map(st) & _not_cavalry_full(sc)
     full = np.ones(sc.map.n_cells, dtype=bool)
     full[st.unit_cell[other]] = False
-    fortress = (sc.map.features & _FORTRESS) != 0
-    full[fortress & (FORTRESS_STEPS - game.arr("fortress")[:, F_LOST] > 0)] = False
+    cells = _fortresses(sc)[2]
+    full[cells[FORTRESS_STEPS - game.arr("fortress")[cells, F_LOST] > 0]] = False
     return full
 
 

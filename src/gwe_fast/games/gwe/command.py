@@ -104,13 +104,22 @@ def _reverse_ratings(scenario: Scenario) -> dict[int, tuple[int, int, int]]:
 def hq_ratings(game: GweGame, hq: int) -> tuple[int, int, int]:
     """The HQ's current (attack shift, command strength, command radius): the printed front,
     or the reduced reverse once it has flipped (10.54)."""
-    u = game.scenario.units
-    if int(game.state.unit_step[hq]) > 0:
-        rev = _reverse_ratings(game.scenario).get(int(hq))
-        if rev is not None:
-            return rev
-    return (int(u.extra["attack_shift"][hq]), int(u.extra["command_strength"][hq]),
-            int(u.extra["command_radius"][hq]))
+    front, back = _ratings(game.scenario)
+    hq = int(hq)
+    if back[hq] is not None and game.state.unit_step[hq] > 0:
+        return back[hq]
+    return front[hq]
+
+
+@lru_cache(maxsize=32)
+def _ratings(scenario: Scenario) -> tuple[list, list]:
+    """``(front, back)``: per unit, the printed (shift, strength, radius), and the reverse
+    side's (``_reverse_ratings``) or None, as plain lists (made once)."""
+    u = scenario.units
+    front = list(zip(*(u.extra[k].astype(np.int64).tolist()
+                       for k in ("attack_shift", "command_strength", "command_radius"))))
+    rev = _reverse_ratings(scenario)
+    return front, [rev.get(i) for i in range(u.n)]
 
 
 def command_level(game: GweGame, hq: int) -> int:
