@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import fields
 from importlib import import_module
@@ -88,7 +89,10 @@ def picks_at_random(game: Any, side: int, engine: str | None = None) -> bool:
     policies = getattr(game, "policies", None)
     if policies is None or type(policies.get(int(side))) is not RandomPolicy:
         return False
-    return engine is None or bool(import_module(engine).COMPILED_RANDOM_MOVES)
+    if engine is None:
+        return True
+    module = sys.modules.get(engine) or import_module(engine)
+    return bool(module.COMPILED_RANDOM_MOVES)
 
 
 class PlayedGame(Game):

@@ -16,6 +16,8 @@ import numpy as np
 from gwe_fast.games.kb.game import LOSS_CAUSES, Flag, KbGame
 from gwe_fast.state import Status
 
+_SERVICE = int(Flag.SERVICE)
+
 COMBAT, MORALE, MOVEMENT = 0, 1, 2
 
 
@@ -56,7 +58,10 @@ def stacking(game: KbGame, unit: int) -> int:
 
 def stacking_points(game: KbGame, units) -> int:
     """The Stacking Points of ``units`` together (``stacking`` of each, summed)."""
-    return int(stacking_each(game, units).sum())
+    # a hex's handful of units: summed one by one (stacking_each's rule)
+    flags, points = game.arr("flags"), game.scenario.units.stacking
+    units = units.tolist() if isinstance(units, np.ndarray) else units
+    return sum(1 if flags[x] & _SERVICE else int(points[x]) for x in units)
 
 
 def stacking_each(game: KbGame, units) -> np.ndarray:
