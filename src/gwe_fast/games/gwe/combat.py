@@ -63,6 +63,7 @@ _CAVALRY = int(UnitType.CAVALRY)
 _DEPOT = int(UnitType.DEPOT)
 _HQ = int(UnitType.HQ)
 _FORTRESS = int(Feature.FORTRESS)
+_OUT_OF_COMMAND = int(Status.OUT_OF_COMMAND)
 _GERMAN, _AUSTRO_HUNGARIAN = int(Nationality.GERMAN), int(Nationality.AUSTRO_HUNGARIAN)
 
 STOP, DONE, NONE = "stop", "done", "none"
@@ -501,11 +502,11 @@ def unit_attacks(game: GweGame, units, supplied: np.ndarray,
     units = np.asarray(units, dtype=np.int64).reshape(-1)
     vals = current_values(game) if vals is None else vals
     a = vals[units, 0].astype(np.int32)
-    halve = ~np.asarray(supplied, dtype=bool)
-    a = np.where((a > 0) & halve, np.maximum(1, a // 2), a)
-    ooc = (st.unit_status[units] & Status.OUT_OF_COMMAND) != 0
-    a = np.where((a > 0) & ooc, np.maximum(1, a // 2), a)
-    a = np.maximum(a, 0)
+    # halved (down, never below one) once per cause: k halvings of a > 0 give
+    # max(1, a >> k); a strength of 0 or less stays 0
+    k = (~np.asarray(supplied, dtype=bool)).astype(np.int32)
+    k += (st.unit_status[units] & _OUT_OF_COMMAND) != 0
+    a = np.where(a > 0, np.maximum(1, a >> k), 0)
     for i in np.flatnonzero(u.utype[units] == _HQ).tolist():
         a[i] = command.hq_combat_strength(game, int(units[i]), True,
                                           int(st.unit_cell[units[i]]))

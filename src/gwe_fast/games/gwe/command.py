@@ -240,12 +240,15 @@ class _Radii:
     def _make(game: GweGame, side: int) -> tuple[list[int], np.ndarray, np.ndarray]:
         hqs = [int(h) for h in _hqs(game, side)]
         stopped = [_zoc_blocks_radius(game, h, None) for h in hqs]
-        plain = ah = _radii(game, hqs, stopped)
-        other = [k for k, h in enumerate(hqs) if _zoc_blocks_radius(game, h, _AH) != stopped[k]]
+        for_ah = [_zoc_blocks_radius(game, h, _AH) for h in hqs]
+        other = [k for k in range(len(hqs)) if for_ah[k] != stopped[k]]
+        # one kernel call: every HQ's radius, then again for those 21.41 restricts
+        both = _radii(game, hqs + [hqs[k] for k in other],
+                      stopped + [for_ah[k] for k in other])
+        plain = ah = both[:len(hqs)]
         if other:
             ah = plain.copy()
-            ah[other] = _radii(game, [hqs[k] for k in other],
-                               [_zoc_blocks_radius(game, hqs[k], _AH) for k in other])
+            ah[other] = both[len(hqs):]
         plain.flags.writeable = ah.flags.writeable = False
         return hqs, plain, ah
 
