@@ -25,11 +25,12 @@ nothing of the map's size. Its ``search`` method (``search.pxd``) runs without t
 compiled callers, who read single states with ``dist_at``/``pred_at``; ``run`` is its Python
 face, which also copies the result into dense arrays.
 
-When no tolls are charged and every source starts at the same cost, the search first walks
-breadth-first, using the list of reached states as its queue: while every step it reads costs 1
-(or is refused) that is Dial's algorithm exactly, without the bucket queue (a supply line that
-counts hexes, 14.12, is such a search: about half the time of the general one). At the first
-step of another cost it forgets the walk and runs Dial's algorithm.
+When every source starts at the same cost, the search first walks breadth-first, using the
+list of reached states as its queue: while every step it reads costs 1 (or is refused) that is
+Dial's algorithm exactly, without the bucket queue (a supply line that counts hexes, 14.12, is
+such a search: about half the time of the general one). With tolls the walk is over the
+states (tokens, cell) and keeps _step's rule for them. At the first step of another cost it
+forgets the walk and runs Dial's algorithm. Sources already in cell order are not sorted again.
 
 The pure-Python twin, ``gwe_fast._pure.search``, follows the same steps in the same order (it
 always runs Dial's algorithm, which settles the states of a unit-step search in the order the
