@@ -470,6 +470,20 @@ def test_10_42_out_of_command_attackers_halved_and_quartered_when_also_unsupplie
     assert combat.unit_attack(g, w, False) == 1                     # never below one
 
 
+def test_10_42_9_21_each_halving_rounds_down_to_at_least_one_and_zero_stays_zero():
+    # halved twice, each time down but never below one: 5 -> 2 -> 1, 3 -> 1 -> 1, 7 -> 3 -> 1
+    g = board([unit("a", "russian", "0504", steps=[[5, 4, 4]]),
+               unit("b", "russian", "0604", steps=[[3, 4, 4]]),
+               unit("c", "russian", "0704", steps=[[7, 4, 4]]),
+               unit("z", "russian", "0502", steps=[[0, 4, 4]])])
+    units = [g.unit(x) for x in "abcz"]
+    assert combat.unit_attacks(g, units, np.ones(4, bool)).tolist() == [5, 3, 7, 0]
+    assert combat.unit_attacks(g, units, np.zeros(4, bool)).tolist() == [2, 1, 3, 0]
+    g.state.unit_status[units] |= np.uint16(Status.OUT_OF_COMMAND)
+    assert combat.unit_attacks(g, units, np.ones(4, bool)).tolist() == [2, 1, 3, 0]
+    assert combat.unit_attacks(g, units, np.zeros(4, bool)).tolist() == [1, 1, 1, 0]
+
+
 def test_10_43_tcr_3_and_4_units_out_of_command_worsen_their_result():
     # defender: an A-H unit outside every command radius; -/3 becomes -/E
     g = board([unit("r", "russian", "0504", steps=[[10, 4, 4], [5, 2, 4]]),
