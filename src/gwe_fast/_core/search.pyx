@@ -271,7 +271,9 @@ cdef Py_ssize_t _unit_walk_tolled(_Walk* W, const cell_t* nbr, const stepcost_t*
     # _unit_walk over the states (layer * n + cell) of a search with tolls: the same argument
     # holds (every step costs 1, so no state is reached again more cheaply and no entry would
     # go stale; the queue is Dial's settling order), with _step's rules for the tokens: a
-    # state is kept only if no state of its cell with as few tokens is as cheap.
+    # state is kept only if no state of its cell with as few tokens is as cheap. (Kept apart
+    # from _unit_walk: one body over the fused _Kind cost the untolled walk 1 % more
+    # instructions under callgrind.)
     cdef uint32_t* stamp = W.stamp
     cdef uint32_t gen = W.gen
     cdef dist_t* dist = W.dist
