@@ -10,7 +10,19 @@ Uses only what every version since the game drivers has (``load_scenario``, ``ga
 
 prints one line: the scenario, the CPU seconds of each seed's campaign (random against random,
 or ``--policy NAME`` on both sides, after one warm-up campaign), and their median. The games
-are game ``seed`` of master seed 0.
+are game ``seed`` of master seed 0. ``--games N`` plays games 0 to N - 1 instead (none with
+0: the warm-up alone), ``--impl pure`` on the pure-Python twins.
+
+Instruction counts, which this noisy machine repeats exactly, are the difference of two runs
+under callgrind, divided by the games (``results/BENCHMARKS.md``)::
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python3.11 benchmarks/campaign_cpu.py brusilov/historical --games 0
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python3.11 benchmarks/campaign_cpu.py brusilov/historical --games 4
+
+(``python3.11`` the interpreter itself, not a launcher script that valgrind would count
+instead.)
 """
 
 import argparse
@@ -41,7 +53,11 @@ if __name__ == "__main__":
     ap.add_argument("scenario")
     ap.add_argument("seeds", nargs="*", type=int, default=[0, 1, 2])
     ap.add_argument("--policy", default="random")
+    ap.add_argument("--games", type=int, default=None,
+                    help="play games 0 to N-1 instead of the seeds (0: the warm-up alone)")
+    ap.add_argument("--impl", choices=("cython", "pure"), default="cython")
     args = ap.parse_args()
-    cpu = campaign_cpu(args.scenario, args.seeds, args.policy)
+    seeds = args.seeds if args.games is None else list(range(args.games))
+    cpu = campaign_cpu(args.scenario, seeds, args.policy, args.impl)
     print(args.scenario, args.policy, " ".join(f"{c:.3f}" for c in cpu),
-          f"median {statistics.median(cpu):.3f} s")
+          f"median {statistics.median(cpu):.3f} s" if cpu else "(warm-up only)")
