@@ -662,29 +662,38 @@ def crt_arrays(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 def crt_row(game: GweGame, attackers) -> str:
     """The odds row: the attackers' TCR (8.8); Austro-Hungarian and German units attacking
     together use the row 17.0 names ("TCR 2 and 3"); any other mix the worst TCR."""
-    f = _row_facts(game.scenario)
+    f = unit_lists(game.scenario)
     fighters = [int(x) for x in attackers if f.utype[x] != _HQ] or [int(x) for x in attackers]
     nats = {f.nationality[x] for x in fighters}
+    rows, joint = _odds_rows(game.scenario)
     if _GERMAN in nats and _AUSTRO_HUNGARIAN in nats:
-        return f.joint
+        return joint
     t = max(f.tcr[x] for x in fighters)
-    row = f.rows.get(t)
+    row = rows.get(t)
     if row is None:
         raise KeyError(f"the CRT has no odds row for TCR {t}")
     return row
 
 
 @lru_cache(maxsize=32)
-def _row_facts(scenario: Scenario) -> SimpleNamespace:
-    """What ``crt_row`` reads, made once: each unit's type, nationality and TCR as Python
-    lists, the row named for each TCR (the first whose name holds it), the joint row."""
-    u, tables = scenario.units, scenario.tables
-    tcr = [int(t) for t in gwe_data(scenario).tcr]
-    rows = {t: next((key for key in tables["crt"]["odds"] if str(t) in key[3:]), None)
-            for t in set(tcr)}
+def unit_lists(scenario: Scenario) -> SimpleNamespace:
+    """Each unit's ``utype``, ``nationality``, ``tcr``, printed ``n_steps`` and stacking
+    points ``sp`` as Python lists, made once per scenario: for code that reads a few units
+    at a time (``crt_row``, the policies' forces), where indexing numpy arrays costs more."""
+    u = scenario.units
     return SimpleNamespace(utype=u.utype.tolist(), nationality=u.nationality.tolist(),
-                           tcr=tcr, rows=rows,
-                           joint=tables["tcr"]["joint_austro_german_crt_row"])
+                           tcr=[int(t) for t in gwe_data(scenario).tcr],
+                           n_steps=u.n_steps.tolist(), sp=u.stacking.tolist())
+
+
+@lru_cache(maxsize=32)
+def _odds_rows(scenario: Scenario) -> tuple[dict[int, str | None], str]:
+    """``crt_row``'s rows, made once: the row named for each TCR of the scenario's units (the
+    first whose name holds it), and the joint Austro-German row (17.0)."""
+    tables = scenario.tables
+    rows = {t: next((key for key in tables["crt"]["odds"] if str(t) in key[3:]), None)
+            for t in set(unit_lists(scenario).tcr)}
+    return rows, tables["tcr"]["joint_austro_german_crt_row"]
 
 
 def odds_column(game: GweGame, row: str, attack: Fraction, defense: int) -> int:

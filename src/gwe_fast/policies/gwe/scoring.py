@@ -45,7 +45,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -233,7 +232,7 @@ def force_of(game, units, side: int, surrounded: bool = False, retreat=(True, Tr
         units = [int(x) for x in units if u.utype[x] != _HQ]
         steps = tuple(steps_left(game, x) for x in units)
     else:
-        f = _unit_lists(game.scenario)
+        f = combat.unit_lists(game.scenario)
         units = [int(x) for x in units if f.utype[x] != _HQ]
         return Force(side=int(side), steps=tuple(left[x] for x in units),
                      n_steps=tuple(f.n_steps[x] for x in units),
@@ -662,7 +661,7 @@ def _stack_at(game, cell: int, side: int, by_cell: dict[int, list[int]]):
     here = by_cell.get(cell)
     if not here:
         return combat.Stack(int(cell), [], [], [], _fortress_steps(game, cell, side))
-    ut = _unit_lists(game.scenario).utype
+    ut = combat.unit_lists(game.scenario).utype
     flags = game.arr("flags")
     hqs = [x for x in here if ut[x] == _HQ]
     rest = [x for x in here if ut[x] != _HQ]
@@ -699,17 +698,6 @@ def attack_neighbors(scenario: Scenario, cell: int) -> tuple[int, ...]:
 @lru_cache(maxsize=32)
 def _attack_neighbors(scenario: Scenario) -> dict[int, tuple[int, ...]]:
     return {}
-
-
-@lru_cache(maxsize=32)
-def _unit_lists(scenario: Scenario) -> SimpleNamespace:
-    """Each unit's type, printed steps, stacking points and TCR as Python lists (made once)."""
-    from gwe_fast.games.gwe.data import gwe_data
-
-    u = scenario.units
-    return SimpleNamespace(utype=u.utype.tolist(), n_steps=u.n_steps.tolist(),
-                           sp=u.stacking.tolist(),
-                           tcr=[int(t) for t in gwe_data(scenario).tcr])
 
 
 def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
@@ -936,7 +924,7 @@ def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
     defender = snap.defender(cells, side)
     attacker = force_of(game, attackers, side, left=snap.steps_left())
     mod = _die_modifier(game, attackers, cells)
-    tcr = _unit_lists(game.scenario).tcr
+    tcr = combat.unit_lists(game.scenario).tcr
     ooc = snap.out_of_command()
     a_pen = any(tcr[x] >= 3 and ooc[x] for x in attackers)
     poor = [x for x in defender.units if tcr[x] >= 3]        # only they can be penalised
