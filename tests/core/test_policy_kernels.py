@@ -187,6 +187,25 @@ def test_attack_arithmetic_twin_equal(historical, seed):
     mask = (rng.random((n, 6)) < 0.5).astype(np.uint8)
     assert cy.crossings(attackers, cells, unit_cell, nb, mask) == \
         py.crossings(attackers, cells, unit_cell, nb, mask)
+    # the judge: the same strength, column and die modifiers in one call
+    k = int(rng.integers(0, 4))
+    masks = np.ascontiguousarray((rng.random((k, n, 6)) < 0.5).astype(np.uint8))
+    adds = rng.integers(-2, 3, k).astype(np.int64)
+    every = (rng.random(k) < 0.5).astype(np.uint8)
+    cav_full = (rng.random(n) < 0.5).astype(np.uint8)
+    judges = [m.AttackJudge(nb, unit_cell, unit_att, is_cav, halved, cav_full, masks, adds,
+                            every) for m in (cy, py)]
+    for d in (0, 1, 4, 7, 12, 30):
+        got = [j.judge(attackers, cells, d, ratios, near, 2) for j in judges]
+        assert got[0] == got[1]
+        cav, other = py.attack_halves(*args)
+        if cav and not all(cav_full[c] for c in cells):
+            cav = 2 * (cav // 8)
+        mod = 0
+        for i in range(k):
+            pairs, marked = py.crossings(attackers, cells, unit_cell, nb, masks[i])
+            mod += int(adds[i]) if ((pairs and marked == pairs) if every[i] else marked) else 0
+        assert got[0] == (py.odds_column(cav + other, d, ratios), mod)
     passable = (rng.random((n, 6)) < 0.8).astype(np.uint8) & (nb >= 0)
     blocks = (rng.random(n) < 0.3).astype(np.uint8)
     zoc = (rng.random(n) < 0.3).astype(np.uint8)
@@ -210,6 +229,21 @@ def test_kernels_refuse_bad_arguments(historical):
                          np.zeros(3, np.uint8), nb, np.zeros((n, 6), np.uint8))
     with pytest.raises(ValueError):
         cy.odds_column(4, 2, np.zeros((3, 3), np.int64))
+    judge = cy.AttackJudge(nb, np.zeros(3, np.int32), np.zeros(3, np.int64),
+                           np.zeros(3, np.uint8), np.zeros((n, 6), np.uint8),
+                           np.zeros(n, np.uint8), np.zeros((1, n, 6), np.uint8),
+                           np.zeros(1, np.int64), np.zeros(1, np.uint8))
+    with pytest.raises(IndexError):
+        judge.judge([5], [0], 1, np.ones((3, 2), np.int64))          # no unit 5
+    with pytest.raises(IndexError):
+        judge.judge([0], [n], 1, np.ones((3, 2), np.int64))          # no cell n
+    with pytest.raises(ValueError):
+        judge.judge([0], [0], 1, np.ones((3, 3), np.int64))
+    with pytest.raises(ValueError):
+        cy.AttackJudge(nb, np.zeros(3, np.int32), np.zeros(3, np.int64),
+                       np.zeros(3, np.uint8), np.zeros((n, 6), np.uint8),
+                       np.zeros(n, np.uint8), np.zeros((1, n, 6), np.uint8),
+                       np.zeros(2, np.int64), np.zeros(1, np.uint8))
 
 
 # --- the kernels against the engine, in positions of played games ------------------------------
@@ -275,6 +309,17 @@ def test_attack_strength_column_defense_equal_the_engine(historical, positions):
                     combat.defense_strength(g, [int(t)], side, ddep)
                 assert scoring._die_modifier(g, sub, [int(t)]) == \
                     combat.die_modifier(g, sub, [int(t)])
+                near, mult = None, 1
+                if depot >= 0:
+                    near = combat._range_mask(g, int(st.unit_cell[depot]),
+                                              combat.artillery_range(g))
+                    mult = combat.artillery_multiplier(g)
+                base = combat.odds_column(g, combat.crt_row(g, sub), exact,
+                                          combat.defense_strength(g, [int(t)], side, ddep))
+                assert snap.judge(side).judge(
+                    sub, [int(t)], snap.defense([int(t)], side, ddep),
+                    scoring._packed_terrain(historical).ratios[snap.row(sub)], near, mult) == \
+                    (base, combat.die_modifier(g, sub, [int(t)]))
                 checked += 1
                 cavalry_cut += any(u.utype[x] == CAVALRY for x in sub)
                 rivers += exact.denominator == 2

@@ -67,6 +67,18 @@ def crossings(
     attackers: npt.ArrayLike, cells: npt.ArrayLike, unit_cell: npt.NDArray[np.int32],
     nb: npt.NDArray[np.int32], mask: npt.NDArray[np.uint8],
 ) -> tuple[int, int]: ...
+class AttackJudge:
+    def __init__(
+        self, nb: npt.NDArray[np.int32], unit_cell: npt.NDArray[np.int32],
+        unit_att: npt.NDArray[np.int64], is_cav: npt.NDArray[np.uint8],
+        halved: npt.NDArray[np.uint8], cav_full: npt.NDArray[np.uint8],
+        die_masks: npt.NDArray[np.uint8], die_adds: npt.NDArray[np.int64],
+        die_all: npt.NDArray[np.uint8],
+    ) -> None: ...
+    def judge(
+        self, attackers: npt.ArrayLike, cells: npt.ArrayLike, defense: int,
+        ratios: npt.NDArray[np.int64], near: npt.ArrayLike | None = None, multiplier: int = 1,
+    ) -> tuple[int, int]: ...
 def retreat_ways(
     origin: int, nb: npt.NDArray[np.int32], passable: npt.NDArray[np.uint8],
     blocks: npt.NDArray[np.uint8], open_zoc: npt.NDArray[np.uint8], through_zoc: bool,

@@ -11,6 +11,8 @@
 * ``attack_halves`` / ``odds_column``: an attack's exact strength (in half points) and its
   CRT column, as the engine's ``combat.attack_strength`` and ``combat.odds_column`` compute
   them with fractions.
+* ``AttackJudge``: the column and the die modifiers (``crossings``) of an attack in one call,
+  with one position's arrays for one attacking side bound once.
 
 The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its move in
 each of ``cells`` (``policies.kb.position.Board.values``); ``kb_side_maps``, what a ``Board``
@@ -438,18 +440,32 @@ def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[:
     return cav, other
 
 
-def odds_column(int64_t attack2, int64_t defense, const int64_t[:, ::1] ratios):
-    """The last column of ``ratios`` that an attack of ``attack2 / 2`` against ``defense``
-    reaches; -1 below the first; the last when there is no defense."""
+cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
+    # Python's a // b for b > 0 (the module divides the C way)
+    cdef int64_t q = a // b
+    if (a % b != 0) and (a < 0):
+        q -= 1
+    return q
+
+
+cdef Py_ssize_t odds_index(int64_t attack2, int64_t defense,
+                           const int64_t[:, ::1] ratios) noexcept nogil:
+    # odds_column's loop
     cdef Py_ssize_t i, col = -1, k = ratios.shape[0]
-    if ratios.shape[1] != 2:
-        raise ValueError("ratios must be [k, 2]")
     if defense <= 0:
         return k - 1
     for i in range(k):
         if attack2 * ratios[i, 1] >= 2 * defense * ratios[i, 0]:
             col = i
     return col
+
+
+def odds_column(int64_t attack2, int64_t defense, const int64_t[:, ::1] ratios):
+    """The last column of ``ratios`` that an attack of ``attack2 / 2`` against ``defense``
+    reaches; -1 below the first; the last when there is no defense."""
+    if ratios.shape[1] != 2:
+        raise ValueError("ratios must be [k, 2]")
+    return odds_index(attack2, defense, ratios)
 
 
 def crossings(attackers, cells, const cell_t[::1] unit_cell, const cell_t[:, ::1] nb,
@@ -476,6 +492,106 @@ def crossings(attackers, cells, const cell_t[::1] unit_cell, const cell_t[:, ::1
                             marked += 1
                         break
     return pairs, marked
+
+
+cdef class AttackJudge:
+    """An attack's CRT column before shifts and its die modifier in one call, with one
+    position's arrays for one attacking side checked and bound once (see the twin)."""
+
+    cdef const cell_t[:, ::1] nb
+    cdef const cell_t[::1] unit_cell
+    cdef const int64_t[::1] unit_att
+    cdef const flag_t[::1] is_cav
+    cdef const flag_t[:, ::1] halved
+    cdef const flag_t[::1] cav_full
+    cdef const flag_t[:, :, ::1] die_masks
+    cdef const int64_t[::1] die_adds
+    cdef const flag_t[::1] die_all
+
+    def __cinit__(self, const cell_t[:, ::1] nb, const cell_t[::1] unit_cell,
+                  const int64_t[::1] unit_att, const flag_t[::1] is_cav,
+                  const flag_t[:, ::1] halved, const flag_t[::1] cav_full,
+                  const flag_t[:, :, ::1] die_masks, const int64_t[::1] die_adds,
+                  const flag_t[::1] die_all):
+        check_sides(nb, halved, "nb and halved")
+        check_per_cell(nb.shape[0], (cav_full.shape[0],))
+        if unit_att.shape[0] != unit_cell.shape[0] or is_cav.shape[0] != unit_cell.shape[0]:
+            raise ValueError("the per-unit arrays must all have one entry per unit")
+        if (die_masks.shape[1] != nb.shape[0] or die_masks.shape[2] != 6
+                or die_adds.shape[0] != die_masks.shape[0]
+                or die_all.shape[0] != die_masks.shape[0]):
+            raise ValueError("die_masks must be [k, n_cells, 6] with k adds and k flags")
+        self.nb, self.unit_cell, self.unit_att, self.is_cav = nb, unit_cell, unit_att, is_cav
+        self.halved, self.cav_full = halved, cav_full
+        self.die_masks, self.die_adds, self.die_all = die_masks, die_adds, die_all
+
+    def judge(self, attackers, cells, int64_t defense, const int64_t[:, ::1] ratios,
+              near=None, int64_t multiplier=1):
+        """``(column, modifier)`` of ``attackers`` attacking ``cells`` (see the twin)."""
+        cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
+        cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
+        cdef Py_ssize_t na = av.shape[0], nt = tv.shape[0], nc = self.nb.shape[0]
+        cdef Py_ssize_t nk = self.die_masks.shape[0], i, j, d, k, col
+        cdef const flag_t[::1] nr
+        cdef bint has_near = near is not None
+        if ratios.shape[1] != 2:
+            raise ValueError("ratios must be [k, 2]")
+        if has_near:
+            nr = np.ascontiguousarray(near, dtype=np.uint8)
+            if nr.shape[0] != nc:
+                raise ValueError("near must have one entry per cell")
+        check_units(av, self.unit_cell, nc)
+        for j in range(nt):
+            if tv[j] < 0 or tv[j] >= nc:
+                raise IndexError(f"cell {tv[j]} is not on the map")
+        cdef int64_t cav = 0, other = 0, a, x, attack2, mod = 0
+        cdef Py_ssize_t pairs, marked
+        cdef cell_t here
+        cdef bint cut, full = True
+        with nogil:
+            for i in range(na):                       # attack_halves
+                x = av[i]
+                here = self.unit_cell[x]
+                a = 2 * self.unit_att[x]
+                cut = False
+                for j in range(nt):
+                    for d in range(6):
+                        if self.nb[here, d] == tv[j]:
+                            if self.halved[here, d]:
+                                cut = True
+                            break
+                if cut:
+                    a = a // 2
+                if has_near and nr[here]:
+                    a = a * multiplier
+                if self.is_cav[x]:
+                    cav += a
+                else:
+                    other += a
+            for j in range(nt):                       # 12.21: a quarter off full hexes
+                if not self.cav_full[tv[j]]:
+                    full = False
+            if cav != 0 and not full:
+                cav = 2 * floor_div(cav, 8)
+            attack2 = cav + other
+            col = odds_index(attack2, defense, ratios)
+            for k in range(nk):                       # crossings of each die mask
+                pairs = marked = 0
+                for i in range(na):
+                    here = self.unit_cell[av[i]]
+                    for j in range(nt):
+                        for d in range(6):
+                            if self.nb[here, d] == tv[j]:
+                                pairs += 1
+                                if self.die_masks[k, here, d]:
+                                    marked += 1
+                                break
+                if self.die_all[k]:
+                    if pairs != 0 and marked == pairs:
+                        mod += self.die_adds[k]
+                elif marked != 0:
+                    mod += self.die_adds[k]
+        return col, mod
 
 
 def retreat_ways(Py_ssize_t origin, const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,

@@ -12,7 +12,9 @@ East ladder policies, readable first.
 * ``CellPricer``: the three above with a ``PositionMap``'s arrays bound once;
 * ``attack_halves``: twice an attack's exact strength (``combat.attack_strength``: rivers
   halve, a burnt depot multiplies), the cavalry's part and the rest apart;
-* ``odds_column``: the engine's ``combat.odds_column`` on twice the attack strength.
+* ``odds_column``: the engine's ``combat.odds_column`` on twice the attack strength;
+* ``AttackJudge``: the two above and the die modifiers (``crossings``) in one call, with one
+  position's arrays bound once.
 
 The Kaiser's Battle ladder:
 
@@ -237,6 +239,46 @@ def crossings(attackers, cells, unit_cell, nb, mask):
                 pairs += 1
                 marked += bool(mask[here, around.index(c)])
     return pairs, marked
+
+
+class AttackJudge:
+    """An attack's CRT column before shifts and its die modifier in one call, with one
+    position's arrays for one attacking side bound once: ``nb``, each unit's hex
+    ``unit_cell``, its attack strength ``unit_att`` (0 for units that may not attack),
+    ``is_cav``, the ``halved`` hexsides (5.4), the hexes cavalry attacks at full strength
+    ``cav_full`` (12.21), and the die modifiers of 5.4 as ``die_masks[k]`` (hexsides),
+    ``die_adds[k]`` (what each adds) and ``die_all[k]`` (1: only when every attacker
+    crosses one; 0: when any does)."""
+
+    def __init__(self, nb, unit_cell, unit_att, is_cav, halved, cav_full, die_masks,
+                 die_adds, die_all):
+        n = len(nb)
+        if len(halved) != n or len(cav_full) != n:
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        if len(unit_att) != len(unit_cell) or len(is_cav) != len(unit_cell):
+            raise ValueError("the per-unit arrays must all have one entry per unit")
+        if len(die_adds) != len(die_masks) or len(die_all) != len(die_masks):
+            raise ValueError("die_masks must be [k, n_cells, 6] with k adds and k flags")
+        self.nb, self.unit_cell, self.unit_att, self.is_cav = nb, unit_cell, unit_att, is_cav
+        self.halved, self.cav_full = halved, cav_full
+        self.die_masks, self.die_adds, self.die_all = die_masks, die_adds, die_all
+
+    def judge(self, attackers, cells, defense, ratios, near=None, multiplier=1):
+        """``(column, modifier)``: ``odds_column`` of twice the attack strength
+        (``attack_halves``, the cavalry's part cut to a quarter, fractions dropped, unless
+        every one of ``cells`` is ``cav_full``) against ``defense``, and the sum of the
+        die modifiers whose hexsides the attackers cross as ``crossings`` counts them."""
+        cav, other = attack_halves(attackers, cells, self.unit_cell, self.unit_att,
+                                   self.is_cav, self.nb, self.halved, near, multiplier)
+        if cav and not all(self.cav_full[int(c)] for c in cells):
+            cav = 2 * (cav // 8)
+        column = odds_column(cav + other, defense, ratios)
+        modifier = 0
+        for mask, add, every in zip(self.die_masks, self.die_adds, self.die_all):
+            pairs, marked = crossings(attackers, cells, self.unit_cell, self.nb, mask)
+            if (pairs and marked == pairs) if every else marked:
+                modifier += int(add)
+        return column, modifier
 
 
 def retreat_ways(origin, nb, passable, blocks, open_zoc, through_zoc, d_origin):

@@ -549,6 +549,19 @@ class Snapshot:
             full = self._cache["cavalry_full"] = combat.cavalry_full_hexes(self.game).tolist()
         return all(full[int(c)] for c in cells)
 
+    def judge(self, side: int):
+        """The policy kernel's ``AttackJudge`` of ``side``'s attacks in this position (its
+        units' strengths as ``unit_attack(side)``, with the position's supply)."""
+        key = ("judge", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            g, t = self.game, self._terrain
+            hit = self._cache[key] = self._k.AttackJudge(
+                g.scenario.map.neighbors, g.state.unit_cell, self.unit_attack(side), t.is_cav,
+                t.halved, as_flags(combat.cavalry_full_hexes(g)), t.die_masks, t.die_adds,
+                t.die_all)
+        return hit
+
     def out_of_command(self) -> list[bool]:
         """Each unit's ``OUT_OF_COMMAND`` status (10.43 for the phasing side), as a list."""
         hit = self._cache.get("ooc")
@@ -738,6 +751,11 @@ class PackedTerrain:
     ratios: dict
     die_exclusive: tuple = ()
     die_any: tuple = ()
+    #: the same die modifiers as ``AttackJudge`` takes them: masks ``uint8[k, n_cells, 6]``,
+    #: what each adds ``int64[k]``, and 1 for the exclusive ones ``uint8[k]``
+    die_masks: np.ndarray | None = None
+    die_adds: np.ndarray | None = None
+    die_all: np.ndarray | None = None
 
 
 @lru_cache(maxsize=32)
@@ -745,13 +763,20 @@ def _packed_terrain(scenario: Scenario) -> PackedTerrain:
     from gwe_fast.games.gwe.combat import combat_terrain, crt_ratios
 
     ct = combat_terrain(scenario)
+    die = [(m, n, 1) for m, n in ct.die_exclusive] + [(m, n, 0) for m, n in ct.die_any]
+    n_cells = scenario.map.n_cells
     return PackedTerrain(
         is_cav=(scenario.units.utype == int(UnitType.CAVALRY)).astype(np.uint8),
         halved=np.ascontiguousarray(ct.halved).view(np.uint8),
         ratios={row: np.array(r, dtype=np.int64).reshape(-1, 2)
                 for row, r in crt_ratios(scenario).items()},
         die_exclusive=tuple((as_flags(m), int(n)) for m, n in ct.die_exclusive),
-        die_any=tuple((as_flags(m), int(n)) for m, n in ct.die_any))
+        die_any=tuple((as_flags(m), int(n)) for m, n in ct.die_any),
+        die_masks=np.ascontiguousarray(
+            np.array([np.asarray(m, dtype=bool) for m, _, _ in die], dtype=np.uint8)
+            .reshape(len(die), n_cells, 6)),
+        die_adds=np.array([int(n) for _, n, _ in die], dtype=np.int64),
+        die_all=np.array([a for _, _, a in die], dtype=np.uint8))
 
 
 def fingerprint(game) -> bytes:
@@ -915,15 +940,25 @@ def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
     position's shared facts, made here when not given)."""
     snap = snap or Snapshot(game)
     attackers = [int(x) for x in attackers]
-    side = int(game.scenario.units.side[attackers[0]])
+    sc = game.scenario
+    side = int(sc.units.side[attackers[0]])
     enemy = 1 - side
-    col, _ = attack_column(game, attackers, cells, shift_right, shift_left, depot,
-                           defense_depot, snap.supplied(side), snap)
+    # attack_column and _die_modifier in one kernel call (the position's supply)
+    near, mult = None, 1
+    if depot >= 0:
+        near = combat._range_mask(game, int(game.state.unit_cell[depot]),
+                                  combat.artillery_range(game))
+        mult = combat.artillery_multiplier(game)
+    col, mod = snap.judge(side).judge(
+        attackers, cells, snap.defense(cells, side, defense_depot),
+        _packed_terrain(sc).ratios[snap.row(attackers)], near, mult)
+    if col >= 0:
+        col = min(max(col + shift_right + combat.armored_car_shift(game, attackers)
+                      - shift_left, 0), crt(sc).n_cols - 1)
     if col < 0:
         return Expected(col, -math.inf, 0.0, 0.0, 0.0, 0.0)
     defender = snap.defender(cells, side)
     attacker = force_of(game, attackers, side, left=snap.steps_left())
-    mod = _die_modifier(game, attackers, cells)
     tcr = combat.unit_lists(game.scenario).tcr
     ooc = snap.out_of_command()
     a_pen = any(tcr[x] >= 3 and ooc[x] for x in attackers)
