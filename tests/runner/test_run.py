@@ -578,3 +578,31 @@ def test_docstring_examples_run(name):
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _report_rss(queue):
+    from gwe_fast.runner.batch import rss_mb
+
+    queue.put(rss_mb())
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="Linux /proc only")
+def test_a_spawned_worker_reports_its_own_peak_memory_not_its_parents():
+    """A spawned worker is forked before it runs a new interpreter, and ``ru_maxrss`` keeps the
+    parent's peak across that: the worker's figure must not include a parent holding 300 MB."""
+    import multiprocessing
+
+    import numpy as np
+
+    from gwe_fast.runner.batch import rss_mb
+
+    ballast = np.ones(300 * 2**20 // 8)                      # 300 MB resident here
+    assert rss_mb() > 300
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_report_rss, args=(queue,))
+    proc.start()
+    child = queue.get(timeout=120)
+    proc.join(timeout=60)
+    del ballast
+    assert 10 < child < 250, child

@@ -324,9 +324,21 @@ def player_for(job: Job) -> Player:
 
 
 def rss_mb() -> float:
-    """The peak resident memory of this process, in MB."""
+    """The peak resident memory of this process, in MB.
+
+    On Linux, the high-water mark of the process's own memory (``VmHWM``): ``ru_maxrss``
+    there keeps the peak of the process it was forked from, so a worker spawned by a large
+    parent would report the parent's size (a spawned worker is forked, then runs a new
+    interpreter). Elsewhere ``ru_maxrss``."""
     import resource
 
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
