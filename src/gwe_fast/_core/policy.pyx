@@ -395,6 +395,60 @@ cdef class CellPricer:
                              self.tgt_def, self.tgt_ev, ab, n_cols)
 
 
+cdef void sum_halves(const int64_t[::1] av, const int64_t[::1] tv,
+                     const cell_t[::1] unit_cell, const int64_t[::1] unit_att,
+                     const flag_t[::1] is_cav, const cell_t[:, ::1] nb,
+                     const flag_t[:, ::1] halved, const flag_t* near, int64_t multiplier,
+                     int64_t* cav, int64_t* other) noexcept nogil:
+    # attack_halves' sums: each attacker's strength doubled, halved across a halved hexside
+    # into any of the cells (the first direction holding it), times multiplier near the depot
+    cdef Py_ssize_t i, j, d
+    cdef int64_t a, x
+    cdef cell_t here
+    cdef bint cut
+    cav[0] = 0
+    other[0] = 0
+    for i in range(av.shape[0]):
+        x = av[i]
+        here = unit_cell[x]
+        a = 2 * unit_att[x]
+        cut = False
+        for j in range(tv.shape[0]):
+            for d in range(6):
+                if nb[here, d] == tv[j]:              # the first direction holding it
+                    if halved[here, d]:
+                        cut = True
+                    break
+        if cut:
+            a = a // 2
+        if near != NULL and near[here]:
+            a = a * multiplier
+        if is_cav[x]:
+            cav[0] += a
+        else:
+            other[0] += a
+
+
+cdef void count_crossings(const int64_t[::1] av, const int64_t[::1] tv,
+                          const cell_t[::1] unit_cell, const cell_t[:, ::1] nb,
+                          const flag_t[:, ::1] mask, Py_ssize_t* pairs,
+                          Py_ssize_t* marked) noexcept nogil:
+    # crossings' counts
+    cdef Py_ssize_t i, j, d
+    cdef cell_t here
+    pairs[0] = 0
+    marked[0] = 0
+    for i in range(av.shape[0]):
+        here = unit_cell[av[i]]
+        for j in range(tv.shape[0]):
+            for d in range(6):
+                if nb[here, d] == tv[j]:              # the first direction holding it
+                    pairs[0] += 1
+                    if mask[here, d]:
+                        marked[0] += 1
+                    break
+
+
 def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[::1] unit_att,
                   const flag_t[::1] is_cav, const cell_t[:, ::1] nb,
                   const flag_t[:, ::1] halved, near=None, int64_t multiplier=1):
@@ -402,8 +456,7 @@ def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[:
     attackers of ``cells`` (see the twin's docstring)."""
     cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
     cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
-    cdef Py_ssize_t na = av.shape[0], nt = tv.shape[0], nu = unit_cell.shape[0]
-    cdef Py_ssize_t nc = nb.shape[0], i, j, d
+    cdef Py_ssize_t nu = unit_cell.shape[0], nc = nb.shape[0]
     cdef const flag_t[::1] nr
     cdef bint has_near = near is not None
     check_sides(nb, halved, "nb and halved")
@@ -414,29 +467,11 @@ def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[:
         if nr.shape[0] != nc:
             raise ValueError("near must have one entry per cell")
     check_units(av, unit_cell, nc)
-    cdef int64_t cav = 0, other = 0, a, x
-    cdef cell_t here
-    cdef bint cut
+    cdef int64_t cav = 0, other = 0
+    cdef const flag_t* near_p = &nr[0] if has_near and nc > 0 else NULL
     with nogil:
-        for i in range(na):
-            x = av[i]
-            here = unit_cell[x]
-            a = 2 * unit_att[x]
-            cut = False
-            for j in range(nt):
-                for d in range(6):
-                    if nb[here, d] == tv[j]:          # the first direction holding it
-                        if halved[here, d]:
-                            cut = True
-                        break
-            if cut:
-                a = a // 2
-            if has_near and nr[here]:
-                a = a * multiplier
-            if is_cav[x]:
-                cav += a
-            else:
-                other += a
+        sum_halves(av, tv, unit_cell, unit_att, is_cav, nb, halved, near_p, multiplier,
+                   &cav, &other)
     return cav, other
 
 
@@ -475,22 +510,12 @@ def crossings(attackers, cells, const cell_t[::1] unit_cell, const cell_t[:, ::1
     (``combat.crosses`` for all attackers at once: the die modifiers of 5.4)."""
     cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
     cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
-    cdef Py_ssize_t na = av.shape[0], nt = tv.shape[0], nu = unit_cell.shape[0]
-    cdef Py_ssize_t nc = nb.shape[0], i, j, d
+    cdef Py_ssize_t nc = nb.shape[0]
     check_sides(nb, mask, "nb and mask")
     check_units(av, unit_cell, nc)
     cdef Py_ssize_t pairs = 0, marked = 0
-    cdef cell_t here
     with nogil:
-        for i in range(na):
-            here = unit_cell[av[i]]
-            for j in range(nt):
-                for d in range(6):
-                    if nb[here, d] == tv[j]:          # the first direction holding it
-                        pairs += 1
-                        if mask[here, d]:
-                            marked += 1
-                        break
+        count_crossings(av, tv, unit_cell, nb, mask, &pairs, &marked)
     return pairs, marked
 
 
@@ -530,8 +555,8 @@ cdef class AttackJudge:
         """``(column, modifier)`` of ``attackers`` attacking ``cells`` (see the twin)."""
         cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
         cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
-        cdef Py_ssize_t na = av.shape[0], nt = tv.shape[0], nc = self.nb.shape[0]
-        cdef Py_ssize_t nk = self.die_masks.shape[0], i, j, d, k, col
+        cdef Py_ssize_t nt = tv.shape[0], nc = self.nb.shape[0]
+        cdef Py_ssize_t nk = self.die_masks.shape[0], j, k, col
         cdef const flag_t[::1] nr
         cdef bint has_near = near is not None
         if ratios.shape[1] != 2:
@@ -544,30 +569,13 @@ cdef class AttackJudge:
         for j in range(nt):
             if tv[j] < 0 or tv[j] >= nc:
                 raise IndexError(f"cell {tv[j]} is not on the map")
-        cdef int64_t cav = 0, other = 0, a, x, attack2, mod = 0
-        cdef Py_ssize_t pairs, marked
-        cdef cell_t here
-        cdef bint cut, full = True
+        cdef int64_t cav = 0, other = 0, attack2, mod = 0
+        cdef Py_ssize_t pairs = 0, marked = 0
+        cdef bint full = True
+        cdef const flag_t* near_p = &nr[0] if has_near and nc > 0 else NULL
         with nogil:
-            for i in range(na):                       # attack_halves
-                x = av[i]
-                here = self.unit_cell[x]
-                a = 2 * self.unit_att[x]
-                cut = False
-                for j in range(nt):
-                    for d in range(6):
-                        if self.nb[here, d] == tv[j]:
-                            if self.halved[here, d]:
-                                cut = True
-                            break
-                if cut:
-                    a = a // 2
-                if has_near and nr[here]:
-                    a = a * multiplier
-                if self.is_cav[x]:
-                    cav += a
-                else:
-                    other += a
+            sum_halves(av, tv, self.unit_cell, self.unit_att, self.is_cav, self.nb,
+                       self.halved, near_p, multiplier, &cav, &other)
             for j in range(nt):                       # 12.21: a quarter off full hexes
                 if not self.cav_full[tv[j]]:
                     full = False
@@ -575,17 +583,9 @@ cdef class AttackJudge:
                 cav = 2 * floor_div(cav, 8)
             attack2 = cav + other
             col = odds_index(attack2, defense, ratios)
-            for k in range(nk):                       # crossings of each die mask
-                pairs = marked = 0
-                for i in range(na):
-                    here = self.unit_cell[av[i]]
-                    for j in range(nt):
-                        for d in range(6):
-                            if self.nb[here, d] == tv[j]:
-                                pairs += 1
-                                if self.die_masks[k, here, d]:
-                                    marked += 1
-                                break
+            for k in range(nk):                       # the die modifiers of 5.4
+                count_crossings(av, tv, self.unit_cell, self.nb, self.die_masks[k], &pairs,
+                                &marked)
                 if self.die_all[k]:
                     if pairs != 0 and marked == pairs:
                         mod += self.die_adds[k]
