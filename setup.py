@@ -81,6 +81,14 @@ def module_name(path):
     return path[len("src/"):-len(".py")].replace("/", ".")
 
 
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+# the sources as they are before Cython reads them (the manifest names these)
+SOURCES = {module_name(path): digest(path) for path in RULES}
+
 rules = [
     Extension(module_name(path), [path],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O1", "-ffp-contract=off"])
@@ -100,9 +108,7 @@ class BuildExt(build_ext):
 
     def run(self):
         super().run()
-        manifest = {"modules": {module_name(path): hashlib.sha256(open(path, "rb").read())
-                                .hexdigest() for path in RULES}}
-        text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+        text = json.dumps({"modules": SOURCES}, indent=1, sort_keys=True) + "\n"
         folders = {os.path.join(self.build_lib, "gwe_fast")}
         if self.inplace:
             folders.add(self.get_finalized_command("build_py").get_package_dir("gwe_fast"))
