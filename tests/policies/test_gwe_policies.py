@@ -515,3 +515,53 @@ def test_doctrine_plays_each_side_by_its_doctrine_legally(historical):
     assert g.rejections == 0 and result.turns_played == historical.n_turns
     gwe_doc = doc._impls["gwe"]              # the ladder name dispatches per game
     assert gwe_doc.sides[0].p.breadth == 0.25 and gwe_doc.sides[1].p.line_moves is False
+
+
+def test_position_map_refreshed_in_place_equals_afresh(historical, monkeypatch):
+    """A ``PositionMap`` refreshed after a few moves moves only the moved units' shares of its
+    sums by hex; the sums are those made afresh, bit for bit, after every refresh of whole
+    greedy campaigns (and the neighbour table they rely on is symmetric)."""
+    from gwe_fast.policies.gwe import position
+    from gwe_fast.state import Status
+
+    nb = historical.map.neighbors
+    for c in range(nb.shape[0]):
+        for v in nb[c][nb[c] >= 0]:
+            assert c in nb[v]
+    counts = {"in place": 0, "afresh": 0}
+    original = position.PositionMap.refresh
+
+    def checked(pm):
+        before = getattr(pm, "_last", None)
+        original(pm)
+        st, u = pm.view.state, pm.view.scenario.units
+        on = (st.unit_status & Status.ON_MAP) != 0
+        mine = np.flatnonzero(on & (u.side == pm.side))
+        n = pm.n
+        cc_units = mine[u.utype[mine] != int(position._HQ)]
+        cc = st.unit_cell[cc_units]
+        want = {
+            "my_sp": np.bincount(st.unit_cell[mine], weights=u.stacking[mine], minlength=n),
+            "my_steps": np.bincount(cc, weights=u.n_steps[cc_units].astype(float)
+                                    - st.unit_step[cc_units], minlength=n),
+            "my_def": np.bincount(cc, weights=pm.vals[cc_units, 1].astype(float),
+                                  minlength=n),
+            "my_combat": np.bincount(cc, minlength=n) > 0,
+        }
+        if not pm.at_once:
+            att = np.bincount(st.unit_cell[mine], weights=pm.unit_att[mine], minlength=n)
+            want["att_cell"] = att
+            want["base_att"] = np.append(att, 0.0)[np.where(nb >= 0, nb, n)].sum(axis=1)
+        for name, a in want.items():
+            got = getattr(pm, name)
+            assert got.tobytes() == a.astype(got.dtype).tobytes(), name
+        if before is not None and pm._last is not before:
+            moved = pm._changed_units(before, pm._last[2])
+            counts["in place" if moved is not None and moved.size else "afresh"] += 1
+
+    monkeypatch.setattr(position.PositionMap, "refresh", checked)
+    for seed in (3, 4):
+        g = GweGame(historical, seed=seed, game_index=seed,
+                    policies={0: make_policy("greedy"), 1: make_policy("greedy")})
+        engine.play(g)
+    assert counts["in place"] > 100, counts

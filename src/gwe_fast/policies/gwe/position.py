@@ -47,6 +47,8 @@ _HQ, _DEPOT, _CAR = int(UnitType.HQ), int(UnitType.DEPOT), int(UnitType.ARMORED_
 #: the flags a unit's attack strength reads (combat.may_attack, combat.unit_attacks and the
 #: armored car's broken-down side in combat.current_values)
 _ATTACK_FLAGS = int(Flag.ATTACKED | Flag.ADVANCED | Flag.USED_RAIL | Flag.BROKEN_DOWN)
+#: a refresh after more of the side's units changed than this makes its sums afresh
+_FEW_CHANGED = 8
 NEG = -1e9
 
 
@@ -162,7 +164,12 @@ class PositionMap:
     # --- the side's own units (after every move) ---------------------------------------------
     def refresh(self) -> None:
         """Read the side's own units again (after a move). Nothing is recomputed while the
-        arrays it reads (units' hexes, steps, status, flags) and the phase are unchanged."""
+        arrays it reads (units' hexes, steps, status, flags) and the phase are unchanged.
+
+        After a few of the side's units changed hex, steps or presence on the map, only their
+        shares of the sums by hex move: every sum here adds whole numbers held as floats
+        (stacking points, steps, strengths), exact in any order, so the result is the same
+        bits as sums made afresh (``test_position_map_refreshed_in_place_equals_afresh``)."""
         view = self.view
         sc, st = view.scenario, view.state
         key = (st.unit_cell.tobytes(), st.unit_step.tobytes(), st.unit_status.tobytes(),
@@ -172,22 +179,73 @@ class PositionMap:
         self._refreshed = key
         u = sc.units
         on = on_map(st)
-        mine = np.flatnonzero(on & (u.side == self.side))
-        self.mine = mine
-        cells = st.unit_cell[mine]
-        self.my_sp = np.bincount(cells, weights=u.stacking[mine], minlength=self.n)
+        self.mine = np.flatnonzero(on & (u.side == self.side))
+        before = getattr(self, "_last", None)
+        changed = self._changed_units(before, on)
+        self._last = (st.unit_cell.copy(), st.unit_step.copy(), on)
+        if changed is None:
+            self._own_sums()
+        else:
+            self._move_own_sums(changed, before)
+        self.pricer.set_own(self.my_sp, self.my_def, self.my_steps)
+        self._attack_known = False
+        if not self.at_once:
+            self._attack_strengths(changed, before)
+
+    def _changed_units(self, before, on: np.ndarray) -> np.ndarray | None:
+        """The side's units whose hex, steps or presence on the map changed since ``before``
+        (the last refresh), or None to make the sums afresh (the first refresh, or many
+        changes)."""
+        if before is None:
+            return None
+        st = self.view.state
+        cell, step, was_on = before
+        changed = np.flatnonzero((st.unit_cell != cell) | (st.unit_step != step)
+                                 | (on != was_on))
+        changed = changed[self.view.scenario.units.side[changed] == self.side]
+        return changed if changed.size <= _FEW_CHANGED else None
+
+    def _own_sums(self) -> None:
+        """The side's stacking points, combat units, steps and defence strengths per hex."""
+        st, u = self.view.state, self.view.scenario.units
+        mine = self.mine
+        self.my_sp = np.bincount(st.unit_cell[mine], weights=u.stacking[mine],
+                                 minlength=self.n)
         combat_units = mine[u.utype[mine] != _HQ]
         cc = st.unit_cell[combat_units]
-        self.my_combat = np.zeros(self.n, dtype=bool)
-        self.my_combat[cc] = True
+        self._combat_n = np.bincount(cc, minlength=self.n)
+        self.my_combat = self._combat_n > 0
         steps = u.n_steps[combat_units].astype(float) - st.unit_step[combat_units]
         self.my_steps = np.bincount(cc, weights=steps, minlength=self.n)
         self.my_def = np.bincount(cc, weights=self.vals[combat_units, 1].astype(float),
                                   minlength=self.n)
-        self.pricer.set_own(self.my_sp, self.my_def, self.my_steps)
-        self._attack_known = False
-        if not self.at_once:
-            self._attack_strengths()
+
+    def _shares(self, x: int, before) -> list[tuple[int, int, int]]:
+        """Where unit ``x`` counted at the last refresh and counts now: ``(hex, steps taken,
+        -1 / +1)``."""
+        st = self.view.state
+        cell, step, was_on = before
+        out = []
+        if was_on[x]:
+            out.append((int(cell[x]), int(step[x]), -1))
+        if self._last[2][x]:
+            out.append((int(st.unit_cell[x]), int(st.unit_step[x]), 1))
+        return out
+
+    def _move_own_sums(self, changed: np.ndarray, before) -> None:
+        """``_own_sums`` after ``changed`` units moved: each one's share taken from the hex
+        it held and added to the hex it holds."""
+        u = self.view.scenario.units
+        for x in changed.tolist():
+            sp = float(u.stacking[x])
+            combat_unit = int(u.utype[x]) != _HQ
+            for c, step, sign in self._shares(x, before):
+                self.my_sp[c] += sign * sp
+                if combat_unit:
+                    self._combat_n[c] += sign
+                    self.my_combat[c] = self._combat_n[c] > 0
+                    self.my_steps[c] += sign * float(int(u.n_steps[x]) - step)
+                    self.my_def[c] += sign * float(self.vals[x, 1])
 
     @property
     def in_supply(self) -> np.ndarray:
@@ -196,13 +254,14 @@ class PositionMap:
             self._in_supply = self.snap.supplied(self.side)
         return self._in_supply
 
-    def _attack_strengths(self) -> None:
-        """Each unit's attack strength, per hex and next to each hex (part of ``refresh``).
+    def _attack_strengths(self, changed: np.ndarray | None = None, before=None) -> None:
+        """Each unit's attack strength, per hex and next to each hex (part of ``refresh``;
+        ``changed``: the units that moved since ``before``, the refresh whose sums stand).
 
         A unit's strength reads its status, steps and the flags of ``_ATTACK_FLAGS``, never
         its hex, unless the side has heroic leaders (10.23: a leader attacks when stacked
         with friendly units). So after moves that changed none of those, the strengths of
-        the last refresh stand and only their sums by hex are made again."""
+        the last refresh stand, and only the moved units' shares of the sums by hex move."""
         if self._attack_known:
             return
         self._attack_known = True
@@ -220,11 +279,24 @@ class PositionMap:
             att[ok] = combat.unit_attacks(view, ok, np.asarray(self.in_supply, dtype=bool)[ok],
                                           self.vals)
             self.unit_att, self._att_key = att, key
+            changed = None
         att = self.unit_att
-        self.att_cell = np.bincount(st.unit_cell[mine], weights=att[mine], minlength=self.n)
-        # the side's attack strength next to each hex (summed in neighbour order)
-        padded = np.append(self.att_cell, 0.0)
-        self.base_att = padded[np.where(self.nb >= 0, self.nb, self.n)].sum(axis=1)
+        if changed is None or self.__dict__.get("base_att") is None:
+            self.att_cell = np.bincount(st.unit_cell[mine], weights=att[mine],
+                                        minlength=self.n)
+            # the side's attack strength next to each hex (summed in neighbour order)
+            padded = np.append(self.att_cell, 0.0)
+            self.base_att = padded[np.where(self.nb >= 0, self.nb, self.n)].sum(axis=1)
+        else:
+            for x in changed.tolist():
+                a = float(att[x])
+                if a == 0.0:
+                    continue
+                for c, _, sign in self._shares(x, before):
+                    self.att_cell[c] += sign * a
+                    for v in self.nb[c].tolist():       # the hexes next to c
+                        if v >= 0:
+                            self.base_att[v] += sign * a
         self.pricer.set_attack(self.base_att)
 
     def reachable(self, unit: int, spent: int) -> np.ndarray:
