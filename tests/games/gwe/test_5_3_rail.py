@@ -272,3 +272,40 @@ def test_5_37_no_off_map_rail_movement_on_the_brusilov_map():
     moves = rail.rail_moves(g, g.unit("ru-xx-9s"))
     assert moves and all(0 <= c < sc.map.n_cells for c in moves)
     assert max(moves.values()) <= 20
+
+
+def test_5_33_rail_step_costs_kept_by_position_are_those_made_afresh():
+    """The rail step costs a unit is given (kept for recent positions) are the table made
+    afresh from the position (5.33: friendly lines, no enemy-controlled, enemy-occupied or
+    last enemy-occupied hex; 18.31-18.33: the track left), at every decision of random
+    Brusilov campaigns with track limits, for units that may move by rail."""
+    from gwe_fast.games.gwe import engine
+    from gwe_fast.policies.base import Policy
+
+    sc = load_scenario("brusilov/historical", options={"track_limits": True})
+    checked = [0]
+
+    class Checker(Policy):
+        name = "checker"
+
+        def choose(self, decision, game, rng):
+            if decision.kind.startswith("gwe.move"):
+                st = game.state
+                for x in np.flatnonzero((st.unit_status & Status.ON_MAP) != 0)[::7]:
+                    x = int(x)
+                    side = int(sc.units.side[x])
+                    sp = int(sc.units.stacking[x])
+                    room = b""
+                    if rail.track_limits_on(sc) and sp > 0:
+                        left = rail.track_room(game, side)
+                        room = (np.maximum(left[..., 0], left[..., 1]) >= sp).tobytes()
+                    want = rail._rail_table(sc, side, rail.rail_closed(sc, st, side).tobytes(),
+                                            room)
+                    assert np.array_equal(rail._rail_step_costs(game, x), want)
+                    checked[0] += 1
+            return int(rng.integers(len(decision.options)))
+
+    for seed in (1, 2):
+        g = GweGame(sc, seed=seed, game_index=seed, policies={0: Checker(), 1: Checker()})
+        engine.play(g)
+    assert checked[0] > 500
