@@ -294,7 +294,7 @@ def run(
                 f"fixed" if exc.kept else "")
         where = f" ({exc.culprit})" if exc.culprit else ""
         fail(f"cannot write {exc.filename}: {exc.strerror}{where}{kept}", 1)
-    except batch.ResumeError as exc:
+    except (batch.ResumeError, batch.OutputBusy) as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"gwe run failed: {exc.strerror or exc}", 1)

@@ -606,3 +606,26 @@ def test_a_spawned_worker_reports_its_own_peak_memory_not_its_parents():
     proc.join(timeout=60)
     del ballast
     assert 10 < child < 250, child
+
+
+def test_a_second_run_on_the_same_file_stops_at_once_and_touches_nothing(tiny, tmp_path):
+    """Two runs writing one results file would mix their rows and leave a broken file: while
+    one holds the file's lock, a second (the library or ``gwe run``) stops with one line and
+    writes nothing; once the first ends, the file is free."""
+    from gwe_fast.runner.batch import OutputBusy, lock_path, output_lock
+
+    sc = load_scenario(tiny)
+    out = tmp_path / "busy.parquet"
+    with output_lock(out):
+        with pytest.raises(OutputBusy, match="another run is writing"):
+            run_batch(sc, 4, 1, out)
+        done = gwe("run", str(tiny), "--games", "4", "--out", str(out))
+        assert done.returncode == 2
+        lines = done.stderr.strip().splitlines()        # the run's header, then the error
+        assert lines[-1].startswith("gwe: another run is writing"), done.stderr
+        assert sum("another run" in line for line in lines) == 1
+        assert "Traceback" not in done.stderr
+        assert not out.exists() and not partial_path(out).exists()
+    assert lock_path(out).exists()
+    s = run_batch(sc, 4, 1, out)
+    assert s.complete and pq.read_table(out).num_rows == 4

@@ -501,6 +501,45 @@ class ResumeError(ValueError):
     """An existing results file that is not the same run (or not a run at all)."""
 
 
+class OutputBusy(ValueError):
+    """Another run is writing the same results file."""
+
+
+def lock_path(out: Path) -> Path:
+    """The lock a run holds on its results file: ``.<name>.lock`` beside it."""
+    out = Path(out)
+    return out.with_name(f".{out.name}.lock")
+
+
+@contextmanager
+def output_lock(out: Path) -> Iterator[None]:
+    """Hold ``lock_path(out)`` exclusively while a run writes ``out``, its partial file and
+    its journal: a second run on the same file (a second terminal, a job started twice) stops
+    at once with ``OutputBusy`` instead of writing into the first run's files. The lock goes
+    with the process, however it ends; the empty lock file stays. Without ``fcntl`` (Windows)
+    there is no lock."""
+    try:
+        import fcntl
+    except ImportError:                                     # pragma: no cover - not POSIX
+        yield
+        return
+    path = lock_path(out)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:                       # the results cannot be written there either
+        raise BatchWriteError(exc, out, partial_path(out), 0) from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise OutputBusy(f"another run is writing {out} (it holds {path}); wait for it to "
+                             f"end or choose another --out") from None
+        yield
+    finally:
+        os.close(fd)                                        # and the lock with it
+
+
 class BatchInterrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C or SIGTERM: every finished game is in ``partial``."""
 
@@ -653,8 +692,20 @@ def run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     it, sorted by ``game_index``. An interruption raises ``BatchInterrupted``, a write
     failure ``BatchWriteError``; either way every game already written stays in
     ``<out>.partial`` for ``resume``. A game that raises is a row with ``result = "error"``.
+    While another run writes ``out`` (``output_lock``), ``OutputBusy`` and nothing is done.
     """
-    out = Path(out)
+    with output_lock(Path(out)):
+        return _run_batch(scenario, games, seed, Path(out), policies=policies, workers=workers,
+                          per_turn=per_turn, resume=resume, progress=progress, backend=backend,
+                          scheduler=scheduler, indices=indices)
+
+
+def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
+               policies: dict[str, str] | None, workers: int, per_turn: Path | None,
+               resume: bool, progress: Callable[[int, int, float], None] | None,
+               backend: str, scheduler: str | None,
+               indices: Sequence[int] | None) -> BatchSummary:
+    """``run_batch`` with ``out`` locked."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if backend not in ("local", "dask"):
