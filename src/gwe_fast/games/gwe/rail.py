@@ -25,7 +25,6 @@ All searches are the one kernel (``bounded_search``) on a step-cost array built 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 from itertools import pairwise
 
@@ -37,7 +36,7 @@ from gwe_fast.games.gwe import movement
 from gwe_fast.games.gwe import units as unit_ops
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import friendly_ground, position_key
+from gwe_fast.games.gwe.supply import friendly_ground, position_key, remembered
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.policies.base import IllegalChoice
 from gwe_fast.scenario.model import Scenario
@@ -282,31 +281,20 @@ def _rail_step_costs(game: GweGame, unit: int) -> np.ndarray:
     side = int(u.side[unit])
     sp = int(u.stacking[unit])
     limits = track_limits_on(sc) and sp > 0
+
+    def make():
+        room = b""
+        if limits:
+            left = track_room(game, side)
+            room = (np.maximum(left[..., 0], left[..., 1]) >= sp).tobytes()  # faster than max
+        return _rail_table(sc, side, rail_closed(sc, st, side).tobytes(), room)
+
     # the units of a side ask the same position over and over (a policy weighing each of
     # them by rail): the table is kept by what it reads, the position (as supply reads it:
     # rail_closed reads no more) and, with track limits, the track used and the unit's SP
     key = (side, position_key(st, side),
            (sp, game.arr("track_used").tobytes()) if limits else None)
-    memo = _recent_tables(sc)
-    table = memo.get(key)
-    if table is None:
-        room = b""
-        if limits:
-            left = track_room(game, side)
-            room = (np.maximum(left[..., 0], left[..., 1]) >= sp).tobytes()  # faster than max
-        table = memo[key] = _rail_table(sc, side, rail_closed(sc, st, side).tobytes(), room)
-        if len(memo) > _RECENT_TABLES:
-            memo.popitem(last=False)
-    return table
-
-
-#: how many rail step-cost tables ``_rail_step_costs`` keeps by position
-_RECENT_TABLES = 8
-
-
-@lru_cache(maxsize=32)
-def _recent_tables(scenario: Scenario) -> OrderedDict:
-    return OrderedDict()
+    return remembered(sc, key, make, kind="rail", size=8)
 
 
 def rail_closed(scenario: Scenario, state: State, side: int, by_last: bool = True

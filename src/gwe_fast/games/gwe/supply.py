@@ -132,9 +132,9 @@ _LINE_STATUS = Status.ON_MAP | Status.ENTRAINED
 _MEMO_SIZE = 192
 
 
-@lru_cache(maxsize=32)
-def _memo(scenario: Scenario) -> OrderedDict:
-    """The last ``_MEMO_SIZE`` answers kept for a scenario (``remembered``)."""
+@lru_cache(maxsize=64)
+def _memo(scenario: Scenario, kind: str) -> OrderedDict:
+    """The last answers of one kind kept for a scenario (``remembered``)."""
     return OrderedDict()
 
 
@@ -148,16 +148,18 @@ def position_key(state: State, side: int) -> bytes:
                      off_land))
 
 
-def remembered(scenario: Scenario, key, make):
+def remembered(scenario: Scenario, key, make, kind: str = "position",
+               size: int = _MEMO_SIZE):
     """``make()``, or what it gave for the same ``key`` (what was asked and of which position:
-    ``position_key``) among the scenario's last answers. The engine and the policies ask the
-    same position many times (every phase, every attack, every policy snapshot). The answer
-    itself is kept: the caller must not change it."""
-    memo = _memo(scenario)
+    ``position_key``) among the scenario's last ``size`` answers of this ``kind`` (each kind
+    has a memo of its own, so that one kind cannot push another's answers out). The engine and
+    the policies ask the same position many times (every phase, every attack, every policy
+    snapshot). The answer itself is kept: the caller must not change it."""
+    memo = _memo(scenario, kind)
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = make()
-        if len(memo) > _MEMO_SIZE:
+        if len(memo) > size:
             memo.popitem(last=False)
     else:
         memo.move_to_end(key)
