@@ -57,16 +57,6 @@ class CellPricer:
         ab: npt.NDArray[np.float64], n_cols: int,
     ) -> npt.NDArray[np.float64]: ...
 
-def attack_halves(
-    attackers: npt.ArrayLike, cells: npt.ArrayLike, unit_cell: npt.NDArray[np.int32],
-    unit_att: npt.NDArray[np.int64], is_cav: npt.NDArray[np.uint8], nb: npt.NDArray[np.int32],
-    halved: npt.NDArray[np.uint8], near: npt.ArrayLike | None = None, multiplier: int = 1,
-) -> tuple[int, int]: ...
-def odds_column(attack2: int, defense: int, ratios: npt.NDArray[np.int64]) -> int: ...
-def crossings(
-    attackers: npt.ArrayLike, cells: npt.ArrayLike, unit_cell: npt.NDArray[np.int32],
-    nb: npt.NDArray[np.int32], mask: npt.NDArray[np.uint8],
-) -> tuple[int, int]: ...
 class AttackJudge:
     def __init__(
         self, nb: npt.NDArray[np.int32], unit_cell: npt.NDArray[np.int32],
@@ -78,7 +68,7 @@ class AttackJudge:
     def judge(
         self, attackers: npt.ArrayLike, cells: npt.ArrayLike, defense: int,
         ratios: npt.NDArray[np.int64], near: npt.ArrayLike | None = None, multiplier: int = 1,
-    ) -> tuple[int, int]: ...
+    ) -> tuple[int, int, int]: ...
 def retreat_ways(
     origin: int, nb: npt.NDArray[np.int32], passable: npt.NDArray[np.uint8],
     blocks: npt.NDArray[np.uint8], open_zoc: npt.NDArray[np.uint8], through_zoc: bool,

@@ -8,11 +8,10 @@
 * ``attack_gains``: what the unit adds, in each of ``cells``, to the best attack on an
   adjacent enemy hex;
 * ``CellPricer``: the three above with a ``PositionMap``'s arrays checked and bound once;
-* ``attack_halves`` / ``odds_column``: an attack's exact strength (in half points) and its
-  CRT column, as the engine's ``combat.attack_strength`` and ``combat.odds_column`` compute
-  them with fractions.
-* ``AttackJudge``: the column and the die modifiers (``crossings``) of an attack in one call,
-  with one position's arrays for one attacking side bound once.
+* ``AttackJudge``: an attack's exact strength (in half points), its CRT column and its die
+  modifiers in one call, as the engine's ``combat.attack_strength`` (with fractions),
+  ``combat.odds_column`` and ``combat.die_modifier`` give them, with one position's arrays
+  for one attacking side bound once.
 
 The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its move in
 each of ``cells`` (``policies.kb.position.Board.values``); ``kb_side_maps``, what a ``Board``
@@ -400,7 +399,7 @@ cdef void sum_halves(const int64_t[::1] av, const int64_t[::1] tv,
                      const flag_t[::1] is_cav, const cell_t[:, ::1] nb,
                      const flag_t[:, ::1] halved, const flag_t* near, int64_t multiplier,
                      int64_t* cav, int64_t* other) noexcept nogil:
-    # attack_halves' sums: each attacker's strength doubled, halved across a halved hexside
+    # the strength sums: each attacker's strength doubled, halved across a halved hexside
     # into any of the cells (the first direction holding it), times multiplier near the depot
     cdef Py_ssize_t i, j, d
     cdef int64_t a, x
@@ -433,7 +432,8 @@ cdef void count_crossings(const int64_t[::1] av, const int64_t[::1] tv,
                           const cell_t[::1] unit_cell, const cell_t[:, ::1] nb,
                           const flag_t[:, ::1] mask, Py_ssize_t* pairs,
                           Py_ssize_t* marked) noexcept nogil:
-    # crossings' counts
+    # over every attacker and every one of the cells next to it: the pairs, and those
+    # across a hexside in mask
     cdef Py_ssize_t i, j, d
     cdef cell_t here
     pairs[0] = 0
@@ -449,32 +449,6 @@ cdef void count_crossings(const int64_t[::1] av, const int64_t[::1] tv,
                     break
 
 
-def attack_halves(attackers, cells, const cell_t[::1] unit_cell, const int64_t[::1] unit_att,
-                  const flag_t[::1] is_cav, const cell_t[:, ::1] nb,
-                  const flag_t[:, ::1] halved, near=None, int64_t multiplier=1):
-    """``(cavalry, other)``: twice the attack strength of the cavalry and of the other
-    attackers of ``cells`` (see the twin's docstring)."""
-    cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
-    cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
-    cdef Py_ssize_t nu = unit_cell.shape[0], nc = nb.shape[0]
-    cdef const flag_t[::1] nr
-    cdef bint has_near = near is not None
-    check_sides(nb, halved, "nb and halved")
-    if unit_att.shape[0] != nu or is_cav.shape[0] != nu:
-        raise ValueError("the per-unit arrays must all have one entry per unit")
-    if has_near:
-        nr = np.ascontiguousarray(near, dtype=np.uint8)
-        if nr.shape[0] != nc:
-            raise ValueError("near must have one entry per cell")
-    check_units(av, unit_cell, nc)
-    cdef int64_t cav = 0, other = 0
-    cdef const flag_t* near_p = &nr[0] if has_near and nc > 0 else NULL
-    with nogil:
-        sum_halves(av, tv, unit_cell, unit_att, is_cav, nb, halved, near_p, multiplier,
-                   &cav, &other)
-    return cav, other
-
-
 cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
     # Python's a // b for b > 0 (the module divides the C way)
     cdef int64_t q = a // b
@@ -485,7 +459,7 @@ cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
 
 cdef Py_ssize_t odds_index(int64_t attack2, int64_t defense,
                            const int64_t[:, ::1] ratios) noexcept nogil:
-    # odds_column's loop
+    # the last column of ratios that attack2 / 2 against defense reaches (-1: none)
     cdef Py_ssize_t i, col = -1, k = ratios.shape[0]
     if defense <= 0:
         return k - 1
@@ -493,30 +467,6 @@ cdef Py_ssize_t odds_index(int64_t attack2, int64_t defense,
         if attack2 * ratios[i, 1] >= 2 * defense * ratios[i, 0]:
             col = i
     return col
-
-
-def odds_column(int64_t attack2, int64_t defense, const int64_t[:, ::1] ratios):
-    """The last column of ``ratios`` that an attack of ``attack2 / 2`` against ``defense``
-    reaches; -1 below the first; the last when there is no defense."""
-    if ratios.shape[1] != 2:
-        raise ValueError("ratios must be [k, 2]")
-    return odds_index(attack2, defense, ratios)
-
-
-def crossings(attackers, cells, const cell_t[::1] unit_cell, const cell_t[:, ::1] nb,
-              const flag_t[:, ::1] mask):
-    """``(pairs, marked)``: over every attacker and every one of ``cells`` next to it, how
-    many such pairs there are and across how many the hexside is in ``mask``
-    (``combat.crosses`` for all attackers at once: the die modifiers of 5.4)."""
-    cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
-    cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
-    cdef Py_ssize_t nc = nb.shape[0]
-    check_sides(nb, mask, "nb and mask")
-    check_units(av, unit_cell, nc)
-    cdef Py_ssize_t pairs = 0, marked = 0
-    with nogil:
-        count_crossings(av, tv, unit_cell, nb, mask, &pairs, &marked)
-    return pairs, marked
 
 
 cdef class AttackJudge:
@@ -552,7 +502,8 @@ cdef class AttackJudge:
 
     def judge(self, attackers, cells, int64_t defense, const int64_t[:, ::1] ratios,
               near=None, int64_t multiplier=1):
-        """``(column, modifier)`` of ``attackers`` attacking ``cells`` (see the twin)."""
+        """``(column, modifier, attack2)`` of ``attackers`` attacking ``cells`` (see the
+        twin)."""
         cdef const int64_t[::1] av = np.ascontiguousarray(attackers, dtype=np.int64)
         cdef const int64_t[::1] tv = np.ascontiguousarray(cells, dtype=np.int64)
         cdef Py_ssize_t nt = tv.shape[0], nc = self.nb.shape[0]
@@ -591,7 +542,7 @@ cdef class AttackJudge:
                         mod += self.die_adds[k]
                 elif marked != 0:
                     mod += self.die_adds[k]
-        return col, mod
+        return col, mod, attack2
 
 
 def retreat_ways(Py_ssize_t origin, const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,

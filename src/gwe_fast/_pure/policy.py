@@ -10,11 +10,10 @@ East ladder policies, readable first.
 * ``attack_gains``: what the unit adds, in each of ``cells``, to the best attack on an
   adjacent enemy hex;
 * ``CellPricer``: the three above with a ``PositionMap``'s arrays bound once;
-* ``attack_halves``: twice an attack's exact strength (``combat.attack_strength``: rivers
-  halve, a burnt depot multiplies), the cavalry's part and the rest apart;
-* ``odds_column``: the engine's ``combat.odds_column`` on twice the attack strength;
-* ``AttackJudge``: the two above and the die modifiers (``crossings``) in one call, with one
-  position's arrays bound once.
+* ``AttackJudge``: twice an attack's exact strength (``combat.attack_strength``: rivers
+  halve, a burnt depot multiplies, cavalry is cut to a quarter off full hexes), its CRT column
+  (``combat.odds_column``) and its die modifiers (``combat.die_modifier``) in one call, with
+  one position's arrays bound once.
 
 The Kaiser's Battle ladder:
 
@@ -188,7 +187,7 @@ class CellPricer:
                             self.tgt_def, self.tgt_ev, ab, n_cols)
 
 
-def attack_halves(attackers, cells, unit_cell, unit_att, is_cav, nb, halved, near=None,
+def _attack_halves(attackers, cells, unit_cell, unit_att, is_cav, nb, halved, near=None,
                   multiplier=1):
     """``(cavalry, other)``: twice the attack strength of the cavalry and of the other
     attackers of ``cells``: each unit's ``unit_att``, halved when it attacks across a
@@ -212,7 +211,7 @@ def attack_halves(attackers, cells, unit_cell, unit_att, is_cav, nb, halved, nea
     return cav, other
 
 
-def odds_column(attack2, defense, ratios):
+def _odds_column(attack2, defense, ratios):
     """The last column of ``ratios`` (rows ``(a, b)``: a-b odds) that an attack of
     ``attack2 / 2`` against ``defense`` reaches; -1 below the first; the last when there is
     no defense."""
@@ -225,7 +224,7 @@ def odds_column(attack2, defense, ratios):
     return col
 
 
-def crossings(attackers, cells, unit_cell, nb, mask):
+def _crossings(attackers, cells, unit_cell, nb, mask):
     """``(pairs, marked)``: over every attacker and every one of ``cells`` next to it, how
     many such pairs there are and across how many the hexside is in ``mask``
     (``combat.crosses`` for all attackers at once)."""
@@ -264,21 +263,23 @@ class AttackJudge:
         self.die_masks, self.die_adds, self.die_all = die_masks, die_adds, die_all
 
     def judge(self, attackers, cells, defense, ratios, near=None, multiplier=1):
-        """``(column, modifier)``: ``odds_column`` of twice the attack strength
-        (``attack_halves``, the cavalry's part cut to a quarter, fractions dropped, unless
-        every one of ``cells`` is ``cav_full``) against ``defense``, and the sum of the
-        die modifiers whose hexsides the attackers cross as ``crossings`` counts them."""
-        cav, other = attack_halves(attackers, cells, self.unit_cell, self.unit_att,
+        """``(column, modifier, attack2)``: ``attack2``, twice the attack strength
+        (``_attack_halves``, the cavalry's part cut to a quarter, fractions dropped, unless
+        every one of ``cells`` is ``cav_full``); ``_odds_column`` of it against ``defense``;
+        and the sum of the die modifiers whose hexsides the attackers cross as
+        ``_crossings`` counts them."""
+        cav, other = _attack_halves(attackers, cells, self.unit_cell, self.unit_att,
                                    self.is_cav, self.nb, self.halved, near, multiplier)
         if cav and not all(self.cav_full[int(c)] for c in cells):
             cav = 2 * (cav // 8)
-        column = odds_column(cav + other, defense, ratios)
+        attack2 = cav + other
+        column = _odds_column(attack2, defense, ratios)
         modifier = 0
         for mask, add, every in zip(self.die_masks, self.die_adds, self.die_all):
-            pairs, marked = crossings(attackers, cells, self.unit_cell, self.nb, mask)
+            pairs, marked = _crossings(attackers, cells, self.unit_cell, self.nb, mask)
             if (pairs and marked == pairs) if every else marked:
                 modifier += int(add)
-        return column, modifier
+        return column, modifier, attack2
 
 
 def retreat_ways(origin, nb, passable, blocks, open_zoc, through_zoc, d_origin):

@@ -25,9 +25,9 @@ Numbers come from the tables; the only fact taken from the engine is the die: si
 
 The arithmetic of a concrete attack runs in the policy kernels (``kernel``:
 ``gwe_fast._core.policy`` or its pure-Python twin, chosen as the scenario's map chooses its
-kernels): the attack strength in half points (``attack_halves``, equal to twice the engine's
-exact ``combat.attack_strength``), its odds column, the die modifier, the retreats open to a
-stack and the surrounded map; ``Snapshot`` computes the units' attack and defence strengths
+kernels): the attack strength in half points (equal to twice the engine's exact
+``combat.attack_strength``), its odds column and die modifier in one call (``AttackJudge``,
+``Snapshot.attack``), the retreats open to a stack and the surrounded map; ``Snapshot`` computes the units' attack and defence strengths
 and the stacks once per position. Tests compare each with the engine's own function.
 
 Examples
@@ -541,14 +541,6 @@ class Snapshot:
             hit = self._cache[key] = combat.crt_row(self.game, attackers)
         return hit
 
-    def cavalry_at_full(self, cells) -> bool:
-        """``combat.cavalry_at_full`` (12.21), from ``combat.cavalry_full_hexes`` made once
-        per position."""
-        full = self._cache.get("cavalry_full")
-        if full is None:
-            full = self._cache["cavalry_full"] = combat.cavalry_full_hexes(self.game).tolist()
-        return all(full[int(c)] for c in cells)
-
     def judge(self, side: int):
         """The policy kernel's ``AttackJudge`` of ``side``'s attacks in this position (its
         units' strengths as ``unit_attack(side)``, with the position's supply)."""
@@ -561,6 +553,27 @@ class Snapshot:
                 t.halved, as_flags(combat.cavalry_full_hexes(g)), t.die_masks, t.die_adds,
                 t.die_all)
         return hit
+
+    def attack(self, attackers, cells, depot: int = -1, defense_depot: int = -1
+               ) -> tuple[int, int, int, str]:
+        """``(column, modifier, attack2, row)`` of ``attackers`` attacking ``cells`` with the
+        position's supply: the odds column before shifts (-1 below the first), the die
+        modifier (5.4), twice the attack strength (exact: every strength the rules make is a
+        multiple of one half; a burnt ``depot`` multiplies, 19.21) and the CRT row: the
+        engine's ``combat.odds_column``, ``die_modifier`` and ``attack_strength`` in one call
+        of ``judge``."""
+        g = self.game
+        side = int(g.scenario.units.side[attackers[0]])
+        near, mult = None, 1
+        if depot >= 0:
+            near = combat._range_mask(g, int(g.state.unit_cell[depot]),
+                                      combat.artillery_range(g))
+            mult = combat.artillery_multiplier(g)
+        row = self.row(attackers)
+        column, modifier, attack2 = self.judge(side).judge(
+            attackers, cells, self.defense(cells, side, defense_depot), self._terrain.ratios[row],
+            near, mult)
+        return column, modifier, attack2, row
 
     def out_of_command(self) -> list[bool]:
         """Each unit's ``OUT_OF_COMMAND`` status (10.43 for the phasing side), as a list."""
@@ -577,23 +590,6 @@ class Snapshot:
         if hit is None:
             hit = self._cache[key] = self.out_of_radius(side).tolist()
         return hit
-
-    def attack_strength2(self, attackers, cells, supplied=None, depot: int = -1) -> int:
-        """Twice ``combat.attack_strength`` (exact: every strength the rules make is a
-        multiple of one half), by the policy kernel's ``attack_halves``."""
-        g = self.game
-        sc, st = g.scenario, g.state
-        side = int(sc.units.side[attackers[0]])
-        near = (combat._range_mask(g, int(st.unit_cell[depot]), combat.artillery_range(g))
-                if depot >= 0 else None)
-        terrain = self._terrain
-        cav, other = self._k.attack_halves(
-            attackers, cells, st.unit_cell, self.unit_attack(side, supplied), terrain.is_cav,
-            sc.map.neighbors, terrain.halved, near,
-            combat.artillery_multiplier(g) if near is not None else 1)
-        if cav and not self.cavalry_at_full(cells):
-            cav = 2 * (cav // 8)                 # 12.21: a quarter, fractions dropped
-        return cav + other
 
     def retreat_ways(self, origin: int, side: int, through_zoc: bool) -> tuple[bool, bool]:
         """``retreat_exists`` of a stack of ``side`` in ``origin`` for one and two hexes (the
@@ -723,39 +719,21 @@ def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
     return a
 
 
-def _die_modifier(game, attackers, cells) -> int:
-    """``combat.die_modifier`` (5.4) by the policy kernel's ``crossings``."""
-    sc = game.scenario
-    k = kernel(sc)
-    terrain = _packed_terrain(sc)
-    uc, nb = game.state.unit_cell, sc.map.neighbors
-    mod = 0
-    for mask, n in terrain.die_exclusive:
-        pairs, marked = k.crossings(attackers, cells, uc, nb, mask)
-        if pairs and marked == pairs:
-            mod += n
-    for mask, n in terrain.die_any:
-        if k.crossings(attackers, cells, uc, nb, mask)[1]:
-            mod += n
-    return mod
-
-
 @dataclass(frozen=True)
 class PackedTerrain:
     """What the attack kernels read of a scenario, packed once: cavalry units, hexsides that
     halve attackers (5.4), each odds row's ratios as ``int64[k, 2]``, the hexsides that add
-    to the die (5.4) as ``(uint8 mask, n)`` pairs."""
+    to the die (5.4)."""
 
     is_cav: np.ndarray
     halved: np.ndarray
     ratios: dict
-    die_exclusive: tuple = ()
-    die_any: tuple = ()
-    #: the same die modifiers as ``AttackJudge`` takes them: masks ``uint8[k, n_cells, 6]``,
-    #: what each adds ``int64[k]``, and 1 for the exclusive ones ``uint8[k]``
-    die_masks: np.ndarray | None = None
-    die_adds: np.ndarray | None = None
-    die_all: np.ndarray | None = None
+    #: the die modifiers of 5.4 as ``AttackJudge`` takes them: hexside masks
+    #: ``uint8[k, n_cells, 6]``, what each adds ``int64[k]``, and ``uint8[k]``: 1 when it
+    #: counts only if every attacker crosses such a hexside, 0 when any does
+    die_masks: np.ndarray
+    die_adds: np.ndarray
+    die_all: np.ndarray
 
 
 @lru_cache(maxsize=32)
@@ -770,8 +748,6 @@ def _packed_terrain(scenario: Scenario) -> PackedTerrain:
         halved=np.ascontiguousarray(ct.halved).view(np.uint8),
         ratios={row: np.array(r, dtype=np.int64).reshape(-1, 2)
                 for row, r in crt_ratios(scenario).items()},
-        die_exclusive=tuple((as_flags(m), int(n)) for m, n in ct.die_exclusive),
-        die_any=tuple((as_flags(m), int(n)) for m, n in ct.die_any),
         die_masks=np.ascontiguousarray(
             np.array([np.asarray(m, dtype=bool) for m, _, _ in die], dtype=np.uint8)
             .reshape(len(die), n_cells, 6)),
@@ -912,25 +888,26 @@ def attack_column(game, attackers, cells, shift_right: int = 0, shift_left: int 
                   depot: int = -1, defense_depot: int = -1, supplied=None,
                   snap: Snapshot | None = None) -> tuple[int, str]:
     """The CRT column of an attack in the current position (the engine's strength, row and
-    odds functions; armored car shift, HQ shifts, clamped to the table) and its row."""
+    odds functions; armored car shift, HQ shifts, clamped to the table) and its row; with
+    ``snap`` and the position's supply, the same column by ``Snapshot.attack``."""
     side = int(game.scenario.units.side[attackers[0]])
-    if snap is None:
+    if snap is None or not (supplied is None or supplied is snap.supplied(side)):
         a = combat.attack_strength(game, attackers, cells, supplied, depot)
         d = combat.defense_strength(game, cells, side, defense_depot)
         row = combat.crt_row(game, attackers)
         base = combat.odds_column(game, row, a, d)
     else:
-        # the same column in integers: twice the attack strength against the defence
-        a2 = snap.attack_strength2(attackers, cells, supplied, depot)
-        d = snap.defense(cells, side, defense_depot)
-        row = snap.row(attackers)
-        base = kernel(game.scenario).odds_column(
-            a2, d, _packed_terrain(game.scenario).ratios[row])
+        base, _, _, row = snap.attack(attackers, cells, depot, defense_depot)
+    return _shifted(game, base, attackers, shift_right, shift_left), row
+
+
+def _shifted(game, base: int, attackers, shift_right: int, shift_left: int) -> int:
+    """An odds column after the armored car (24.11) and HQ shifts, clamped to the table; -1
+    stays -1 (below the first column no shift helps)."""
     if base < 0:
-        return -1, row
-    n = crt(game.scenario).n_cols
+        return -1
     col = base + shift_right + combat.armored_car_shift(game, attackers) - shift_left
-    return min(max(col, 0), n - 1), row
+    return min(max(col, 0), crt(game.scenario).n_cols - 1)
 
 
 def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
@@ -940,21 +917,10 @@ def evaluate_attack(game, attackers, cells, w: Weights, shift_right: int = 0,
     position's shared facts, made here when not given)."""
     snap = snap or Snapshot(game)
     attackers = [int(x) for x in attackers]
-    sc = game.scenario
-    side = int(sc.units.side[attackers[0]])
+    side = int(game.scenario.units.side[attackers[0]])
     enemy = 1 - side
-    # attack_column and _die_modifier in one kernel call (the position's supply)
-    near, mult = None, 1
-    if depot >= 0:
-        near = combat._range_mask(game, int(game.state.unit_cell[depot]),
-                                  combat.artillery_range(game))
-        mult = combat.artillery_multiplier(game)
-    col, mod = snap.judge(side).judge(
-        attackers, cells, snap.defense(cells, side, defense_depot),
-        _packed_terrain(sc).ratios[snap.row(attackers)], near, mult)
-    if col >= 0:
-        col = min(max(col + shift_right + combat.armored_car_shift(game, attackers)
-                      - shift_left, 0), crt(sc).n_cols - 1)
+    base, mod, _, _ = snap.attack(attackers, cells, depot, defense_depot)
+    col = _shifted(game, base, attackers, shift_right, shift_left)
     if col < 0:
         return Expected(col, -math.inf, 0.0, 0.0, 0.0, 0.0)
     defender = snap.defender(cells, side)
