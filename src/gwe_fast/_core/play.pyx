@@ -1073,7 +1073,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         raise ValueError("depot, supply_range, layers and the results need a row per unit")
     if max_toll < 0 or max_toll >= ws.n_layers:
         raise ValueError(f"max_toll {max_toll} needs a workspace of more layers")
-    cdef Py_ssize_t i, j, u, c, d, ns, nf
+    cdef Py_ssize_t i, j, u, c, d, ns, nf, left
     for i in range(starts.shape[0]):
         if starts[i] < 0 or starts[i] >= n:
             raise ValueError(f"start cell {starts[i]} is off the map")
@@ -1134,15 +1134,18 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
             # depots: within range of a rail source or a supplied depot, on a line free of
             # open enemy zones of control, the depot's own hex not counted; they chain (9.16)
             limit = -1
+            left = 0            # depots not yet supplied
             for j in range(k):
-                if depot[mine[j]] and supply_range[mine[j]] > limit:
-                    limit = supply_range[mine[j]]
+                if depot[mine[j]]:
+                    left += 1
+                    if supply_range[mine[j]] > limit:
+                        limit = supply_range[mine[j]]
             nf = 0
             for c in range(n):
                 if rail[c]:
                     src[nf] = <cell_t>c
                     nf += 1
-            while limit >= 0 and nf:
+            while left and nf:
                 ws.search(tab, src, NULL, nf, limit, NULL, open_zoc, 0, True)
                 nf = 0
                 for j in range(k):
@@ -1153,6 +1156,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                             depots[u] = 1
                             src[nf] = unit_cell[u]
                             nf += 1
+                left -= nf
 
             # the sources: rail sources and supplied depots, in cell order
             for c in range(n):

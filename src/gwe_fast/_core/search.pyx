@@ -283,7 +283,7 @@ cdef Py_ssize_t _unit_walk_tolled(_Walk* W, const cell_t* nbr, const stepcost_t*
     cdef dist_t lim = W.lim, nd
     cdef cell_t s, u, v
     cdef stepcost_t w
-    cdef int layer, nlayer, k
+    cdef int layer, nlayer, k, exit_layer = 0
     cdef bint kept
     while i < nt:
         s = queue[i]
@@ -296,6 +296,10 @@ cdef Py_ssize_t _unit_walk_tolled(_Walk* W, const cell_t* nbr, const stepcost_t*
             layer = s // n
         if stop != NULL and stop[u] and pred[s] >= 0:
             continue  # entered a stopping cell: it ends the path here
+        if toll_on_exit:
+            exit_layer = layer + toll[u]
+            if exit_layer > max_toll:
+                continue  # every step out of u would spend a token too many: Dial takes none
         nd = dist[s] + 1
         base = <Py_ssize_t>u * 6
         for j in range(base, base + 6):
@@ -308,13 +312,14 @@ cdef Py_ssize_t _unit_walk_tolled(_Walk* W, const cell_t* nbr, const stepcost_t*
             v = nbr[j]
             if v < 0 or nd > lim:
                 continue
-            nlayer = layer + (toll[u] if toll_on_exit else toll[v])
+            nlayer = exit_layer if toll_on_exit else layer + toll[v]
             if nlayer > max_toll:
                 continue
+            # a state of v with as few tokens already stamped costs nd or less (the queue
+            # is in order of cost), so it is as cheap: v is not kept
             kept = True
             for k in range(nlayer + 1):
-                ns = <Py_ssize_t>k * n + v
-                if stamp[ns] == gen and dist[ns] <= nd:
+                if stamp[<Py_ssize_t>k * n + v] == gen:
                     kept = False
                     break
             if not kept:

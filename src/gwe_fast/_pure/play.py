@@ -686,7 +686,8 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
     chain = [u for u in mine if depot[u]]
     frontier = [int(c) for c in np.flatnonzero(rail)]
     limit = max((int(supply_range[u]) for u in chain), default=-1)
-    while chain and frontier:
+    left = len(chain)                   # depots not yet supplied
+    while left and frontier:
         dist, _ = ws.run(line, frontier, limit=limit, toll=toll, max_toll=0, toll_on_exit=True,
                          copy=True)
         new = [u for u in chain if not depots[u]
@@ -694,6 +695,7 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
         for u in new:
             depots[u] = 1
         frontier = [int(unit_cell[u]) for u in new]
+        left -= len(new)
 
     # the sources: rail sources and supplied depots, in cell order
     at = np.asarray(rail, dtype=bool).copy()
