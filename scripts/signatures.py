@@ -10,7 +10,10 @@ Kaiser's Battle, historical scenarios) with each of the policies ``random``, ``p
 log on, and hashes each game's record, per-turn rows and every event (SHA-256). With the
 defaults that is 96 signatures. ``--check`` prints each game that differs and exits 1 if any
 does; a change of the rules (a scenario's ``version`` goes up) is expected to change some, a
-speed-up none. The games run on ``--workers`` processes (default: every core).
+speed-up none: record them again after a change of the rules. ``--check`` with ``--limit N``
+plays only the first N games of each game system and policy (the test suite checks one of
+each against the committed file). The games run on ``--workers`` processes (default: every
+core).
 """
 
 from __future__ import annotations
@@ -55,22 +58,29 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--check", type=Path, help="compare with the signatures in this file")
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--limit", type=int, default=None,
+                    help="with --check: only the first N games of each game and policy")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
 
     if args.check is not None:
         try:
             ref = json.loads(args.check.read_text())
-        except (OSError, ValueError) as exc:
-            print(f"cannot read the signatures in {args.check}: {exc}", file=sys.stderr)
+            seed, games, _ = int(ref["seed"]), int(ref["games"]), dict(ref["signatures"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"cannot read the signatures in {args.check}: {exc!r}", file=sys.stderr)
             return 2
-        seed, games = ref["seed"], ref["games"]
+        if args.limit is not None:
+            games = min(games, max(args.limit, 0))
     else:
         seed, games = args.seed, args.games
     jobs = [(k, p, seed, i) for k in SCENARIOS for p in POLICIES for i in range(games)]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        sigs = dict(pool.map(_one, jobs, chunksize=1))
+    if args.workers <= 1:
+        sigs = dict(map(_one, jobs))
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            sigs = dict(pool.map(_one, jobs, chunksize=1))
     took = time.perf_counter() - t0
 
     if args.write is not None:
