@@ -1,7 +1,7 @@
-"""The Kaiser's Battle policy kernel ``kb_unit_values`` (``gwe_fast._core.policy``): equal to
-its pure-Python twin bit for bit on random inputs that reach every branch, and in the
-positions of played games for every unit over the whole map; the greedy policy plays the same
-game on the twin."""
+"""The Kaiser's Battle policy kernel ``kb_unit_values`` (``gwe_fast._core.policy``) and its
+``KbPricer``: equal to their pure-Python twins bit for bit on random inputs that reach every
+branch, and in the positions of played games for every unit over the whole map; the greedy
+policy plays the same game on the twin."""
 
 import numpy as np
 import pytest
@@ -100,6 +100,59 @@ def test_kb_unit_values_refuses_bad_arguments(historical):
         cy.kb_unit_values(**{**args, "cells": [historical.map.n_cells]})
     with pytest.raises(ValueError, match="base"):
         cy.kb_unit_values(**{**args, "base": np.zeros(len(args["cells"]) + 1)})
+
+
+_FIXED = ("dist_west", "trench", "west_town", "risk", "adj_enemy", "exempt", "supply_pen",
+          "gas")
+_OWN = ("my_sp", "path_gain", "screen_gain")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kb_pricer_twin_equal(historical, seed):
+    """``KbPricer.values``, compiled and twin, is ``kb_unit_values`` with the maps bound, bit
+    for bit, over several units asked of one pricer and after its own maps change."""
+    rng = np.random.default_rng(3000 + seed)
+    n = historical.map.n_cells
+    args = _random_args(rng, n)
+    pricers = [k.KbPricer(*(args[name] for name in _FIXED)) for k in (cy, py)]
+    for round_ in range(3):
+        if round_:
+            # the side's own maps after a move: new arrays, the fixed maps kept
+            args["my_sp"] = rng.integers(0, 14, n).astype(float)
+            args["path_gain"] = (rng.random(n) < 0.1).astype(np.uint8)
+            args["screen_gain"] = rng.integers(0, 5, n).astype(float)
+        for pricer in pricers:
+            pricer.set_own(*(args[name] for name in _OWN))
+        for _ in range(4):
+            ask = _random_args(rng, n)
+            call = {k: v for k, v in ask.items() if k not in _FIXED + _OWN}
+            want = py.kb_unit_values(**{**ask, **{k: args[k] for k in _FIXED + _OWN}})
+            for pricer in pricers:
+                got = pricer.values(**call)
+                assert got.dtype == np.float64
+                np.testing.assert_array_equal(got, want)
+                assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_kb_pricer_refuses_bad_arguments(historical):
+    rng = np.random.default_rng(2)
+    args = _random_args(rng, historical.map.n_cells)
+    call = {k: v for k, v in args.items() if k not in _FIXED + _OWN}
+    for k in (cy, py):
+        fixed = [args[name] for name in _FIXED]
+        with pytest.raises(ValueError, match="per-cell"):
+            k.KbPricer(*fixed[:3], args["risk"][:-1], *fixed[4:])
+        pricer = k.KbPricer(*fixed)
+        with pytest.raises(RuntimeError, match="set_own"):
+            pricer.values(**call)
+        with pytest.raises(ValueError, match="per-cell"):
+            pricer.set_own(args["my_sp"][:-1], args["path_gain"], args["screen_gain"])
+    pricer = cy.KbPricer(*(args[name] for name in _FIXED))
+    pricer.set_own(*(args[name] for name in _OWN))
+    with pytest.raises(IndexError, match="not on the map"):
+        pricer.values(**{**call, "cells": [historical.map.n_cells]})
+    with pytest.raises(ValueError, match="base"):
+        pricer.values(**{**call, "base": np.zeros(len(call["cells"]) + 1)})
 
 
 @pytest.mark.parametrize("seed", SEEDS)

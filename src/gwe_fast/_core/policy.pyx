@@ -14,7 +14,8 @@
   for one attacking side bound once.
 
 The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its move in
-each of ``cells`` (``policies.kb.position.Board.values``); ``kb_side_maps``, what a ``Board``
+each of ``cells`` (``policies.kb.position.Board.values``), and ``KbPricer``, the same with a
+``Board``'s maps checked and bound once; ``kb_side_maps``, what a ``Board``
 refreshes before each move of its side; ``kb_path_gains``, the towns taken on the way to each
 of some hexes (``Board.path_values``).
 
@@ -643,15 +644,36 @@ def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double
                    double supply, double gas_cost, bint gas_on, base=None):
     """``float64[len(cells)]``: the value of a Kaiser's Battle unit ending its move in each
     of ``cells`` (see the twin's docstring)."""
+    check_per_cell(my_sp.shape[0], (dist_west.shape[0], path_gain.shape[0], trench.shape[0],
+                                    west_town.shape[0], risk.shape[0], screen_gain.shape[0],
+                                    adj_enemy.shape[0], exempt.shape[0], supply_pen.shape[0],
+                                    gas.shape[0]))
+    return _kb_unit_values(cells, here, sp, limit, my_sp, allied, dist_west, path_gain, trench,
+                           west_town, risk, screen_gain, adj_enemy, exempt, supply_pen, gas,
+                           progress, town_w, trench_hold, town_hold, exposure, screen,
+                           screen_on, contact, contact_on, ok_cells, supply, gas_cost, gas_on,
+                           base)
+
+
+cdef object _kb_unit_values(cells, Py_ssize_t here, double sp, double limit,
+                            const double[::1] my_sp, bint allied, const double[::1] dist_west,
+                            const flag_t[::1] path_gain, const flag_t[::1] trench,
+                            const flag_t[::1] west_town, const double[::1] risk,
+                            const double[::1] screen_gain, const int32_t[::1] adj_enemy,
+                            const flag_t[::1] exempt, const double[::1] supply_pen,
+                            const flag_t[::1] gas, double progress, double town_w,
+                            double trench_hold, double town_hold, double exposure,
+                            double screen, bint screen_on, double contact, bint contact_on,
+                            ok_cells, double supply, double gas_cost, bint gas_on, base):
+    # the per-cell arrays are checked by the callers (one size)
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
-    cdef const int64_t[::1] okv = np.ascontiguousarray(ok_cells, dtype=np.int64)
-    cdef Py_ssize_t n = cv.shape[0], nc = my_sp.shape[0], i, j, n_ok = okv.shape[0]
+    cdef const int64_t[::1] okv
+    cdef Py_ssize_t n = cv.shape[0], nc = my_sp.shape[0], i, j, n_ok = 0
     cdef const double[::1] bv
     cdef bint has_base = base is not None, forced
-    check_per_cell(nc, (dist_west.shape[0], path_gain.shape[0], trench.shape[0],
-                        west_town.shape[0], risk.shape[0], screen_gain.shape[0],
-                        adj_enemy.shape[0], exempt.shape[0], supply_pen.shape[0],
-                        gas.shape[0]))
+    if contact_on and len(ok_cells):
+        okv = np.ascontiguousarray(ok_cells, dtype=np.int64)
+        n_ok = okv.shape[0]
     if has_base:
         bv = per_asked(base, n, "base")
     check_cells(cv, nc)
@@ -689,6 +711,54 @@ def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double
                 v = v - (1.0 if gas[c] else 0.0) * gas_cost
             out[i] = v if my_sp[c] - (sp if c == here else 0.0) + sp <= limit else NEG
     return out_arr
+
+
+cdef class KbPricer:
+    """The maps a Kaiser's Battle ``Board`` prices a unit's hexes with, checked and held
+    once: ``values`` is ``kb_unit_values`` with them bound, so that each question passes only
+    what changes from unit to unit. The fixed maps (one Movement Segment's) come with the
+    pricer; the side's own Stacking Points, towns to take and screen by ``set_own`` (after
+    each refresh). Same arguments and answers as the twin's class."""
+
+    cdef const double[::1] dist_west, risk, supply_pen, my_sp, screen_gain
+    cdef const flag_t[::1] trench, west_town, exempt, gas, path_gain
+    cdef const int32_t[::1] adj_enemy
+    cdef bint own_set
+
+    def __cinit__(self, const double[::1] dist_west, const flag_t[::1] trench,
+                  const flag_t[::1] west_town, const double[::1] risk,
+                  const int32_t[::1] adj_enemy, const flag_t[::1] exempt,
+                  const double[::1] supply_pen, const flag_t[::1] gas):
+        check_per_cell(dist_west.shape[0], (trench.shape[0], west_town.shape[0],
+                                            risk.shape[0], adj_enemy.shape[0],
+                                            exempt.shape[0], supply_pen.shape[0],
+                                            gas.shape[0]))
+        self.dist_west, self.trench, self.west_town, self.risk = dist_west, trench, west_town, risk
+        self.adj_enemy, self.exempt, self.supply_pen, self.gas = adj_enemy, exempt, supply_pen, gas
+        self.own_set = False
+
+    def set_own(self, const double[::1] my_sp, const flag_t[::1] path_gain,
+                const double[::1] screen_gain):
+        """The side's Stacking Points, towns a path takes and screen in each hex."""
+        check_per_cell(self.dist_west.shape[0], (my_sp.shape[0], path_gain.shape[0],
+                                                 screen_gain.shape[0]))
+        self.my_sp, self.path_gain, self.screen_gain = my_sp, path_gain, screen_gain
+        self.own_set = True
+
+    def values(self, cells, Py_ssize_t here, double sp, double limit, bint allied,
+               double progress, double town_w, double trench_hold, double town_hold,
+               double exposure, double screen, bint screen_on, double contact,
+               bint contact_on, ok_cells, double supply, double gas_cost, bint gas_on,
+               base=None):
+        """``kb_unit_values`` with the bound maps."""
+        if not self.own_set:
+            raise RuntimeError("set_own must come before values")
+        return _kb_unit_values(cells, here, sp, limit, self.my_sp, allied, self.dist_west,
+                               self.path_gain, self.trench, self.west_town, self.risk,
+                               self.screen_gain, self.adj_enemy, self.exempt,
+                               self.supply_pen, self.gas, progress, town_w, trench_hold,
+                               town_hold, exposure, screen, screen_on, contact, contact_on,
+                               ok_cells, supply, gas_cost, gas_on, base)
 
 
 def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, int on_map,

@@ -20,7 +20,8 @@ The Kaiser's Battle ladder:
 * ``kb_unit_values``: the value of one unit ending its move in each of ``cells``
   (``policies.kb.position.Board.values``): German progress west and towns, Allied trenches
   and towns held against the risk, towns retaken and the screen, a compulsory attack not
-  planned, supply, gas and the stacking limit;
+  planned, supply, gas and the stacking limit; ``KbPricer``, the same with a ``Board``'s
+  maps bound once;
 * ``kb_side_maps``: what a ``Board`` refreshes before each of its side's moves (its
   Stacking Points per hex, those of its combat units, the towns a path takes, the screen);
 * ``kb_path_gains``: the towns a unit takes on its way to each of some hexes, along the
@@ -352,6 +353,42 @@ def kb_unit_values(cells, here, sp, limit, my_sp, allied, dist_west, path_gain, 
     if gas_on:
         v = v - gas[cells].astype(bool) * gas_cost
     return np.where(room, v, -1e9)
+
+
+class KbPricer:
+    """The maps a Kaiser's Battle ``Board`` prices a unit's hexes with, held once: ``values``
+    is ``kb_unit_values`` with them bound, so that each question passes only what changes
+    from unit to unit. The fixed maps (one Movement Segment's) come with the pricer; the
+    side's own Stacking Points, towns to take and screen by ``set_own`` (after each
+    refresh)."""
+
+    def __init__(self, dist_west, trench, west_town, risk, adj_enemy, exempt, supply_pen,
+                 gas):
+        n = len(dist_west)
+        if any(len(a) != n for a in (trench, west_town, risk, adj_enemy, exempt, supply_pen,
+                                     gas)):
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        self.dist_west, self.trench, self.west_town, self.risk = dist_west, trench, west_town, risk
+        self.adj_enemy, self.exempt, self.supply_pen, self.gas = adj_enemy, exempt, supply_pen, gas
+        self.own = None
+
+    def set_own(self, my_sp, path_gain, screen_gain):
+        if any(len(a) != len(self.dist_west) for a in (my_sp, path_gain, screen_gain)):
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        self.own = (my_sp, path_gain, screen_gain)
+
+    def values(self, cells, here, sp, limit, allied, progress, town_w, trench_hold, town_hold,
+               exposure, screen, screen_on, contact, contact_on, ok_cells, supply, gas_cost,
+               gas_on, base=None):
+        if self.own is None:
+            raise RuntimeError("set_own must come before values")
+        my_sp, path_gain, screen_gain = self.own
+        return kb_unit_values(cells, here, sp, limit, my_sp, allied, self.dist_west, path_gain,
+                              self.trench, self.west_town, self.risk, screen_gain,
+                              self.adj_enemy, self.exempt, self.supply_pen, self.gas,
+                              progress, town_w, trench_hold, town_hold, exposure, screen,
+                              screen_on, contact, contact_on, ok_cells, supply, gas_cost,
+                              gas_on, base)
 
 
 def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service, stacking,

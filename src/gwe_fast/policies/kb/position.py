@@ -124,6 +124,25 @@ class Board:
         self._band_u8 = gwe_scoring.as_flags(band)
         self.planned = planned or {}          # unit -> (target cell, destination cell)
         self.targets = {t for t, _ in self.planned.values()}
+        # the maps ``values`` prices with, bound once (the kernel's ``KbPricer``), and the
+        # side's prices of the segment (the Board's parameters and rates do not change)
+        self._pricer = self.k.KbPricer(self.dist_west, self._trench_u8, self._west_town_u8,
+                                       self.risk, self.adj_enemy, self._exempt_u8,
+                                       self.supply_pen, self._gas_u8)
+        allied = self.side != Side.CENTRAL
+        self._prices = (
+            allied, 0.0 if allied else float(p.progress), w.town,
+            w.trench * float(p.hold) if allied else 0.0,
+            w.town * float(p.town_hold) if allied else 0.0,
+            float(p.exposure) if allied else 0.0)
+        # ``screen_free``: units in trench hexes hold them (20.13) and leave the screen to
+        # the others
+        self._screen = bool(allied and not self.last_word and float(p.screen))
+        self._screen_free = bool(getattr(p, "screen_free", False))
+        self._screen_w = float(p.screen)
+        self._contact_w = float(p.contact)
+        self._supply_w = float(p.supply)
+        self._utype = u.utype.tolist()
         self.refresh()
 
     def set_plan(self, planned: dict) -> None:
@@ -150,18 +169,18 @@ class Board:
             Flag.SERVICE, u.stacking, self._is_hq_u8, self.nb, self._band_u8,
             self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL)
         self._path_gain_u8 = gwe_scoring.as_flags(self.path_gain)
+        self._pricer.set_own(self.my_sp, self._path_gain_u8, self.screen_gain)
 
     # --- prices -------------------------------------------------------------------------------
     def values(self, unit: int, cells, contact: bool = True) -> np.ndarray:
         """The value of ``unit`` ending its move in each of ``cells`` (staying included);
         ``contact=False`` leaves out the price of a compulsory attack (for the planner).
         ``kb_unit_values`` of the policy kernel (an HQ's own price in numpy)."""
-        view, p, w = self.view, self.p, self.w
+        view = self.view
         cells = np.asarray(cells, dtype=np.int64)
-        u = view.scenario.units
         here = int(view.state.unit_cell[unit])
         sp = float(units.stacking(view, unit))
-        is_hq = u.utype[unit] == _HQ
+        is_hq = self._utype[unit] == _HQ
         base = self._hq_values(unit, cells, cells == here) \
             if is_hq and not self.last_word else None
         contact_on = bool(not is_hq and contact)
@@ -170,26 +189,17 @@ class Board:
             plan = self.planned.get(int(unit))
             if plan is not None:
                 ok_cells = [int(c) for c in self.nb[plan[0]] if c >= 0]
-        allied = self.side != Side.CENTRAL
-        # ``screen_free``: units in trench hexes hold them (20.13) and leave the screen to
-        # the others
-        screen_on = bool(allied and not self.last_word and float(p.screen) and not (
-            getattr(p, "screen_free", False) and self.trench[here]))
+        screen_on = self._screen and not (self._screen_free and self.trench[here])
         gas_on = bool(self.gas_any and self.gas[cells].any())
         gas_cost = 0.0
         if gas_on:
-            first = scoring.step_costs(view, unit, w)
+            first = scoring.step_costs(view, unit, self.w)
             gas_cost = first[0] if first else 0.0
-        return self.k.kb_unit_values(
-            cells, here, sp, float(self.limit), self.my_sp, allied, self.dist_west,
-            self._path_gain_u8, self._trench_u8, self._west_town_u8, self.risk,
-            self.screen_gain, self.adj_enemy, self._exempt_u8, self.supply_pen, self._gas_u8,
-            0.0 if allied else float(p.progress), w.town,
-            w.trench * float(p.hold) if allied else 0.0,
-            w.town * float(p.town_hold) if allied else 0.0,
-            float(p.exposure) if allied else 0.0, float(p.screen) if screen_on else 0.0,
-            screen_on, float(p.contact), contact_on, ok_cells, float(p.supply), gas_cost,
-            gas_on, base)
+        allied, progress, town_w, trench_hold, town_hold, exposure = self._prices
+        return self._pricer.values(
+            cells, here, sp, float(self.limit), allied, progress, town_w, trench_hold,
+            town_hold, exposure, self._screen_w if screen_on else 0.0, screen_on,
+            self._contact_w, contact_on, ok_cells, self._supply_w, gas_cost, gas_on, base)
 
     def _hq_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
         D = self.D[cells]
