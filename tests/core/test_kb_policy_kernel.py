@@ -301,6 +301,36 @@ def test_board_values_on_the_twin_equal(historical, positions, monkeypatch):
     assert checked > 100_000
 
 
+def test_board_values_with_stay_are_the_two_calls(historical, positions):
+    """``Board.values_with_stay`` gives what ``values`` of the hexes and of the unit's own hex
+    give, bit for bit, in played positions (gas zones included) for every unit."""
+    pol = KbGreedyPolicy()
+    d = driver(historical.game)
+    rng = np.random.default_rng(5)
+    n = historical.map.n_cells
+    gassed = 0
+    for st in positions:
+        g = d.new_game(historical, 0, 0)
+        g.state = st.copy()
+        view = g.policy_view()
+        for side in (0, 1):
+            board = Board(view, side, pol.weights, pol.params_for(side), Snap(view))
+            gassed += board.gas_any
+            mine = np.flatnonzero((historical.units.side == side)
+                                  & ((st.unit_status & Status.ON_MAP) != 0))
+            for x in mine.tolist():
+                here = int(st.unit_cell[x])
+                near = np.flatnonzero(board.D[here] <= int(rng.integers(0, 8)))
+                for cells in (near, near[near != here], rng.choice(n, 30), near[:0]):
+                    v, stay = board.values_with_stay(x, cells)
+                    want = board.values(x, cells)
+                    assert v.dtype == want.dtype and v.shape == want.shape
+                    np.testing.assert_array_equal(v, want)
+                    assert np.array_equal(np.signbit(v), np.signbit(want))
+                    assert stay == board.values(x, [here])[0]
+    assert gassed
+
+
 def test_greedy_plays_the_same_on_the_twin(historical, monkeypatch):
     def play():
         d = driver(historical.game)

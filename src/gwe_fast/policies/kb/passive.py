@@ -198,8 +198,7 @@ class KbPassivePolicy(KbPolicy):
                 and board.dist_west[here] <= reach:
             return True
         cells = np.flatnonzero(board.D[here] <= max(reach, 1))
-        v = board.values(unit, cells)
-        stay = float(board.values(unit, [here])[0])
+        v, stay = board.values_with_stay(unit, cells)
         bonus = 0.0
         if self.p.path_towns:
             bonus = self.weights.town * float(board.path_gain[cells].sum())
@@ -239,11 +238,10 @@ class KbPassivePolicy(KbPolicy):
             if i >= 0:
                 return i
         moves = [(i, o[1]) for i, o in enumerate(d.options) if o[0] == "move"]
-        stay = float(board.values(unit, [here])[0])
+        cells = np.array([c for _, c in moves], dtype=np.int64)
+        v, stay = board.values_with_stay(unit, cells)
         best_i, best_v = self.index_of(d.options, ("stay",)), stay + float(self.p.min_move_gain)
         if moves:
-            cells = np.array([c for _, c in moves], dtype=np.int64)
-            v = board.values(unit, cells)
             if self.p.path_towns and board.towns_within(unit, seg):
                 v = v + self.weights.town * board.path_values(unit, seg, cells)
             j = int(np.argmax(v))

@@ -201,6 +201,16 @@ class Board:
             town_hold, exposure, self._screen_w if screen_on else 0.0, screen_on,
             self._contact_w, contact_on, ok_cells, self._supply_w, gas_cost, gas_on, base)
 
+    def values_with_stay(self, unit: int, cells) -> tuple[np.ndarray, float]:
+        """``(values(unit, cells), values(unit, [here])[0])``: in one call to the kernel (the
+        values are priced hex by hex) unless the two would not price gas alike."""
+        here = int(self.view.state.unit_cell[unit])
+        cells = np.asarray(cells, dtype=np.int64)
+        if self.gas_any and bool(self.gas[cells].any()) != bool(self.gas[here]):
+            return self.values(unit, cells), float(self.values(unit, [here])[0])
+        v = self.values(unit, np.append(cells, here))
+        return v[:-1], float(v[-1])
+
     def _hq_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
         D = self.D[cells]
         near = (D <= 6).astype(np.float64) @ self.my_combat_sp
