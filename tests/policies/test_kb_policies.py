@@ -30,6 +30,7 @@ from gwe_fast.games.kb import (
 )
 from gwe_fast.games.kb.driver import new_game
 from gwe_fast.games.kb.game import CLEAR
+from gwe_fast.games.kb.zoc import controlled, occupied
 from gwe_fast.policies.base import Decision, RandomPolicy
 from gwe_fast.policies.kb import scoring
 from gwe_fast.policies.kb.base import KbPolicy
@@ -316,6 +317,31 @@ def test_snap_modifiers_equal_the_engines_attack_modifiers(historical):
 
     at_each_movement_phase(historical, 0, {0: KbPassivePolicy(), 1: KbGreedyPolicy()}, check)
     assert len(seen) > 20
+
+
+def test_snap_faces_and_retreats_equal_the_rules_in_played_positions(historical):
+    # Snap.face reads every unit's face from one table made at once (units.combat, morale
+    # and steps_left as the rules give them: service companies, units off the map, the
+    # pool's third step); Snap.can_retreat a neighbour neither occupied nor controlled by the
+    # enemy (8.74, 6.33)
+    seen = []
+
+    def check(game, s):
+        st = game.state
+        view = game.policy_view()
+        nb = game.scenario.map.neighbors
+        for x in range(game.scenario.units.n):
+            assert s.face(x) == (units.combat(view, x), units.morale(view, x),
+                                 units.steps_left(view, x))
+        for side in (0, 1):
+            bad = occupied(game, 1 - side) | controlled(game, 1 - side)
+            for c in np.unique(st.unit_cell[st.unit_cell >= 0]).tolist():
+                want = bool(((nb[c] >= 0) & ~bad[np.maximum(nb[c], 0)]).any())
+                assert s.can_retreat(c, side) is want
+                seen.append(want)
+
+    at_each_movement_phase(historical, 3, {0: KbGreedyPolicy(), 1: KbGreedyPolicy()}, check)
+    assert True in seen and False in seen
 
 
 def test_expected_prefixes_equal_expected_attack_of_every_team(historical):

@@ -33,8 +33,6 @@ hexes and left out of the next targets.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from gwe_fast.enums import Side, UnitType
@@ -244,14 +242,6 @@ class Board:
 
 # --- the attacks a Movement Phase sets up -----------------------------------------------------
 
-@lru_cache(maxsize=32)
-def neighbor_lists(scenario) -> list[list[int]]:
-    """The map's neighbour table as Python lists (made once per map: ``tolist`` of the
-    whole table every time the planner runs made some 8,000 objects a call and woke the
-    garbage collector). Shared: read it, do not change it."""
-    return scenario.map.neighbors.tolist()
-
-
 def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
                  movers, board: Board | None = None) -> dict[int, tuple[int, int]]:
     """``{unit: (target cell, destination cell)}``: the attacks the coming Combat Phase should
@@ -301,7 +291,7 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
 
     # the same tests as on the arrays, on Python values (spots is asked some 20,000 times a
     # game): a hex next to the target the unit reaches, empty of the enemy, with room
-    nb_l = neighbor_lists(sc)
+    nb_l = scoring.neighbor_lists(sc)
     enemy_l = enemy_occ.tolist()
     sp_l = sp_cell.tolist()
     reach_l = {x: r.tolist() for x, r in reach.items()}

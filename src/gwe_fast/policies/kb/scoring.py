@@ -12,7 +12,7 @@ currency; what one side loses the other gains.
   unit eliminated in a trench hex costs ``trench``).
 * ``cheapest``: the cumulative cost of ``k`` steps taken by the owner where they hurt least
   (the order the policies answer ``kb.combat.loss`` and the barrage/gas step losses).
-* ``odds``: ``combat.odds_outcome`` as floats, cached.
+* ``odds``: ``combat.odds_outcome`` as floats (from ``combat.odds_counts``), cached.
 * ``Snap``: one position as the scorer reads it (supply lines, occupation, zones of
   control), made once per position; ``Snap.modifiers`` is ``combat.attack_modifiers`` with
   the supply lines traced once for all the attacks weighed in that position.
@@ -165,13 +165,14 @@ _ODDS: dict[tuple, tuple] = {}
 def odds(att_strength: int, att_mod: int, def_strength: int, def_mod: int,
          morale: int) -> tuple[float, float, tuple[tuple[int, float], ...]]:
     """``(p attacker eliminated, p unsuccessful, ((steps, p), ...))`` of an attack: the exact
-    ``combat.odds_outcome`` as floats, cached."""
+    ``combat.odds_outcome`` as floats (``combat.odds_counts`` over 36), cached."""
     key = (int(att_strength), int(att_mod), int(def_strength), int(def_mod), int(morale))
     hit = _ODDS.get(key)
     if hit is None:
-        o = combat.odds_outcome(*key)
-        hit = (float(o[combat.ATTACKER_ELIMINATED]), float(o[combat.UNSUCCESSFUL]),
-               tuple((int(k), float(p)) for k, p in o["success"].items()))
+        # the counts of 36 as floats: k / 36 is the float of Fraction(k, 36) (both the
+        # correctly rounded quotient)
+        elim, fail, success = combat.odds_counts(*key)
+        hit = (elim / 36, fail / 36, tuple((int(k), v / 36) for k, v in success.items()))
         if len(_ODDS) > 200_000:
             _ODDS.clear()
         _ODDS[key] = hit
@@ -186,6 +187,8 @@ class Snap:
     def __init__(self, view):
         self.view = view
         self._cache: dict = {}
+        self._steps_w: Weights | None = None
+        self._steps: dict = {}
 
     def _get(self, key, make, *args):
         hit = self._cache.get(key)
@@ -208,9 +211,16 @@ class Snap:
     def step_costs(self, unit: int, w: Weights, whole: bool = False) -> list[float]:
         """``step_costs`` of ``unit`` in this position (the pool as it stands), kept: the
         same unit is priced again for every attack it joins or defends against. The list is
-        shared: read it, do not change it."""
-        return self._get(("steps", unit, w, whole), step_costs, self.view, unit, w,
-                         self.pool(), whole)
+        shared: read it, do not change it. (Kept per exchange rates: the table of the last
+        ``w`` asked is found by identity, without hashing the rates again.)"""
+        if w is not self._steps_w:
+            self._steps = self._cache.setdefault(("steps", w), {})
+            self._steps_w = w
+        key = (unit, whole)
+        hit = self._steps.get(key)
+        if hit is None:
+            hit = self._steps[key] = step_costs(self.view, unit, w, self.pool(), whole)
+        return hit
 
     def _by_cell(self) -> dict[int, list[int]]:
         def make():
@@ -232,11 +242,37 @@ class Snap:
             self.view, self.lengths(int(self.view.scenario.units.side[unit])), unit))
 
     def face(self, unit: int) -> tuple[int, int, int]:
-        """``(combat, morale, steps left)`` of ``unit`` in this position, kept."""
+        """``(combat, morale, steps left)`` of ``unit`` in this position, kept: read from
+        ``_faces``, made for every unit at once the first time a face is asked."""
+        faces = self._cache.get("faces")
+        if faces is None:
+            faces = self._cache["faces"] = self._faces()
+        hit = faces[unit]
+        if hit is None:                      # a step the table has no face for: as asked
+            view = self.view
+            hit = faces[unit] = (units.combat(view, unit), units.morale(view, unit),
+                                 units.steps_left(view, unit))
+        return hit
+
+    def _faces(self) -> list:
+        """``(combat, morale, steps left)`` of every unit, as ``units.combat``,
+        ``units.morale`` and ``units.steps_left`` give them (a service company's own face
+        and one step; nothing left off the map; a division's third step while the pool has
+        a replacement unit, 13.23), None for a unit whose step is past its printed faces."""
         view = self.view
-        return self._get(("face", unit), lambda: (units.combat(view, unit),
-                                                  units.morale(view, unit),
-                                                  units.steps_left(view, unit)))
+        st, u = view.state, view.scenario.units
+        step = st.unit_step.astype(np.int64)
+        valid = step < u.values.shape[1]
+        printed = u.values[np.arange(step.size), np.where(valid, step, 0)]
+        service = (view.arr("flags") & Flag.SERVICE) != 0
+        vals = np.where(service[:, None], view.data.service_values, printed)
+        left = u.n_steps.astype(np.int64) - step
+        if self.pool() > 0:
+            left = left + view.data.division
+        left = np.where(service, 1, left)
+        left = np.where((st.unit_status & Status.ON_MAP) != 0, left, 0)
+        return [(c, m, k) if ok else None for c, m, k, ok in
+                zip(vals[:, 0].tolist(), vals[:, 1].tolist(), left.tolist(), valid.tolist())]
 
     def modifiers(self, attackers, cells, rolling: int = 0, sos=()) -> tuple[int, int, int]:
         """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
@@ -257,7 +293,7 @@ class Snap:
         points of each defending stack's barrage (8.3, 8.4, 14.22, 16.0, 9.52, 9.62)."""
         fog, sos_per_die, rolling_per_point, two_corps = self._table_mods()
         att = fog + int(rolling) * rolling_per_point
-        dfn = (supply.die_modifier(self.view, worst)
+        dfn = (self._get(("supply_mod", worst), supply.die_modifier, self.view, worst)
                + sum(int(p) // sos_per_die for p in sos)
                + (two_corps if mixed else 0)
                + terrain)
@@ -298,12 +334,24 @@ class Snap:
         return self._get(("defender_steps", cells, w), make)
 
     def can_retreat(self, cell: int, side: int) -> bool:
-        """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33)."""
-        def make():
-            bad = self.occ(1 - side) | self.zoc(1 - side)
-            nb = self.view.scenario.map.neighbors[cell]
-            return bool(((nb >= 0) & ~bad[np.maximum(nb, 0)]).any())
-        return self._get(("retreat", cell, side), make)
+        """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33): a
+        neighbour neither occupied nor controlled by the enemy."""
+        key = ("retreat", cell, side)
+        hit = self._cache.get(key)
+        if hit is None:
+            bad = self._get(("closed", side), lambda: (self.occ(1 - side)
+                                                       | self.zoc(1 - side)).tolist())
+            nb = neighbor_lists(self.view.scenario)[cell]
+            hit = self._cache[key] = any(c >= 0 and not bad[c] for c in nb)
+        return hit
+
+
+@lru_cache(maxsize=32)
+def neighbor_lists(scenario) -> list[list[int]]:
+    """The map's neighbour table as Python lists, made once per map (``tolist`` of the whole
+    table at every use made some 8,000 objects and woke the garbage collector). Shared: read
+    it, do not change it."""
+    return scenario.map.neighbors.tolist()
 
 
 def _row_mod(tables, table: str, cause: str) -> int:
