@@ -242,37 +242,37 @@ class Snap:
             self.view, self.lengths(int(self.view.scenario.units.side[unit])), unit))
 
     def face(self, unit: int) -> tuple[int, int, int]:
-        """``(combat, morale, steps left)`` of ``unit`` in this position, kept: read from
-        ``_faces``, made for every unit at once the first time a face is asked."""
-        faces = self._cache.get("faces")
-        if faces is None:
-            faces = self._cache["faces"] = self._faces()
-        hit = faces[unit]
-        if hit is None:                      # a step the table has no face for: as asked
-            view = self.view
-            hit = faces[unit] = (units.combat(view, unit), units.morale(view, unit),
-                                 units.steps_left(view, unit))
+        """``(combat, morale, steps left)`` of ``unit`` in this position, kept: what
+        ``units.combat``, ``units.morale`` and ``units.steps_left`` give (a service company's
+        own face and one step; nothing left off the map; a division's third step while the
+        pool has a replacement unit, 13.23), read from Python lists of the units' flags,
+        steps and status (made once per position) and of the scenario's faces."""
+        key = ("face", unit)
+        hit = self._cache.get(key)
+        if hit is None:
+            lists = self._cache.get("unit_lists")
+            if lists is None:
+                view = self.view
+                st = view.state
+                lists = self._cache["unit_lists"] = (
+                    view.arr("flags").tolist(), st.unit_step.tolist(),
+                    st.unit_status.tolist(), _face_tables(view.data, view.scenario.units))
+            flags, step, status, (values, n_steps, division, service) = lists
+            if flags[unit] & _SERVICE:
+                combat_, morale_ = service[unit][0], service[unit][1]
+            else:
+                row = values[unit][step[unit]]
+                combat_, morale_ = row[0], row[1]
+            if not status[unit] & _ON_MAP:
+                left = 0
+            elif flags[unit] & _SERVICE:
+                left = 1
+            else:
+                left = n_steps[unit] - step[unit]
+                if division[unit] and self.pool():
+                    left += 1
+            hit = self._cache[key] = (combat_, morale_, left)
         return hit
-
-    def _faces(self) -> list:
-        """``(combat, morale, steps left)`` of every unit, as ``units.combat``,
-        ``units.morale`` and ``units.steps_left`` give them (a service company's own face
-        and one step; nothing left off the map; a division's third step while the pool has
-        a replacement unit, 13.23), None for a unit whose step is past its printed faces."""
-        view = self.view
-        st, u = view.state, view.scenario.units
-        step = st.unit_step.astype(np.int64)
-        valid = step < u.values.shape[1]
-        printed = u.values[np.arange(step.size), np.where(valid, step, 0)]
-        service = (view.arr("flags") & Flag.SERVICE) != 0
-        vals = np.where(service[:, None], view.data.service_values, printed)
-        left = u.n_steps.astype(np.int64) - step
-        if self.pool() > 0:
-            left = left + view.data.division
-        left = np.where(service, 1, left)
-        left = np.where((st.unit_status & Status.ON_MAP) != 0, left, 0)
-        return [(c, m, k) if ok else None for c, m, k, ok in
-                zip(vals[:, 0].tolist(), vals[:, 1].tolist(), left.tolist(), valid.tolist())]
 
     def modifiers(self, attackers, cells, rolling: int = 0, sos=()) -> tuple[int, int, int]:
         """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
@@ -352,6 +352,25 @@ def neighbor_lists(scenario) -> list[list[int]]:
     table at every use made some 8,000 objects and woke the garbage collector). Shared: read
     it, do not change it."""
     return scenario.map.neighbors.tolist()
+
+
+_SERVICE = int(Flag.SERVICE)
+_ON_MAP = int(Status.ON_MAP)
+_FACES: dict[int, tuple] = {}
+
+
+def _face_tables(data, u) -> tuple[list, list, list, list]:
+    """``(values, n_steps, division, service)`` of the units as Python lists: each unit's
+    printed faces ``[combat, morale, movement]`` by step, its printed steps, whether it is a
+    division, its service-company face; made once per compiled data (kept with it)."""
+    hit = _FACES.get(id(data))
+    if hit is None or hit[0] is not data or hit[1] is not u:
+        if len(_FACES) > 32:
+            _FACES.clear()
+        hit = _FACES[id(data)] = (data, u, (u.values.tolist(), u.n_steps.tolist(),
+                                            data.division.tolist(),
+                                            data.service_values.tolist()))
+    return hit[2]
 
 
 def _row_mod(tables, table: str, cause: str) -> int:
