@@ -33,6 +33,8 @@ hexes and left out of the next targets.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from gwe_fast.enums import Side, UnitType
@@ -290,11 +292,14 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
     strength = {x: units.combat(view, x) for x in reach}
 
     # the same tests as on the arrays, on Python values (spots is asked some 20,000 times a
-    # game): a hex next to the target the unit reaches, empty of the enemy, with room
+    # game): a hex next to the target the unit reaches, empty of the enemy, with room. The
+    # masks as bytes (0 or 1 per hex) and the stacking as an array of doubles: objects the
+    # garbage collector need not walk, where lists of a whole map's values made every
+    # collection during the plan go through tens of thousands of entries
     nb_l = scoring.neighbor_lists(sc)
-    enemy_l = enemy_occ.tolist()
-    sp_l = sp_cell.tolist()
-    reach_l = {x: r.tolist() for x, r in reach.items()}
+    enemy_l = np.ascontiguousarray(enemy_occ, dtype=bool).tobytes()
+    sp_l = array("d", sp_cell.tolist())
+    reach_l = {x: r.tobytes() for x, r in reach.items()}
     cell_of = {x: int(st.unit_cell[x]) for x in reach}
 
     def spots(x: int, e: int) -> list[int]:

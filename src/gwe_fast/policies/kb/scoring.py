@@ -340,7 +340,7 @@ class Snap:
         hit = self._cache.get(key)
         if hit is None:
             bad = self._get(("closed", side), lambda: (self.occ(1 - side)
-                                                       | self.zoc(1 - side)).tolist())
+                                                       | self.zoc(1 - side)).tobytes())
             nb = neighbor_lists(self.view.scenario)[cell]
             hit = self._cache[key] = any(c >= 0 and not bad[c] for c in nb)
         return hit
