@@ -127,11 +127,20 @@ def test_kb_pricer_twin_equal(historical, seed):
             ask = _random_args(rng, n)
             call = {k: v for k, v in ask.items() if k not in _FIXED + _OWN}
             want = py.kb_unit_values(**{**ask, **{k: args[k] for k in _FIXED + _OWN}})
+            # with_here: the unit's own hex priced after the others, as one more cell
+            here_too = {**ask, "cells": np.append(ask["cells"], ask["here"])}
+            if ask["base"] is not None:
+                here_too["base"] = np.append(ask["base"], rng.normal())
+            want_here = py.kb_unit_values(**{**here_too, **{k: args[k] for k in _FIXED + _OWN}})
             for pricer in pricers:
                 got = pricer.values(**call)
                 assert got.dtype == np.float64
                 np.testing.assert_array_equal(got, want)
                 assert np.array_equal(np.signbit(got), np.signbit(want))
+                got = pricer.values(**{**call, "base": here_too["base"]}, with_here=True)
+                assert got.shape == (len(call["cells"]) + 1,)
+                np.testing.assert_array_equal(got, want_here)
+                assert np.array_equal(np.signbit(got), np.signbit(want_here))
 
 
 def test_kb_pricer_refuses_bad_arguments(historical):
@@ -153,6 +162,10 @@ def test_kb_pricer_refuses_bad_arguments(historical):
         pricer.values(**{**call, "cells": [historical.map.n_cells]})
     with pytest.raises(ValueError, match="base"):
         pricer.values(**{**call, "base": np.zeros(len(call["cells"]) + 1)})
+    with pytest.raises(ValueError, match="base"):
+        pricer.values(**{**call, "base": np.zeros(len(call["cells"]))}, with_here=True)
+    with pytest.raises(IndexError, match="not on the map"):
+        pricer.values(**{**call, "here": historical.map.n_cells}, with_here=True)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -105,7 +105,7 @@ class KbPricer:
         progress: float, town_w: float, trench_hold: float, town_hold: float, exposure: float,
         screen: float, screen_on: bool, contact: float, contact_on: bool,
         ok_cells: npt.ArrayLike, supply: float, gas_cost: float, gas_on: bool,
-        base: npt.ArrayLike | None = None,
+        base: npt.ArrayLike | None = None, with_here: bool = False,
     ) -> npt.NDArray[np.float64]: ...
 def kb_side_maps(
     unit_cell: npt.NDArray[np.int32], unit_status: npt.NDArray[np.uint16], on_map: int,

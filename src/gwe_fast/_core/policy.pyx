@@ -664,11 +664,14 @@ cdef object _kb_unit_values(cells, Py_ssize_t here, double sp, double limit,
                             const flag_t[::1] gas, double progress, double town_w,
                             double trench_hold, double town_hold, double exposure,
                             double screen, bint screen_on, double contact, bint contact_on,
-                            ok_cells, double supply, double gas_cost, bint gas_on, base):
-    # the per-cell arrays are checked by the callers (one size)
+                            ok_cells, double supply, double gas_cost, bint gas_on, base,
+                            bint with_here=False):
+    # the per-cell arrays are checked by the callers (one size); ``with_here``: one more
+    # value at the end, for the unit's own hex
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
     cdef const int64_t[::1] okv
-    cdef Py_ssize_t n = cv.shape[0], nc = my_sp.shape[0], i, j, n_ok = 0
+    cdef Py_ssize_t n_cells = cv.shape[0], nc = my_sp.shape[0], i, j, n_ok = 0
+    cdef Py_ssize_t n = n_cells + (1 if with_here else 0)
     cdef const double[::1] bv
     cdef bint has_base = base is not None, forced
     if contact_on and len(ok_cells):
@@ -677,13 +680,15 @@ cdef object _kb_unit_values(cells, Py_ssize_t here, double sp, double limit,
     if has_base:
         bv = per_asked(base, n, "base")
     check_cells(cv, nc)
+    if with_here and (here < 0 or here >= nc):
+        raise IndexError(f"cell {here} is not on the map")
     out_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] out = out_arr
     cdef int64_t c
     cdef double v, safe
     with nogil:
         for i in range(n):
-            c = cv[i]
+            c = cv[i] if i < n_cells else here
             # the operations of the twin's numpy expressions, one by one and in their order
             if has_base:
                 v = bv[i]
@@ -749,8 +754,9 @@ cdef class KbPricer:
                double progress, double town_w, double trench_hold, double town_hold,
                double exposure, double screen, bint screen_on, double contact,
                bint contact_on, ok_cells, double supply, double gas_cost, bint gas_on,
-               base=None):
-        """``kb_unit_values`` with the bound maps."""
+               base=None, bint with_here=False):
+        """``kb_unit_values`` with the bound maps; ``with_here``: of ``cells`` and then of
+        ``here`` (one value more, at the end; ``base`` then has one more too)."""
         if not self.own_set:
             raise RuntimeError("set_own must come before values")
         return _kb_unit_values(cells, here, sp, limit, self.my_sp, allied, self.dist_west,
@@ -758,7 +764,7 @@ cdef class KbPricer:
                                self.screen_gain, self.adj_enemy, self.exempt,
                                self.supply_pen, self.gas, progress, town_w, trench_hold,
                                town_hold, exposure, screen, screen_on, contact, contact_on,
-                               ok_cells, supply, gas_cost, gas_on, base)
+                               ok_cells, supply, gas_cost, gas_on, base, with_here)
 
 
 def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, int on_map,

@@ -379,10 +379,14 @@ class KbPricer:
 
     def values(self, cells, here, sp, limit, allied, progress, town_w, trench_hold, town_hold,
                exposure, screen, screen_on, contact, contact_on, ok_cells, supply, gas_cost,
-               gas_on, base=None):
+               gas_on, base=None, with_here=False):
+        """``kb_unit_values`` with the bound maps; ``with_here``: of ``cells`` and then of
+        ``here`` (one value more, at the end; ``base`` then has one more too)."""
         if self.own is None:
             raise RuntimeError("set_own must come before values")
         my_sp, path_gain, screen_gain = self.own
+        if with_here:
+            cells = np.append(np.asarray(cells, dtype=np.int64), here)
         return kb_unit_values(cells, here, sp, limit, my_sp, allied, self.dist_west, path_gain,
                               self.trench, self.west_town, self.risk, screen_gain,
                               self.adj_enemy, self.exempt, self.supply_pen, self.gas,

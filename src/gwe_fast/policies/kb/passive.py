@@ -237,26 +237,35 @@ class KbPassivePolicy(KbPolicy):
             i = self.index_of(d.options, ("move", dest), default=-1)
             if i >= 0:
                 return i
-        moves = [(i, o[1]) for i, o in enumerate(d.options) if o[0] == "move"]
-        cells = np.array([c for _, c in moves], dtype=np.int64)
+        # the options in one pass: each move's index and hex, the exits' indices
+        move_at: list[int] = []
+        to: list[int] = []
+        exits: list[int] = []
+        for i, o in enumerate(d.options):
+            kind = o[0]
+            if kind == "move":
+                move_at.append(i)
+                to.append(o[1])
+            elif kind == "exit":
+                exits.append(i)
+        cells = np.array(to, dtype=np.int64)
         v, stay = board.values_with_stay(unit, cells)
         best_i, best_v = self.index_of(d.options, ("stay",)), stay + float(self.p.min_move_gain)
-        if moves:
+        if move_at:
             if self.p.path_towns and board.towns_within(unit, seg):
                 v = v + self.weights.town * board.path_values(unit, seg, cells)
             j = int(np.argmax(v))
             if v[j] > best_v and v[j] > NEG / 2:
-                best_i, best_v = moves[j][0], float(v[j])
+                best_i, best_v = move_at[j], float(v[j])
                 if (seg == movement.FIRST and not board.ezoc[here] and u.utype[unit] != _HQ
                         and not board.ezoc[int(cells[j])] and plan is None):
                     best_i = self.index_of(d.options, ("stay",))    # 5.22: go in Segment 2
         if self.p.exit:
             lengths = board.lengths
-            for i, o in enumerate(d.options):
-                if o[0] == "exit":
-                    val = 3.0 * self.weights.exit if lengths[o[1]] >= 0 else NEG
-                    if val > best_v:
-                        best_i, best_v = i, val
+            for i in exits:
+                val = 3.0 * self.weights.exit if lengths[d.options[i][1]] >= 0 else NEG
+                if val > best_v:
+                    best_i, best_v = i, val
         return best_i
 
     # --- combat: the attacker ---------------------------------------------------------------

@@ -170,19 +170,42 @@ class Board:
             self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL)
         self._path_gain_u8 = gwe_scoring.as_flags(self.path_gain)
         self._pricer.set_own(self.my_sp, self._path_gain_u8, self.screen_gain)
+        self._gain_cells = np.flatnonzero(self.path_gain)
 
     # --- prices -------------------------------------------------------------------------------
     def values(self, unit: int, cells, contact: bool = True) -> np.ndarray:
         """The value of ``unit`` ending its move in each of ``cells`` (staying included);
         ``contact=False`` leaves out the price of a compulsory attack (for the planner).
         ``kb_unit_values`` of the policy kernel (an HQ's own price in numpy)."""
-        view = self.view
         cells = np.asarray(cells, dtype=np.int64)
+        return self._values(unit, cells, contact, False,
+                            bool(self.gas_any and self.gas[cells].any()))
+
+    def values_with_stay(self, unit: int, cells) -> tuple[np.ndarray, float]:
+        """``(values(unit, cells), values(unit, [here])[0])``: in one call to the kernel (the
+        values are priced hex by hex) unless the two would not price gas alike."""
+        cells = np.asarray(cells, dtype=np.int64)
+        gas_on = bool(self.gas_any and self.gas[cells].any())
+        if self.gas_any:
+            here = int(self.view.state.unit_cell[unit])
+            if gas_on != bool(self.gas[here]):
+                return (self._values(unit, cells, True, False, gas_on),
+                        float(self.values(unit, [here])[0]))
+        v = self._values(unit, cells, True, True, gas_on)
+        return v[:-1], float(v[-1])
+
+    def _values(self, unit: int, cells: np.ndarray, contact: bool, with_here: bool,
+                gas_on: bool) -> np.ndarray:
+        """``values`` of ``cells`` (and then of the unit's own hex, ``with_here``), with gas
+        priced (``gas_on``) or not."""
+        view = self.view
         here = int(view.state.unit_cell[unit])
         sp = float(units.stacking(view, unit))
         is_hq = self._utype[unit] == _HQ
-        base = self._hq_values(unit, cells, cells == here) \
-            if is_hq and not self.last_word else None
+        base = None
+        if is_hq and not self.last_word:
+            asked = np.append(cells, here) if with_here else cells
+            base = self._hq_values(unit, asked, asked == here)
         contact_on = bool(not is_hq and contact)
         ok_cells: list[int] = []
         if contact_on and self.targets:
@@ -190,7 +213,6 @@ class Board:
             if plan is not None:
                 ok_cells = [int(c) for c in self.nb[plan[0]] if c >= 0]
         screen_on = self._screen and not (self._screen_free and self.trench[here])
-        gas_on = bool(self.gas_any and self.gas[cells].any())
         gas_cost = 0.0
         if gas_on:
             first = scoring.step_costs(view, unit, self.w)
@@ -199,17 +221,8 @@ class Board:
         return self._pricer.values(
             cells, here, sp, float(self.limit), allied, progress, town_w, trench_hold,
             town_hold, exposure, self._screen_w if screen_on else 0.0, screen_on,
-            self._contact_w, contact_on, ok_cells, self._supply_w, gas_cost, gas_on, base)
-
-    def values_with_stay(self, unit: int, cells) -> tuple[np.ndarray, float]:
-        """``(values(unit, cells), values(unit, [here])[0])``: in one call to the kernel (the
-        values are priced hex by hex) unless the two would not price gas alike."""
-        here = int(self.view.state.unit_cell[unit])
-        cells = np.asarray(cells, dtype=np.int64)
-        if self.gas_any and bool(self.gas[cells].any()) != bool(self.gas[here]):
-            return self.values(unit, cells), float(self.values(unit, [here])[0])
-        v = self.values(unit, np.append(cells, here))
-        return v[:-1], float(v[-1])
+            self._contact_w, contact_on, ok_cells, self._supply_w, gas_cost, gas_on, base,
+            with_here)
 
     def _hq_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
         D = self.D[cells]
@@ -226,7 +239,7 @@ class Board:
     def towns_within(self, unit: int, segment: int) -> bool:
         """Whether a town to take lies within the unit's reach this segment (in hexes; a
         cheap bound before tracing the paths)."""
-        gain = np.flatnonzero(self.path_gain)
+        gain = self._gain_cells
         if gain.size == 0:
             return False
         here = int(self.view.state.unit_cell[unit])
