@@ -166,12 +166,15 @@ def exit_costs(game: KbGame, unit: int, dist: np.ndarray, segment: int) -> dict[
     sc, st = game.scenario, game.state
     if int(sc.units.side[unit]) != 1:                # only German units may exit (20.2)
         return {}
+    edge = (game.data.exit_edge & (dist >= 0)).nonzero()[0]
+    if edge.size == 0:                               # no edge hex within reach
+        return {}
     ma = allowance(game, unit, segment)
     here = int(st.unit_cell[unit])
     ezoc = controlled(game, 0)
     enter = enter_costs(game)
     out = {}
-    for c in (game.data.exit_edge & (dist >= 0)).nonzero()[0]:
+    for c in edge:
         c = int(c)
         extra = int(enter[c])
         if ezoc[c]:
