@@ -38,7 +38,13 @@ from gwe_fast.games.kb.game import FOG, Flag
 from gwe_fast.policies.gwe.scoring import hex_distances
 from gwe_fast.policies.kb import scoring
 from gwe_fast.policies.kb.base import KbPolicy
-from gwe_fast.policies.kb.position import NEG, Board, plan_attacks, plan_last_word
+from gwe_fast.policies.kb.position import (
+    NEG,
+    Board,
+    plan_attacks,
+    plan_last_word,
+    west_distances,
+)
 from gwe_fast.state import Status
 
 _HQ = int(UnitType.HQ)
@@ -443,9 +449,7 @@ class KbPassivePolicy(KbPolicy):
         data = view.data
         st = view.state
         cells = np.asarray(cells, dtype=np.int64)
-        D = hex_distances(view.scenario)
-        exits = np.flatnonzero(data.exit_edge)
-        west = D[exits][:, cells].min(axis=0).astype(np.float64)
+        west = west_distances(view)[cells]
         town = (data.town & data.west_of_vp_line)[cells]
         hl = st.hex_last[cells]
         if side == Side.CENTRAL:
@@ -600,13 +604,12 @@ class KbPassivePolicy(KbPolicy):
         within = int(self.p.breakdown_within)
         if within <= 0 or int(view.state.turn) >= view.scenario.last_turn:
             return self.index_of(d.options, -1)
-        D = hex_distances(view.scenario)
-        exits = np.flatnonzero(view.data.exit_edge)
+        west = west_distances(view)
         st = view.state
         for i, x in enumerate(d.options):
             if x == -1 or (float(self.p.stoss_lead) > 0 and combat.is_stoss(view, int(x))):
                 continue
-            if int(D[exits, int(st.unit_cell[x])].min()) <= within:
+            if int(west[int(st.unit_cell[x])]) <= within:
                 return i
         return self.index_of(d.options, -1)
 

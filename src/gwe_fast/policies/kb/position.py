@@ -50,6 +50,24 @@ NEG = -1e9
 MAX_TEAM = 99         # attackers weighed for one planned attack (strongest first)
 
 
+_WEST: dict[int, tuple] = {}
+
+
+def west_distances(view) -> np.ndarray:
+    """``float64[n_cells]``, read-only: the hexes from each hex to the nearest western map
+    edge hex, where German units exit (20.2); made once per map and compiled data."""
+    data, sc = view.data, view.scenario
+    hit = _WEST.get(id(data))
+    if hit is None or hit[0] is not data or hit[1] is not sc:
+        exits = np.flatnonzero(data.exit_edge)
+        west = hex_distances(sc)[exits].min(axis=0).astype(np.float64)
+        west.flags.writeable = False
+        if len(_WEST) > 32:
+            _WEST.clear()
+        hit = _WEST[id(data)] = (data, sc, west)
+    return hit[2]
+
+
 class Board:
     """One side's view of the map for one Movement Segment (see the module docstring)."""
 
@@ -78,8 +96,7 @@ class Board:
         self.exempt = data.town | data.trench                 # 8.13, 10.0
         self.trench = data.trench
         self.west_town = data.town & data.west_of_vp_line
-        exits = np.flatnonzero(data.exit_edge)
-        self.dist_west = self.D[exits].min(axis=0).astype(np.float64)
+        self.dist_west = west_distances(view)
         self.die_mod = data.die_mod.astype(np.float64)
         self.gas = movement.gas_zone(view)
         self.gas_any = bool(self.gas.any())
@@ -94,7 +111,7 @@ class Board:
         L = self.lengths
         self.supply_pen = np.where(L < 0, 3.0, np.where(L > 12, 2.0, np.where(L > 6, 1.0, 0.0)))
         # enemy strength able to reach each hex (risk to an Allied hold)
-        strength = np.array([units.combat(view, int(x)) if u.utype[x] != _HQ else 0
+        strength = np.array([snap.face(int(x))[0] if u.utype[x] != _HQ else 0
                              for x in self.enemy_units], dtype=np.float64)
         per_cell = np.bincount(st.unit_cell[self.enemy_units], weights=strength, minlength=n) \
             if self.enemy_units.size else np.zeros(n)
