@@ -188,6 +188,13 @@ def test_kb_side_maps_twin_equal(historical, seed):
         assert x.dtype == y.dtype and x.shape == y.shape == (n,)
         np.testing.assert_array_equal(x, y)
     assert a[0].sum() > 0 and a[3].sum() > 0
+    # without the screen: the same maps, and zeros for the screen
+    for k in (cy, py):
+        off = k.kb_side_maps(**args, screen=False)
+        for x, y in zip(off[:3], a[:3]):
+            assert x.dtype == y.dtype
+            np.testing.assert_array_equal(x, y)
+        assert off[3].dtype == np.float64 and off[3].shape == (n,) and not off[3].any()
 
 
 def test_kb_side_maps_refuses_bad_arguments(historical):

@@ -112,7 +112,7 @@ def kb_side_maps(
     unit_side: npt.NDArray[np.int8], side: int, flags: npt.NDArray[np.uint16], service: int,
     stacking: npt.NDArray[np.int8], is_hq: npt.NDArray[np.uint8], nb: npt.NDArray[np.int32],
     band: npt.NDArray[np.uint8], west_town: npt.NDArray[np.uint8],
-    hex_last: npt.NDArray[np.int8], central: int, allied: bool,
+    hex_last: npt.NDArray[np.int8], central: int, allied: bool, screen: bool = True,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_],
            npt.NDArray[np.float64]]: ...
 def kb_path_gains(

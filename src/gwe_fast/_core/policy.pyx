@@ -771,7 +771,7 @@ def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, i
                  const int8_t[::1] unit_side, int side, const uint16_t[::1] flags,
                  int service, const int8_t[::1] stacking, const flag_t[::1] is_hq,
                  const cell_t[:, ::1] nb, const flag_t[::1] band, const flag_t[::1] west_town,
-                 const int8_t[::1] hex_last, int central, bint allied):
+                 const int8_t[::1] hex_last, int central, bint allied, bint screen=True):
     """``(my_sp, my_combat_sp, path_gain, screen_gain)`` of ``side`` (see the twin's
     docstring). Every sum is of small whole numbers, exact in any order."""
     cdef Py_ssize_t n = nb.shape[0], n_units = unit_cell.shape[0], i, d
@@ -785,11 +785,18 @@ def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, i
     sp_arr = np.zeros(n, dtype=np.float64)
     combat_arr = np.zeros(n, dtype=np.float64)
     gain_arr = np.empty(n, dtype=bool)
-    screen_arr = np.empty(n, dtype=np.float64)
-    cover_arr = np.zeros(n, dtype=np.uint8)
-    unc_arr = np.empty(n, dtype=np.float64)
-    cdef double[::1] my_sp = sp_arr, my_combat = combat_arr, screen = screen_arr, unc = unc_arr
-    cdef uint8_t[::1] gain = gain_arr.view(np.uint8), cover = cover_arr
+    cdef double[::1] my_sp = sp_arr, my_combat = combat_arr
+    cdef uint8_t[::1] gain = gain_arr.view(np.uint8)
+    # the screen's work space (only with ``screen``)
+    cdef double[::1] screen_v, unc
+    cdef uint8_t[::1] cover
+    if screen:
+        screen_arr = np.empty(n, dtype=np.float64)
+        cover_arr = np.zeros(n, dtype=np.uint8)
+        unc_arr = np.empty(n, dtype=np.float64)
+        screen_v, cover, unc = screen_arr, cover_arr, unc_arr
+    else:
+        screen_arr = np.zeros(n, dtype=np.float64)
     cdef cell_t c, w
     cdef double spv, total
     for i in range(n_units):
@@ -806,23 +813,26 @@ def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, i
                 spv = 1.0
             else:
                 spv = <double>stacking[i]
-                cover[c] = 1
-                for d in range(6):
-                    w = nb[c, d]
-                    if w >= 0:
-                        cover[w] = 1
+                if screen:
+                    cover[c] = 1
+                    for d in range(6):
+                        w = nb[c, d]
+                        if w >= 0:
+                            cover[w] = 1
             my_sp[c] += spv
             if not is_hq[i]:
                 my_combat[c] += spv
         for c in range(n):
             gain[c] = west_town[c] and ((hex_last[c] == central) == allied)
-            unc[c] = 1.0 if band[c] and not cover[c] else 0.0
-        for c in range(n):
-            total = 0.0
-            for d in range(6):
-                w = nb[c, d]
-                total += unc[w] if w >= 0 else 0.0
-            screen[c] = unc[c] + total
+        if screen:
+            for c in range(n):
+                unc[c] = 1.0 if band[c] and not cover[c] else 0.0
+            for c in range(n):
+                total = 0.0
+                for d in range(6):
+                    w = nb[c, d]
+                    total += unc[w] if w >= 0 else 0.0
+                screen_v[c] = unc[c] + total
     return sp_arr, combat_arr, gain_arr, screen_arr
 
 

@@ -396,14 +396,15 @@ class KbPricer:
 
 
 def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service, stacking,
-                 is_hq, nb, band, west_town, hex_last, central, allied):
+                 is_hq, nb, band, west_town, hex_last, central, allied, screen=True):
     """``(my_sp, my_combat_sp, path_gain, screen_gain)`` of ``side`` in the position
     (``policies.kb.position.Board.refresh``): Stacking Points per hex of its units on the map
     (status bit ``on_map``; a service company, flag ``service``, counts 1) and of those that
     are not HQs; the towns west of the VP line a path takes (not last held by ``central``
     for the German side, held by it for the Allied); per hex, the ``band`` hexes it and its
     neighbours would newly bring into a zone of control, counting the hexes next to units
-    other than service companies as covered."""
+    other than service companies as covered (zeros without ``screen``: a side that does not
+    screen has no use for it)."""
     n = nb.shape[0]
     on = (unit_status & on_map).astype(bool)
     mine = np.flatnonzero(on & (unit_side == side))
@@ -422,6 +423,8 @@ def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service
     west_town = west_town.astype(bool)
     held = hex_last == central
     path_gain = west_town & (held if allied else ~held)
+    if not screen:
+        return my_sp, my_combat_sp, path_gain, np.zeros(n)
     unc = (band.astype(bool) & ~cover).astype(np.float64)
     padded = np.append(unc, 0.0)
     screen_gain = unc + padded[nb].sum(axis=1)

@@ -184,7 +184,8 @@ class Board:
         self.my_sp, self.my_combat_sp, self.path_gain, self.screen_gain = self.k.kb_side_maps(
             st.unit_cell, st.unit_status, Status.ON_MAP, u.side, self.side, flags,
             Flag.SERVICE, u.stacking, self._is_hq_u8, self.nb, self._band_u8,
-            self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL)
+            self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL,
+            self._screen)
         self._path_gain_u8 = gwe_scoring.as_flags(self.path_gain)
         self._pricer.set_own(self.my_sp, self._path_gain_u8, self.screen_gain)
         self._gain_cells = np.flatnonzero(self.path_gain)
