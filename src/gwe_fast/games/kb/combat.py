@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -164,11 +165,17 @@ def _units_in(game: KbGame, cells) -> list[int]:
 
 
 def _direction(game: KbGame, a: int, b: int) -> int:
-    row = game.scenario.map.neighbors[a]
+    row = _neighbor_rows(game.scenario)[a]
     for d in range(6):
-        if int(row[d]) == b:
+        if row[d] == b:
             return d
     return -1
+
+
+@lru_cache(maxsize=32)
+def _neighbor_rows(scenario) -> list[list[int]]:
+    """The map's neighbour table as Python lists (made once per map; read it only)."""
+    return scenario.map.neighbors.tolist()
 
 
 def terrain_modifier(game: KbGame, attackers, defender_cells) -> tuple[int, int]:

@@ -46,6 +46,9 @@ from gwe_fast.state import Status
 
 DIE = range(1, 7)
 _HQ = int(UnitType.HQ)
+_SERVICE = int(Flag.SERVICE)
+_ON_MAP = int(Status.ON_MAP)
+_ALLIED = int(Side.ALLIED)
 
 
 @dataclass(frozen=True)
@@ -89,34 +92,42 @@ def step_costs(view, unit: int, w: Weights, pool: int | None = None,
     (8.71: no replacement unit, no 20.14 VP): one entry, everything."""
     sc, st = view.scenario, view.state
     u = sc.units
+    data = view.data
+    # the scenario's faces and the unit's flags as Python values (``_face_tables``)
+    values, n_steps, division, service = _face_tables(data, u)
     side = int(u.side[unit])
     cell = int(st.unit_cell[unit])
-    data = view.data
-    last = w.unit + (w.trench if side == Side.ALLIED and cell >= 0 and data.trench[cell] else 0.0)
-    if view.arr("flags")[unit] & Flag.SERVICE:
-        return [w.material * float(data.service_values[unit, 0]) + last]
-    k, n = int(st.unit_step[unit]), int(u.n_steps[unit])
-    vals = u.values[unit, :, 0]
+    last = w.unit + (w.trench if side == _ALLIED and cell >= 0 and data.trench[cell] else 0.0)
+    if int(view.arr("flags")[unit]) & _SERVICE:
+        return [w.material * float(service[unit][0]) + last]
+    k, n = int(st.unit_step[unit]), n_steps[unit]
+    faces = values[unit]
     if whole:
-        return [w.material * float(max(vals[k], 0)) + last]
+        return [w.material * float(max(faces[k][0], 0)) + last]
     out: list[float] = []
     while k < n:
-        cur = float(vals[k])
+        cur = float(faces[k][0])
         if k + 1 < n:
-            out.append(w.material * (cur - float(vals[k + 1])))
+            out.append(w.material * (cur - float(faces[k + 1][0])))
             k += 1
             continue
         if pool is None:
             pool = int(units.pool_free(view).size)
-        if data.division[unit] and pool > 0:
+        if division[unit] and pool > 0:
             rep = float(_replacement_strength(sc))
             out.append(w.material * (cur - rep)
-                       + w.vp * abs(vp_of(sc, "german_division_replaced")))
+                       + w.vp * abs(_vp_cached(sc, "german_division_replaced")))
             out.append(w.material * rep + last)
         else:
             out.append(w.material * cur + last)
         break
     return out
+
+
+@lru_cache(maxsize=64)
+def _vp_cached(sc, cause: str) -> int:
+    """``vp_of``, once per scenario and cause (a scenario is never changed)."""
+    return vp_of(sc, cause)
 
 
 @lru_cache(maxsize=32)
@@ -238,8 +249,19 @@ class Snap:
         return sorted(u for c in cells for u in by.get(int(c), ()))
 
     def supply_state(self, unit: int) -> int:
-        return self._get(("supply_state", unit), lambda: supply.state_of(
-            self.view, self.lengths(int(self.view.scenario.units.side[unit])), unit))
+        """``supply.state_of`` of ``unit`` in this position, kept; a state depends only on
+        the side and the length of the unit's line (and the Game-Turn, 17.5), so it is read
+        once per side and length."""
+        key = ("supply_state", unit)
+        hit = self._cache.get(key)
+        if hit is None:
+            view = self.view
+            side = int(view.scenario.units.side[unit])
+            lengths = self.lengths(side)
+            d = int(lengths[int(view.state.unit_cell[unit])])
+            hit = self._cache[key] = self._get(("supply_band", side, d), supply.state_of,
+                                               view, lengths, unit)
+        return hit
 
     def face(self, unit: int) -> tuple[int, int, int]:
         """``(combat, morale, steps left)`` of ``unit`` in this position, kept: what
@@ -354,8 +376,6 @@ def neighbor_lists(scenario) -> list[list[int]]:
     return scenario.map.neighbors.tolist()
 
 
-_SERVICE = int(Flag.SERVICE)
-_ON_MAP = int(Status.ON_MAP)
 _FACES: dict[int, tuple] = {}
 
 
