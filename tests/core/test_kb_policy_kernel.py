@@ -1,7 +1,7 @@
-"""The Kaiser's Battle policy kernel ``kb_unit_values`` (``gwe_fast._core.policy``): equal to
-its pure-Python twin bit for bit on random inputs that reach every branch, and in the
-positions of played games for every unit over the whole map; the greedy policy plays the same
-game on the twin."""
+"""The Kaiser's Battle policy kernel ``kb_unit_values`` (``gwe_fast._core.policy``) and its
+``KbPricer``: equal to their pure-Python twins bit for bit on random inputs that reach every
+branch, and in the positions of played games for every unit over the whole map; the greedy
+policy plays the same game on the twin."""
 
 import numpy as np
 import pytest
@@ -102,6 +102,72 @@ def test_kb_unit_values_refuses_bad_arguments(historical):
         cy.kb_unit_values(**{**args, "base": np.zeros(len(args["cells"]) + 1)})
 
 
+_FIXED = ("dist_west", "trench", "west_town", "risk", "adj_enemy", "exempt", "supply_pen",
+          "gas")
+_OWN = ("my_sp", "path_gain", "screen_gain")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kb_pricer_twin_equal(historical, seed):
+    """``KbPricer.values``, compiled and twin, is ``kb_unit_values`` with the maps bound, bit
+    for bit, over several units asked of one pricer and after its own maps change."""
+    rng = np.random.default_rng(3000 + seed)
+    n = historical.map.n_cells
+    args = _random_args(rng, n)
+    pricers = [k.KbPricer(*(args[name] for name in _FIXED)) for k in (cy, py)]
+    for round_ in range(3):
+        if round_:
+            # the side's own maps after a move: new arrays, the fixed maps kept
+            args["my_sp"] = rng.integers(0, 14, n).astype(float)
+            args["path_gain"] = (rng.random(n) < 0.1).astype(np.uint8)
+            args["screen_gain"] = rng.integers(0, 5, n).astype(float)
+        for pricer in pricers:
+            pricer.set_own(*(args[name] for name in _OWN))
+        for _ in range(4):
+            ask = _random_args(rng, n)
+            call = {k: v for k, v in ask.items() if k not in _FIXED + _OWN}
+            want = py.kb_unit_values(**{**ask, **{k: args[k] for k in _FIXED + _OWN}})
+            # with_here: the unit's own hex priced after the others, as one more cell
+            here_too = {**ask, "cells": np.append(ask["cells"], ask["here"])}
+            if ask["base"] is not None:
+                here_too["base"] = np.append(ask["base"], rng.normal())
+            want_here = py.kb_unit_values(**{**here_too, **{k: args[k] for k in _FIXED + _OWN}})
+            for pricer in pricers:
+                got = pricer.values(**call)
+                assert got.dtype == np.float64
+                np.testing.assert_array_equal(got, want)
+                assert np.array_equal(np.signbit(got), np.signbit(want))
+                got = pricer.values(**{**call, "base": here_too["base"]}, with_here=True)
+                assert got.shape == (len(call["cells"]) + 1,)
+                np.testing.assert_array_equal(got, want_here)
+                assert np.array_equal(np.signbit(got), np.signbit(want_here))
+
+
+def test_kb_pricer_refuses_bad_arguments(historical):
+    rng = np.random.default_rng(2)
+    args = _random_args(rng, historical.map.n_cells)
+    call = {k: v for k, v in args.items() if k not in _FIXED + _OWN}
+    for k in (cy, py):
+        fixed = [args[name] for name in _FIXED]
+        with pytest.raises(ValueError, match="per-cell"):
+            k.KbPricer(*fixed[:3], args["risk"][:-1], *fixed[4:])
+        pricer = k.KbPricer(*fixed)
+        with pytest.raises(RuntimeError, match="set_own"):
+            pricer.values(**call)
+        with pytest.raises(ValueError, match="per-cell"):
+            pricer.set_own(args["my_sp"][:-1], args["path_gain"], args["screen_gain"])
+    pricer = cy.KbPricer(*(args[name] for name in _FIXED))
+    pricer.set_own(*(args[name] for name in _OWN))
+    with pytest.raises(IndexError, match="not on the map"):
+        pricer.values(**{**call, "cells": [historical.map.n_cells]})
+    with pytest.raises(ValueError, match="base"):
+        pricer.values(**{**call, "base": np.zeros(len(call["cells"]) + 1)})
+    with pytest.raises(ValueError, match="base"):
+        pricer.values(**{**call, "base": np.zeros(len(call["cells"]))}, with_here=True)
+    with pytest.raises(IndexError, match="not on the map"):
+        pricer.values(**{**call, "here": historical.map.n_cells}, with_here=True)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_kb_side_maps_twin_equal(historical, seed):
     rng = np.random.default_rng(1000 + seed)
@@ -122,6 +188,13 @@ def test_kb_side_maps_twin_equal(historical, seed):
         assert x.dtype == y.dtype and x.shape == y.shape == (n,)
         np.testing.assert_array_equal(x, y)
     assert a[0].sum() > 0 and a[3].sum() > 0
+    # without the screen: the same maps, and zeros for the screen
+    for k in (cy, py):
+        off = k.kb_side_maps(**args, screen=False)
+        for x, y in zip(off[:3], a[:3]):
+            assert x.dtype == y.dtype
+            np.testing.assert_array_equal(x, y)
+        assert off[3].dtype == np.float64 and off[3].shape == (n,) and not off[3].any()
 
 
 def test_kb_side_maps_refuses_bad_arguments(historical):
@@ -246,6 +319,36 @@ def test_board_values_on_the_twin_equal(historical, positions, monkeypatch):
                                           out["pure", side, "maps"])
             checked += out["cython", side].size
     assert checked > 100_000
+
+
+def test_board_values_with_stay_are_the_two_calls(historical, positions):
+    """``Board.values_with_stay`` gives what ``values`` of the hexes and of the unit's own hex
+    give, bit for bit, in played positions (gas zones included) for every unit."""
+    pol = KbGreedyPolicy()
+    d = driver(historical.game)
+    rng = np.random.default_rng(5)
+    n = historical.map.n_cells
+    gassed = 0
+    for st in positions:
+        g = d.new_game(historical, 0, 0)
+        g.state = st.copy()
+        view = g.policy_view()
+        for side in (0, 1):
+            board = Board(view, side, pol.weights, pol.params_for(side), Snap(view))
+            gassed += board.gas_any
+            mine = np.flatnonzero((historical.units.side == side)
+                                  & ((st.unit_status & Status.ON_MAP) != 0))
+            for x in mine.tolist():
+                here = int(st.unit_cell[x])
+                near = np.flatnonzero(board.D[here] <= int(rng.integers(0, 8)))
+                for cells in (near, near[near != here], rng.choice(n, 30), near[:0]):
+                    v, stay = board.values_with_stay(x, cells)
+                    want = board.values(x, cells)
+                    assert v.dtype == want.dtype and v.shape == want.shape
+                    np.testing.assert_array_equal(v, want)
+                    assert np.array_equal(np.signbit(v), np.signbit(want))
+                    assert stay == board.values(x, [here])[0]
+    assert gassed
 
 
 def test_greedy_plays_the_same_on_the_twin(historical, monkeypatch):

@@ -19,17 +19,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "kb"))
 
 from kb_positions import Scripted, kb_empty_game, kb_put
 
+from gwe_fast.enums import Side, UnitType
 from gwe_fast.games.kb import (
     artillery,
     combat,
     engine,
     invariants,
     movement,
+    supply,
     units,
     victory,
 )
 from gwe_fast.games.kb.driver import new_game
-from gwe_fast.games.kb.game import CLEAR
+from gwe_fast.games.kb.game import CLEAR, Flag
+from gwe_fast.games.kb.zoc import controlled, occupied
 from gwe_fast.policies.base import Decision, RandomPolicy
 from gwe_fast.policies.kb import scoring
 from gwe_fast.policies.kb.base import KbPolicy
@@ -316,6 +319,63 @@ def test_snap_modifiers_equal_the_engines_attack_modifiers(historical):
 
     at_each_movement_phase(historical, 0, {0: KbPassivePolicy(), 1: KbGreedyPolicy()}, check)
     assert len(seen) > 20
+
+
+def test_snap_faces_steps_supply_and_retreats_equal_the_rules_in_played_positions(historical):
+    # Snap.face is units.combat, morale and steps_left as the rules give them (service
+    # companies, units off the map, the pool's third step); Snap.step_costs the steps priced
+    # from the arrays (8.5, 20.13, 20.14); Snap.supply_state supply.state_of (14.13, 17.5);
+    # Snap.can_retreat a neighbour neither occupied nor controlled by the enemy (8.74, 6.33)
+    seen = []
+    w = KbGreedyPolicy().weights
+
+    def steps_by_hand(view, x, pool, whole):
+        # 8.5, 20.13, 20.14 from the arrays, as scoring.step_costs prices them
+        sc, st, data = view.scenario, view.state, view.data
+        cell = int(st.unit_cell[x])
+        allied_dug_in = sc.units.side[x] == Side.ALLIED and cell >= 0 and data.trench[cell]
+        last = w.unit + (w.trench if allied_dug_in else 0.0)
+        if view.arr("flags")[x] & Flag.SERVICE:
+            return [w.material * float(data.service_values[x, 0]) + last]
+        k, n = int(st.unit_step[x]), int(sc.units.n_steps[x])
+        vals = sc.units.values[x, :, 0]
+        if whole:
+            return [w.material * float(max(vals[k], 0)) + last]
+        out = [w.material * (float(vals[j]) - float(vals[j + 1])) for j in range(k, n - 1)]
+        if k < n:
+            cur = float(vals[n - 1])
+            if data.division[x] and pool > 0:              # 13.23: the regiment's step
+                rep = float(sc.units.values[np.flatnonzero(sc.units.utype
+                                                           == UnitType.REPLACEMENT)[0], 0, 0])
+                vp = abs(scoring.vp_of(sc, "german_division_replaced"))
+                out += [w.material * (cur - rep) + w.vp * vp, w.material * rep + last]
+            else:
+                out.append(w.material * cur + last)
+        return out
+
+    def check(game, s):
+        st = game.state
+        view = game.policy_view()
+        nb = game.scenario.map.neighbors
+        pool = int(units.pool_free(view).size)
+        for x in range(game.scenario.units.n):
+            assert s.face(x) == (units.combat(view, x), units.morale(view, x),
+                                 units.steps_left(view, x))
+            if st.unit_status[x] & 1:
+                for whole in (False, True):
+                    assert s.step_costs(x, w, whole) == steps_by_hand(view, x, pool, whole)
+                side = int(game.scenario.units.side[x])
+                assert s.supply_state(x) == supply.state_of(
+                    view, supply.line_lengths(view, side), x)
+        for side in (0, 1):
+            bad = occupied(game, 1 - side) | controlled(game, 1 - side)
+            for c in np.unique(st.unit_cell[st.unit_cell >= 0]).tolist():
+                want = bool(((nb[c] >= 0) & ~bad[np.maximum(nb[c], 0)]).any())
+                assert s.can_retreat(c, side) is want
+                seen.append(want)
+
+    at_each_movement_phase(historical, 3, {0: KbGreedyPolicy(), 1: KbGreedyPolicy()}, check)
+    assert True in seen and False in seen
 
 
 def test_expected_prefixes_equal_expected_attack_of_every_team(historical):

@@ -89,12 +89,30 @@ def kb_unit_values(
     screen_on: bool, contact: float, contact_on: bool, ok_cells: npt.ArrayLike, supply: float,
     gas_cost: float, gas_on: bool, base: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.float64]: ...
+class KbPricer:
+    def __init__(
+        self, dist_west: npt.NDArray[np.float64], trench: npt.NDArray[np.uint8],
+        west_town: npt.NDArray[np.uint8], risk: npt.NDArray[np.float64],
+        adj_enemy: npt.NDArray[np.int32], exempt: npt.NDArray[np.uint8],
+        supply_pen: npt.NDArray[np.float64], gas: npt.NDArray[np.uint8],
+    ) -> None: ...
+    def set_own(
+        self, my_sp: npt.NDArray[np.float64], path_gain: npt.NDArray[np.uint8],
+        screen_gain: npt.NDArray[np.float64],
+    ) -> None: ...
+    def values(
+        self, cells: npt.ArrayLike, here: int, sp: float, limit: float, allied: bool,
+        progress: float, town_w: float, trench_hold: float, town_hold: float, exposure: float,
+        screen: float, screen_on: bool, contact: float, contact_on: bool,
+        ok_cells: npt.ArrayLike, supply: float, gas_cost: float, gas_on: bool,
+        base: npt.ArrayLike | None = None, with_here: bool = False,
+    ) -> npt.NDArray[np.float64]: ...
 def kb_side_maps(
     unit_cell: npt.NDArray[np.int32], unit_status: npt.NDArray[np.uint16], on_map: int,
     unit_side: npt.NDArray[np.int8], side: int, flags: npt.NDArray[np.uint16], service: int,
     stacking: npt.NDArray[np.int8], is_hq: npt.NDArray[np.uint8], nb: npt.NDArray[np.int32],
     band: npt.NDArray[np.uint8], west_town: npt.NDArray[np.uint8],
-    hex_last: npt.NDArray[np.int8], central: int, allied: bool,
+    hex_last: npt.NDArray[np.int8], central: int, allied: bool, screen: bool = True,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_],
            npt.NDArray[np.float64]]: ...
 def kb_path_gains(

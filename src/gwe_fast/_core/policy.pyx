@@ -14,7 +14,8 @@
   for one attacking side bound once.
 
 The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its move in
-each of ``cells`` (``policies.kb.position.Board.values``); ``kb_side_maps``, what a ``Board``
+each of ``cells`` (``policies.kb.position.Board.values``), and ``KbPricer``, the same with a
+``Board``'s maps checked and bound once; ``kb_side_maps``, what a ``Board``
 refreshes before each move of its side; ``kb_path_gains``, the towns taken on the way to each
 of some hexes (``Board.path_values``).
 
@@ -643,25 +644,51 @@ def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double
                    double supply, double gas_cost, bint gas_on, base=None):
     """``float64[len(cells)]``: the value of a Kaiser's Battle unit ending its move in each
     of ``cells`` (see the twin's docstring)."""
+    check_per_cell(my_sp.shape[0], (dist_west.shape[0], path_gain.shape[0], trench.shape[0],
+                                    west_town.shape[0], risk.shape[0], screen_gain.shape[0],
+                                    adj_enemy.shape[0], exempt.shape[0], supply_pen.shape[0],
+                                    gas.shape[0]))
+    return _kb_unit_values(cells, here, sp, limit, my_sp, allied, dist_west, path_gain, trench,
+                           west_town, risk, screen_gain, adj_enemy, exempt, supply_pen, gas,
+                           progress, town_w, trench_hold, town_hold, exposure, screen,
+                           screen_on, contact, contact_on, ok_cells, supply, gas_cost, gas_on,
+                           base)
+
+
+cdef object _kb_unit_values(cells, Py_ssize_t here, double sp, double limit,
+                            const double[::1] my_sp, bint allied, const double[::1] dist_west,
+                            const flag_t[::1] path_gain, const flag_t[::1] trench,
+                            const flag_t[::1] west_town, const double[::1] risk,
+                            const double[::1] screen_gain, const int32_t[::1] adj_enemy,
+                            const flag_t[::1] exempt, const double[::1] supply_pen,
+                            const flag_t[::1] gas, double progress, double town_w,
+                            double trench_hold, double town_hold, double exposure,
+                            double screen, bint screen_on, double contact, bint contact_on,
+                            ok_cells, double supply, double gas_cost, bint gas_on, base,
+                            bint with_here=False):
+    # the per-cell arrays are checked by the callers (one size); ``with_here``: one more
+    # value at the end, for the unit's own hex
     cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
-    cdef const int64_t[::1] okv = np.ascontiguousarray(ok_cells, dtype=np.int64)
-    cdef Py_ssize_t n = cv.shape[0], nc = my_sp.shape[0], i, j, n_ok = okv.shape[0]
+    cdef const int64_t[::1] okv
+    cdef Py_ssize_t n_cells = cv.shape[0], nc = my_sp.shape[0], i, j, n_ok = 0
+    cdef Py_ssize_t n = n_cells + (1 if with_here else 0)
     cdef const double[::1] bv
     cdef bint has_base = base is not None, forced
-    check_per_cell(nc, (dist_west.shape[0], path_gain.shape[0], trench.shape[0],
-                        west_town.shape[0], risk.shape[0], screen_gain.shape[0],
-                        adj_enemy.shape[0], exempt.shape[0], supply_pen.shape[0],
-                        gas.shape[0]))
+    if contact_on and len(ok_cells):
+        okv = np.ascontiguousarray(ok_cells, dtype=np.int64)
+        n_ok = okv.shape[0]
     if has_base:
         bv = per_asked(base, n, "base")
     check_cells(cv, nc)
+    if with_here and (here < 0 or here >= nc):
+        raise IndexError(f"cell {here} is not on the map")
     out_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] out = out_arr
     cdef int64_t c
     cdef double v, safe
     with nogil:
         for i in range(n):
-            c = cv[i]
+            c = cv[i] if i < n_cells else here
             # the operations of the twin's numpy expressions, one by one and in their order
             if has_base:
                 v = bv[i]
@@ -691,11 +718,60 @@ def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double
     return out_arr
 
 
+cdef class KbPricer:
+    """The maps a Kaiser's Battle ``Board`` prices a unit's hexes with, checked and held
+    once: ``values`` is ``kb_unit_values`` with them bound, so that each question passes only
+    what changes from unit to unit. The fixed maps (one Movement Segment's) come with the
+    pricer; the side's own Stacking Points, towns to take and screen by ``set_own`` (after
+    each refresh). Same arguments and answers as the twin's class."""
+
+    cdef const double[::1] dist_west, risk, supply_pen, my_sp, screen_gain
+    cdef const flag_t[::1] trench, west_town, exempt, gas, path_gain
+    cdef const int32_t[::1] adj_enemy
+    cdef bint own_set
+
+    def __cinit__(self, const double[::1] dist_west, const flag_t[::1] trench,
+                  const flag_t[::1] west_town, const double[::1] risk,
+                  const int32_t[::1] adj_enemy, const flag_t[::1] exempt,
+                  const double[::1] supply_pen, const flag_t[::1] gas):
+        check_per_cell(dist_west.shape[0], (trench.shape[0], west_town.shape[0],
+                                            risk.shape[0], adj_enemy.shape[0],
+                                            exempt.shape[0], supply_pen.shape[0],
+                                            gas.shape[0]))
+        self.dist_west, self.trench, self.west_town, self.risk = dist_west, trench, west_town, risk
+        self.adj_enemy, self.exempt, self.supply_pen, self.gas = adj_enemy, exempt, supply_pen, gas
+        self.own_set = False
+
+    def set_own(self, const double[::1] my_sp, const flag_t[::1] path_gain,
+                const double[::1] screen_gain):
+        """The side's Stacking Points, towns a path takes and screen in each hex."""
+        check_per_cell(self.dist_west.shape[0], (my_sp.shape[0], path_gain.shape[0],
+                                                 screen_gain.shape[0]))
+        self.my_sp, self.path_gain, self.screen_gain = my_sp, path_gain, screen_gain
+        self.own_set = True
+
+    def values(self, cells, Py_ssize_t here, double sp, double limit, bint allied,
+               double progress, double town_w, double trench_hold, double town_hold,
+               double exposure, double screen, bint screen_on, double contact,
+               bint contact_on, ok_cells, double supply, double gas_cost, bint gas_on,
+               base=None, bint with_here=False):
+        """``kb_unit_values`` with the bound maps; ``with_here``: of ``cells`` and then of
+        ``here`` (one value more, at the end; ``base`` then has one more too)."""
+        if not self.own_set:
+            raise RuntimeError("set_own must come before values")
+        return _kb_unit_values(cells, here, sp, limit, self.my_sp, allied, self.dist_west,
+                               self.path_gain, self.trench, self.west_town, self.risk,
+                               self.screen_gain, self.adj_enemy, self.exempt,
+                               self.supply_pen, self.gas, progress, town_w, trench_hold,
+                               town_hold, exposure, screen, screen_on, contact, contact_on,
+                               ok_cells, supply, gas_cost, gas_on, base, with_here)
+
+
 def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, int on_map,
                  const int8_t[::1] unit_side, int side, const uint16_t[::1] flags,
                  int service, const int8_t[::1] stacking, const flag_t[::1] is_hq,
                  const cell_t[:, ::1] nb, const flag_t[::1] band, const flag_t[::1] west_town,
-                 const int8_t[::1] hex_last, int central, bint allied):
+                 const int8_t[::1] hex_last, int central, bint allied, bint screen=True):
     """``(my_sp, my_combat_sp, path_gain, screen_gain)`` of ``side`` (see the twin's
     docstring). Every sum is of small whole numbers, exact in any order."""
     cdef Py_ssize_t n = nb.shape[0], n_units = unit_cell.shape[0], i, d
@@ -709,11 +785,18 @@ def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, i
     sp_arr = np.zeros(n, dtype=np.float64)
     combat_arr = np.zeros(n, dtype=np.float64)
     gain_arr = np.empty(n, dtype=bool)
-    screen_arr = np.empty(n, dtype=np.float64)
-    cover_arr = np.zeros(n, dtype=np.uint8)
-    unc_arr = np.empty(n, dtype=np.float64)
-    cdef double[::1] my_sp = sp_arr, my_combat = combat_arr, screen = screen_arr, unc = unc_arr
-    cdef uint8_t[::1] gain = gain_arr.view(np.uint8), cover = cover_arr
+    cdef double[::1] my_sp = sp_arr, my_combat = combat_arr
+    cdef uint8_t[::1] gain = gain_arr.view(np.uint8)
+    # the screen's work space (only with ``screen``)
+    cdef double[::1] screen_v, unc
+    cdef uint8_t[::1] cover
+    if screen:
+        screen_arr = np.empty(n, dtype=np.float64)
+        cover_arr = np.zeros(n, dtype=np.uint8)
+        unc_arr = np.empty(n, dtype=np.float64)
+        screen_v, cover, unc = screen_arr, cover_arr, unc_arr
+    else:
+        screen_arr = np.zeros(n, dtype=np.float64)
     cdef cell_t c, w
     cdef double spv, total
     for i in range(n_units):
@@ -730,23 +813,26 @@ def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, i
                 spv = 1.0
             else:
                 spv = <double>stacking[i]
-                cover[c] = 1
-                for d in range(6):
-                    w = nb[c, d]
-                    if w >= 0:
-                        cover[w] = 1
+                if screen:
+                    cover[c] = 1
+                    for d in range(6):
+                        w = nb[c, d]
+                        if w >= 0:
+                            cover[w] = 1
             my_sp[c] += spv
             if not is_hq[i]:
                 my_combat[c] += spv
         for c in range(n):
             gain[c] = west_town[c] and ((hex_last[c] == central) == allied)
-            unc[c] = 1.0 if band[c] and not cover[c] else 0.0
-        for c in range(n):
-            total = 0.0
-            for d in range(6):
-                w = nb[c, d]
-                total += unc[w] if w >= 0 else 0.0
-            screen[c] = unc[c] + total
+        if screen:
+            for c in range(n):
+                unc[c] = 1.0 if band[c] and not cover[c] else 0.0
+            for c in range(n):
+                total = 0.0
+                for d in range(6):
+                    w = nb[c, d]
+                    total += unc[w] if w >= 0 else 0.0
+                screen_v[c] = unc[c] + total
     return sp_arr, combat_arr, gain_arr, screen_arr
 
 

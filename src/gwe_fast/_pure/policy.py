@@ -20,7 +20,8 @@ The Kaiser's Battle ladder:
 * ``kb_unit_values``: the value of one unit ending its move in each of ``cells``
   (``policies.kb.position.Board.values``): German progress west and towns, Allied trenches
   and towns held against the risk, towns retaken and the screen, a compulsory attack not
-  planned, supply, gas and the stacking limit;
+  planned, supply, gas and the stacking limit; ``KbPricer``, the same with a ``Board``'s
+  maps bound once;
 * ``kb_side_maps``: what a ``Board`` refreshes before each of its side's moves (its
   Stacking Points per hex, those of its combat units, the towns a path takes, the screen);
 * ``kb_path_gains``: the towns a unit takes on its way to each of some hexes, along the
@@ -354,15 +355,56 @@ def kb_unit_values(cells, here, sp, limit, my_sp, allied, dist_west, path_gain, 
     return np.where(room, v, -1e9)
 
 
+class KbPricer:
+    """The maps a Kaiser's Battle ``Board`` prices a unit's hexes with, held once: ``values``
+    is ``kb_unit_values`` with them bound, so that each question passes only what changes
+    from unit to unit. The fixed maps (one Movement Segment's) come with the pricer; the
+    side's own Stacking Points, towns to take and screen by ``set_own`` (after each
+    refresh)."""
+
+    def __init__(self, dist_west, trench, west_town, risk, adj_enemy, exempt, supply_pen,
+                 gas):
+        n = len(dist_west)
+        if any(len(a) != n for a in (trench, west_town, risk, adj_enemy, exempt, supply_pen,
+                                     gas)):
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        self.dist_west, self.trench, self.west_town, self.risk = dist_west, trench, west_town, risk
+        self.adj_enemy, self.exempt, self.supply_pen, self.gas = adj_enemy, exempt, supply_pen, gas
+        self.own = None
+
+    def set_own(self, my_sp, path_gain, screen_gain):
+        if any(len(a) != len(self.dist_west) for a in (my_sp, path_gain, screen_gain)):
+            raise ValueError("the per-cell arrays must all have one entry per cell")
+        self.own = (my_sp, path_gain, screen_gain)
+
+    def values(self, cells, here, sp, limit, allied, progress, town_w, trench_hold, town_hold,
+               exposure, screen, screen_on, contact, contact_on, ok_cells, supply, gas_cost,
+               gas_on, base=None, with_here=False):
+        """``kb_unit_values`` with the bound maps; ``with_here``: of ``cells`` and then of
+        ``here`` (one value more, at the end; ``base`` then has one more too)."""
+        if self.own is None:
+            raise RuntimeError("set_own must come before values")
+        my_sp, path_gain, screen_gain = self.own
+        if with_here:
+            cells = np.append(np.asarray(cells, dtype=np.int64), here)
+        return kb_unit_values(cells, here, sp, limit, my_sp, allied, self.dist_west, path_gain,
+                              self.trench, self.west_town, self.risk, screen_gain,
+                              self.adj_enemy, self.exempt, self.supply_pen, self.gas,
+                              progress, town_w, trench_hold, town_hold, exposure, screen,
+                              screen_on, contact, contact_on, ok_cells, supply, gas_cost,
+                              gas_on, base)
+
+
 def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service, stacking,
-                 is_hq, nb, band, west_town, hex_last, central, allied):
+                 is_hq, nb, band, west_town, hex_last, central, allied, screen=True):
     """``(my_sp, my_combat_sp, path_gain, screen_gain)`` of ``side`` in the position
     (``policies.kb.position.Board.refresh``): Stacking Points per hex of its units on the map
     (status bit ``on_map``; a service company, flag ``service``, counts 1) and of those that
     are not HQs; the towns west of the VP line a path takes (not last held by ``central``
     for the German side, held by it for the Allied); per hex, the ``band`` hexes it and its
     neighbours would newly bring into a zone of control, counting the hexes next to units
-    other than service companies as covered."""
+    other than service companies as covered (zeros without ``screen``: a side that does not
+    screen has no use for it)."""
     n = nb.shape[0]
     on = (unit_status & on_map).astype(bool)
     mine = np.flatnonzero(on & (unit_side == side))
@@ -381,6 +423,8 @@ def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service
     west_town = west_town.astype(bool)
     held = hex_last == central
     path_gain = west_town & (held if allied else ~held)
+    if not screen:
+        return my_sp, my_combat_sp, path_gain, np.zeros(n)
     unc = (band.astype(bool) & ~cover).astype(np.float64)
     padded = np.append(unc, 0.0)
     screen_gain = unc + padded[nb].sum(axis=1)

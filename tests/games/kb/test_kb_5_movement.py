@@ -367,3 +367,30 @@ def test_5_0_move_one_offers_staying_and_every_reachable_hex():
     assert g.state.unit_cell[a] == cell(g, "1103") and g.flag(a, Flag.MOVED)
     # the hexes it passed through are marked as its side's (20.11)
     assert g.state.hex_last[cell(g, "1104")] == Side.ALLIED
+
+
+def test_5_0_a_segment_works_out_the_units_free_to_move_once(monkeypatch):
+    # movement_segment works out free_to_move once per segment (a move changes only the
+    # moving unit, which is then offered no more): at every offer the units are those the
+    # position gives afresh, 17.1 limits included, in greedy games of both sides
+    from gwe_fast import load_scenario
+    from gwe_fast.games import driver
+    from gwe_fast.policies.registry import make_policy
+
+    orig = engine.movable
+    seen = []
+
+    def check(game, side, segment, done, free=None):
+        assert free is not None
+        got = orig(game, side, segment, done, free)
+        assert got == orig(game, side, segment, done)
+        seen.append((int(game.state.turn), len(got)))
+        return got
+
+    monkeypatch.setattr(engine, "movable", check)
+    sc = load_scenario("kaisers_battle/historical")
+    d = driver(sc.game)
+    for i in range(2):
+        d.play(d.new_game(sc, 4, i, policies={0: make_policy("greedy"),
+                                               1: make_policy("greedy")}))
+    assert len(seen) > 500 and {t for t, _ in seen} >= {1, 2, 3}

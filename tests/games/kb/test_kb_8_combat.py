@@ -563,6 +563,31 @@ def test_8_7_odds_outcome_matches_a_brute_force_count(args):
     assert out["attacker_eliminated"] + out["unsuccessful"] + sum(out["success"].values()) == 1
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_8_7_odds_counts_are_quotient_and_classify_over_the_36_pairs(seed):
+    # odds_counts writes out the arithmetic of quotient and classify: the same counts, on
+    # random strengths, modifiers (negative ones too) and Morale Values
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        args = (int(rng.integers(0, 120)), int(rng.integers(-2, 9)), int(rng.integers(1, 60)),
+                int(rng.integers(0, 9)), int(rng.integers(0, 7)))
+        a_str, a_mod, d_str, d_mod, mv = args
+        counts = {combat.ATTACKER_ELIMINATED: 0, combat.UNSUCCESSFUL: 0}
+        succ = {}
+        for a in range(1, 7):
+            for d in range(1, 7):
+                kind, k = combat.classify(combat.quotient(a, a_mod, a_str, d, d_mod, d_str), mv)
+                if kind == combat.SUCCESSFUL:
+                    succ[k] = succ.get(k, 0) + 1
+                else:
+                    counts[kind] += 1
+        elim, fail, success = combat.odds_counts(*args)
+        assert (elim, fail) == (counts[combat.ATTACKER_ELIMINATED], counts[combat.UNSUCCESSFUL])
+        assert success == succ and list(success) == sorted(succ)
+    with pytest.raises(ValueError, match="no strength"):
+        combat.odds_counts(10, 0, 5, -1, 3)                 # die 1 - 1: a product of 0
+
+
 # --- 8.8 advances -----------------------------------------------------------------------------
 
 def _advance_game(uid, turn=3, die=4, gas=None, extra=()):

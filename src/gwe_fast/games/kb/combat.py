@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -110,19 +111,39 @@ def odds_outcome(att_strength: int, att_mod: int, def_strength: int, def_mod: in
     >>> o["attacker_eliminated"], o["success"][1]
     (Fraction(7, 36), Fraction(1, 18))
     """
-    counts = {ATTACKER_ELIMINATED: 0, UNSUCCESSFUL: 0}
+    elim, fail, success = odds_counts(att_strength, att_mod, def_strength, def_mod, morale)
+    return {ATTACKER_ELIMINATED: Fraction(elim, 36), UNSUCCESSFUL: Fraction(fail, 36),
+            "success": {k: Fraction(v, 36) for k, v in success.items()}}
+
+
+def odds_counts(att_strength: int, att_mod: int, def_strength: int, def_mod: int,
+                morale: int) -> tuple[int, int, dict[int, int]]:
+    """``(attacker eliminated, unsuccessful, {k: pairs})``: how many of the 36 pairs of dice
+    give each result (``odds_outcome`` in whole numbers), the successes by steps ascending.
+    The arithmetic of ``quotient`` and ``classify``, written out for the 36 pairs (the
+    policies weigh thousands of attacks a game).
+
+    Examples
+    --------
+    >>> odds_counts(30, 0, 11, 1, 4)
+    (7, 25, {1: 2, 2: 1, 4: 1})
+    """
+    elim = fail = 0
     success: dict[int, int] = {}
     for a in range(1, 7):
+        top = (a + att_mod) * att_strength
         for d in range(1, 7):
-            kind, k = classify(quotient(a, att_mod, att_strength, d, def_mod, def_strength),
-                               morale)
-            if kind == SUCCESSFUL:
-                success[k] = success.get(k, 0) + 1
-            else:
-                counts[kind] += 1
-    return {ATTACKER_ELIMINATED: Fraction(counts[ATTACKER_ELIMINATED], 36),
-            UNSUCCESSFUL: Fraction(counts[UNSUCCESSFUL], 36),
-            "success": {k: Fraction(v, 36) for k, v in sorted(success.items())}}
+            den = (d + def_mod) * def_strength
+            if den <= 0:
+                quotient(a, att_mod, att_strength, d, def_mod, def_strength)    # raises
+            q = top // den
+            if q < 1:                                       # 8.71
+                elim += 1
+            elif q <= morale:                               # 8.72-8.74
+                fail += 1
+            else:                                           # 8.75
+                success[q - morale] = success.get(q - morale, 0) + 1
+    return elim, fail, dict(sorted(success.items()))
 
 
 # --- modifiers (8.3, 8.4) ---------------------------------------------------------------------
@@ -144,11 +165,17 @@ def _units_in(game: KbGame, cells) -> list[int]:
 
 
 def _direction(game: KbGame, a: int, b: int) -> int:
-    row = game.scenario.map.neighbors[a]
+    row = _neighbor_rows(game.scenario)[a]
     for d in range(6):
-        if int(row[d]) == b:
+        if row[d] == b:
             return d
     return -1
+
+
+@lru_cache(maxsize=32)
+def _neighbor_rows(scenario) -> list[list[int]]:
+    """The map's neighbour table as Python lists (made once per map; read it only)."""
+    return scenario.map.neighbors.tolist()
 
 
 def terrain_modifier(game: KbGame, attackers, defender_cells) -> tuple[int, int]:

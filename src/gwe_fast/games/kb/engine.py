@@ -230,10 +230,14 @@ def movement_phase(game: KbGame, side: int) -> None:
     flags[mine] &= ~np.uint16(Flag.NO_MOVE)                           # 13.12: this phase only
 
 
-def movable(game: KbGame, side: int, segment: int, done: set[int]) -> list[int]:
+def movable(game: KbGame, side: int, segment: int, done: set[int],
+            free: np.ndarray | None = None) -> list[int]:
     """The units the player may still move in the segment: ``free_to_move`` less those
-    already offered (``done``) and those over their 17.1 limit."""
-    free = free_to_move(game, side, segment)
+    already offered (``done``) and those over their 17.1 limit. ``free``: ``free_to_move``
+    of the segment when the caller has it (``movement_segment`` works it out once: a move
+    changes only the moving unit, which is then in ``done``)."""
+    if free is None:
+        free = free_to_move(game, side, segment)
     if int(game.state.turn) <= 2:          # 17.1: no limit after Game-Turn 2
         free = free[within_limits(game, free)]
     return [u for u in free.tolist() if u not in done]
@@ -267,8 +271,12 @@ def movement_segment(game: KbGame, side: int, segment: int) -> None:
         random_segment(game, side, segment)
         return
     done: set[int] = set()
+    # the units free to move, once: a move (or a stay, or an exit, 20.2) changes only the
+    # moving unit's hex, flags, status and 17.1 limit, and it is in ``done`` from then on;
+    # the enemy, whose zones of control the Second Segment reads (5.22), does not move
+    free = free_to_move(game, side, segment)
     while True:
-        options = movable(game, side, segment, done)
+        options = movable(game, side, segment, done, free)
         if not options:
             return
         pick = game.ask("kb.move.unit", side, [-1] + options, segment=segment)

@@ -103,27 +103,46 @@ def routes(game: KbGame, unit: int, segment: int) -> tuple[np.ndarray, np.ndarra
     Movement Allowance (fractions down) on top of the terrain, and may later enter another.
     Second Segment (5.22): tripled allowance, never in an enemy-controlled hex. A unit may
     always move one hex, though not from one enemy-controlled hex to another (5.15).
+
+    The arrays are read-only and shared: the search depends only on the unit's hex, its
+    allowance, the enemy's hexes and zone of control and the gas markers (friendly units
+    cost nothing, 5.41), so the same ones are handed out again while those stay the same
+    (the engine's move, the policy's look at it and its plan all ask the same routes).
     """
     sc, st = game.scenario, game.state
-    m = sc.map
     here = int(st.unit_cell[unit])
     side = int(sc.units.side[unit])
     ezoc = controlled(game, 1 - side)
     enemy_here = occupied(game, 1 - side)
-    nb = m.neighbors
     ma = allowance(game, unit, segment)
+    gas = game.arr("gas")
+    return _routes(sc, here, segment, ma, tuple(sorted(int(c) for c in gas[gas >= 0])),
+                   np.ascontiguousarray(enemy_here, dtype=bool).tobytes(),
+                   np.ascontiguousarray(ezoc, dtype=bool).tobytes())
+
+
+@lru_cache(maxsize=256)
+def _routes(scenario: Scenario, here: int, segment: int, ma: int, gas: tuple[int, ...],
+            enemy_here: bytes, ezoc: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """``routes`` of a unit in ``here`` with allowance ``ma``, the enemy in the hexes
+    ``enemy_here`` (bytes of a bool mask) with zone of control ``ezoc``, the gas markers in
+    the cells ``gas``; read-only."""
+    m = scenario.map
+    nb = m.neighbors
+    ezoc_a = np.frombuffer(ezoc, dtype=bool)
     if segment == SECOND:
-        cost = _step_costs(game, enemy_here | ezoc)                  # 5.22
+        closed = np.frombuffer(enemy_here, dtype=bool) | ezoc_a
+        cost = _cost_table(scenario, gas, closed.tobytes())          # 5.22
         stop = None
     else:
-        cost = _step_costs(game, enemy_here)
-        stop = ezoc.astype(np.uint8)
+        cost = _cost_table(scenario, gas, enemy_here)
+        stop = ezoc_a.astype(np.uint8)
         stop[here] = 0
-        if ezoc[here]:                                               # 5.13, 6.22, 6.23
+        if ezoc_a[here]:                                             # 5.13, 6.22, 6.23
             cost = cost.copy()
             row = cost[here]
             for d, w in enumerate(nb[here].tolist()):
-                if w >= 0 and ezoc[w]:
+                if w >= 0 and ezoc_a[w]:
                     row[d] = -1
                 elif row[d] >= 0:
                     row[d] += ma // 2
@@ -134,6 +153,8 @@ def routes(game: KbGame, unit: int, segment: int) -> tuple[np.ndarray, np.ndarra
         if w >= 0 and c >= 0 and dist[w] < 0:
             dist[w] = c
             pred[w] = here
+    dist.flags.writeable = False
+    pred.flags.writeable = False
     return dist, pred
 
 
@@ -145,12 +166,15 @@ def exit_costs(game: KbGame, unit: int, dist: np.ndarray, segment: int) -> dict[
     sc, st = game.scenario, game.state
     if int(sc.units.side[unit]) != 1:                # only German units may exit (20.2)
         return {}
+    edge = (game.data.exit_edge & (dist >= 0)).nonzero()[0]
+    if edge.size == 0:                               # no edge hex within reach
+        return {}
     ma = allowance(game, unit, segment)
     here = int(st.unit_cell[unit])
     ezoc = controlled(game, 0)
     enter = enter_costs(game)
     out = {}
-    for c in (game.data.exit_edge & (dist >= 0)).nonzero()[0]:
+    for c in edge:
         c = int(c)
         extra = int(enter[c])
         if ezoc[c]:

@@ -38,7 +38,13 @@ from gwe_fast.games.kb.game import FOG, Flag
 from gwe_fast.policies.gwe.scoring import hex_distances
 from gwe_fast.policies.kb import scoring
 from gwe_fast.policies.kb.base import KbPolicy
-from gwe_fast.policies.kb.position import NEG, Board, plan_attacks, plan_last_word
+from gwe_fast.policies.kb.position import (
+    NEG,
+    Board,
+    plan_attacks,
+    plan_last_word,
+    west_distances,
+)
 from gwe_fast.state import Status
 
 _HQ = int(UnitType.HQ)
@@ -198,8 +204,7 @@ class KbPassivePolicy(KbPolicy):
                 and board.dist_west[here] <= reach:
             return True
         cells = np.flatnonzero(board.D[here] <= max(reach, 1))
-        v = board.values(unit, cells)
-        stay = float(board.values(unit, [here])[0])
+        v, stay = board.values_with_stay(unit, cells)
         bonus = 0.0
         if self.p.path_towns:
             bonus = self.weights.town * float(board.path_gain[cells].sum())
@@ -238,27 +243,35 @@ class KbPassivePolicy(KbPolicy):
             i = self.index_of(d.options, ("move", dest), default=-1)
             if i >= 0:
                 return i
-        moves = [(i, o[1]) for i, o in enumerate(d.options) if o[0] == "move"]
-        stay = float(board.values(unit, [here])[0])
+        # the options in one pass: each move's index and hex, the exits' indices
+        move_at: list[int] = []
+        to: list[int] = []
+        exits: list[int] = []
+        for i, o in enumerate(d.options):
+            kind = o[0]
+            if kind == "move":
+                move_at.append(i)
+                to.append(o[1])
+            elif kind == "exit":
+                exits.append(i)
+        cells = np.array(to, dtype=np.int64)
+        v, stay = board.values_with_stay(unit, cells)
         best_i, best_v = self.index_of(d.options, ("stay",)), stay + float(self.p.min_move_gain)
-        if moves:
-            cells = np.array([c for _, c in moves], dtype=np.int64)
-            v = board.values(unit, cells)
+        if move_at:
             if self.p.path_towns and board.towns_within(unit, seg):
                 v = v + self.weights.town * board.path_values(unit, seg, cells)
             j = int(np.argmax(v))
             if v[j] > best_v and v[j] > NEG / 2:
-                best_i, best_v = moves[j][0], float(v[j])
+                best_i, best_v = move_at[j], float(v[j])
                 if (seg == movement.FIRST and not board.ezoc[here] and u.utype[unit] != _HQ
                         and not board.ezoc[int(cells[j])] and plan is None):
                     best_i = self.index_of(d.options, ("stay",))    # 5.22: go in Segment 2
         if self.p.exit:
             lengths = board.lengths
-            for i, o in enumerate(d.options):
-                if o[0] == "exit":
-                    val = 3.0 * self.weights.exit if lengths[o[1]] >= 0 else NEG
-                    if val > best_v:
-                        best_i, best_v = i, val
+            for i in exits:
+                val = 3.0 * self.weights.exit if lengths[d.options[i][1]] >= 0 else NEG
+                if val > best_v:
+                    best_i, best_v = i, val
         return best_i
 
     # --- combat: the attacker ---------------------------------------------------------------
@@ -436,9 +449,7 @@ class KbPassivePolicy(KbPolicy):
         data = view.data
         st = view.state
         cells = np.asarray(cells, dtype=np.int64)
-        D = hex_distances(view.scenario)
-        exits = np.flatnonzero(data.exit_edge)
-        west = D[exits][:, cells].min(axis=0).astype(np.float64)
+        west = west_distances(view)[cells]
         town = (data.town & data.west_of_vp_line)[cells]
         hl = st.hex_last[cells]
         if side == Side.CENTRAL:
@@ -593,13 +604,12 @@ class KbPassivePolicy(KbPolicy):
         within = int(self.p.breakdown_within)
         if within <= 0 or int(view.state.turn) >= view.scenario.last_turn:
             return self.index_of(d.options, -1)
-        D = hex_distances(view.scenario)
-        exits = np.flatnonzero(view.data.exit_edge)
+        west = west_distances(view)
         st = view.state
         for i, x in enumerate(d.options):
             if x == -1 or (float(self.p.stoss_lead) > 0 and combat.is_stoss(view, int(x))):
                 continue
-            if int(D[exits, int(st.unit_cell[x])].min()) <= within:
+            if int(west[int(st.unit_cell[x])]) <= within:
                 return i
         return self.index_of(d.options, -1)
 

@@ -33,6 +33,8 @@ hexes and left out of the next targets.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from gwe_fast.enums import Side, UnitType
@@ -46,6 +48,24 @@ from gwe_fast.state import Status
 _HQ = int(UnitType.HQ)
 NEG = -1e9
 MAX_TEAM = 99         # attackers weighed for one planned attack (strongest first)
+
+
+_WEST: dict[int, tuple] = {}
+
+
+def west_distances(view) -> np.ndarray:
+    """``float64[n_cells]``, read-only: the hexes from each hex to the nearest western map
+    edge hex, where German units exit (20.2); made once per map and compiled data."""
+    data, sc = view.data, view.scenario
+    hit = _WEST.get(id(data))
+    if hit is None or hit[0] is not data or hit[1] is not sc:
+        exits = np.flatnonzero(data.exit_edge)
+        west = hex_distances(sc)[exits].min(axis=0).astype(np.float64)
+        west.flags.writeable = False
+        if len(_WEST) > 32:
+            _WEST.clear()
+        hit = _WEST[id(data)] = (data, sc, west)
+    return hit[2]
 
 
 class Board:
@@ -76,8 +96,7 @@ class Board:
         self.exempt = data.town | data.trench                 # 8.13, 10.0
         self.trench = data.trench
         self.west_town = data.town & data.west_of_vp_line
-        exits = np.flatnonzero(data.exit_edge)
-        self.dist_west = self.D[exits].min(axis=0).astype(np.float64)
+        self.dist_west = west_distances(view)
         self.die_mod = data.die_mod.astype(np.float64)
         self.gas = movement.gas_zone(view)
         self.gas_any = bool(self.gas.any())
@@ -92,7 +111,7 @@ class Board:
         L = self.lengths
         self.supply_pen = np.where(L < 0, 3.0, np.where(L > 12, 2.0, np.where(L > 6, 1.0, 0.0)))
         # enemy strength able to reach each hex (risk to an Allied hold)
-        strength = np.array([units.combat(view, int(x)) if u.utype[x] != _HQ else 0
+        strength = np.array([snap.face(int(x))[0] if u.utype[x] != _HQ else 0
                              for x in self.enemy_units], dtype=np.float64)
         per_cell = np.bincount(st.unit_cell[self.enemy_units], weights=strength, minlength=n) \
             if self.enemy_units.size else np.zeros(n)
@@ -122,6 +141,25 @@ class Board:
         self._band_u8 = gwe_scoring.as_flags(band)
         self.planned = planned or {}          # unit -> (target cell, destination cell)
         self.targets = {t for t, _ in self.planned.values()}
+        # the maps ``values`` prices with, bound once (the kernel's ``KbPricer``), and the
+        # side's prices of the segment (the Board's parameters and rates do not change)
+        self._pricer = self.k.KbPricer(self.dist_west, self._trench_u8, self._west_town_u8,
+                                       self.risk, self.adj_enemy, self._exempt_u8,
+                                       self.supply_pen, self._gas_u8)
+        allied = self.side != Side.CENTRAL
+        self._prices = (
+            allied, 0.0 if allied else float(p.progress), w.town,
+            w.trench * float(p.hold) if allied else 0.0,
+            w.town * float(p.town_hold) if allied else 0.0,
+            float(p.exposure) if allied else 0.0)
+        # ``screen_free``: units in trench hexes hold them (20.13) and leave the screen to
+        # the others
+        self._screen = bool(allied and not self.last_word and float(p.screen))
+        self._screen_free = bool(getattr(p, "screen_free", False))
+        self._screen_w = float(p.screen)
+        self._contact_w = float(p.contact)
+        self._supply_w = float(p.supply)
+        self._utype = u.utype.tolist()
         self.refresh()
 
     def set_plan(self, planned: dict) -> None:
@@ -146,48 +184,63 @@ class Board:
         self.my_sp, self.my_combat_sp, self.path_gain, self.screen_gain = self.k.kb_side_maps(
             st.unit_cell, st.unit_status, Status.ON_MAP, u.side, self.side, flags,
             Flag.SERVICE, u.stacking, self._is_hq_u8, self.nb, self._band_u8,
-            self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL)
+            self._west_town_u8, st.hex_last, int(Side.CENTRAL), self.side != Side.CENTRAL,
+            self._screen)
         self._path_gain_u8 = gwe_scoring.as_flags(self.path_gain)
+        self._pricer.set_own(self.my_sp, self._path_gain_u8, self.screen_gain)
+        self._gain_cells = np.flatnonzero(self.path_gain)
 
     # --- prices -------------------------------------------------------------------------------
     def values(self, unit: int, cells, contact: bool = True) -> np.ndarray:
         """The value of ``unit`` ending its move in each of ``cells`` (staying included);
         ``contact=False`` leaves out the price of a compulsory attack (for the planner).
         ``kb_unit_values`` of the policy kernel (an HQ's own price in numpy)."""
-        view, p, w = self.view, self.p, self.w
         cells = np.asarray(cells, dtype=np.int64)
-        u = view.scenario.units
+        return self._values(unit, cells, contact, False,
+                            bool(self.gas_any and self.gas[cells].any()))
+
+    def values_with_stay(self, unit: int, cells) -> tuple[np.ndarray, float]:
+        """``(values(unit, cells), values(unit, [here])[0])``: in one call to the kernel (the
+        values are priced hex by hex) unless the two would not price gas alike."""
+        cells = np.asarray(cells, dtype=np.int64)
+        gas_on = bool(self.gas_any and self.gas[cells].any())
+        if self.gas_any:
+            here = int(self.view.state.unit_cell[unit])
+            if gas_on != bool(self.gas[here]):
+                return (self._values(unit, cells, True, False, gas_on),
+                        float(self.values(unit, [here])[0]))
+        v = self._values(unit, cells, True, True, gas_on)
+        return v[:-1], float(v[-1])
+
+    def _values(self, unit: int, cells: np.ndarray, contact: bool, with_here: bool,
+                gas_on: bool) -> np.ndarray:
+        """``values`` of ``cells`` (and then of the unit's own hex, ``with_here``), with gas
+        priced (``gas_on``) or not."""
+        view = self.view
         here = int(view.state.unit_cell[unit])
         sp = float(units.stacking(view, unit))
-        is_hq = u.utype[unit] == _HQ
-        base = self._hq_values(unit, cells, cells == here) \
-            if is_hq and not self.last_word else None
+        is_hq = self._utype[unit] == _HQ
+        base = None
+        if is_hq and not self.last_word:
+            asked = np.append(cells, here) if with_here else cells
+            base = self._hq_values(unit, asked, asked == here)
         contact_on = bool(not is_hq and contact)
         ok_cells: list[int] = []
         if contact_on and self.targets:
             plan = self.planned.get(int(unit))
             if plan is not None:
                 ok_cells = [int(c) for c in self.nb[plan[0]] if c >= 0]
-        allied = self.side != Side.CENTRAL
-        # ``screen_free``: units in trench hexes hold them (20.13) and leave the screen to
-        # the others
-        screen_on = bool(allied and not self.last_word and float(p.screen) and not (
-            getattr(p, "screen_free", False) and self.trench[here]))
-        gas_on = bool(self.gas_any and self.gas[cells].any())
+        screen_on = self._screen and not (self._screen_free and self.trench[here])
         gas_cost = 0.0
         if gas_on:
-            first = scoring.step_costs(view, unit, w)
+            first = scoring.step_costs(view, unit, self.w)
             gas_cost = first[0] if first else 0.0
-        return self.k.kb_unit_values(
-            cells, here, sp, float(self.limit), self.my_sp, allied, self.dist_west,
-            self._path_gain_u8, self._trench_u8, self._west_town_u8, self.risk,
-            self.screen_gain, self.adj_enemy, self._exempt_u8, self.supply_pen, self._gas_u8,
-            0.0 if allied else float(p.progress), w.town,
-            w.trench * float(p.hold) if allied else 0.0,
-            w.town * float(p.town_hold) if allied else 0.0,
-            float(p.exposure) if allied else 0.0, float(p.screen) if screen_on else 0.0,
-            screen_on, float(p.contact), contact_on, ok_cells, float(p.supply), gas_cost,
-            gas_on, base)
+        allied, progress, town_w, trench_hold, town_hold, exposure = self._prices
+        return self._pricer.values(
+            cells, here, sp, float(self.limit), allied, progress, town_w, trench_hold,
+            town_hold, exposure, self._screen_w if screen_on else 0.0, screen_on,
+            self._contact_w, contact_on, ok_cells, self._supply_w, gas_cost, gas_on, base,
+            with_here)
 
     def _hq_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
         D = self.D[cells]
@@ -204,7 +257,7 @@ class Board:
     def towns_within(self, unit: int, segment: int) -> bool:
         """Whether a town to take lies within the unit's reach this segment (in hexes; a
         cheap bound before tracing the paths)."""
-        gain = np.flatnonzero(self.path_gain)
+        gain = self._gain_cells
         if gain.size == 0:
             return False
         here = int(self.view.state.unit_cell[unit])
@@ -270,11 +323,14 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
     strength = {x: units.combat(view, x) for x in reach}
 
     # the same tests as on the arrays, on Python values (spots is asked some 20,000 times a
-    # game): a hex next to the target the unit reaches, empty of the enemy, with room
-    nb_l = nb.tolist()
-    enemy_l = enemy_occ.tolist()
-    sp_l = sp_cell.tolist()
-    reach_l = {x: r.tolist() for x, r in reach.items()}
+    # game): a hex next to the target the unit reaches, empty of the enemy, with room. The
+    # masks as bytes (0 or 1 per hex) and the stacking as an array of doubles: objects the
+    # garbage collector need not walk, where lists of a whole map's values made every
+    # collection during the plan go through tens of thousands of entries
+    nb_l = scoring.neighbor_lists(sc)
+    enemy_l = np.ascontiguousarray(enemy_occ, dtype=bool).tobytes()
+    sp_l = array("d", sp_cell.tolist())
+    reach_l = {x: r.tobytes() for x, r in reach.items()}
     cell_of = {x: int(st.unit_cell[x]) for x in reach}
 
     def spots(x: int, e: int) -> list[int]:

@@ -12,7 +12,7 @@ currency; what one side loses the other gains.
   unit eliminated in a trench hex costs ``trench``).
 * ``cheapest``: the cumulative cost of ``k`` steps taken by the owner where they hurt least
   (the order the policies answer ``kb.combat.loss`` and the barrage/gas step losses).
-* ``odds``: ``combat.odds_outcome`` as floats, cached.
+* ``odds``: ``combat.odds_outcome`` as floats (from ``combat.odds_counts``), cached.
 * ``Snap``: one position as the scorer reads it (supply lines, occupation, zones of
   control), made once per position; ``Snap.modifiers`` is ``combat.attack_modifiers`` with
   the supply lines traced once for all the attacks weighed in that position.
@@ -46,6 +46,9 @@ from gwe_fast.state import Status
 
 DIE = range(1, 7)
 _HQ = int(UnitType.HQ)
+_SERVICE = int(Flag.SERVICE)
+_ON_MAP = int(Status.ON_MAP)
+_ALLIED = int(Side.ALLIED)
 
 
 @dataclass(frozen=True)
@@ -89,34 +92,42 @@ def step_costs(view, unit: int, w: Weights, pool: int | None = None,
     (8.71: no replacement unit, no 20.14 VP): one entry, everything."""
     sc, st = view.scenario, view.state
     u = sc.units
+    data = view.data
+    # the scenario's faces and the unit's flags as Python values (``_face_tables``)
+    values, n_steps, division, service = _face_tables(data, u)
     side = int(u.side[unit])
     cell = int(st.unit_cell[unit])
-    data = view.data
-    last = w.unit + (w.trench if side == Side.ALLIED and cell >= 0 and data.trench[cell] else 0.0)
-    if view.arr("flags")[unit] & Flag.SERVICE:
-        return [w.material * float(data.service_values[unit, 0]) + last]
-    k, n = int(st.unit_step[unit]), int(u.n_steps[unit])
-    vals = u.values[unit, :, 0]
+    last = w.unit + (w.trench if side == _ALLIED and cell >= 0 and data.trench[cell] else 0.0)
+    if int(view.arr("flags")[unit]) & _SERVICE:
+        return [w.material * float(service[unit][0]) + last]
+    k, n = int(st.unit_step[unit]), n_steps[unit]
+    faces = values[unit]
     if whole:
-        return [w.material * float(max(vals[k], 0)) + last]
+        return [w.material * float(max(faces[k][0], 0)) + last]
     out: list[float] = []
     while k < n:
-        cur = float(vals[k])
+        cur = float(faces[k][0])
         if k + 1 < n:
-            out.append(w.material * (cur - float(vals[k + 1])))
+            out.append(w.material * (cur - float(faces[k + 1][0])))
             k += 1
             continue
         if pool is None:
             pool = int(units.pool_free(view).size)
-        if data.division[unit] and pool > 0:
+        if division[unit] and pool > 0:
             rep = float(_replacement_strength(sc))
             out.append(w.material * (cur - rep)
-                       + w.vp * abs(vp_of(sc, "german_division_replaced")))
+                       + w.vp * abs(_vp_cached(sc, "german_division_replaced")))
             out.append(w.material * rep + last)
         else:
             out.append(w.material * cur + last)
         break
     return out
+
+
+@lru_cache(maxsize=64)
+def _vp_cached(sc, cause: str) -> int:
+    """``vp_of``, once per scenario and cause (a scenario is never changed)."""
+    return vp_of(sc, cause)
 
 
 @lru_cache(maxsize=32)
@@ -165,13 +176,14 @@ _ODDS: dict[tuple, tuple] = {}
 def odds(att_strength: int, att_mod: int, def_strength: int, def_mod: int,
          morale: int) -> tuple[float, float, tuple[tuple[int, float], ...]]:
     """``(p attacker eliminated, p unsuccessful, ((steps, p), ...))`` of an attack: the exact
-    ``combat.odds_outcome`` as floats, cached."""
+    ``combat.odds_outcome`` as floats (``combat.odds_counts`` over 36), cached."""
     key = (int(att_strength), int(att_mod), int(def_strength), int(def_mod), int(morale))
     hit = _ODDS.get(key)
     if hit is None:
-        o = combat.odds_outcome(*key)
-        hit = (float(o[combat.ATTACKER_ELIMINATED]), float(o[combat.UNSUCCESSFUL]),
-               tuple((int(k), float(p)) for k, p in o["success"].items()))
+        # the counts of 36 as floats: k / 36 is the float of Fraction(k, 36) (both the
+        # correctly rounded quotient)
+        elim, fail, success = combat.odds_counts(*key)
+        hit = (elim / 36, fail / 36, tuple((int(k), v / 36) for k, v in success.items()))
         if len(_ODDS) > 200_000:
             _ODDS.clear()
         _ODDS[key] = hit
@@ -186,6 +198,8 @@ class Snap:
     def __init__(self, view):
         self.view = view
         self._cache: dict = {}
+        self._steps_w: Weights | None = None
+        self._steps: dict = {}
 
     def _get(self, key, make, *args):
         hit = self._cache.get(key)
@@ -208,9 +222,16 @@ class Snap:
     def step_costs(self, unit: int, w: Weights, whole: bool = False) -> list[float]:
         """``step_costs`` of ``unit`` in this position (the pool as it stands), kept: the
         same unit is priced again for every attack it joins or defends against. The list is
-        shared: read it, do not change it."""
-        return self._get(("steps", unit, w, whole), step_costs, self.view, unit, w,
-                         self.pool(), whole)
+        shared: read it, do not change it. (Kept per exchange rates: the table of the last
+        ``w`` asked is found by identity, without hashing the rates again.)"""
+        if w is not self._steps_w:
+            self._steps = self._cache.setdefault(("steps", w), {})
+            self._steps_w = w
+        key = (unit, whole)
+        hit = self._steps.get(key)
+        if hit is None:
+            hit = self._steps[key] = step_costs(self.view, unit, w, self.pool(), whole)
+        return hit
 
     def _by_cell(self) -> dict[int, list[int]]:
         def make():
@@ -228,15 +249,52 @@ class Snap:
         return sorted(u for c in cells for u in by.get(int(c), ()))
 
     def supply_state(self, unit: int) -> int:
-        return self._get(("supply_state", unit), lambda: supply.state_of(
-            self.view, self.lengths(int(self.view.scenario.units.side[unit])), unit))
+        """``supply.state_of`` of ``unit`` in this position, kept; a state depends only on
+        the side and the length of the unit's line (and the Game-Turn, 17.5), so it is read
+        once per side and length."""
+        key = ("supply_state", unit)
+        hit = self._cache.get(key)
+        if hit is None:
+            view = self.view
+            side = int(view.scenario.units.side[unit])
+            lengths = self.lengths(side)
+            d = int(lengths[int(view.state.unit_cell[unit])])
+            hit = self._cache[key] = self._get(("supply_band", side, d), supply.state_of,
+                                               view, lengths, unit)
+        return hit
 
     def face(self, unit: int) -> tuple[int, int, int]:
-        """``(combat, morale, steps left)`` of ``unit`` in this position, kept."""
-        view = self.view
-        return self._get(("face", unit), lambda: (units.combat(view, unit),
-                                                  units.morale(view, unit),
-                                                  units.steps_left(view, unit)))
+        """``(combat, morale, steps left)`` of ``unit`` in this position, kept: what
+        ``units.combat``, ``units.morale`` and ``units.steps_left`` give (a service company's
+        own face and one step; nothing left off the map; a division's third step while the
+        pool has a replacement unit, 13.23), read from Python lists of the units' flags,
+        steps and status (made once per position) and of the scenario's faces."""
+        key = ("face", unit)
+        hit = self._cache.get(key)
+        if hit is None:
+            lists = self._cache.get("unit_lists")
+            if lists is None:
+                view = self.view
+                st = view.state
+                lists = self._cache["unit_lists"] = (
+                    view.arr("flags").tolist(), st.unit_step.tolist(),
+                    st.unit_status.tolist(), _face_tables(view.data, view.scenario.units))
+            flags, step, status, (values, n_steps, division, service) = lists
+            if flags[unit] & _SERVICE:
+                combat_, morale_ = service[unit][0], service[unit][1]
+            else:
+                row = values[unit][step[unit]]
+                combat_, morale_ = row[0], row[1]
+            if not status[unit] & _ON_MAP:
+                left = 0
+            elif flags[unit] & _SERVICE:
+                left = 1
+            else:
+                left = n_steps[unit] - step[unit]
+                if division[unit] and self.pool():
+                    left += 1
+            hit = self._cache[key] = (combat_, morale_, left)
+        return hit
 
     def modifiers(self, attackers, cells, rolling: int = 0, sos=()) -> tuple[int, int, int]:
         """``(att_mod, def_mod, morale)``: ``combat.attack_modifiers`` with this position's
@@ -257,7 +315,7 @@ class Snap:
         points of each defending stack's barrage (8.3, 8.4, 14.22, 16.0, 9.52, 9.62)."""
         fog, sos_per_die, rolling_per_point, two_corps = self._table_mods()
         att = fog + int(rolling) * rolling_per_point
-        dfn = (supply.die_modifier(self.view, worst)
+        dfn = (self._get(("supply_mod", worst), supply.die_modifier, self.view, worst)
                + sum(int(p) // sos_per_die for p in sos)
                + (two_corps if mixed else 0)
                + terrain)
@@ -298,12 +356,41 @@ class Snap:
         return self._get(("defender_steps", cells, w), make)
 
     def can_retreat(self, cell: int, side: int) -> bool:
-        """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33)."""
-        def make():
-            bad = self.occ(1 - side) | self.zoc(1 - side)
-            nb = self.view.scenario.map.neighbors[cell]
-            return bool(((nb >= 0) & ~bad[np.maximum(nb, 0)]).any())
-        return self._get(("retreat", cell, side), make)
+        """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33): a
+        neighbour neither occupied nor controlled by the enemy."""
+        key = ("retreat", cell, side)
+        hit = self._cache.get(key)
+        if hit is None:
+            bad = self._get(("closed", side), lambda: (self.occ(1 - side)
+                                                       | self.zoc(1 - side)).tobytes())
+            nb = neighbor_lists(self.view.scenario)[cell]
+            hit = self._cache[key] = any(c >= 0 and not bad[c] for c in nb)
+        return hit
+
+
+@lru_cache(maxsize=32)
+def neighbor_lists(scenario) -> list[list[int]]:
+    """The map's neighbour table as Python lists, made once per map (``tolist`` of the whole
+    table at every use made some 8,000 objects and woke the garbage collector). Shared: read
+    it, do not change it."""
+    return scenario.map.neighbors.tolist()
+
+
+_FACES: dict[int, tuple] = {}
+
+
+def _face_tables(data, u) -> tuple[list, list, list, list]:
+    """``(values, n_steps, division, service)`` of the units as Python lists: each unit's
+    printed faces ``[combat, morale, movement]`` by step, its printed steps, whether it is a
+    division, its service-company face; made once per compiled data (kept with it)."""
+    hit = _FACES.get(id(data))
+    if hit is None or hit[0] is not data or hit[1] is not u:
+        if len(_FACES) > 32:
+            _FACES.clear()
+        hit = _FACES[id(data)] = (data, u, (u.values.tolist(), u.n_steps.tolist(),
+                                            data.division.tolist(),
+                                            data.service_values.tolist()))
+    return hit[2]
 
 
 def _row_mod(tables, table: str, cause: str) -> int:
