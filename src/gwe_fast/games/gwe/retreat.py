@@ -226,13 +226,14 @@ def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
     points = stacking.points_in_hexes(game)
     fits = [p for p in cand if points[p[-1]] + sp <= limit]
     cand = fits or cand
-    # 8.63 priority 1: toward the nearest friendly supply source
-    dsrc = source_distance(game, side)
-
-    cand = [p for p in cand if toward_source(p, origin, dsrc)] or cand
-    # 8.63 priority 2: units of TCR 1 into hexes not enemy-controlled
-    if len(tcr1) == len(stack):
-        cand = [p for p in cand if not uses_zoc[p]] or cand
+    # 8.63 priority 1: toward the nearest friendly supply source; priority 2: units of TCR 1
+    # into hexes not enemy-controlled. Each keeps one path of several, so a single path
+    # stands as it is (and the distances, a search, are not needed)
+    if len(cand) > 1:
+        dsrc = source_distance(game, side)
+        cand = [p for p in cand if toward_source(p, origin, dsrc)] or cand
+        if len(tcr1) == len(stack):
+            cand = [p for p in cand if not uses_zoc[p]] or cand
     path = game.ask("gwe.combat.retreat", side, cand, units=tuple(stack), length=length)
     if doomed:
         eliminate_units(game, doomed, cause)

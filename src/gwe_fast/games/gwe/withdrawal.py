@@ -138,7 +138,19 @@ def withdrawal_candidates(game: GweGame, side: int, tried=()) -> list[int]:
     asked = [i for i in np.flatnonzero(ok).tolist() if i not in tried]
     if not asked:
         return []
-    return [i for i, p in zip(asked, _withdrawals(game, int(side), asked)) if p]
+    # whether a unit has a path does not depend on the distances to the sources (they only
+    # narrow a unit's paths when some go toward a source): none are searched for here
+    return [i for i, p in zip(asked, _withdrawals(game, int(side), asked, _no_sources(sc)))
+            if p]
+
+
+@lru_cache(maxsize=32)
+def _no_sources(scenario) -> np.ndarray:
+    """``int32[n_cells]`` of -1: no hex reaches a source (``_withdrawals`` then keeps every
+    path). Read-only, made once."""
+    out = np.full(scenario.map.n_cells, -1, dtype=np.int32)
+    out.flags.writeable = False
+    return out
 
 
 def withdraw(game: GweGame, unit: int, via: int, dest: int) -> None:
