@@ -10,6 +10,7 @@ MOVE: int
 EXIT: int
 LOG_COLUMNS: int
 
+def draw(rng: np.random.Generator, n: int) -> int: ...
 def draws(rng: np.random.Generator, ns: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
 def kb_random_moves(
     rng: np.random.Generator, ws: object, base: npt.NDArray[np.int16],

@@ -88,6 +88,18 @@ cdef inline int64_t _draw(bitgen_t* bg, int64_t n) noexcept nogil:
     return <int64_t>random_bounded_uint64(bg, 0, <uint64_t>(n - 1), 0, 0)
 
 
+def draw(rng, Py_ssize_t n):
+    """``Generator.integers(n)`` as a Python int (0 without a draw for ``n == 1``): one draw
+    of ``draws``, for ``PlayedGame.ask``, without the generator's argument handling."""
+    if n < 1:
+        raise ValueError(f"cannot draw among {n} options")
+    cdef bitgen_t* bg = _bitgen(rng)
+    cdef int64_t out
+    with rng.bit_generator.lock:
+        out = _draw(bg, n)
+    return out
+
+
 def draws(rng, ns):
     """``Generator.integers(n)`` for each of ``ns`` in turn (0 without a draw for ``n ==
     1``), as ``int64``: the draw the compiled loops make."""

@@ -1,8 +1,9 @@
 """Pure-Python twin of ``gwe_fast._core.play``: parts of the turn loop, and rules it applies
 over and over, readable first.
 
-* ``draws``: what ``Generator.integers(n)`` gives for each ``n`` in turn (one draw each; none
-  for ``n == 1``, as ``PlayedGame.ask`` asks nobody when there is one option);
+* ``draw``, ``draws``: what ``Generator.integers(n)`` gives for one ``n`` (``PlayedGame.ask``
+  for a random player) and for each ``n`` in turn (one draw each; none for ``n == 1``, as
+  ``PlayedGame.ask`` asks nobody when there is one option);
 * ``kb_random_moves``: a Movement Segment of The Kaiser's Battle (5.0) whose player picks at
   random (``RandomPolicy``): the units offered one at a time, each one's moves, the draws of
   the player's generator in the engine's order, and the moves made.
@@ -53,6 +54,8 @@ LOG_COLUMNS = 7
 def draw(rng: np.random.Generator, n: int) -> int:
     """A random option among ``n``, as ``RandomPolicy`` draws it through ``PlayedGame.ask``:
     nothing is drawn when there is a single option."""
+    if int(n) < 1:
+        raise ValueError(f"cannot draw among {int(n)} options")
     return int(rng.integers(n)) if n > 1 else 0
 
 
