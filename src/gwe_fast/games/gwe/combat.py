@@ -55,7 +55,7 @@ from gwe_fast.games.gwe.supply import (
 )
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.state import Status
+from gwe_fast.state import State, Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
 _ARMORED_CAR = int(UnitType.ARMORED_CAR)
@@ -1058,11 +1058,12 @@ def resolve_attack(game: GweGame, combat: Combat) -> Combat:
     combat.panic = panic.panic_in_effect(game, side)
     snapshot = panic.adjacent_snapshot(game) if combat.panic else {}
     supplied = in_supply(sc, st, side)
-    def_supplied = in_supply(sc, st, enemy)
+    def_supplied = _SupplyNow(game, enemy)
     for s in stacks:                                         # 11.22: one unit feeds off it
-        hungry = [x for x in s.counted if not def_supplied[x]]
-        if s.fortress and hungry:
-            def_supplied[hungry[0]] = True
+        if s.fortress:
+            hungry = [x for x in s.counted if not def_supplied[x]]
+            if hungry:
+                def_supplied[hungry[0]] = True
     for x in list(combat.attackers):                         # 9.23
         if u.utype[x] != _HQ and not supplied[x]:
             attrition_check(game, int(x))
@@ -1114,6 +1115,35 @@ def resolve_attack(game: GweGame, combat: Combat) -> Combat:
     _burn(game, combat)
     combat.resolved = True
     return combat
+
+
+class _SupplyNow:
+    """``in_supply(side)`` of the position at the moment of combat, indexed by unit, worked out
+    when first read: the defender's supply is read only by a fortress's stack (11.22) and by
+    8.75 after the result, which most combats never reach. Until then what a supply line
+    reads of the position (``supply.position_key``) is kept aside, so that a late reading is
+    the position's as it stood."""
+
+    def __init__(self, game: GweGame, side: int):
+        st = game.state
+        flags = st.extra.get("flags")
+        self._scenario, self._side = game.scenario, int(side)
+        self._state = State(turn=st.turn, phase=st.phase, player=st.player, vp=st.vp,
+                            unit_cell=st.unit_cell.copy(), unit_step=st.unit_step.copy(),
+                            unit_status=st.unit_status.copy(), hex_last=st.hex_last.copy(),
+                            extra={} if flags is None else {"flags": flags.copy()})
+        self._supplied = None
+
+    def _read(self) -> np.ndarray:
+        if self._supplied is None:
+            self._supplied = in_supply(self._scenario, self._state, self._side)
+        return self._supplied
+
+    def __getitem__(self, unit):
+        return self._read()[unit]
+
+    def __setitem__(self, unit, value) -> None:
+        self._read()[unit] = value
 
 
 def _burn(game: GweGame, combat: Combat) -> None:

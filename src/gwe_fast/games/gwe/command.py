@@ -69,6 +69,7 @@ NO_HQ = -1              #: the allocation option "apply no HQ's Command Strength
 ARMY_LEVEL, CORPS_LEVEL = 1, 0     #: command levels of 10.22
 
 _HQ, _DEPOT = int(UnitType.HQ), int(UnitType.DEPOT)
+_ON_MAP = int(Status.ON_MAP)
 _AH = int(Nationality.AUSTRO_HUNGARIAN)
 
 _REVERSE = re.compile(r"reverse side \(10\.54\):\s*(\d+)-(\d+)-(\d+)")
@@ -134,8 +135,19 @@ def is_heroic(game: GweGame, hq: int) -> bool:
 
 
 def _hqs(game: GweGame, side: int) -> np.ndarray:
-    u = game.scenario.units
-    return (on_map(game.state) & (u.side == side) & (u.utype == _HQ)).nonzero()[0]
+    # the side's HQs on the map, ascending (int64)
+    hqs = _side_hqs(game.scenario)[int(side)]
+    return hqs[(game.state.unit_status[hqs] & _ON_MAP) != 0]
+
+
+@lru_cache(maxsize=32)
+def _side_hqs(scenario: Scenario) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's HQs, ascending (int64, read-only, made once)."""
+    u = scenario.units
+    out = tuple(np.flatnonzero((u.side == s) & (u.utype == _HQ)) for s in (0, 1))
+    for a in out:
+        a.flags.writeable = False
+    return out
 
 
 def may_command(game: GweGame, hq: int, unit: int) -> bool:
@@ -152,12 +164,26 @@ def may_command(game: GweGame, hq: int, unit: int) -> bool:
 def _zoc_blocks_radius(game: GweGame, hq: int, unit_nationality: int | None) -> bool:
     """10.34: only TCR 1 HQs trace through enemy zones of control; 21.41: never for the
     command of Austro-Hungarian units by any Central Powers HQ."""
-    u = game.scenario.units
-    if int(game.data.tcr[hq]) != 1:
+    return _blocks_radius(game.scenario, hq, unit_nationality)
+
+
+def _blocks_radius(scenario: Scenario, hq: int, unit_nationality: int | None) -> bool:
+    # _zoc_blocks_radius, read from the scenario alone
+    if int(gwe_data(scenario).tcr[hq]) != 1:
         return True
-    return (JOINT_CENTRAL_COMMAND and u.side[hq] == _CENTRAL
+    return (JOINT_CENTRAL_COMMAND and scenario.units.side[hq] == _CENTRAL
             and unit_nationality is not None
             and int(unit_nationality) == _AH)
+
+
+@lru_cache(maxsize=32)
+def _radius_stops(scenario: Scenario) -> tuple[list[bool], list[bool]]:
+    """``(stopped, for_ah)``: ``_zoc_blocks_radius`` of each HQ (False for other units) for
+    most units and for Austro-Hungarian units (21.41), as lists (made once)."""
+    n = scenario.units.n
+    hq = (scenario.units.utype == _HQ).tolist()
+    return ([hq[h] and _blocks_radius(scenario, h, None) for h in range(n)],
+            [hq[h] and _blocks_radius(scenario, h, _AH) for h in range(n)])
 
 
 def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) -> np.ndarray:
@@ -238,9 +264,10 @@ class _Radii:
 
     @staticmethod
     def _make(game: GweGame, side: int) -> tuple[list[int], np.ndarray, np.ndarray]:
-        hqs = [int(h) for h in _hqs(game, side)]
-        stopped = [_zoc_blocks_radius(game, h, None) for h in hqs]
-        for_ah = [_zoc_blocks_radius(game, h, _AH) for h in hqs]
+        hqs = _hqs(game, side).tolist()
+        stops, stops_ah = _radius_stops(game.scenario)
+        stopped = [stops[h] for h in hqs]
+        for_ah = [stops_ah[h] for h in hqs]
         other = [k for k in range(len(hqs)) if for_ah[k] != stopped[k]]
         # one kernel call: every HQ's radius, then again for those 21.41 restricts
         both = _radii(game, hqs + [hqs[k] for k in other],
@@ -301,12 +328,36 @@ def command_penalty(game: GweGame, units, phasing: bool) -> np.ndarray:
         return out
     sc, st = game.scenario, game.state
     poor = game.data.tcr[units] >= 3
+    if not poor.any():
+        return out                 # no unit of TCR 3-4: no penalty whatever the command
     if phasing:
         ooc = (st.unit_status[units] & Status.OUT_OF_COMMAND).astype(bool)
     else:
         side = int(sc.units.side[units[0]])
-        ooc = out_of_radius(game, side)[units]
+        ooc = np.zeros(units.size, dtype=bool)
+        ooc[poor] = _outside(game, side, units[poor])       # out_of_radius, for these alone
     return poor & ooc
+
+
+def _outside(game: GweGame, side: int, units: np.ndarray) -> np.ndarray:
+    """``out_of_radius(game, side)[units]``, worked out for ``units`` alone (each unit's
+    answer is its own): a depot's supply is traced only when a depot is asked, the radii only
+    when another unit is."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    out = np.zeros(units.size, dtype=bool)
+    mine = (((st.unit_status[units] & _ON_MAP) != 0) & (u.side[units] == side)
+            & (u.utype[units] != _HQ))
+    if not mine.any():
+        return out
+    depots = mine & (u.utype[units] == _DEPOT) if DEPOTS_COMMANDED_BY_SUPPLY else \
+        np.zeros(units.size, dtype=bool)
+    if depots.any():
+        out[depots] = ~in_supply(sc, st, side)[units[depots]]
+    rest = mine & ~depots
+    if rest.any():
+        out[rest] = ~_Radii(game, side).cover(units[rest]).any(axis=1)
+    return out
 
 
 # --- 10.3, 10.4, 21.2, 21.3: the Command Control Segment ------------------------------------
