@@ -1112,7 +1112,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
     cdef cell_t w
     cdef dist_t limit, dc
     cdef int l
-    cdef bint any_new
+    cdef bint any_new, lines
     ws._busy = True
     try:
         with nogil:
@@ -1181,7 +1181,15 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                 if open_zoc[n + c]:
                     src[ns] = <cell_t>c
                     ns += 1
-            if ns and k:
+            lines = False       # a unit other than a depot asked: the search of lines
+            for j in range(k):
+                if not depot[mine[j]]:
+                    lines = True
+                    break
+            if ns and k and not lines:
+                for j in range(k):          # depots alone: as their chain says
+                    supplied[mine[j]] = depots[mine[j]]
+            if ns and lines:
                 # units: a line of at most the unit's range through at most layers - 1 open
                 # enemy zones of control (two for TCR 1, 9.14); a depot as its chain says.
                 # Layer 0 of this search (no open zone left behind) is also the search of

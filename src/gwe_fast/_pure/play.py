@@ -650,7 +650,9 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
         The most open zones any line may cross (9.14).
     rail, depots, supplied : uint8[n], uint8[units], uint8[units]
         Out: the rail supply sources (9.15, 18.27), the supplied depots (9.16, 19.1), the
-        units in supply (9.12-9.14, 9.17); of ``mine`` only, the rest untouched.
+        units in supply (9.12-9.14, 9.17); of ``mine`` only, the rest untouched. When
+        ``mine`` holds depots alone (the sources only are wanted), no line of units is
+        searched for.
     cell_range, cells : int, uint8[n]
         With ``cell_range >= 0``, ``cells`` also gets the hexes a line of that many hexes
         from a source reaches, through no open zone (25.12); otherwise it is left at 0.
@@ -711,7 +713,10 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
         dist, _ = ws.run(line, sources, limit=cell_range, toll=toll, max_toll=0,
                          toll_on_exit=True, copy=True)
         cells[:] = (dist[0] >= 0) & (dist[0] <= cell_range)
-    if sources and mine:
+    if sources and mine and all(depot[u] for u in mine):
+        for u in mine:                  # depots alone: as their chain says, no line searched
+            supplied[u] = depots[u]
+    elif sources and mine:
         # units: a line of at most the unit's range through at most layers - 1 open enemy
         # zones of control (two for TCR 1, 9.14); a depot as its chain says
         limit = max(int(supply_range[u]) for u in mine)

@@ -46,7 +46,13 @@ from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gwe_units
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import friendly_ground, in_supply, position_key, remembered
+from gwe_fast.games.gwe.supply import (
+    friendly_ground,
+    in_supply,
+    position_key,
+    remembered,
+    sources_alone,
+)
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
@@ -399,7 +405,12 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
         if DEPOTS_COMMANDED_BY_SUPPLY:                              # 21.3
             depot = u.utype[rest] == _DEPOT
             if depot.any():
-                ok = in_supply(sc, st, side)
+                # a depot is in supply as its chain says: the sources alone are worked out,
+                # but for the combat that follows, which reads the whole of the supply
+                if for_combat:
+                    ok = in_supply(sc, st, side)
+                else:
+                    ok = sources_alone(sc, st, side)[1]
                 depots = rest[depot]
                 in_cmd[depots] = ok[depots]
                 far[depots] = ~ok[depots]

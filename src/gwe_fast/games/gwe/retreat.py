@@ -37,7 +37,7 @@ from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gu
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import position_key, remembered, sources
+from gwe_fast.games.gwe.supply import position_key, remembered, sources_alone
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
@@ -103,7 +103,8 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
 
     def make() -> np.ndarray:
         m = sc.map
-        at, depots = sources(sc, st, side)                 # copies, ours to change
+        rail, depots = sources_alone(sc, st, side)
+        at = rail.copy()
         at[st.unit_cell[depots]] = True
         cells = np.flatnonzero(at).astype(dtypes.CELL)
         if cells.size == 0:
