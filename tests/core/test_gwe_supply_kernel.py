@@ -103,9 +103,10 @@ def test_9_1_25_12_hexes_in_supply_ride_along_and_change_nothing(calls):
 
 @pytest.mark.parametrize("impl", ["cython", "pure"])
 def test_9_1_sources_alone_are_the_sources_of_the_whole_supply(impl):
-    # asked of the depots alone, the kernel searches no line of a unit: the rail sources and
-    # supplied depots are those of the whole supply, and the depots are in supply as their
-    # chain says, in the positions of a played game (every phase end, both sides)
+    # asked of the depots alone, the kernel searches no line of a unit: the rail sources,
+    # supplied depots and 25.12's hexes are those of the whole supply, and the depots are in
+    # supply as their chain says, in the positions of a played game (every phase end, both
+    # sides)
     sc = load_scenario("brusilov/historical", impl=impl)
     game = driver.new_game(sc, 6, 2)
     seen = {"positions": 0, "depots": 0}
@@ -119,10 +120,13 @@ def test_9_1_sources_alone_are_the_sources_of_the_whole_supply(impl):
             assert not rail.flags.writeable and not depots.flags.writeable
             whole = supply._supply(sc, st, side)
             assert np.array_equal(rail, whole[0]) and np.array_equal(depots, whole[1])
-            alone = supply._supply(sc, st, side, lines=False)
+            alone = supply._supply(sc, st, side, lines=False, hexes=False)
             mine = (sc.units.utype == supply.DEPOT) & (sc.units.side == side)
             assert np.array_equal(alone[2][mine], whole[1][mine])
             assert not alone[3].any()
+            # 25.12's hexes without the units' lines: those of the whole supply
+            hexes = supply._supply(sc, st, side, lines=False)
+            assert np.array_equal(hexes[3], whole[3]) and np.array_equal(hexes[1], whole[1])
             seen["positions"] += 1
             seen["depots"] += int(depots.sum())
             # with the whole supply remembered, its sources are handed out

@@ -249,11 +249,13 @@ def current_values(game: GweGame) -> np.ndarray:
     rows, base, last, car, memo = _value_rows(game.scenario)
     key = st.unit_step.tobytes()
     if car is not None:
-        broken = (game.arr("flags")[car] & Flag.BROKEN_DOWN) != 0
-        key += broken.tobytes()
+        flags = game.arr("flags")
+        key += bytes([bool(flags[c] & Flag.BROKEN_DOWN) for c in _car_list(game.scenario)])
     vals = memo.get(key)
     if vals is not None:
         return vals
+    if car is not None:
+        broken = (flags[car] & Flag.BROKEN_DOWN) != 0
     idx = np.minimum(st.unit_step, last)                       # int64, as last is
     np.maximum(idx, 0, out=idx)
     vals = rows[base + idx]                                    # a new array
@@ -268,6 +270,12 @@ def current_values(game: GweGame) -> np.ndarray:
 
 #: positions whose ``current_values`` a scenario keeps
 _VALUES_KEPT = 8
+
+
+@lru_cache(maxsize=32)
+def _car_list(scenario: Scenario) -> list[int]:
+    """The armored cars' indices as a list (``current_values``' key), made once."""
+    return np.flatnonzero(scenario.units.utype == _ARMORED_CAR).tolist()
 
 
 @lru_cache(maxsize=32)
@@ -1127,16 +1135,19 @@ class _SupplyNow:
     def __init__(self, game: GweGame, side: int):
         st = game.state
         flags = st.extra.get("flags")
-        self._scenario, self._side = game.scenario, int(side)
-        self._state = State(turn=st.turn, phase=st.phase, player=st.player, vp=st.vp,
-                            unit_cell=st.unit_cell.copy(), unit_step=st.unit_step.copy(),
-                            unit_status=st.unit_status.copy(), hex_last=st.hex_last.copy(),
-                            extra={} if flags is None else {"flags": flags.copy()})
+        self._scenario, self._side, self._state = game.scenario, int(side), st
+        self._kept = (st.unit_cell.copy(), st.unit_step.copy(), st.unit_status.copy(),
+                      st.hex_last.copy(), None if flags is None else flags.copy())
         self._supplied = None
 
     def _read(self) -> np.ndarray:
         if self._supplied is None:
-            self._supplied = in_supply(self._scenario, self._state, self._side)
+            st = self._state
+            cell, step, status, last, flags = self._kept
+            then = State(turn=st.turn, phase=st.phase, player=st.player, vp=st.vp,
+                         unit_cell=cell, unit_step=step, unit_status=status, hex_last=last,
+                         extra={} if flags is None else {"flags": flags})
+            self._supplied = in_supply(self._scenario, then, self._side)
         return self._supplied
 
     def __getitem__(self, unit):

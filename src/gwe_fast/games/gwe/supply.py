@@ -99,14 +99,14 @@ def supplied_depots(scenario: Scenario, state: State, side: int) -> np.ndarray:
     return sources(scenario, state, side)[1]
 
 
-def _supply(scenario: Scenario, state: State, side: int, lines: bool = True
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _supply(scenario: Scenario, state: State, side: int, lines: bool = True,
+            hexes: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(rail sources, supplied depots, units in supply, hexes in supply)`` of the position,
     computed afresh by the kernel ``gwe_supply`` (see the module docstring); the hexes are
     those a line of the side's shortest supply range from a source reaches (25.12,
-    ``supplied_cells``). With ``lines=False`` only the sources are worked out (the units in
-    supply are the supplied depots, no hex is in supply): the kernel asked of the depots
-    alone searches no line."""
+    ``supplied_cells``). With ``lines=False`` the units' lines are not worked out (the units
+    in supply are the supplied depots): the kernel asked of the depots alone searches no
+    line of a unit; with ``hexes=False`` no hex is in supply."""
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
     fx = _fixed(scenario)
@@ -126,7 +126,7 @@ def _supply(scenario: Scenario, state: State, side: int, lines: bool = True
         occupied(scenario, state, enemy, hq_only_counts=False).view(np.uint8),
         data.rail_edge[int(side)], state.hex_last, enemy, mine, state.unit_cell,
         fx.depot.view(np.uint8), fx.range, fx.layers, TCR1_ZOC_HEXES, rail, depots, units,
-        fx.shortest[int(side)] if lines else -1, cells)
+        fx.shortest[int(side)] if hexes else -1, cells)
     return rail.view(bool), depots.view(bool), units.view(bool), cells.view(bool)
 
 
@@ -200,7 +200,7 @@ def sources_alone(scenario: Scenario, state: State, side: int
         return hit[0], hit[1]
 
     def made():
-        hit = _supply(scenario, state, side, lines=False)[:2]
+        hit = _supply(scenario, state, side, lines=False, hexes=False)[:2]
         for a in hit:
             a.flags.writeable = False
         return hit
