@@ -212,21 +212,39 @@ def _radii(game: GweGame, hqs: list[int], stopped: list[bool]) -> np.ndarray:
     """``bool[len(hqs), n_cells]``: ``radius_cells`` of each of a side's HQs on the map,
     ``stopped[k]`` whether enemy zones of control stop HQ k's radius (one kernel call,
     ``gwe_command_radii``)."""
-    sc, st, data = game.scenario, game.state, game.data
+    sc, st = game.scenario, game.state
     m = sc.map
     out = np.zeros((len(hqs), m.n_cells), dtype=np.uint8)
     if not hqs:
         return out.view(bool)
     side = int(sc.units.side[hqs[0]])
+    at = np.array(hqs, dtype=np.int64)
+    table, front, back = _hq_radius_facts(sc)
+    # hq_ratings' radius: the reverse side's once flipped (10.54)
+    radius = np.where(st.unit_step[at] > 0, back[at], front[at])
     # one per hex, not into prohibited terrain nor across a blocked hexside, nor into the
     # enemy's hexes (closed by the kernel)
-    open_zoc = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).view(np.uint8)
+    open_zoc = controlled(sc, st, 1 - side)
+    open_zoc &= ~occupied(sc, st, side)
     m.k.play.gwe_command_radii(
         kernels.workspace(m), _radius_tables(sc), occupied(sc, st, 1 - side).view(np.uint8),
-        st.unit_cell[hqs].astype(np.int32), (data.tcr[hqs] - 1).astype(np.int32),
-        np.array([hq_ratings(game, h)[2] for h in hqs], dtype=np.int32),
-        np.array(stopped, dtype=np.uint8), open_zoc, out)
+        st.unit_cell[at], table[at], radius, np.array(stopped, dtype=np.uint8),
+        open_zoc.view(np.uint8), out)
     return out.view(bool)
+
+
+@lru_cache(maxsize=32)
+def _hq_radius_facts(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(table, front, back)`` per unit, int32: the step table of its TCR (TCR - 1) and
+    ``hq_ratings``' command radius on its front and, once flipped, on its back (the front's
+    for a unit without a reverse side). Read-only, made once."""
+    front_r, back_r = _ratings(scenario)
+    table = (gwe_data(scenario).tcr - 1).astype(np.int32)
+    front = np.array([r[2] for r in front_r], dtype=np.int32)
+    back = np.array([(b or f)[2] for f, b in zip(front_r, back_r)], dtype=np.int32)
+    for a in (table, front, back):
+        a.flags.writeable = False
+    return table, front, back
 
 
 @lru_cache(maxsize=32)
