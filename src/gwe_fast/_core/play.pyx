@@ -42,7 +42,7 @@ pure-Python twin ``gwe_fast._pure.play``.
 import numpy as np
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcmp, memcpy
 from numpy.random cimport bitgen_t
@@ -1059,6 +1059,43 @@ cdef void _closing(stepcost_t* tab, const stepcost_t* steps, const cell_t* nb,
                     tab[6 * c + (d + 3) % 6] = -1
 
 
+cdef bint _source_near(const cell_t* nb, const stepcost_t* tab, const uint8_t* tolled,
+                       const uint8_t* source, cell_t start, int reach, uint32_t* seen,
+                       uint32_t mark, cell_t* queue, int32_t* depth) noexcept nogil:
+    # Whether a cell of source lies within reach steps of start by a line of tab's steps
+    # p -> ... -> start that leaves no tolled cell (start itself may be one): the line a
+    # depot's supply traces to a source (9.16), walked backward from the depot, breadth
+    # first. The step p -> x into x from its neighbour p in direction d goes the opposite
+    # way, (d + 3) % 6 (hexgrid), as _closing reads it.
+    cdef Py_ssize_t head = 0, tail = 1, d
+    cdef cell_t x, p
+    cdef int32_t j
+    if source[start]:
+        return True
+    seen[start] = mark
+    queue[0] = start
+    depth[0] = 0
+    while head < tail:
+        x = queue[head]
+        j = depth[head]
+        head += 1
+        if j >= reach:
+            continue
+        for d in range(6):
+            p = nb[6 * <Py_ssize_t>x + d]
+            if p < 0 or seen[p] == mark or tolled[p]:
+                continue
+            if tab[6 * <Py_ssize_t>p + (d + 3) % 6] < 0:
+                continue
+            if source[p]:
+                return True
+            seen[p] = mark
+            queue[tail] = p
+            depth[tail] = j + 1
+            tail += 1
+    return False
+
+
 def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                const stepcost_t[:, ::1] line_steps, const uint8_t[::1] friendly,
                const uint8_t[::1] ezoc, const uint8_t[::1] own, const uint8_t[::1] enemy_combat,
@@ -1102,12 +1139,18 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
     cdef stepcost_t* tab = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
     cdef uint8_t* open_zoc = <uint8_t*>malloc(2 * n * sizeof(uint8_t))
-    cdef cell_t* src = <cell_t*>malloc((n + k + starts.shape[0] + 1) * sizeof(cell_t))
-    if tab == NULL or open_zoc == NULL or src == NULL:
+    cdef cell_t* src = <cell_t*>malloc((2 * n + k + starts.shape[0] + 1) * sizeof(cell_t))
+    cdef uint32_t* seen = <uint32_t*>calloc(n, sizeof(uint32_t))
+    cdef int32_t* depth = <int32_t*>malloc(n * sizeof(int32_t))
+    if tab == NULL or open_zoc == NULL or src == NULL or seen == NULL or depth == NULL:
         free(tab)
         free(open_zoc)
         free(src)
+        free(seen)
+        free(depth)
         raise MemoryError("no memory for a supply search")
+    cdef cell_t* queue = src + n + k + starts.shape[0] + 1
+    cdef uint32_t mark = 0
     cdef uint8_t* ok = open_zoc + n
     cdef cell_t w
     cdef dist_t limit, dc
@@ -1144,31 +1187,25 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
             _closing(tab, &line_steps[0, 0], nb, &enemy_combat[0], 1, n)
 
             # depots: within range of a rail source or a supplied depot, on a line free of
-            # open enemy zones of control, the depot's own hex not counted; they chain (9.16)
-            limit = -1
-            left = 0            # depots not yet supplied
-            for j in range(k):
-                if depot[mine[j]]:
-                    left += 1
-                    if supply_range[mine[j]] > limit:
-                        limit = supply_range[mine[j]]
-            nf = 0
+            # open enemy zones of control, the depot's own hex not counted; they chain (9.16).
+            # Each depot not yet supplied looks back along such lines for a source (ok now
+            # marks the sources: the rail sources, then each supplied depot's hex) until a
+            # round supplies none: the depots a search from the sources would supply, round
+            # after round, as the twin does
             for c in range(n):
-                if rail[c]:
-                    src[nf] = <cell_t>c
-                    nf += 1
-            while left and nf:
-                ws.search(tab, src, NULL, nf, limit, NULL, open_zoc, 0, True)
-                nf = 0
+                ok[c] = rail[c]
+            any_new = True
+            while any_new:
+                any_new = False
                 for j in range(k):
                     u = mine[j]
                     if depot[u] and not depots[u]:
-                        dc = reached_cost(&ws.buf, unit_cell[u])
-                        if 0 <= dc <= supply_range[u]:
+                        mark += 1
+                        if _source_near(nb, tab, open_zoc, ok, unit_cell[u], supply_range[u],
+                                        seen, mark, queue, depth):
                             depots[u] = 1
-                            src[nf] = unit_cell[u]
-                            nf += 1
-                left -= nf
+                            ok[unit_cell[u]] = 1
+                            any_new = True
 
             # the sources: rail sources and supplied depots, in cell order
             for c in range(n):
@@ -1222,6 +1259,8 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         free(tab)
         free(open_zoc)
         free(src)
+        free(seen)
+        free(depth)
 
 
 # --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------
