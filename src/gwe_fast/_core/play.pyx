@@ -1138,7 +1138,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
 
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
     cdef stepcost_t* tab = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
-    cdef uint8_t* open_zoc = <uint8_t*>malloc(2 * n * sizeof(uint8_t))
+    cdef uint8_t* open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
     cdef cell_t* src = <cell_t*>malloc((2 * n + k + starts.shape[0] + 1) * sizeof(cell_t))
     cdef uint32_t* seen = <uint32_t*>calloc(n, sizeof(uint32_t))
     cdef int32_t* depth = <int32_t*>malloc(n * sizeof(int32_t))
@@ -1151,6 +1151,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         raise MemoryError("no memory for a supply search")
     cdef cell_t* queue = src + n + k + starts.shape[0] + 1
     cdef uint32_t mark = 0
+    cdef uint8_t* shut = open_zoc + 2 * n
     cdef uint8_t* ok = open_zoc + n
     cdef cell_t w
     cdef dist_t limit, dc
@@ -1163,6 +1164,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                 # 7.24: friendly units negate enemy zones of control for supply
                 open_zoc[c] = 1 if (ezoc[c] and not own[c]) else 0
                 ok[c] = 1 if (friendly[c] and not enemy_combat[c] and not open_zoc[c]) else 0
+                shut[c] = 1 - ok[c]
                 rail[c] = 0
                 cells[c] = 0
             for j in range(k):
@@ -1171,16 +1173,17 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
 
             # rail sources: from the friendly rail edge, along rail hexsides, through
             # friendly hexes free of enemy combat units and open enemy zones of control; a
-            # hex the enemy occupied last is not a source (9.15, 18.27)
-            _closing(tab, &rail_steps[0, 0], nb, ok, 0, n)
+            # hex the enemy occupied last is not a source (9.15, 18.27). The other hexes
+            # stop the search (it goes no further from them) and are left out after it: the
+            # hexes it reaches among the rest are those it reaches with them closed
             ns = 0
             for i in range(starts.shape[0]):
                 if ok[starts[i]]:
                     src[ns] = starts[i]
                     ns += 1
-            ws.search(tab, src, NULL, ns, -1, NULL, NULL, 0, False)
+            ws.search(&rail_steps[0, 0], src, NULL, ns, -1, shut, NULL, 0, False)
             for c in range(n):
-                if reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
+                if ok[c] and reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
                     rail[c] = 1
 
             # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
