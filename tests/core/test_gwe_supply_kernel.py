@@ -129,6 +129,8 @@ def test_9_1_sources_alone_are_the_sources_of_the_whole_supply(impl):
             assert np.array_equal(hexes[3], whole[3]) and np.array_equal(hexes[1], whole[1])
             seen["positions"] += 1
             seen["depots"] += int(depots.sum())
+            # the position's key: the kernel's bytes are numpy's
+            assert supply.position_key(st, side, sc) == supply.position_key(st, side)
             # with the whole supply remembered, its sources are handed out
             supply.in_supply(sc, st, side)
             kept = supply._memo(sc, "position")[("supply", supply.position_key(st, side))]
@@ -138,6 +140,31 @@ def test_9_1_sources_alone_are_the_sources_of_the_whole_supply(impl):
     if impl == "pure":                     # the twins: a few positions are enough
         check(game, "end")
     assert seen["positions"] > 0 and (impl == "pure" or seen["depots"] > 0)
+
+
+@pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
+def test_gwe_position_key_is_the_bytes_of_the_arrays(impl):
+    rng = np.random.default_rng(3)
+    cell = rng.integers(-1, 600, 40).astype(np.int32)
+    status = rng.integers(0, 1 << 10, 40).astype(np.uint16)
+    last = rng.integers(-1, 2, 70).astype(np.int8)
+    flags = rng.integers(0, 1 << 16, 40).astype(np.uint16)
+    want = (bytes((1,)) + cell.tobytes() + (status & np.uint16(33)).tobytes() + last.tobytes()
+            + (flags & np.uint16(128)).tobytes())
+    assert impl.gwe_position_key(1, cell, status, 33, last, flags, 128) == want
+    assert impl.gwe_position_key(0, cell, status, 33, last, None, 128) == (
+        bytes((0,)) + want[1:len(want) - 80])
+    # other dtypes and strided views are read as their values
+    wide = np.zeros(80, dtype=np.int64)
+    wide[::2] = cell
+    assert impl.gwe_position_key(1, wide[::2], status.astype(np.int32), 33, list(last),
+                                 flags, 128) == want
+    with pytest.raises(ValueError):
+        impl.gwe_position_key(1, cell, status[:-1], 33, last, flags, 128)
+    with pytest.raises(ValueError):
+        impl.gwe_position_key(256, cell, status, 33, last, flags, 128)
+    with pytest.raises(ValueError):
+        impl.gwe_position_key(1, cell, status, 1 << 16, last, flags, 128)
 
 
 def test_9_1_in_supply_is_the_kernels_answer_remembered(calls):

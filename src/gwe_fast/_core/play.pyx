@@ -41,6 +41,7 @@ pure-Python twin ``gwe_fast._pure.play``.
 
 import numpy as np
 cimport numpy as cnp
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
@@ -1264,6 +1265,58 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         free(src)
         free(seen)
         free(depth)
+
+
+# --- The Great War in the East: what a supply line reads of a position -------------------------
+
+cdef cnp.ndarray _flat(object a, int typenum, object dtype):
+    # a as a C-contiguous array of that type: itself when it is one, else a converted copy
+    if (cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == typenum
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)):
+        return <cnp.ndarray>a
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def gwe_position_key(int side, unit_cell, unit_status, int line_status, hex_last, flags,
+                     int off_land):
+    """The bytes of what a supply line reads of a position, made at once (``supply.
+    position_key``): ``side`` as one byte, then the bytes of ``unit_cell`` (int32),
+    ``unit_status & line_status`` (uint16), ``hex_last`` (int8) and, unless ``flags`` is
+    None, ``flags & off_land`` (uint16), native byte order, as the twin's numpy arrays give
+    them."""
+    if side < 0 or side > 255:
+        raise ValueError(f"side {side} does not fit in a byte")
+    if not 0 <= line_status <= 0xFFFF or not 0 <= off_land <= 0xFFFF:
+        raise ValueError("line_status and off_land must be 16-bit masks")
+    cdef cnp.ndarray cell = _flat(unit_cell, cnp.NPY_INT32, np.int32)
+    cdef cnp.ndarray status = _flat(unit_status, cnp.NPY_UINT16, np.uint16)
+    cdef cnp.ndarray last = _flat(hex_last, cnp.NPY_INT8, np.int8)
+    cdef cnp.ndarray fl = None if flags is None else _flat(flags, cnp.NPY_UINT16, np.uint16)
+    cdef Py_ssize_t nu = cnp.PyArray_SIZE(cell), nc = cnp.PyArray_SIZE(last), i
+    cdef Py_ssize_t nf = 0 if fl is None else cnp.PyArray_SIZE(fl)
+    if cnp.PyArray_SIZE(status) != nu:
+        raise ValueError("unit_cell and unit_status must have one entry per unit")
+    out = PyBytes_FromStringAndSize(NULL, 1 + 4 * nu + 2 * nu + nc + 2 * nf)
+    cdef char* b = PyBytes_AS_STRING(out)
+    cdef const uint16_t* st = <const uint16_t*>cnp.PyArray_DATA(status)
+    cdef const uint16_t* f
+    cdef uint16_t x, ls = <uint16_t>line_status, ol = <uint16_t>off_land
+    b[0] = <char>side
+    b += 1
+    memcpy(b, cnp.PyArray_DATA(cell), 4 * nu)
+    b += 4 * nu
+    for i in range(nu):
+        x = st[i] & ls
+        memcpy(b + 2 * i, &x, 2)
+    b += 2 * nu
+    memcpy(b, cnp.PyArray_DATA(last), nc)
+    b += nc
+    if fl is not None:
+        f = <const uint16_t*>cnp.PyArray_DATA(fl)
+        for i in range(nf):
+            x = f[i] & ol
+            memcpy(b + 2 * i, &x, 2)
+    return out
 
 
 # --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------

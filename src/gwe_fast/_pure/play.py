@@ -734,6 +734,27 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
 
 # --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------
 
+def gwe_position_key(side, unit_cell, unit_status, line_status, hex_last, flags, off_land):
+    """The bytes of what a supply line reads of a position (``supply.position_key``): the
+    side as one byte, then the bytes of ``unit_cell`` (int32), ``unit_status & line_status``
+    (uint16), ``hex_last`` (int8) and, unless ``flags`` is None, ``flags & off_land``
+    (uint16)."""
+    if not 0 <= side <= 255:
+        raise ValueError(f"side {side} does not fit in a byte")
+    if not 0 <= line_status <= 0xFFFF or not 0 <= off_land <= 0xFFFF:
+        raise ValueError("line_status and off_land must be 16-bit masks")
+    cell = np.ascontiguousarray(unit_cell, dtype=np.int32)
+    status = np.ascontiguousarray(unit_status, dtype=np.uint16)
+    if status.size != cell.size:
+        raise ValueError("unit_cell and unit_status must have one entry per unit")
+    parts = [bytes((side,)), cell.tobytes(), (status & np.uint16(line_status)).tobytes(),
+             np.ascontiguousarray(hex_last, dtype=np.int8).tobytes()]
+    if flags is not None:
+        parts.append((np.ascontiguousarray(flags, dtype=np.uint16)
+                      & np.uint16(off_land)).tobytes())
+    return b"".join(parts)
+
+
 def gwe_command_radii(ws, tables, enemy, hq_cell, hq_table, hq_radius, hq_stopped, open_zoc,
                       out):
     """The command radius of each of a side's HQs in one position, into ``out``.

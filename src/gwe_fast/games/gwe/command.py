@@ -283,7 +283,7 @@ class _Radii:
         # the HQs' steps (10.54: a flipped HQ's radius)
         st = game.state
         self.hqs, self.plain, self.ah = remembered(
-            game.scenario, ("radii", position_key(st, side), st.unit_step.tobytes()),
+            game.scenario, ("radii", position_key(st, side, game.scenario), st.unit_step.tobytes()),
             lambda: self._make(game, side))
 
     @staticmethod

@@ -119,7 +119,7 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
         return out
 
     # what it reads is what a supply line reads (the sources, the enemy's units)
-    return remembered(sc, ("source_distance", position_key(st, side)), make)
+    return remembered(sc, ("source_distance", position_key(st, side, sc)), make)
 
 
 @lru_cache(maxsize=32)

@@ -142,10 +142,15 @@ def _memo(scenario: Scenario, kind: str) -> OrderedDict:
     return OrderedDict()
 
 
-def position_key(state: State, side: int) -> bytes:
+def position_key(state: State, side: int, scenario: Scenario | None = None) -> bytes:
     """Everything a supply line reads of the state, as one bytes key (a command radius reads
-    the same, and the HQs' steps)."""
+    the same, and the HQs' steps): made by the kernel ``gwe_position_key`` of the
+    scenario's map, or without a scenario by numpy (the same bytes)."""
     flags = state.extra.get("flags")
+    if scenario is not None:
+        return scenario.map.k.play.gwe_position_key(
+            int(side), state.unit_cell, state.unit_status, _LINE_STATUS, state.hex_last, flags,
+            Flag.LIVING_OFF_LAND)
     off_land = b"" if flags is None else (flags & Flag.LIVING_OFF_LAND).tobytes()
     return b"".join((bytes((side,)), state.unit_cell.tobytes(),
                      (state.unit_status & _LINE_STATUS).tobytes(), state.hex_last.tobytes(),
@@ -179,7 +184,7 @@ def _kept_supply(scenario: Scenario, state: State, side: int):
             a.flags.writeable = False
         return hit
 
-    return remembered(scenario, ("supply", position_key(state, side)), made)
+    return remembered(scenario, ("supply", position_key(state, side, scenario)), made)
 
 
 def sources(scenario: Scenario, state: State, side: int) -> tuple[np.ndarray, np.ndarray]:
@@ -194,7 +199,7 @@ def sources_alone(scenario: Scenario, state: State, side: int
     """``sources``, for a caller that reads nothing else of the position's supply: when the
     position's whole supply is not known yet, the sources are worked out alone (no line of a
     unit is searched for) and remembered apart. (Read-only arrays.)"""
-    key = position_key(state, side)
+    key = position_key(state, side, scenario)
     hit = _memo(scenario, "position").get(("supply", key))
     if hit is not None:
         return hit[0], hit[1]
