@@ -52,6 +52,7 @@ class DiceStream:
     def __init__(self, seq: np.random.SeedSequence):
         self._gen = np.random.Generator(np.random.PCG64(seq))
         self._block = np.empty(0, dtype=np.int8)
+        self._values: list[int] = []          # the block as Python ints, read by roll()
         self._pos = 0
         self._forced: deque[int] = deque()
         self.rolled = 0
@@ -61,10 +62,11 @@ class DiceStream:
         self.rolled += 1
         if self._forced:
             return self._forced.popleft()
-        if self._pos == self._block.shape[0]:
+        if self._pos == len(self._values):
             self._block = self._gen.integers(1, 7, size=BLOCK, dtype=np.int8)
+            self._values = self._block.tolist()
             self._pos = 0
-        v = int(self._block[self._pos])
+        v = self._values[self._pos]
         self._pos += 1
         return v
 
@@ -74,6 +76,7 @@ class DiceStream:
 
     def restore(self, words: np.ndarray) -> None:
         self._block, self._pos, self.rolled, forced = _unpack(self._gen, words)
+        self._values = self._block.tolist()
         self._forced = deque(forced)
 
     def force(self, values) -> None:

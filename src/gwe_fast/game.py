@@ -162,14 +162,15 @@ class PlayedGame(Game):
 
         A player who picks at random (``RandomPolicy`` itself) gets its draw without the
         ``Decision`` being built: the same ``Generator.integers`` on its generator, which
-        is all ``RandomPolicy.choose`` reads of a decision, and an answer that is legal."""
+        is all ``RandomPolicy.choose`` reads of a decision (drawn by the map's kernels,
+        ``play.draw``), and an answer that is legal."""
         options = list(options)
         if len(options) == 1:
             return options[0]
         side = int(side)
         policy = self.policies[side]
         if type(policy) is RandomPolicy and options:
-            i = int(self.rngs[side].integers(len(options)))
+            i = self.scenario.map.k.play.draw(self.rngs[side], len(options))
         else:
             d = Decision(kind, side, options, context)
             i = self._check(d, policy.choose(d, self, self.rngs[side]), check_choice)

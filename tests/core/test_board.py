@@ -125,6 +125,49 @@ def test_step_costs_whole_array(mod):
 
 
 @BOTH
+def test_step_costs_over_whole_array(mod):
+    m = HexMap((1, 1), (1, 4))                  # one column: N is direction 0, S direction 3
+    enter = np.array([1, 2, -1, 3], dtype=np.int16)
+    side_add = np.zeros((4, 6), dtype=np.int16)
+    side_add[0, 3] = side_add[1, 0] = 2         # a river between 0101 and 0102
+    base = mod.step_costs(m.neighbors, enter, side_add)
+    zoc = np.array([0, 1, 0, 1], dtype=bool)
+    closed = np.array([1, 0, 0, 0], dtype=bool)
+    got = mod.step_costs_over(m.neighbors, base, closed, zoc, 5)
+    exp = np.full((4, 6), -1, dtype=np.int16)
+    exp[0, 3] = 2 + 2 + 5      # into 0102 across the river, a zone of control
+    exp[1, 0] = -1             # back into 0101: closed
+    exp[2, 0] = 2 + 5          # into 0102 from 0103
+    exp[2, 3] = 3 + 5          # into a zone of control
+    np.testing.assert_array_equal(got, exp)
+    np.testing.assert_array_equal(got, mod.step_costs(m.neighbors, enter, side_add, closed,
+                                                      zoc, 5))
+    assert got.dtype == np.int16 and not np.shares_memory(got, base)
+    # sums wrap to int16 as numpy's astype does
+    big = np.full(4, 32767, dtype=np.int16)
+    got = mod.step_costs_over(m.neighbors, mod.step_costs(m.neighbors, big), None,
+                              np.ones(4, bool), 1)
+    assert got[0, 3] == np.int16(-32768)
+    with pytest.raises(ValueError):
+        mod.step_costs_over(m.neighbors, base[:3])
+    with pytest.raises(ValueError):
+        mod.step_costs_over(m.neighbors, base, zoc_add=1 << 15)
+
+
+@pytest.mark.parametrize("mod", [cy, py], ids=["cython", "pure"])
+def test_step_costs_over_a_neighbour_table_that_does_not_lead_back(mod):
+    # a table whose way back from a neighbour is not (d + 3) % 6: still each step in turn
+    nb = np.array([[1, -1, -1, -1, -1, -1], [-1, 0, -1, -1, -1, -1]], dtype=np.int32)
+    enter = np.array([1, 2], dtype=np.int16)
+    base = mod.step_costs(nb, enter)
+    for closed, zoc in (([1, 0], None), (None, [0, 1]), ([0, 1], [1, 0])):
+        closed = None if closed is None else np.array(closed, bool)
+        zoc = None if zoc is None else np.array(zoc, bool)
+        np.testing.assert_array_equal(mod.step_costs_over(nb, base, closed, zoc, 3),
+                                      mod.step_costs(nb, enter, None, closed, zoc, 3))
+
+
+@BOTH
 def test_reach_within_reads_the_layers_each_unit_may_use(mod):
     dist = np.array([[0, 1, 5, -1],
                      [-1, -1, 2, 3],
@@ -288,6 +331,12 @@ def test_twins_agree_with_each_other_and_with_the_numpy_formulas(case, want):
                                       strict)
         np.testing.assert_array_equal(
             mod.step_costs(nb, enter.astype(np.int32), side_add, closed, strict=False), loose)
+        # the same table from the strict table without closed hexes and zones (movement)
+        base = mod.step_costs(nb, enter, side_add)
+        np.testing.assert_array_equal(mod.step_costs_over(nb, base, closed, zoc, 2), strict)
+        np.testing.assert_array_equal(mod.step_costs_over(nb, base), base)
+        np.testing.assert_array_equal(mod.step_costs_over(nb, base, closed=closed),
+                                      mod.step_costs(nb, enter, side_add, closed))
 
 
 @settings(max_examples=200, deadline=None)

@@ -80,7 +80,12 @@ def test_9_1_25_12_hexes_in_supply_ride_along_and_change_nothing(calls):
     asked = 0
     for args in recorded[::8]:
         cell_range = args[-2]
-        assert cell_range >= 0                     # supply.py always asks for both
+        if cell_range < 0:
+            # supply.py asks for both, but for the sources alone (sources_alone): then it
+            # asks of the depots alone
+            mine, depot = args[9], args[11]
+            assert all(depot[u] for u in mine)
+            continue
         asked += 1
         alone = list(args)
         alone[-2] = -1
@@ -94,6 +99,72 @@ def test_9_1_25_12_hexes_in_supply_ride_along_and_change_nothing(calls):
             r3, d3, u3, _, c3 = _run(impl, w, alone)
             assert np.array_equal(u3, units1) and not c3.any()
     assert asked > 20
+
+
+@pytest.mark.parametrize("impl", ["cython", "pure"])
+def test_9_1_sources_alone_are_the_sources_of_the_whole_supply(impl):
+    # asked of the depots alone, the kernel searches no line of a unit: the rail sources,
+    # supplied depots and 25.12's hexes are those of the whole supply, and the depots are in
+    # supply as their chain says, in the positions of a played game (every phase end, both
+    # sides)
+    sc = load_scenario("brusilov/historical", impl=impl)
+    game = driver.new_game(sc, 6, 2)
+    seen = {"positions": 0, "depots": 0}
+
+    def check(g, phase):
+        st = g.state
+        for side in (0, 1):
+            supply._memo(sc, "position").clear()
+            supply._memo(sc, "sources").clear()
+            rail, depots = supply.sources_alone(sc, st, side)
+            assert not rail.flags.writeable and not depots.flags.writeable
+            whole = supply._supply(sc, st, side)
+            assert np.array_equal(rail, whole[0]) and np.array_equal(depots, whole[1])
+            alone = supply._supply(sc, st, side, lines=False, hexes=False)
+            mine = (sc.units.utype == supply.DEPOT) & (sc.units.side == side)
+            assert np.array_equal(alone[2][mine], whole[1][mine])
+            assert not alone[3].any()
+            # 25.12's hexes without the units' lines: those of the whole supply
+            hexes = supply._supply(sc, st, side, lines=False)
+            assert np.array_equal(hexes[3], whole[3]) and np.array_equal(hexes[1], whole[1])
+            seen["positions"] += 1
+            seen["depots"] += int(depots.sum())
+            # the position's key: the kernel's bytes are numpy's
+            assert supply.position_key(st, side, sc) == supply.position_key(st, side)
+            # with the whole supply remembered, its sources are handed out
+            supply.in_supply(sc, st, side)
+            kept = supply._memo(sc, "position")[("supply", supply.position_key(st, side))]
+            assert supply.sources_alone(sc, st, side)[1] is kept[1]
+
+    driver.play(game, check=check if impl == "cython" else None)
+    if impl == "pure":                     # the twins: a few positions are enough
+        check(game, "end")
+    assert seen["positions"] > 0 and (impl == "pure" or seen["depots"] > 0)
+
+
+@pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
+def test_gwe_position_key_is_the_bytes_of_the_arrays(impl):
+    rng = np.random.default_rng(3)
+    cell = rng.integers(-1, 600, 40).astype(np.int32)
+    status = rng.integers(0, 1 << 10, 40).astype(np.uint16)
+    last = rng.integers(-1, 2, 70).astype(np.int8)
+    flags = rng.integers(0, 1 << 16, 40).astype(np.uint16)
+    want = (bytes((1,)) + cell.tobytes() + (status & np.uint16(33)).tobytes() + last.tobytes()
+            + (flags & np.uint16(128)).tobytes())
+    assert impl.gwe_position_key(1, cell, status, 33, last, flags, 128) == want
+    assert impl.gwe_position_key(0, cell, status, 33, last, None, 128) == (
+        bytes((0,)) + want[1:len(want) - 80])
+    # other dtypes and strided views are read as their values
+    wide = np.zeros(80, dtype=np.int64)
+    wide[::2] = cell
+    assert impl.gwe_position_key(1, wide[::2], status.astype(np.int32), 33, list(last),
+                                 flags, 128) == want
+    with pytest.raises(ValueError):
+        impl.gwe_position_key(1, cell, status[:-1], 33, last, flags, 128)
+    with pytest.raises(ValueError):
+        impl.gwe_position_key(256, cell, status, 33, last, flags, 128)
+    with pytest.raises(ValueError):
+        impl.gwe_position_key(1, cell, status, 1 << 16, last, flags, 128)
 
 
 def test_9_1_in_supply_is_the_kernels_answer_remembered(calls):

@@ -1,7 +1,7 @@
 """The compiled turn loop (``gwe_fast._core.play``) and its twin (``gwe_fast._pure.play``).
 
-* ``draws`` reads from a generator exactly what ``Generator.integers(n)`` would, leaving it in
-  the same state;
+* ``draw`` and ``draws`` read from a generator exactly what ``Generator.integers(n)`` would,
+  leaving it in the same state;
 * ``kb_random_moves`` gives the twin's log, moves and draws in the positions of played games;
 * a random player's Movement Segments played by the kernel (``engine.random_segment``) make
   the same games as the engine's Python loop (``movement_segment``): events, records and
@@ -50,9 +50,27 @@ def test_draws_are_generator_integers(impl, seed):
 
 
 @pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
+@pytest.mark.parametrize("seed", range(4))
+def test_draw_is_generator_integers(impl, seed):
+    ns = np.random.default_rng(seed).integers(1, 400, size=3000)
+    ns[::5] = 1                                   # no draw, as ask() asks nobody
+    ns[::7] = 2
+    ns[::97] = 2**33 + 7                          # past 32 bits: another branch of numpy's
+    ours = GameDice(seed, 4).policy_rng("central")
+    ref = GameDice(seed, 4).policy_rng("central")
+    got = [impl.draw(ours, n) for n in ns.tolist()]
+    want = [0 if n == 1 else int(ref.integers(n)) for n in ns.tolist()]
+    assert got == want and all(type(i) is int for i in got)
+    assert ours.bit_generator.state == ref.bit_generator.state     # left where numpy leaves it
+    assert impl.draw(ours, 1000) == int(ref.integers(1000))
+
+
+@pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
 def test_draws_refuse_no_option(impl):
     with pytest.raises(ValueError):
         impl.draws(np.random.default_rng(0), [3, 0])
+    with pytest.raises(ValueError):
+        impl.draw(np.random.default_rng(0), 0)
 
 
 # --- the kernel against its twin -------------------------------------------------------------

@@ -28,6 +28,10 @@ def step_costs(
     closed: npt.ArrayLike | None = None, zoc: npt.ArrayLike | None = None, zoc_add: int = 0,
     strict: bool = True,
 ) -> npt.NDArray[np.int16]: ...
+def step_costs_over(
+    neighbors: npt.ArrayLike, base: npt.ArrayLike, closed: npt.ArrayLike | None = None,
+    zoc: npt.ArrayLike | None = None, zoc_add: int = 0,
+) -> npt.NDArray[np.int16]: ...
 def reach_within(
     dist: npt.ArrayLike, unit_cell: npt.ArrayLike, units: npt.ArrayLike,
     layers: npt.ArrayLike, limits: npt.ArrayLike,

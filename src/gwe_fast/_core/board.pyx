@@ -17,6 +17,7 @@ is set. A selected unit must stand on the map: its cell is checked.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t
+from libc.string cimport memcpy
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 
@@ -95,6 +96,57 @@ cdef int fill_step_costs(const cell_t* nbr, Py_ssize_t n, const stepcost_t* ente
             e += zoc_add
         out[i] = <stepcost_t>(e + s)
     return 0
+
+
+cdef void fill_step_costs_over(const cell_t* nbr, Py_ssize_t n, const stepcost_t* base,
+                               const flag_t* closed, const flag_t* zoc, int zoc_add,
+                               stepcost_t* out) noexcept nogil:
+    # out = base, with every step into a closed hex -1 and zoc_add added to every step into a
+    # zoc hex that base allows (not -1), wrapped to int16. The steps into hex w are found from
+    # w's neighbours, the way back (d + 3) % 6 (hexgrid); a neighbour table where that way
+    # does not lead back to w is walked step by step instead.
+    cdef Py_ssize_t w, d, i
+    cdef cell_t c
+    memcpy(out, base, 6 * n * sizeof(stepcost_t))
+    if closed == NULL and zoc == NULL:
+        return
+    for w in range(n):
+        if closed != NULL and closed[w]:
+            for d in range(6):
+                c = nbr[6 * w + d]
+                if c >= 0:
+                    i = 6 * <Py_ssize_t>c + (d + 3) % 6
+                    if nbr[i] != w:
+                        _over_by_step(nbr, n, base, closed, zoc, zoc_add, out)
+                        return
+                    out[i] = -1
+        elif zoc != NULL and zoc[w]:
+            for d in range(6):
+                c = nbr[6 * w + d]
+                if c >= 0:
+                    i = 6 * <Py_ssize_t>c + (d + 3) % 6
+                    if nbr[i] != w:
+                        _over_by_step(nbr, n, base, closed, zoc, zoc_add, out)
+                        return
+                    if out[i] != -1:
+                        out[i] = <stepcost_t>(out[i] + zoc_add)
+
+
+cdef void _over_by_step(const cell_t* nbr, Py_ssize_t n, const stepcost_t* base,
+                        const flag_t* closed, const flag_t* zoc, int zoc_add,
+                        stepcost_t* out) noexcept nogil:
+    # fill_step_costs_over for any neighbour table: each step in turn
+    cdef Py_ssize_t i
+    cdef cell_t v
+    for i in range(n * 6):
+        out[i] = base[i]
+        v = nbr[i]
+        if v < 0:
+            continue
+        if closed != NULL and closed[v]:
+            out[i] = -1
+        elif zoc != NULL and zoc[v] and out[i] != -1:
+            out[i] = <stepcost_t>(out[i] + zoc_add)
 
 
 cdef Py_ssize_t units_within(const dist_t* dist, Py_ssize_t n_layers, Py_ssize_t n,
@@ -436,6 +488,58 @@ def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0
     cdef const stepcost_t* enp = <const stepcost_t*>cnp.PyArray_DATA(en)
     with nogil:
         fill_step_costs(nbp, n, enp, sap, clp, zcp, za, st, o)
+    return out
+
+
+def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
+    """``step_costs(neighbors, enter, side_add, closed, zoc, zoc_add)`` from ``base =
+    step_costs(neighbors, enter, side_add)``, the strict table without closed hexes and
+    zones of control (made once per unit kind): ``base`` with every step into a ``closed``
+    hex -1 and ``zoc_add`` added (wrapped to int16) to every other step into a ``zoc`` hex
+    that ``base`` allows (not -1). In a strict table -1 marks exactly the steps not allowed
+    (a sum of two non-negative int16 never wraps to -1), so the two agree.
+
+    Examples
+    --------
+    >>> from gwe_fast import HexMap
+    >>> m = HexMap((1, 1), (1, 3))
+    >>> base = step_costs(m.neighbors, np.array([1, 2, 3], dtype=np.int16))
+    >>> step_costs_over(m.neighbors, base, np.array([0, 0, 1], bool),
+    ...                 np.array([1, 0, 0], bool), 2)[:, [0, 3]]
+    array([[-1,  2],
+           [ 3, -1],
+           [ 2, -1]], dtype=int16)
+    """
+    cdef cnp.ndarray nb = _neighbors(neighbors)
+    cdef Py_ssize_t n = cnp.PyArray_DIMS(nb)[0]
+    cdef cnp.ndarray bs = _as_array(base, cnp.NPY_INT16, np.int16)
+    if cnp.PyArray_SIZE(bs) != 6 * n:
+        raise ValueError("base must have shape (n_cells, 6)")
+    cdef cnp.ndarray cl = None, zc = None
+    cdef const flag_t* clp = NULL
+    cdef const flag_t* zcp = NULL
+    if closed is not None:
+        cl = _as_flags(closed)
+        if cnp.PyArray_SIZE(cl) != n:
+            raise ValueError("closed must have one entry per cell")
+        clp = <const flag_t*>cnp.PyArray_DATA(cl)
+    if zoc is not None:
+        zc = _as_flags(zoc)
+        if cnp.PyArray_SIZE(zc) != n:
+            raise ValueError("zoc must have one entry per cell")
+        zcp = <const flag_t*>cnp.PyArray_DATA(zc)
+    if not -0x8000 <= zoc_add <= 0x7FFF:
+        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    cdef int za = zoc_add
+    cdef cnp.npy_intp dims[2]
+    dims[0] = n
+    dims[1] = 6
+    out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT16, 0)
+    cdef stepcost_t* o = <stepcost_t*>cnp.PyArray_DATA(out)
+    cdef const cell_t* nbp = <const cell_t*>cnp.PyArray_DATA(nb)
+    cdef const stepcost_t* bsp = <const stepcost_t*>cnp.PyArray_DATA(bs)
+    with nogil:
+        fill_step_costs_over(nbp, n, bsp, clp, zcp, za, o)
     return out
 
 

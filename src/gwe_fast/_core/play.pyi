@@ -10,6 +10,7 @@ MOVE: int
 EXIT: int
 LOG_COLUMNS: int
 
+def draw(rng: np.random.Generator, n: int) -> int: ...
 def draws(rng: np.random.Generator, ns: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
 def kb_random_moves(
     rng: np.random.Generator, ws: object, base: npt.NDArray[np.int16],
@@ -94,6 +95,10 @@ def gwe_supply(
     cell_range: int, cells: npt.NDArray[np.uint8],
 ) -> None: ...
 
+def gwe_position_key(
+    side: int, unit_cell: npt.ArrayLike, unit_status: npt.ArrayLike, line_status: int,
+    hex_last: npt.ArrayLike, flags: npt.ArrayLike | None, off_land: int,
+) -> bytes: ...
 def gwe_command_radii(
     ws: object, tables: npt.NDArray[np.int16], enemy: npt.NDArray[np.uint8],
     hq_cell: npt.NDArray[np.int32],

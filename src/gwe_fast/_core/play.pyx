@@ -41,8 +41,9 @@ pure-Python twin ``gwe_fast._pure.play``.
 
 import numpy as np
 cimport numpy as cnp
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcmp, memcpy
 from numpy.random cimport bitgen_t
@@ -86,6 +87,18 @@ cdef inline int64_t _draw(bitgen_t* bg, int64_t n) noexcept nogil:
     if n <= 1:
         return 0
     return <int64_t>random_bounded_uint64(bg, 0, <uint64_t>(n - 1), 0, 0)
+
+
+def draw(rng, Py_ssize_t n):
+    """``Generator.integers(n)`` as a Python int (0 without a draw for ``n == 1``): one draw
+    of ``draws``, for ``PlayedGame.ask``, without the generator's argument handling."""
+    if n < 1:
+        raise ValueError(f"cannot draw among {n} options")
+    cdef bitgen_t* bg = _bitgen(rng)
+    cdef int64_t out
+    with rng.bit_generator.lock:
+        out = _draw(bg, n)
+    return out
 
 
 def draws(rng, ns):
@@ -1047,6 +1060,43 @@ cdef void _closing(stepcost_t* tab, const stepcost_t* steps, const cell_t* nb,
                     tab[6 * c + (d + 3) % 6] = -1
 
 
+cdef bint _source_near(const cell_t* nb, const stepcost_t* tab, const uint8_t* tolled,
+                       const uint8_t* source, cell_t start, int reach, uint32_t* seen,
+                       uint32_t mark, cell_t* queue, int32_t* depth) noexcept nogil:
+    # Whether a cell of source lies within reach steps of start by a line of tab's steps
+    # p -> ... -> start that leaves no tolled cell (start itself may be one): the line a
+    # depot's supply traces to a source (9.16), walked backward from the depot, breadth
+    # first. The step p -> x into x from its neighbour p in direction d goes the opposite
+    # way, (d + 3) % 6 (hexgrid), as _closing reads it.
+    cdef Py_ssize_t head = 0, tail = 1, d
+    cdef cell_t x, p
+    cdef int32_t j
+    if source[start]:
+        return True
+    seen[start] = mark
+    queue[0] = start
+    depth[0] = 0
+    while head < tail:
+        x = queue[head]
+        j = depth[head]
+        head += 1
+        if j >= reach:
+            continue
+        for d in range(6):
+            p = nb[6 * <Py_ssize_t>x + d]
+            if p < 0 or seen[p] == mark or tolled[p]:
+                continue
+            if tab[6 * <Py_ssize_t>p + (d + 3) % 6] < 0:
+                continue
+            if source[p]:
+                return True
+            seen[p] = mark
+            queue[tail] = p
+            depth[tail] = j + 1
+            tail += 1
+    return False
+
+
 def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                const stepcost_t[:, ::1] line_steps, const uint8_t[::1] friendly,
                const uint8_t[::1] ezoc, const uint8_t[::1] own, const uint8_t[::1] enemy_combat,
@@ -1089,18 +1139,25 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
 
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
     cdef stepcost_t* tab = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
-    cdef uint8_t* open_zoc = <uint8_t*>malloc(2 * n * sizeof(uint8_t))
-    cdef cell_t* src = <cell_t*>malloc((n + k + starts.shape[0] + 1) * sizeof(cell_t))
-    if tab == NULL or open_zoc == NULL or src == NULL:
+    cdef uint8_t* open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
+    cdef cell_t* src = <cell_t*>malloc((2 * n + k + starts.shape[0] + 1) * sizeof(cell_t))
+    cdef uint32_t* seen = <uint32_t*>calloc(n, sizeof(uint32_t))
+    cdef int32_t* depth = <int32_t*>malloc(n * sizeof(int32_t))
+    if tab == NULL or open_zoc == NULL or src == NULL or seen == NULL or depth == NULL:
         free(tab)
         free(open_zoc)
         free(src)
+        free(seen)
+        free(depth)
         raise MemoryError("no memory for a supply search")
+    cdef cell_t* queue = src + n + k + starts.shape[0] + 1
+    cdef uint32_t mark = 0
+    cdef uint8_t* shut = open_zoc + 2 * n
     cdef uint8_t* ok = open_zoc + n
     cdef cell_t w
     cdef dist_t limit, dc
     cdef int l
-    cdef bint any_new
+    cdef bint any_new, lines
     ws._busy = True
     try:
         with nogil:
@@ -1108,6 +1165,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                 # 7.24: friendly units negate enemy zones of control for supply
                 open_zoc[c] = 1 if (ezoc[c] and not own[c]) else 0
                 ok[c] = 1 if (friendly[c] and not enemy_combat[c] and not open_zoc[c]) else 0
+                shut[c] = 1 - ok[c]
                 rail[c] = 0
                 cells[c] = 0
             for j in range(k):
@@ -1116,47 +1174,42 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
 
             # rail sources: from the friendly rail edge, along rail hexsides, through
             # friendly hexes free of enemy combat units and open enemy zones of control; a
-            # hex the enemy occupied last is not a source (9.15, 18.27)
-            _closing(tab, &rail_steps[0, 0], nb, ok, 0, n)
+            # hex the enemy occupied last is not a source (9.15, 18.27). The other hexes
+            # stop the search (it goes no further from them) and are left out after it: the
+            # hexes it reaches among the rest are those it reaches with them closed
             ns = 0
             for i in range(starts.shape[0]):
                 if ok[starts[i]]:
                     src[ns] = starts[i]
                     ns += 1
-            ws.search(tab, src, NULL, ns, -1, NULL, NULL, 0, False)
+            ws.search(&rail_steps[0, 0], src, NULL, ns, -1, shut, NULL, 0, False)
             for c in range(n):
-                if reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
+                if ok[c] and reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
                     rail[c] = 1
 
             # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
             _closing(tab, &line_steps[0, 0], nb, &enemy_combat[0], 1, n)
 
             # depots: within range of a rail source or a supplied depot, on a line free of
-            # open enemy zones of control, the depot's own hex not counted; they chain (9.16)
-            limit = -1
-            left = 0            # depots not yet supplied
-            for j in range(k):
-                if depot[mine[j]]:
-                    left += 1
-                    if supply_range[mine[j]] > limit:
-                        limit = supply_range[mine[j]]
-            nf = 0
+            # open enemy zones of control, the depot's own hex not counted; they chain (9.16).
+            # Each depot not yet supplied looks back along such lines for a source (ok now
+            # marks the sources: the rail sources, then each supplied depot's hex) until a
+            # round supplies none: the depots a search from the sources would supply, round
+            # after round, as the twin does
             for c in range(n):
-                if rail[c]:
-                    src[nf] = <cell_t>c
-                    nf += 1
-            while left and nf:
-                ws.search(tab, src, NULL, nf, limit, NULL, open_zoc, 0, True)
-                nf = 0
+                ok[c] = rail[c]
+            any_new = True
+            while any_new:
+                any_new = False
                 for j in range(k):
                     u = mine[j]
                     if depot[u] and not depots[u]:
-                        dc = reached_cost(&ws.buf, unit_cell[u])
-                        if 0 <= dc <= supply_range[u]:
+                        mark += 1
+                        if _source_near(nb, tab, open_zoc, ok, unit_cell[u], supply_range[u],
+                                        seen, mark, queue, depth):
                             depots[u] = 1
-                            src[nf] = unit_cell[u]
-                            nf += 1
-                left -= nf
+                            ok[unit_cell[u]] = 1
+                            any_new = True
 
             # the sources: rail sources and supplied depots, in cell order
             for c in range(n):
@@ -1169,7 +1222,15 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                 if open_zoc[n + c]:
                     src[ns] = <cell_t>c
                     ns += 1
-            if ns and k:
+            lines = False       # a unit other than a depot asked: the search of lines
+            for j in range(k):
+                if not depot[mine[j]]:
+                    lines = True
+                    break
+            if ns and k and not lines:
+                for j in range(k):          # depots alone: as their chain says
+                    supplied[mine[j]] = depots[mine[j]]
+            if ns and lines:
                 # units: a line of at most the unit's range through at most layers - 1 open
                 # enemy zones of control (two for TCR 1, 9.14); a depot as its chain says.
                 # Layer 0 of this search (no open zone left behind) is also the search of
@@ -1202,6 +1263,60 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         free(tab)
         free(open_zoc)
         free(src)
+        free(seen)
+        free(depth)
+
+
+# --- The Great War in the East: what a supply line reads of a position -------------------------
+
+cdef cnp.ndarray _flat(object a, int typenum, object dtype):
+    # a as a C-contiguous array of that type: itself when it is one, else a converted copy
+    if (cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == typenum
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)):
+        return <cnp.ndarray>a
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def gwe_position_key(int side, unit_cell, unit_status, int line_status, hex_last, flags,
+                     int off_land):
+    """The bytes of what a supply line reads of a position, made at once (``supply.
+    position_key``): ``side`` as one byte, then the bytes of ``unit_cell`` (int32),
+    ``unit_status & line_status`` (uint16), ``hex_last`` (int8) and, unless ``flags`` is
+    None, ``flags & off_land`` (uint16), native byte order, as the twin's numpy arrays give
+    them."""
+    if side < 0 or side > 255:
+        raise ValueError(f"side {side} does not fit in a byte")
+    if not 0 <= line_status <= 0xFFFF or not 0 <= off_land <= 0xFFFF:
+        raise ValueError("line_status and off_land must be 16-bit masks")
+    cdef cnp.ndarray cell = _flat(unit_cell, cnp.NPY_INT32, np.int32)
+    cdef cnp.ndarray status = _flat(unit_status, cnp.NPY_UINT16, np.uint16)
+    cdef cnp.ndarray last = _flat(hex_last, cnp.NPY_INT8, np.int8)
+    cdef cnp.ndarray fl = None if flags is None else _flat(flags, cnp.NPY_UINT16, np.uint16)
+    cdef Py_ssize_t nu = cnp.PyArray_SIZE(cell), nc = cnp.PyArray_SIZE(last), i
+    cdef Py_ssize_t nf = 0 if fl is None else cnp.PyArray_SIZE(fl)
+    if cnp.PyArray_SIZE(status) != nu:
+        raise ValueError("unit_cell and unit_status must have one entry per unit")
+    out = PyBytes_FromStringAndSize(NULL, 1 + 4 * nu + 2 * nu + nc + 2 * nf)
+    cdef char* b = PyBytes_AS_STRING(out)
+    cdef const uint16_t* st = <const uint16_t*>cnp.PyArray_DATA(status)
+    cdef const uint16_t* f
+    cdef uint16_t x, ls = <uint16_t>line_status, ol = <uint16_t>off_land
+    b[0] = <char>side
+    b += 1
+    memcpy(b, cnp.PyArray_DATA(cell), 4 * nu)
+    b += 4 * nu
+    for i in range(nu):
+        x = st[i] & ls
+        memcpy(b + 2 * i, &x, 2)
+    b += 2 * nu
+    memcpy(b, cnp.PyArray_DATA(last), nc)
+    b += nc
+    if fl is not None:
+        f = <const uint16_t*>cnp.PyArray_DATA(fl)
+        for i in range(nf):
+            x = f[i] & ol
+            memcpy(b + 2 * i, &x, 2)
+    return out
 
 
 # --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------

@@ -173,6 +173,34 @@ def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0
     return np.array(out, dtype=np.int64).reshape(n, 6).astype(dtypes.STEPCOST)
 
 
+def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
+    """``base`` (a strict ``step_costs`` table without closed hexes and zones of control)
+    with every step into a ``closed`` hex -1 and ``zoc_add`` added to every other step into
+    a ``zoc`` hex that ``base`` allows (not -1), wrapped to int16."""
+    nb, n = _neighbors(neighbors)
+    b = _ints(base, dtypes.STEPCOST)
+    if len(b) != 6 * n:
+        raise ValueError("base must have shape (n_cells, 6)")
+    cl = None if closed is None else _mask(closed)
+    if cl is not None and len(cl) != n:
+        raise ValueError("closed must have one entry per cell")
+    zc = None if zoc is None else _mask(zoc)
+    if zc is not None and len(zc) != n:
+        raise ValueError("zoc must have one entry per cell")
+    if not -0x8000 <= zoc_add <= 0x7FFF:
+        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    out = []
+    for c in range(n):
+        for d in range(6):
+            x, v = b[6 * c + d], nb[c][d]
+            if v >= 0 and cl is not None and cl[v]:
+                x = -1
+            elif v >= 0 and zc is not None and zc[v] and x != -1:
+                x += int(zoc_add)
+            out.append(x)
+    return np.array(out, dtype=np.int64).reshape(n, 6).astype(dtypes.STEPCOST)
+
+
 def reach_within(dist, unit_cell, units, layers, limits):
     """``bool[len(units)]``: some layer ``l < layers[u]`` of ``dist`` reaches unit ``u``'s hex
     within ``limits[u]``."""

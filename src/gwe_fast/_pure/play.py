@@ -1,8 +1,9 @@
 """Pure-Python twin of ``gwe_fast._core.play``: parts of the turn loop, and rules it applies
 over and over, readable first.
 
-* ``draws``: what ``Generator.integers(n)`` gives for each ``n`` in turn (one draw each; none
-  for ``n == 1``, as ``PlayedGame.ask`` asks nobody when there is one option);
+* ``draw``, ``draws``: what ``Generator.integers(n)`` gives for one ``n`` (``PlayedGame.ask``
+  for a random player) and for each ``n`` in turn (one draw each; none for ``n == 1``, as
+  ``PlayedGame.ask`` asks nobody when there is one option);
 * ``kb_random_moves``: a Movement Segment of The Kaiser's Battle (5.0) whose player picks at
   random (``RandomPolicy``): the units offered one at a time, each one's moves, the draws of
   the player's generator in the engine's order, and the moves made.
@@ -53,6 +54,8 @@ LOG_COLUMNS = 7
 def draw(rng: np.random.Generator, n: int) -> int:
     """A random option among ``n``, as ``RandomPolicy`` draws it through ``PlayedGame.ask``:
     nothing is drawn when there is a single option."""
+    if int(n) < 1:
+        raise ValueError(f"cannot draw among {int(n)} options")
     return int(rng.integers(n)) if n > 1 else 0
 
 
@@ -647,7 +650,9 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
         The most open zones any line may cross (9.14).
     rail, depots, supplied : uint8[n], uint8[units], uint8[units]
         Out: the rail supply sources (9.15, 18.27), the supplied depots (9.16, 19.1), the
-        units in supply (9.12-9.14, 9.17); of ``mine`` only, the rest untouched.
+        units in supply (9.12-9.14, 9.17); of ``mine`` only, the rest untouched. When
+        ``mine`` holds depots alone (the sources only are wanted), no line of units is
+        searched for.
     cell_range, cells : int, uint8[n]
         With ``cell_range >= 0``, ``cells`` also gets the hexes a line of that many hexes
         from a source reaches, through no open zone (25.12); otherwise it is left at 0.
@@ -708,7 +713,10 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
         dist, _ = ws.run(line, sources, limit=cell_range, toll=toll, max_toll=0,
                          toll_on_exit=True, copy=True)
         cells[:] = (dist[0] >= 0) & (dist[0] <= cell_range)
-    if sources and mine:
+    if sources and mine and all(depot[u] for u in mine):
+        for u in mine:                  # depots alone: as their chain says, no line searched
+            supplied[u] = depots[u]
+    elif sources and mine:
         # units: a line of at most the unit's range through at most layers - 1 open enemy
         # zones of control (two for TCR 1, 9.14); a depot as its chain says
         limit = max(int(supply_range[u]) for u in mine)
@@ -725,6 +733,27 @@ def gwe_supply(ws, rail_steps, line_steps, friendly, ezoc, own, enemy_combat, st
 
 
 # --- The Great War in the East: command radii (10.33, 10.34, 21.41) ------------------------------
+
+def gwe_position_key(side, unit_cell, unit_status, line_status, hex_last, flags, off_land):
+    """The bytes of what a supply line reads of a position (``supply.position_key``): the
+    side as one byte, then the bytes of ``unit_cell`` (int32), ``unit_status & line_status``
+    (uint16), ``hex_last`` (int8) and, unless ``flags`` is None, ``flags & off_land``
+    (uint16)."""
+    if not 0 <= side <= 255:
+        raise ValueError(f"side {side} does not fit in a byte")
+    if not 0 <= line_status <= 0xFFFF or not 0 <= off_land <= 0xFFFF:
+        raise ValueError("line_status and off_land must be 16-bit masks")
+    cell = np.ascontiguousarray(unit_cell, dtype=np.int32)
+    status = np.ascontiguousarray(unit_status, dtype=np.uint16)
+    if status.size != cell.size:
+        raise ValueError("unit_cell and unit_status must have one entry per unit")
+    parts = [bytes((side,)), cell.tobytes(), (status & np.uint16(line_status)).tobytes(),
+             np.ascontiguousarray(hex_last, dtype=np.int8).tobytes()]
+    if flags is not None:
+        parts.append((np.ascontiguousarray(flags, dtype=np.uint16)
+                      & np.uint16(off_land)).tobytes())
+    return b"".join(parts)
+
 
 def gwe_command_radii(ws, tables, enemy, hq_cell, hq_table, hq_radius, hq_stopped, open_zoc,
                       out):

@@ -55,7 +55,7 @@ from gwe_fast.games.gwe.supply import (
 )
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.state import Status
+from gwe_fast.state import State, Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
 _ARMORED_CAR = int(UnitType.ARMORED_CAR)
@@ -249,11 +249,13 @@ def current_values(game: GweGame) -> np.ndarray:
     rows, base, last, car, memo = _value_rows(game.scenario)
     key = st.unit_step.tobytes()
     if car is not None:
-        broken = (game.arr("flags")[car] & Flag.BROKEN_DOWN) != 0
-        key += broken.tobytes()
+        flags = game.arr("flags")
+        key += bytes([bool(flags[c] & Flag.BROKEN_DOWN) for c in _car_list(game.scenario)])
     vals = memo.get(key)
     if vals is not None:
         return vals
+    if car is not None:
+        broken = (flags[car] & Flag.BROKEN_DOWN) != 0
     idx = np.minimum(st.unit_step, last)                       # int64, as last is
     np.maximum(idx, 0, out=idx)
     vals = rows[base + idx]                                    # a new array
@@ -268,6 +270,12 @@ def current_values(game: GweGame) -> np.ndarray:
 
 #: positions whose ``current_values`` a scenario keeps
 _VALUES_KEPT = 8
+
+
+@lru_cache(maxsize=32)
+def _car_list(scenario: Scenario) -> list[int]:
+    """The armored cars' indices as a list (``current_values``' key), made once."""
+    return np.flatnonzero(scenario.units.utype == _ARMORED_CAR).tolist()
 
 
 @lru_cache(maxsize=32)
@@ -1058,11 +1066,12 @@ def resolve_attack(game: GweGame, combat: Combat) -> Combat:
     combat.panic = panic.panic_in_effect(game, side)
     snapshot = panic.adjacent_snapshot(game) if combat.panic else {}
     supplied = in_supply(sc, st, side)
-    def_supplied = in_supply(sc, st, enemy)
+    def_supplied = _SupplyNow(game, enemy)
     for s in stacks:                                         # 11.22: one unit feeds off it
-        hungry = [x for x in s.counted if not def_supplied[x]]
-        if s.fortress and hungry:
-            def_supplied[hungry[0]] = True
+        if s.fortress:
+            hungry = [x for x in s.counted if not def_supplied[x]]
+            if hungry:
+                def_supplied[hungry[0]] = True
     for x in list(combat.attackers):                         # 9.23
         if u.utype[x] != _HQ and not supplied[x]:
             attrition_check(game, int(x))
@@ -1114,6 +1123,38 @@ def resolve_attack(game: GweGame, combat: Combat) -> Combat:
     _burn(game, combat)
     combat.resolved = True
     return combat
+
+
+class _SupplyNow:
+    """``in_supply(side)`` of the position at the moment of combat, indexed by unit, worked out
+    when first read: the defender's supply is read only by a fortress's stack (11.22) and by
+    8.75 after the result, which most combats never reach. Until then what a supply line
+    reads of the position (``supply.position_key``) is kept aside, so that a late reading is
+    the position's as it stood."""
+
+    def __init__(self, game: GweGame, side: int):
+        st = game.state
+        flags = st.extra.get("flags")
+        self._scenario, self._side, self._state = game.scenario, int(side), st
+        self._kept = (st.unit_cell.copy(), st.unit_step.copy(), st.unit_status.copy(),
+                      st.hex_last.copy(), None if flags is None else flags.copy())
+        self._supplied = None
+
+    def _read(self) -> np.ndarray:
+        if self._supplied is None:
+            st = self._state
+            cell, step, status, last, flags = self._kept
+            then = State(turn=st.turn, phase=st.phase, player=st.player, vp=st.vp,
+                         unit_cell=cell, unit_step=step, unit_status=status, hex_last=last,
+                         extra={} if flags is None else {"flags": flags})
+            self._supplied = in_supply(self._scenario, then, self._side)
+        return self._supplied
+
+    def __getitem__(self, unit):
+        return self._read()[unit]
+
+    def __setitem__(self, unit, value) -> None:
+        self._read()[unit] = value
 
 
 def _burn(game: GweGame, combat: Combat) -> None:

@@ -46,7 +46,13 @@ from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gwe_units
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import friendly_ground, in_supply, position_key, remembered
+from gwe_fast.games.gwe.supply import (
+    friendly_ground,
+    in_supply,
+    position_key,
+    remembered,
+    sources_alone,
+)
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
@@ -69,6 +75,7 @@ NO_HQ = -1              #: the allocation option "apply no HQ's Command Strength
 ARMY_LEVEL, CORPS_LEVEL = 1, 0     #: command levels of 10.22
 
 _HQ, _DEPOT = int(UnitType.HQ), int(UnitType.DEPOT)
+_ON_MAP = int(Status.ON_MAP)
 _AH = int(Nationality.AUSTRO_HUNGARIAN)
 
 _REVERSE = re.compile(r"reverse side \(10\.54\):\s*(\d+)-(\d+)-(\d+)")
@@ -134,8 +141,19 @@ def is_heroic(game: GweGame, hq: int) -> bool:
 
 
 def _hqs(game: GweGame, side: int) -> np.ndarray:
-    u = game.scenario.units
-    return (on_map(game.state) & (u.side == side) & (u.utype == _HQ)).nonzero()[0]
+    # the side's HQs on the map, ascending (int64)
+    hqs = _side_hqs(game.scenario)[int(side)]
+    return hqs[(game.state.unit_status[hqs] & _ON_MAP) != 0]
+
+
+@lru_cache(maxsize=32)
+def _side_hqs(scenario: Scenario) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's HQs, ascending (int64, read-only, made once)."""
+    u = scenario.units
+    out = tuple(np.flatnonzero((u.side == s) & (u.utype == _HQ)) for s in (0, 1))
+    for a in out:
+        a.flags.writeable = False
+    return out
 
 
 def may_command(game: GweGame, hq: int, unit: int) -> bool:
@@ -152,12 +170,26 @@ def may_command(game: GweGame, hq: int, unit: int) -> bool:
 def _zoc_blocks_radius(game: GweGame, hq: int, unit_nationality: int | None) -> bool:
     """10.34: only TCR 1 HQs trace through enemy zones of control; 21.41: never for the
     command of Austro-Hungarian units by any Central Powers HQ."""
-    u = game.scenario.units
-    if int(game.data.tcr[hq]) != 1:
+    return _blocks_radius(game.scenario, hq, unit_nationality)
+
+
+def _blocks_radius(scenario: Scenario, hq: int, unit_nationality: int | None) -> bool:
+    # _zoc_blocks_radius, read from the scenario alone
+    if int(gwe_data(scenario).tcr[hq]) != 1:
         return True
-    return (JOINT_CENTRAL_COMMAND and u.side[hq] == _CENTRAL
+    return (JOINT_CENTRAL_COMMAND and scenario.units.side[hq] == _CENTRAL
             and unit_nationality is not None
             and int(unit_nationality) == _AH)
+
+
+@lru_cache(maxsize=32)
+def _radius_stops(scenario: Scenario) -> tuple[list[bool], list[bool]]:
+    """``(stopped, for_ah)``: ``_zoc_blocks_radius`` of each HQ (False for other units) for
+    most units and for Austro-Hungarian units (21.41), as lists (made once)."""
+    n = scenario.units.n
+    hq = (scenario.units.utype == _HQ).tolist()
+    return ([hq[h] and _blocks_radius(scenario, h, None) for h in range(n)],
+            [hq[h] and _blocks_radius(scenario, h, _AH) for h in range(n)])
 
 
 def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) -> np.ndarray:
@@ -180,21 +212,39 @@ def _radii(game: GweGame, hqs: list[int], stopped: list[bool]) -> np.ndarray:
     """``bool[len(hqs), n_cells]``: ``radius_cells`` of each of a side's HQs on the map,
     ``stopped[k]`` whether enemy zones of control stop HQ k's radius (one kernel call,
     ``gwe_command_radii``)."""
-    sc, st, data = game.scenario, game.state, game.data
+    sc, st = game.scenario, game.state
     m = sc.map
     out = np.zeros((len(hqs), m.n_cells), dtype=np.uint8)
     if not hqs:
         return out.view(bool)
     side = int(sc.units.side[hqs[0]])
+    at = np.array(hqs, dtype=np.int64)
+    table, front, back = _hq_radius_facts(sc)
+    # hq_ratings' radius: the reverse side's once flipped (10.54)
+    radius = np.where(st.unit_step[at] > 0, back[at], front[at])
     # one per hex, not into prohibited terrain nor across a blocked hexside, nor into the
     # enemy's hexes (closed by the kernel)
-    open_zoc = (controlled(sc, st, 1 - side) & ~occupied(sc, st, side)).view(np.uint8)
+    open_zoc = controlled(sc, st, 1 - side)
+    open_zoc &= ~occupied(sc, st, side)
     m.k.play.gwe_command_radii(
         kernels.workspace(m), _radius_tables(sc), occupied(sc, st, 1 - side).view(np.uint8),
-        st.unit_cell[hqs].astype(np.int32), (data.tcr[hqs] - 1).astype(np.int32),
-        np.array([hq_ratings(game, h)[2] for h in hqs], dtype=np.int32),
-        np.array(stopped, dtype=np.uint8), open_zoc, out)
+        st.unit_cell[at], table[at], radius, np.array(stopped, dtype=np.uint8),
+        open_zoc.view(np.uint8), out)
     return out.view(bool)
+
+
+@lru_cache(maxsize=32)
+def _hq_radius_facts(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(table, front, back)`` per unit, int32: the step table of its TCR (TCR - 1) and
+    ``hq_ratings``' command radius on its front and, once flipped, on its back (the front's
+    for a unit without a reverse side). Read-only, made once."""
+    front_r, back_r = _ratings(scenario)
+    table = (gwe_data(scenario).tcr - 1).astype(np.int32)
+    front = np.array([r[2] for r in front_r], dtype=np.int32)
+    back = np.array([(b or f)[2] for f, b in zip(front_r, back_r)], dtype=np.int32)
+    for a in (table, front, back):
+        a.flags.writeable = False
+    return table, front, back
 
 
 @lru_cache(maxsize=32)
@@ -233,14 +283,15 @@ class _Radii:
         # the HQs' steps (10.54: a flipped HQ's radius)
         st = game.state
         self.hqs, self.plain, self.ah = remembered(
-            game.scenario, ("radii", position_key(st, side), st.unit_step.tobytes()),
+            game.scenario, ("radii", position_key(st, side, game.scenario), st.unit_step.tobytes()),
             lambda: self._make(game, side))
 
     @staticmethod
     def _make(game: GweGame, side: int) -> tuple[list[int], np.ndarray, np.ndarray]:
-        hqs = [int(h) for h in _hqs(game, side)]
-        stopped = [_zoc_blocks_radius(game, h, None) for h in hqs]
-        for_ah = [_zoc_blocks_radius(game, h, _AH) for h in hqs]
+        hqs = _hqs(game, side).tolist()
+        stops, stops_ah = _radius_stops(game.scenario)
+        stopped = [stops[h] for h in hqs]
+        for_ah = [stops_ah[h] for h in hqs]
         other = [k for k in range(len(hqs)) if for_ah[k] != stopped[k]]
         # one kernel call: every HQ's radius, then again for those 21.41 restricts
         both = _radii(game, hqs + [hqs[k] for k in other],
@@ -301,12 +352,36 @@ def command_penalty(game: GweGame, units, phasing: bool) -> np.ndarray:
         return out
     sc, st = game.scenario, game.state
     poor = game.data.tcr[units] >= 3
+    if not poor.any():
+        return out                 # no unit of TCR 3-4: no penalty whatever the command
     if phasing:
         ooc = (st.unit_status[units] & Status.OUT_OF_COMMAND).astype(bool)
     else:
         side = int(sc.units.side[units[0]])
-        ooc = out_of_radius(game, side)[units]
+        ooc = np.zeros(units.size, dtype=bool)
+        ooc[poor] = _outside(game, side, units[poor])       # out_of_radius, for these alone
     return poor & ooc
+
+
+def _outside(game: GweGame, side: int, units: np.ndarray) -> np.ndarray:
+    """``out_of_radius(game, side)[units]``, worked out for ``units`` alone (each unit's
+    answer is its own): a depot's supply is traced only when a depot is asked, the radii only
+    when another unit is."""
+    sc, st = game.scenario, game.state
+    u = sc.units
+    out = np.zeros(units.size, dtype=bool)
+    mine = (((st.unit_status[units] & _ON_MAP) != 0) & (u.side[units] == side)
+            & (u.utype[units] != _HQ))
+    if not mine.any():
+        return out
+    depots = mine & (u.utype[units] == _DEPOT) if DEPOTS_COMMANDED_BY_SUPPLY else \
+        np.zeros(units.size, dtype=bool)
+    if depots.any():
+        out[depots] = ~in_supply(sc, st, side)[units[depots]]
+    rest = mine & ~depots
+    if rest.any():
+        out[rest] = ~_Radii(game, side).cover(units[rest]).any(axis=1)
+    return out
 
 
 # --- 10.3, 10.4, 21.2, 21.3: the Command Control Segment ------------------------------------
@@ -348,7 +423,12 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
         if DEPOTS_COMMANDED_BY_SUPPLY:                              # 21.3
             depot = u.utype[rest] == _DEPOT
             if depot.any():
-                ok = in_supply(sc, st, side)
+                # a depot is in supply as its chain says: the sources alone are worked out,
+                # but for the combat that follows, which reads the whole of the supply
+                if for_combat:
+                    ok = in_supply(sc, st, side)
+                else:
+                    ok = sources_alone(sc, st, side)[1]
                 depots = rest[depot]
                 in_cmd[depots] = ok[depots]
                 far[depots] = ~ok[depots]

@@ -10,6 +10,7 @@ stacking is enforced at the end of every phase (6.14).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -241,26 +242,33 @@ def random_segment(game: GweGame, side: int) -> None:
     events = game.events
     turn = int(st.turn)
     current = -1
+    theirs, seen = _side_units(sc)[enemy], None
     while True:
         # what the enemy's position decides: step costs (movement.step_costs), rail steps,
-        # the masks, and its HQs alone (10.52)
+        # the masks, and its HQs alone (10.52); worked out again only when the enemy's units
+        # changed since the last call (10.52 may displace or eliminate its HQs)
+        now = (st.unit_cell[theirs].tobytes(), st.unit_status[theirs].tobytes(),
+               flags[theirs].tobytes())
         on = (st.unit_status & Status.ON_MAP) != 0
-        ezoc = controlled(sc, st, enemy)
-        anyone = occupied(sc, st, enemy)
-        combat = occupied(sc, st, enemy, hq_only_counts=False)
-        ezoc_bytes, blocked = ezoc.tobytes(), {True: anyone.tobytes(), False: combat.tobytes()}
-        for i, key in enumerate(keys):
-            tables[i] = movement._cost_table(sc, key // 2, False, blocked[bool(key % 2)],
-                                             ezoc_bytes)
-        rail_table = rail._rail_table(
-            sc, side, rail.rail_closed(sc, st, side, by_last=False).tobytes(), b"")
-        hexes[play.H_EZOC] = ezoc
-        hexes[play.H_ENEMY] = anyone
-        hexes[play.H_HQ_ALONE] = rail.hq_alone(sc, st, enemy)
-        hq_cells = st.unit_cell[on & (u.side == enemy) & (u.utype == _HQ)]
-        hexes[play.H_ENEMY_HQ] = 0
-        hexes[play.H_ENEMY_HQ, hq_cells] = 1
-        threats = hq_cells[~combat[hq_cells]].astype(np.int32)
+        if now != seen:
+            seen = now
+            ezoc = controlled(sc, st, enemy)
+            anyone = occupied(sc, st, enemy)
+            combat = occupied(sc, st, enemy, hq_only_counts=False)
+            ezoc_bytes = ezoc.tobytes()
+            blocked = {True: anyone.tobytes(), False: combat.tobytes()}
+            for i, key in enumerate(keys):
+                tables[i] = movement._cost_table(sc, key // 2, False, blocked[bool(key % 2)],
+                                                 ezoc_bytes)
+            rail_table = rail._rail_table(
+                sc, side, rail.rail_closed(sc, st, side, by_last=False).tobytes(), b"")
+            hexes[play.H_EZOC] = ezoc
+            hexes[play.H_ENEMY] = anyone
+            hexes[play.H_HQ_ALONE] = rail.hq_alone(sc, st, enemy)
+            hq_cells = st.unit_cell[on & (u.side == enemy) & (u.utype == _HQ)]
+            hexes[play.H_ENEMY_HQ] = 0
+            hexes[play.H_ENEMY_HQ, hq_cells] = 1
+            threats = hq_cells[~combat[hq_cells]].astype(np.int32)
         own_combat = np.flatnonzero(on & (u.side == side) & (u.utype != _HQ)).astype(np.int32)
         rows, status, current, _ = kernel(
             rng, ws, tables, rail_table, limits, game.arr("track_used"), track_on, roster,
@@ -293,6 +301,15 @@ def random_segment(game: GweGame, side: int) -> None:
         elif status == play.GWE_MOVED:
             entered_enemy_hq_hex(game, current)
             command.displace_lone_hqs(game, side)
+
+
+@lru_cache(maxsize=32)
+def _side_units(scenario) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's units, ascending (int64, read-only, made once)."""
+    out = tuple(np.flatnonzero(scenario.units.side == s) for s in (0, 1))
+    for a in out:
+        a.flags.writeable = False
+    return out
 
 
 def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:

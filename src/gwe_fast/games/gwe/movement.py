@@ -73,12 +73,23 @@ def _cost_table(scenario: Scenario, t: int, car: bool, blocked: bytes, ezoc: byt
     # the table of ``step_costs``, read-only: units of one TCR and kind facing the same
     # enemy hexes and zones of control share it (the enemy does not move in a Movement
     # Phase, so a phase's units mostly find it made)
+    m = scenario.map
+    table = m.k.board.step_costs_over(m.neighbors, _base_table(scenario, t, car),
+                                      np.frombuffer(blocked, dtype=bool),
+                                      np.frombuffer(ezoc, dtype=bool),
+                                      int(gwe_data(scenario).zoc_add[t]))
+    table.flags.writeable = False
+    return table
+
+
+@lru_cache(maxsize=32)
+def _base_table(scenario: Scenario, t: int, car: bool) -> np.ndarray:
+    # the strict table of units of TCR t + 1 (and kind) before the enemy's hexes and zones
+    # of control are laid over it (``board.step_costs_over``): read-only, made once
     data = gwe_data(scenario)
     m = scenario.map
     enter = _armored_car_enter(scenario)[t] if car else data.enter_cost[t]     # 24.41
-    table = m.k.board.step_costs(m.neighbors, enter, data.side_add[t],
-                                 np.frombuffer(blocked, dtype=bool),
-                                 np.frombuffer(ezoc, dtype=bool), int(data.zoc_add[t]), True)
+    table = m.k.board.step_costs(m.neighbors, enter, data.side_add[t])
     table.flags.writeable = False
     return table
 

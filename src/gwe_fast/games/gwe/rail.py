@@ -292,7 +292,7 @@ def _rail_step_costs(game: GweGame, unit: int) -> np.ndarray:
     # the units of a side ask the same position over and over (a policy weighing each of
     # them by rail): the table is kept by what it reads, the position (as supply reads it:
     # rail_closed reads no more) and, with track limits, the track used and the unit's SP
-    key = (side, position_key(st, side),
+    key = (side, position_key(st, side, sc),
            (sp, game.arr("track_used").tobytes()) if limits else None)
     return remembered(sc, key, make, kind="rail", size=8)
 

@@ -122,6 +122,13 @@ def _entry_cells(scenario: Scenario, unit: int) -> np.ndarray:
     e = int(scenario.units.entry[unit])
     letters = ((ENTRY_LETTERS[e],) if e >= 0
                else _side_letters(scenario, int(scenario.units.side[unit])))
+    return _letter_cells(scenario, letters)
+
+
+@lru_cache(maxsize=64)
+def _letter_cells(scenario: Scenario, letters: tuple[str, ...]) -> np.ndarray:
+    # the hexes of these entry letters, ascending (read-only; units of the same letters
+    # share it)
     cells = [np.asarray(scenario.entry[x]) for x in letters if x in scenario.entry]
     out = np.unique(np.concatenate(cells)) if cells else np.zeros(0, dtype=np.int32)
     out.flags.writeable = False

@@ -37,7 +37,7 @@ from gwe_fast.games.gwe import stacking
 from gwe_fast.games.gwe import units as gu
 from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
 from gwe_fast.games.gwe.game import Flag, GweGame
-from gwe_fast.games.gwe.supply import position_key, remembered, sources
+from gwe_fast.games.gwe.supply import position_key, remembered, sources_alone
 from gwe_fast.games.gwe.zoc import controlled, occupied
 from gwe_fast.state import Status
 
@@ -103,7 +103,8 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
 
     def make() -> np.ndarray:
         m = sc.map
-        at, depots = sources(sc, st, side)                 # copies, ours to change
+        rail, depots = sources_alone(sc, st, side)
+        at = rail.copy()
         at[st.unit_cell[depots]] = True
         cells = np.flatnonzero(at).astype(dtypes.CELL)
         if cells.size == 0:
@@ -118,7 +119,7 @@ def source_distance(game: GweGame, side: int) -> np.ndarray:
         return out
 
     # what it reads is what a supply line reads (the sources, the enemy's units)
-    return remembered(sc, ("source_distance", position_key(st, side)), make)
+    return remembered(sc, ("source_distance", position_key(st, side, sc)), make)
 
 
 @lru_cache(maxsize=32)
@@ -226,13 +227,14 @@ def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
     points = stacking.points_in_hexes(game)
     fits = [p for p in cand if points[p[-1]] + sp <= limit]
     cand = fits or cand
-    # 8.63 priority 1: toward the nearest friendly supply source
-    dsrc = source_distance(game, side)
-
-    cand = [p for p in cand if toward_source(p, origin, dsrc)] or cand
-    # 8.63 priority 2: units of TCR 1 into hexes not enemy-controlled
-    if len(tcr1) == len(stack):
-        cand = [p for p in cand if not uses_zoc[p]] or cand
+    # 8.63 priority 1: toward the nearest friendly supply source; priority 2: units of TCR 1
+    # into hexes not enemy-controlled. Each keeps one path of several, so a single path
+    # stands as it is (and the distances, a search, are not needed)
+    if len(cand) > 1:
+        dsrc = source_distance(game, side)
+        cand = [p for p in cand if toward_source(p, origin, dsrc)] or cand
+        if len(tcr1) == len(stack):
+            cand = [p for p in cand if not uses_zoc[p]] or cand
     path = game.ask("gwe.combat.retreat", side, cand, units=tuple(stack), length=length)
     if doomed:
         eliminate_units(game, doomed, cause)

@@ -99,12 +99,14 @@ def supplied_depots(scenario: Scenario, state: State, side: int) -> np.ndarray:
     return sources(scenario, state, side)[1]
 
 
-def _supply(scenario: Scenario, state: State, side: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _supply(scenario: Scenario, state: State, side: int, lines: bool = True,
+            hexes: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(rail sources, supplied depots, units in supply, hexes in supply)`` of the position,
     computed afresh by the kernel ``gwe_supply`` (see the module docstring); the hexes are
     those a line of the side's shortest supply range from a source reaches (25.12,
-    ``supplied_cells``)."""
+    ``supplied_cells``). With ``lines=False`` the units' lines are not worked out (the units
+    in supply are the supplied depots): the kernel asked of the depots alone searches no
+    line of a unit; with ``hexes=False`` no hex is in supply."""
     data = gwe_data(scenario)
     m, u = scenario.map, scenario.units
     fx = _fixed(scenario)
@@ -115,6 +117,8 @@ def _supply(scenario: Scenario, state: State, side: int
     cells = np.zeros(m.n_cells, dtype=np.uint8)
     mine = fx.units_of[int(side)]
     mine = mine[(state.unit_status[mine] & _ON_MAP) != 0]
+    if not lines:
+        mine = mine[fx.depot[mine]]
     m.k.play.gwe_supply(
         kernels.workspace(m, TCR1_ZOC_HEXES + 1), fx.rail_steps, fx.line_steps,
         fx.friendly[int(side)], controlled(scenario, state, enemy).view(np.uint8),
@@ -122,7 +126,7 @@ def _supply(scenario: Scenario, state: State, side: int
         occupied(scenario, state, enemy, hq_only_counts=False).view(np.uint8),
         data.rail_edge[int(side)], state.hex_last, enemy, mine, state.unit_cell,
         fx.depot.view(np.uint8), fx.range, fx.layers, TCR1_ZOC_HEXES, rail, depots, units,
-        fx.shortest[int(side)], cells)
+        fx.shortest[int(side)] if hexes else -1, cells)
     return rail.view(bool), depots.view(bool), units.view(bool), cells.view(bool)
 
 
@@ -138,10 +142,15 @@ def _memo(scenario: Scenario, kind: str) -> OrderedDict:
     return OrderedDict()
 
 
-def position_key(state: State, side: int) -> bytes:
+def position_key(state: State, side: int, scenario: Scenario | None = None) -> bytes:
     """Everything a supply line reads of the state, as one bytes key (a command radius reads
-    the same, and the HQs' steps)."""
+    the same, and the HQs' steps): made by the kernel ``gwe_position_key`` of the
+    scenario's map, or without a scenario by numpy (the same bytes)."""
     flags = state.extra.get("flags")
+    if scenario is not None:
+        return scenario.map.k.play.gwe_position_key(
+            int(side), state.unit_cell, state.unit_status, _LINE_STATUS, state.hex_last, flags,
+            Flag.LIVING_OFF_LAND)
     off_land = b"" if flags is None else (flags & Flag.LIVING_OFF_LAND).tobytes()
     return b"".join((bytes((side,)), state.unit_cell.tobytes(),
                      (state.unit_status & _LINE_STATUS).tobytes(), state.hex_last.tobytes(),
@@ -175,7 +184,7 @@ def _kept_supply(scenario: Scenario, state: State, side: int):
             a.flags.writeable = False
         return hit
 
-    return remembered(scenario, ("supply", position_key(state, side)), made)
+    return remembered(scenario, ("supply", position_key(state, side, scenario)), made)
 
 
 def sources(scenario: Scenario, state: State, side: int) -> tuple[np.ndarray, np.ndarray]:
@@ -183,6 +192,25 @@ def sources(scenario: Scenario, state: State, side: int) -> tuple[np.ndarray, np
     (9.13, 9.15, 9.16). (Remembered by position, with ``in_supply``.)"""
     rail, depots, _, _ = _kept_supply(scenario, state, side)
     return rail.copy(), depots.copy()
+
+
+def sources_alone(scenario: Scenario, state: State, side: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``sources``, for a caller that reads nothing else of the position's supply: when the
+    position's whole supply is not known yet, the sources are worked out alone (no line of a
+    unit is searched for) and remembered apart. (Read-only arrays.)"""
+    key = position_key(state, side, scenario)
+    hit = _memo(scenario, "position").get(("supply", key))
+    if hit is not None:
+        return hit[0], hit[1]
+
+    def made():
+        hit = _supply(scenario, state, side, lines=False, hexes=False)[:2]
+        for a in hit:
+            a.flags.writeable = False
+        return hit
+
+    return remembered(scenario, ("sources", key), made, kind="sources")
 
 
 def in_supply(scenario: Scenario, state: State, side: int) -> np.ndarray:

@@ -74,7 +74,9 @@ def move_unit(game: GweGame, unit: int, path) -> None:
     if not path:
         return
     side = game.scenario.units.side[unit]
-    game.state.hex_last[path] = side
+    last = game.state.hex_last
+    for c in path:                    # a few hexes: cheaper one by one than by an index array
+        last[c] = side
     game.state.unit_cell[unit] = path[-1]
 
 

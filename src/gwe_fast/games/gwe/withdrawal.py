@@ -138,7 +138,19 @@ def withdrawal_candidates(game: GweGame, side: int, tried=()) -> list[int]:
     asked = [i for i in np.flatnonzero(ok).tolist() if i not in tried]
     if not asked:
         return []
-    return [i for i, p in zip(asked, _withdrawals(game, int(side), asked)) if p]
+    # whether a unit has a path does not depend on the distances to the sources (they only
+    # narrow a unit's paths when some go toward a source): none are searched for here
+    return [i for i, p in zip(asked, _withdrawals(game, int(side), asked, _no_sources(sc)))
+            if p]
+
+
+@lru_cache(maxsize=32)
+def _no_sources(scenario) -> np.ndarray:
+    """``int32[n_cells]`` of -1: no hex reaches a source (``_withdrawals`` then keeps every
+    path). Read-only, made once."""
+    out = np.full(scenario.map.n_cells, -1, dtype=np.int32)
+    out.flags.writeable = False
+    return out
 
 
 def withdraw(game: GweGame, unit: int, via: int, dest: int) -> None:
@@ -160,24 +172,39 @@ def occupants_for(game: GweGame, phasing: int, cell: int) -> list[int]:
     on the map next to it across a hexside they may cross, able to enter its terrain, not
     entrained, and not taking the hex over the stacking limit (16.0)."""
     sc, st = game.scenario, game.state
-    m, u = sc.map, sc.units
+    u = sc.units
     data = gwe_data(sc)
     limit = int(sc.tables["stacking"]["max_points"])
     here = st.units_at(cell)
     if any(int(u.side[i]) != phasing for i in here):
         return []
     room = limit - int(u.stacking[here].sum())
+    nb = _neighbor_lists(sc)
+    around = nb[cell]
+    mountain = _fixed(sc)[0][cell]
+    cells = st.unit_cell.tolist()
     out = []
     for i in np.flatnonzero(_on_map(game) & (u.side == phasing)
-                            & ~(st.unit_status & Status.ENTRAINED).astype(bool)):
-        c = int(st.unit_cell[i])
-        d = np.flatnonzero(m.neighbors[c] == cell)
-        if d.size == 0 or data.side_add[int(data.tcr[i]) - 1, c, d[0]] < 0:
+                            & ~(st.unit_status & Status.ENTRAINED).astype(bool)).tolist():
+        c = cells[i]
+        if c not in around:                          # not next to it (nor in it)
             continue
-        if not _may_enter(game, int(i))[cell] or int(u.stacking[i]) > room:
+        t = int(data.tcr[i]) - 1
+        if data.side_add[t, c, nb[c].index(cell)] < 0:
             continue
-        out.append(int(i))
+        # _may_enter, for this hex alone
+        if data.enter_cost[t, cell] < 0 or (mountain and u.utype[i] == _ARMORED_CAR):
+            continue
+        if int(u.stacking[i]) > room:
+            continue
+        out.append(i)
     return out
+
+
+@lru_cache(maxsize=32)
+def _neighbor_lists(scenario) -> list[list[int]]:
+    """Each cell's six neighbours (-1 off the map) as Python lists, made once."""
+    return scenario.map.neighbors.tolist()
 
 
 def occupy_vacated(game: GweGame, phasing: int, cell: int) -> None:
