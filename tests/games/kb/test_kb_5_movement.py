@@ -14,7 +14,7 @@ from kb_positions import (Scripted, kb_around, kb_empty_game, kb_put, kb_service
 from gwe_fast.enums import Feature, Side, Terrain
 from gwe_fast.games.kb import engine, movement
 from gwe_fast.games.kb.game import Flag
-from gwe_fast.games.kb.zoc import controlled
+from gwe_fast.games.kb.zoc import controlled, occupied
 
 FIRST, SECOND = movement.FIRST, movement.SECOND
 BN = "br-ii-5gh-61-18"        # British infantry battalion 3-3-4
@@ -394,3 +394,33 @@ def test_5_0_a_segment_works_out_the_units_free_to_move_once(monkeypatch):
         d.play(d.new_game(sc, 4, i, policies={0: make_policy("greedy"),
                                                1: make_policy("greedy")}))
     assert len(seen) > 500 and {t for t, _ in seen} >= {1, 2, 3}
+
+
+def test_5_12_6_21_routes_see_the_enemy_as_it_stands_now():
+    # routes keeps the enemy's occupied and controlled hexes while its units stand still
+    # (movement._enemy_masks): moved, turned to a service company or gone, they are read
+    # again, and the routes are those of a search from nothing kept
+    g = kb_empty_game(turn=3)
+    a = kb_put(g, DIV, "2014")
+    b = kb_put(g, BN, "2012")
+
+    def fresh():
+        movement._MASKS.clear()
+        movement._routes.cache_clear()
+        return movement.routes(g, a, FIRST)[0].copy()
+
+    seen = [movement.routes(g, a, FIRST)[0].copy()]
+    for change in ("move", "service", "gone"):
+        if change == "move":
+            g.state.unit_cell[b] = cell(g, "2011")           # one hex further
+        elif change == "service":
+            g.arr("flags")[b] |= Flag.SERVICE                 # no zone of control (15.24)
+        else:
+            g.state.unit_status[b] = 0                        # off the map
+        for side in (0, 1):
+            assert movement._enemy_masks(g, side) == (occupied(g, side).tobytes(),
+                                                      controlled(g, side).tobytes())
+        got = movement.routes(g, a, FIRST)[0].copy()
+        np.testing.assert_array_equal(got, fresh())
+        seen.append(got)
+    assert any(not np.array_equal(x, y) for x, y in zip(seen, seen[1:]))

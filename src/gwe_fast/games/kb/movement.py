@@ -112,13 +112,40 @@ def routes(game: KbGame, unit: int, segment: int) -> tuple[np.ndarray, np.ndarra
     sc, st = game.scenario, game.state
     here = int(st.unit_cell[unit])
     side = int(sc.units.side[unit])
-    ezoc = controlled(game, 1 - side)
-    enemy_here = occupied(game, 1 - side)
+    enemy_here, ezoc = _enemy_masks(game, 1 - side)
     ma = allowance(game, unit, segment)
     gas = game.arr("gas")
     return _routes(sc, here, segment, ma, tuple(sorted(int(c) for c in gas[gas >= 0])),
-                   np.ascontiguousarray(enemy_here, dtype=bool).tobytes(),
-                   np.ascontiguousarray(ezoc, dtype=bool).tobytes())
+                   enemy_here, ezoc)
+
+
+#: per side: the scenario, the side's units' hexes, status and flags, and the bytes of the
+#: hexes they occupy and control (``_enemy_masks``)
+_MASKS: dict[int, tuple] = {}
+
+
+def _enemy_masks(game: KbGame, side: int) -> tuple[bytes, bytes]:
+    """The bytes of ``occupied`` and ``controlled`` of ``side`` (bool masks), kept while its
+    units stand as they did (their hexes, status and flags: all that the two read). The same
+    bytes objects are handed out again, so ``_routes``' cache hashes them once."""
+    sc, st = game.scenario, game.state
+    mine = _side_units(sc, side)
+    key = (st.unit_cell.take(mine).tobytes(), st.unit_status.take(mine).tobytes(),
+           game.arr("flags").take(mine).tobytes())
+    hit = _MASKS.get(side)
+    if hit is None or hit[0] is not sc or hit[1] != key:
+        hit = _MASKS[side] = (sc, key,
+                              np.ascontiguousarray(occupied(game, side), dtype=bool).tobytes(),
+                              np.ascontiguousarray(controlled(game, side), dtype=bool).tobytes())
+    return hit[2], hit[3]
+
+
+@lru_cache(maxsize=32)
+def _side_units(scenario: Scenario, side: int) -> np.ndarray:
+    """The units of ``side``, ascending (read-only)."""
+    out = np.flatnonzero(scenario.units.side == side)
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=256)
