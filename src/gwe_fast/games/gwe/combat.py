@@ -317,7 +317,7 @@ def stack_at(game: GweGame, cell: int, side: int) -> Stack:
     and the hex has not been attacked yet (12.15: withdrawn cavalry alone defend)."""
     u, st = game.scenario.units, game.state
     flags = game.arr("flags")
-    here = [int(x) for x in st.units_at(int(cell)) if u.side[x] == side]
+    here = [int(x) for x in gu.units_in(game, cell) if u.side[x] == side]
     hqs = [x for x in here if u.utype[x] == _HQ]
     rest = [x for x in here if u.utype[x] != _HQ]
     counted = [x for x in rest if not flags[x] & Flag.RETREATED_IN]
@@ -1167,7 +1167,7 @@ def _hq_fate(game: GweGame, cell: int, side: int) -> None:
     """10.53: HQs left in a hex whose combat units are all gone are eliminated (10.54: or
     flip and displace)."""
     u, st = game.scenario.units, game.state
-    here = [int(x) for x in st.units_at(cell) if u.side[x] == side]
+    here = [int(x) for x in gu.units_in(game, cell) if u.side[x] == side]
     if here and all(u.utype[x] == _HQ for x in here):
         eliminate_units(game, here, "combat")
 
@@ -1209,7 +1209,7 @@ def _defender_result(game: GweGame, combat: Combat, stacks: list[Stack], def_sup
     for s in stacks:
         _hq_fate(game, s.cell, enemy)
     vacated = [s.cell for s in stacks
-               if not any(u.side[x] == enemy for x in st.units_at(s.cell))
+               if not any(u.side[x] == enemy for x in gu.units_in(game, s.cell))
                and not fortress_cells(game, enemy)[s.cell]]
     return vacated, paths, retreated_ah
 
@@ -1355,7 +1355,7 @@ def _advance(game: GweGame, combat: Combat, attackers, vacated, contagion_left) 
         game.event("advance", unit=x, path=routes[c])
         movers.remove(x)
         for h in routes[c]:                     # 10.52: enemy HQs alone there displace
-            for other in st.units_at(int(h)):
+            for other in gu.units_in(game, h):
                 if (u.side[other] != side and u.utype[other] == _HQ
                         and not command.displace_hq(game, int(other))):
                     eliminate_units(game, [int(other)], "combat")

@@ -633,7 +633,7 @@ def hq_combat_strength(game: GweGame, hq: int, attacking: bool, stack_cell: int)
     u = sc.units
     if attacking and not is_heroic(game, hq):
         return 0
-    here = st.units_at(int(stack_cell))
+    here = gwe_units.units_in(game, stack_cell)
     here = here[(u.side[here] == u.side[hq]) & (u.utype[here] != _HQ)]
     if not attacking:
         flags = game.arr("flags")
@@ -647,7 +647,7 @@ def hq_combat_strength(game: GweGame, hq: int, attacking: bool, stack_cell: int)
 
 def _combat_units_at(game: GweGame, cell: int, side: int) -> np.ndarray:
     u = game.scenario.units
-    here = game.state.units_at(int(cell))
+    here = gwe_units.units_in(game, cell)
     return here[(u.side[here] == side) & (u.utype[here] != _HQ)]
 
 

@@ -415,7 +415,7 @@ def entered_enemy_hq_hex(game: GweGame, unit: int) -> None:
 
     sc, st = game.scenario, game.state
     here = int(st.unit_cell[unit])
-    for other in st.units_at(here):
+    for other in units.units_in(game, here):
         if sc.units.side[other] != sc.units.side[unit] and sc.units.utype[other] == _HQ:
             if not command.displace_hq(game, int(other)):
                 units.eliminate(game, int(other), "other")

@@ -20,6 +20,7 @@ import numpy as np
 
 from gwe_fast.enums import Nationality, Side, Size, UnitType
 from gwe_fast.games.gwe.game import Flag, GweGame
+from gwe_fast.games.gwe.units import units_in
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -148,7 +149,7 @@ def contagion(game: GweGame, snapshot: dict[int, int], retreated_from, paths,
     while queue:
         path = queue.pop(0)
         for c in path:
-            here = [int(x) for x in st.units_at(int(c)) if int(x) in snapshot
+            here = [int(x) for x in units_in(game, c) if int(x) in snapshot
                     and int(x) not in adjacent_then and live(int(x))]
             if not here:
                 continue
@@ -169,7 +170,7 @@ def _retreat_one(game: GweGame, stack, forbidden):
     if not stack:
         return None
     cell = int(st.unit_cell[stack[0]])
-    here = st.units_at(cell)
+    here = units_in(game, cell)
     side = int(u.side[stack[0]])
     others = [int(x) for x in here if u.side[x] == side and u.utype[x] != _HQ
               and int(x) not in stack]
