@@ -336,19 +336,37 @@ def may_attack(game: GweGame, side: int) -> np.ndarray:
     leaders among HQs), not yet attacked (8.14) nor advanced (8.73), not entrained (5.36), and
     not moved by rail in the last Movement Phase unless of TCR 1 (5.34)."""
     sc, st = game.scenario, game.state
-    u = sc.units
+    fx = _attack_masks(sc)
     flags = game.arr("flags")
     vals = current_values(game)
-    ok = (on_map(st) & (u.side == side)
-          & ((flags & (Flag.ATTACKED | Flag.ADVANCED)) == 0)
-          & ~(st.unit_status & Status.ENTRAINED).astype(bool)
-          & ~(((flags & Flag.USED_RAIL) != 0) & (game.data.tcr != 1)))
-    out = ok & (vals[:, 0] > 0) & (u.utype != _HQ)
+    ok = (st.unit_status & _ON_ENTRAINED) == _ON_MAP              # on the map, not entrained
+    ok &= fx.side[int(side)]
+    ok &= (flags & _ATTACKED_ADVANCED) == 0
+    ok &= ((flags & Flag.USED_RAIL) == 0) | fx.tcr1
+    out = ok & fx.not_hq
+    out &= vals[:, 0] > 0
     heroic = _heroic(sc)
     if heroic.size:
         for h in heroic[ok[heroic]].tolist():
             if command.hq_combat_strength(game, h, True, int(st.unit_cell[h])) > 0:
                 out[h] = True
+    return out
+
+
+_ON_MAP = int(Status.ON_MAP)
+_ON_ENTRAINED = int(Status.ON_MAP | Status.ENTRAINED)
+_ATTACKED_ADVANCED = int(Flag.ATTACKED | Flag.ADVANCED)
+
+
+@lru_cache(maxsize=32)
+def _attack_masks(scenario: Scenario) -> SimpleNamespace:
+    """What ``may_attack`` reads of the scenario, made once (read-only): each side's units,
+    the units of TCR 1 and the units other than HQs."""
+    u = scenario.units
+    out = SimpleNamespace(side=tuple(u.side == s for s in (0, 1)),
+                          tcr1=gwe_data(scenario).tcr == 1, not_hq=u.utype != _HQ)
+    for a in (*out.side, out.tcr1, out.not_hq):
+        a.flags.writeable = False
     return out
 
 
@@ -485,9 +503,9 @@ def cavalry_full_hexes(game: GweGame) -> np.ndarray:
     """``bool[n_cells]``: the hexes cavalry attacks at full strength (12.21): no unit there but
     cavalry, depots and HQs, and no fortress with steps left (11.13)."""
     sc, st = game.scenario, game.state
-    other = on_map(st) & _not_cavalry_full(sc)
-    full = np.ones(sc.map.n_cells, dtype=bool)
-    full[st.unit_cell[other]] = False
+    m = sc.map
+    full = ~m.k.board.occupied_cells(m.n_cells, st.unit_cell, st.unit_status, sc.units.side,
+                                     None, Status.ON_MAP, 0, _not_cavalry_full(sc))
     cells = _fortresses(sc)[2]
     full[cells[FORTRESS_STEPS - game.arr("fortress")[cells, F_LOST] > 0]] = False
     return full

@@ -16,6 +16,8 @@ the Central Powers' supply, recorded as Austro-Hungarian only for convenience).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast.enums import Nationality, Side, Size, UnitType
@@ -45,8 +47,14 @@ def panic_in_effect(game: GweGame, side: int) -> bool:
 
 def subject_to_panic(game: GweGame) -> np.ndarray:
     """``bool[n_units]``: Austro-Hungarian units other than HQs, depots and the Sud Armee
-    units of 23.42."""
-    u = game.scenario.units
+    units of 23.42. (A new array; the scenario's is made once.)"""
+    return _subject(game.scenario).copy()
+
+
+@lru_cache(maxsize=32)
+def _subject(scenario) -> np.ndarray:
+    # subject_to_panic of the scenario (read-only)
+    u = scenario.units
     out = ((u.nationality == _AUSTRO_HUNGARIAN) & (u.utype != _HQ)
            & (u.utype != _DEPOT))
     for uid in SUD_ARMEE:
@@ -54,6 +62,7 @@ def subject_to_panic(game: GweGame) -> np.ndarray:
             out[u.index(uid)] = False
         except KeyError:
             pass
+    out.flags.writeable = False
     return out
 
 
