@@ -106,7 +106,8 @@ class GameDice:
 
     def roll(self, name: str) -> int:
         """One die from the named stream."""
-        return self.stream(name).roll()
+        s = self._streams.get(name)            # stream() makes it (or refuses the name)
+        return (s or self.stream(name)).roll()
 
     def force(self, name: str, values) -> None:
         """Make the next rolls of a stream return ``values`` (tests build positions this way)."""

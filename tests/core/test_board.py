@@ -125,6 +125,22 @@ def test_step_costs_whole_array(mod):
 
 
 @BOTH
+def test_units_in_cell_are_state_units_at(mod):
+    cell, status, _ = units([4, 0, 8, 4, 2, 4], [ON, ON, ON, ON | ENTRAINED, 0, 0],
+                            [0, 1, 0, 0, 0, 1])
+    got = mod.units_in_cell(cell, status, 4)
+    assert got.dtype == np.intp and got.tolist() == [0, 3]
+    assert mod.units_in_cell(cell, status, 2).tolist() == []
+    assert mod.units_in_cell(cell, status, 4, require=0).tolist() == [0, 3, 5]
+    assert mod.units_in_cell(cell, status, 4, require=ON | ENTRAINED).tolist() == [3]
+    assert mod.units_in_cell(cell.astype(np.int64), list(status), 8).tolist() == [2]
+    with pytest.raises(ValueError):
+        mod.units_in_cell(cell, status[:-1], 4)
+    with pytest.raises(ValueError):
+        mod.units_in_cell(cell, status, 4, require=1 << 16)
+
+
+@BOTH
 def test_step_costs_over_whole_array(mod):
     m = HexMap((1, 1), (1, 4))                  # one column: N is direction 0, S direction 3
     enter = np.array([1, 2, -1, 3], dtype=np.int16)
@@ -291,6 +307,12 @@ def test_twins_agree_with_each_other_and_with_the_numpy_formulas(case, want):
     n, nb = m.n_cells, m.neighbors
     sel = _selection(status, side, want, elig, flags)
     args = (cell, status, side, want, ON, ENTRAINED, elig, flags, 4)
+
+    for c in range(min(n, 12)):                              # State.units_at before
+        here = (cell == c).nonzero()[0]
+        here = here[(status[here] & ON) != 0]
+        for mod in (cy, py):
+            np.testing.assert_array_equal(mod.units_in_cell(cell, status, c, ON), here)
 
     occ = np.zeros(n, dtype=bool)
     occ[cell[sel]] = True

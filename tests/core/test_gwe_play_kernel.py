@@ -311,6 +311,46 @@ def test_roster_holds_what_the_rules_say(historical, monkeypatch):
     assert seen["never"] > 0 and seen["may"] > 0
 
 
+def test_roster_kernel_gives_its_twins_roster(historical, monkeypatch):
+    # at the start of every random segment of a game (the opening turn's 18.1 among them),
+    # the kernel and its twin write the same roster and keys; bad arguments are refused
+    calls = []
+
+    class Recorder:
+        def __getattr__(self, name):
+            return getattr(cy, name)
+
+        def gwe_roster(self, *args):
+            calls.append([a.copy() if isinstance(a, np.ndarray) else a for a in args])
+            return cy.gwe_roster(*args)
+
+    monkeypatch.setattr(historical.map.k, "play", Recorder())
+    driver.play(driver.new_game(historical, 4, 4))
+    monkeypatch.undo()
+    assert len(calls) > 20 and any(c[11] for c in calls)
+    seen = {"halved": 0, "never": 0, "handover": 0, "hq": 0, "keys": 0}
+    for args in calls:
+        out = []
+        for impl in (cy, py):
+            a = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
+            n = impl.gwe_roster(*a)
+            out.append((n, a[-2], a[-1][:n]))
+        (n1, r1, k1), (n2, r2, k2) = out
+        assert n1 == n2 and np.array_equal(r1, r2) and np.array_equal(k1, k2)
+        units, step, values = args[0], args[1], args[4]
+        seen["halved"] += int((r1[:, cy.R_ALLOWANCE] < values[units, step[units], 2]).sum())
+        seen["never"] += int((r1[:, cy.R_ENTRAIN_TCR] == 0).sum())
+        seen["handover"] += int((r1[:, cy.R_TRAITS] & cy.T_HANDOVER != 0).sum())
+        seen["hq"] += int((r1[:, cy.R_TRAITS] & cy.T_HQ != 0).sum())
+        seen["keys"] = max(seen["keys"], n1)
+    assert all(v > 0 for v in seen.values()), seen
+    bad = [x.copy() if isinstance(x, np.ndarray) else x for x in calls[0]]
+    bad[-1] = np.zeros(1, np.int32)                       # no room for the keys
+    for impl in (cy, py):
+        with pytest.raises(ValueError):
+            impl.gwe_roster(*bad)
+
+
 def test_games_in_threads_play_as_alone(historical):
     # the segment kernel runs without the GIL on a workspace of its thread's own
     threads_play_as_alone(driver, historical, 3)

@@ -28,6 +28,9 @@ def step_costs(
     closed: npt.ArrayLike | None = None, zoc: npt.ArrayLike | None = None, zoc_add: int = 0,
     strict: bool = True,
 ) -> npt.NDArray[np.int16]: ...
+def units_in_cell(
+    unit_cell: npt.ArrayLike, unit_status: npt.ArrayLike, cell: int, require: int = 1,
+) -> npt.NDArray[np.intp]: ...
 def step_costs_over(
     neighbors: npt.ArrayLike, base: npt.ArrayLike, closed: npt.ArrayLike | None = None,
     zoc: npt.ArrayLike | None = None, zoc_add: int = 0,

@@ -491,6 +491,38 @@ def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0
     return out
 
 
+def units_in_cell(unit_cell, unit_status, Py_ssize_t cell, require=1):
+    """``intp``: the units, ascending, standing in ``cell`` with every ``require`` status bit
+    set (``State.units_at``: the units on the map in a hex).
+
+    Examples
+    --------
+    >>> units_in_cell(np.array([4, 2, 4, 4], np.int32), np.array([1, 1, 0, 1], np.uint16), 4)
+    array([0, 3])
+    """
+    cdef cnp.ndarray uc = _as_array(unit_cell, cnp.NPY_INT32, np.int32)
+    cdef cnp.ndarray us = _as_array(unit_status, cnp.NPY_UINT16, np.uint16)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(uc), i, k = 0
+    if cnp.PyArray_SIZE(us) != n:
+        raise ValueError("unit_cell and unit_status must have one entry per unit")
+    cdef uint16_t req = _bits(require, "require")
+    cdef const cell_t* c = <const cell_t*>cnp.PyArray_DATA(uc)
+    cdef const uint16_t* s = <const uint16_t*>cnp.PyArray_DATA(us)
+    for i in range(n):
+        if c[i] == cell and (s[i] & req) == req:
+            k += 1
+    cdef cnp.npy_intp dims[1]
+    dims[0] = k
+    out = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INTP, 0)
+    cdef cnp.npy_intp* o = <cnp.npy_intp*>cnp.PyArray_DATA(out)
+    k = 0
+    for i in range(n):
+        if c[i] == cell and (s[i] & req) == req:
+            o[k] = i
+            k += 1
+    return out
+
+
 def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
     """``step_costs(neighbors, enter, side_add, closed, zoc, zoc_add)`` from ``base =
     step_costs(neighbors, enter, side_add)``, the strict table without closed hexes and

@@ -55,6 +55,17 @@ B_OUT_OF_COMMAND: int
 BITS: int
 GWE_LOG_COLUMNS: int
 
+KIND_HQ: int
+KIND_CAR: int
+KIND_AH: int
+
+def gwe_roster(
+    units: npt.NDArray[np.int64], unit_step: npt.NDArray[np.int8],
+    unit_status: npt.NDArray[np.uint16], flags: npt.NDArray[np.uint16],
+    values: npt.NDArray[np.int16], tcr: npt.NDArray[np.int8], stacking: npt.NDArray[np.int8],
+    kind: npt.NDArray[np.uint8], out_of_supply: int, out_of_command: int, off_land: int,
+    never_by_rail: bool, roster: npt.NDArray[np.int32], keys: npt.NDArray[np.int32],
+) -> int: ...
 def gwe_random_moves(
     rng: np.random.Generator, ws: object, tables: npt.NDArray[np.int16],
     rail_table: npt.NDArray[np.int16], limits: npt.NDArray[np.int16],

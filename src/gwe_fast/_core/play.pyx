@@ -412,6 +412,9 @@ cdef enum:
     _B_OUT_OF_COMMAND = 4
     _BITS = 5
     _GWE_LOG_COLUMNS = 7
+    _KIND_HQ = 1                        # a unit's kind bits (gwe_roster)
+    _KIND_CAR = 2
+    _KIND_AH = 4
 
 GWE_DONE, GWE_HANDOVER, GWE_MOVED, GWE_FULL = _GWE_DONE, _GWE_HANDOVER, _GWE_MOVED, _GWE_FULL
 PICK, ACTION = _PICK, _ACTION
@@ -420,6 +423,7 @@ R_UNIT, R_TABLE, R_ALLOWANCE, R_ENTRAIN_TCR, R_STACKING, R_TRAITS = (
     _R_UNIT, _R_TABLE, _R_ALLOWANCE, _R_ENTRAIN_TCR, _R_STACKING, _R_TRAITS)
 ROSTER_COLUMNS = _ROSTER_COLUMNS
 T_HANDOVER, T_HQ = _HANDOVER, _HQ
+KIND_HQ, KIND_CAR, KIND_AH = _KIND_HQ, _KIND_CAR, _KIND_AH
 H_RAIL, H_EZOC, H_ENEMY, H_ENEMY_HQ, H_HQ_ALONE, HEX_ROWS = (
     _H_RAIL, _H_EZOC, _H_ENEMY, _H_ENEMY_HQ, _H_HQ_ALONE, _HEX_ROWS)
 B_MOVED, B_USED_RAIL, B_RAIL_COUNTED, B_ENTRAINED, B_OUT_OF_COMMAND, BITS = (
@@ -433,6 +437,77 @@ cdef inline int16_t _track_room(const int16_t[:, :, ::1] limits, const int16_t[:
     if limits[c, d, line] < 0:
         return -1
     return <int16_t>(limits[c, d, line] - used[c, d, line])
+
+
+def gwe_roster(const int64_t[::1] units, const int8_t[::1] unit_step,
+               const uint16_t[::1] unit_status, const uint16_t[::1] flags,
+               const int16_t[:, :, ::1] values, const int8_t[::1] tcr,
+               const int8_t[::1] stacking, const uint8_t[::1] kind, int out_of_supply,
+               int out_of_command, int off_land, bint never_by_rail,
+               int32_t[:, ::1] roster, int32_t[::1] keys):
+    """The roster of ``gwe_random_moves`` for ``units`` (ascending) and the keys of their
+    step-cost tables, as ``engine._roster`` wants them. Same arguments and results as the
+    twin (``gwe_fast._pure.play``); returns the keys written."""
+    cdef Py_ssize_t k = units.shape[0], n_units = unit_step.shape[0], n_keys = keys.shape[0]
+    cdef Py_ssize_t j, u, key, c
+    if (unit_status.shape[0] != n_units or flags.shape[0] != n_units
+            or values.shape[0] != n_units or values.shape[2] < 3 or tcr.shape[0] != n_units
+            or stacking.shape[0] != n_units or kind.shape[0] != n_units):
+        raise ValueError("the unit arrays must have one row per unit (values [units, steps, 3])")
+    if roster.shape[0] != k or roster.shape[1] != _ROSTER_COLUMNS:
+        raise ValueError(f"roster must be int32[{k}, {_ROSTER_COLUMNS}]")
+    for j in range(k):
+        u = units[j]
+        if u < 0 or u >= n_units:
+            raise ValueError(f"unit {u} is not a unit of the game")
+        if unit_step[u] < 0 or unit_step[u] >= values.shape[1]:
+            raise ValueError(f"unit {u} is on step {unit_step[u]}, with no values")
+        key = (tcr[u] - 1) * 2 + 1
+        if tcr[u] < 1 or key >= n_keys:
+            raise ValueError(f"unit {u} has TCR {tcr[u]}: no room for its table's key")
+    cdef uint16_t oos = <uint16_t>out_of_supply, ooc = <uint16_t>out_of_command
+    cdef uint16_t lol = <uint16_t>off_land, st
+    cdef int s, ma
+    cdef bint hq, never, handover
+    cdef int32_t* rank = <int32_t*>calloc(n_keys, sizeof(int32_t))
+    if rank == NULL:
+        raise MemoryError("no memory for a roster")
+    with nogil:
+        for j in range(k):
+            u = units[j]
+            s = unit_step[u]
+            st = unit_status[u]
+            hq = (kind[u] & _KIND_HQ) != 0
+            ma = values[u, s, 2]
+            # 9.21, 10.35, 19.42: halved out of supply, down but never below one
+            if (st & oos) and not hq and not (flags[u] & lol):
+                ma = ma // 2
+                if ma < 1:
+                    ma = 1
+            # movement.step_costs: one table per TCR and "may enter a hex of enemy HQs only"
+            key = (tcr[u] - 1) * 2 + (1 if values[u, s, 0] <= 0 else 0)
+            rank[key] = 1
+            # rail.can_entrain, but for the hex, the points spent, rail used and the capacity
+            never = ((st & ooc) != 0 or ((st & oos) != 0 and not hq)
+                     or (never_by_rail and not hq))
+            handover = ((kind[u] & _KIND_CAR) != 0                                # 24.4
+                        or ((kind[u] & _KIND_AH) != 0 and not hq and s > 0))      # 23.52
+            roster[j, _R_UNIT] = <int32_t>u
+            roster[j, _R_TABLE] = <int32_t>key          # a key until the ranks are known
+            roster[j, _R_ALLOWANCE] = ma
+            roster[j, _R_ENTRAIN_TCR] = 0 if never else tcr[u]
+            roster[j, _R_STACKING] = stacking[u]
+            roster[j, _R_TRAITS] = (_HANDOVER if handover else 0) + (_HQ if hq else 0)
+        c = 0
+        for key in range(n_keys):
+            if rank[key]:
+                keys[c] = <int32_t>key
+                rank[key] = <int32_t>c
+                c += 1
+        for j in range(k):
+            roster[j, _R_TABLE] = rank[roster[j, _R_TABLE]]
+    free(rank)
+    return c
 
 
 def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,

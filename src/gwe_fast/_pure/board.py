@@ -173,6 +173,17 @@ def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0
     return np.array(out, dtype=np.int64).reshape(n, 6).astype(dtypes.STEPCOST)
 
 
+def units_in_cell(unit_cell, unit_status, cell, require=1):
+    """``intp``: the units, ascending, in ``cell`` with every ``require`` status bit set."""
+    cells = _ints(unit_cell, dtypes.CELL)
+    status = _ints(unit_status, np.uint16)
+    if len(status) != len(cells):
+        raise ValueError("unit_cell and unit_status must have one entry per unit")
+    req = _bits(require, "require")
+    return np.array([i for i, (c, s) in enumerate(zip(cells, status))
+                     if c == cell and s & req == req], dtype=np.intp)
+
+
 def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
     """``base`` (a strict ``step_costs`` table without closed hexes and zones of control)
     with every step into a ``closed`` hex -1 and ``zoc_add`` added to every other step into

@@ -220,6 +220,8 @@ ROSTER_COLUMNS = 6
 #: an armored car, 24.4); an HQ (never counted toward Rail Capacity, 5.31; not a combat unit,
 #: so its moves threaten no enemy HQ, 10.52)
 T_HANDOVER, T_HQ = 1, 2
+#: the bits of a unit's kind (``gwe_roster``): an HQ, the armored car, Austro-Hungarian
+KIND_HQ, KIND_CAR, KIND_AH = 1, 2, 4
 #: the rows of the hex masks: a Friendly rail line, the enemy's zone of control, enemy units
 #: (HQs included), enemy HQs, enemy HQs with no other enemy unit
 H_RAIL, H_EZOC, H_ENEMY, H_ENEMY_HQ, H_HQ_ALONE = range(5)
@@ -232,6 +234,64 @@ BITS = 5
 #: unit (-1 for "no more moves"); for an action its kind, the hex it ends in, and the
 #: Movement Points spent (a move, entraining) or where its path starts in ``paths`` (rail)
 GWE_LOG_COLUMNS = 7
+
+
+def gwe_roster(units, unit_step, unit_status, flags, values, tcr, stacking, kind,
+               out_of_supply, out_of_command, off_land, never_by_rail, roster, keys):
+    """The roster of ``gwe_random_moves`` for ``units``, written into ``roster``, and the keys
+    of their step-cost tables, written into ``keys``; returns the keys written.
+
+    Parameters
+    ----------
+    units : int64[k]
+        The units that may move (``engine.movable``), ascending.
+    unit_step, unit_status, flags : the game's arrays.
+    values, tcr, stacking : int16[units, steps, 3], int8[units], int8[units]
+        The printed values of each step, each unit's TCR and Stacking Points.
+    kind : uint8[units]
+        ``KIND_HQ``, ``KIND_CAR`` (the armored car), ``KIND_AH`` (Austro-Hungarian) bits.
+    out_of_supply, out_of_command, off_land : int
+        The status bits OUT_OF_SUPPLY, OUT_OF_COMMAND and the flag LIVING_OFF_LAND.
+    never_by_rail : bool
+        No unit but HQs may entrain this segment (18.1, the Russians' opening turn).
+    roster : int32[k, ROSTER_COLUMNS]
+        Out: per unit, its step-cost table (the rank of its key among ``keys``), its Movement
+        Allowance (halved, fractions down but never below one, out of supply unless an HQ or
+        living off the land: 9.21, 10.35, 19.42), its TCR if nothing but the hex, the
+        points spent, rail use and capacity may stop it entraining, else 0 (5.32, 5.35,
+        10.35, 18.1), its Stacking Points and traits (``T_HANDOVER``: the armored car, 24.4,
+        or a reduced Austro-Hungarian unit other than an HQ, 23.52; ``T_HQ``).
+    keys : int32[>= 2 * (largest TCR)]
+        Out: the keys of the tables in use, ascending: ``(TCR - 1) * 2``, plus one for a unit
+        of attack strength 0 or less (it may enter a hex of enemy HQs only, 10.52).
+    """
+    mine = np.asarray(units, dtype=np.int64)
+    flags, status = np.asarray(flags)[mine], np.asarray(unit_status)[mine]
+    step = np.asarray(unit_step)[mine].astype(np.intp)
+    vals = np.asarray(values)[mine, step]
+    kinds = np.asarray(kind)[mine]
+    is_hq = (kinds & KIND_HQ) != 0
+    allowance = vals[:, 2].astype(np.int32)
+    halved = ((status & out_of_supply) != 0) & ~is_hq & ((flags & off_land) == 0)
+    allowance[halved] = np.maximum(1, allowance[halved] // 2)
+    t = np.asarray(tcr)[mine].astype(np.int32)
+    key = (t - 1) * 2 + (vals[:, 0] <= 0)
+    if key.size and (int(t.min()) < 1 or int(key.max()) >= len(keys)):
+        raise ValueError("a unit's TCR leaves no room for its table's key")
+    present = np.bincount(key, minlength=1) > 0
+    found, table_of = np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+    never = ((status & out_of_command) != 0) | (((status & out_of_supply) != 0) & ~is_hq)
+    if never_by_rail:
+        never |= ~is_hq
+    handover = ((kinds & KIND_CAR) != 0) | (((kinds & KIND_AH) != 0) & ~is_hq & (step > 0))
+    roster[:, R_UNIT] = mine
+    roster[:, R_TABLE] = table_of
+    roster[:, R_ALLOWANCE] = allowance
+    roster[:, R_ENTRAIN_TCR] = np.where(never, 0, t)
+    roster[:, R_STACKING] = np.asarray(stacking)[mine]
+    roster[:, R_TRAITS] = handover * T_HANDOVER + is_hq * T_HQ
+    keys[:found.size] = found
+    return int(found.size)
 
 
 def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, roster, done,

@@ -317,7 +317,7 @@ def stack_at(game: GweGame, cell: int, side: int) -> Stack:
     and the hex has not been attacked yet (12.15: withdrawn cavalry alone defend)."""
     u, st = game.scenario.units, game.state
     flags = game.arr("flags")
-    here = [int(x) for x in st.units_at(int(cell)) if u.side[x] == side]
+    here = [int(x) for x in gu.units_in(game, cell) if u.side[x] == side]
     hqs = [x for x in here if u.utype[x] == _HQ]
     rest = [x for x in here if u.utype[x] != _HQ]
     counted = [x for x in rest if not flags[x] & Flag.RETREATED_IN]
@@ -336,19 +336,37 @@ def may_attack(game: GweGame, side: int) -> np.ndarray:
     leaders among HQs), not yet attacked (8.14) nor advanced (8.73), not entrained (5.36), and
     not moved by rail in the last Movement Phase unless of TCR 1 (5.34)."""
     sc, st = game.scenario, game.state
-    u = sc.units
+    fx = _attack_masks(sc)
     flags = game.arr("flags")
     vals = current_values(game)
-    ok = (on_map(st) & (u.side == side)
-          & ((flags & (Flag.ATTACKED | Flag.ADVANCED)) == 0)
-          & ~(st.unit_status & Status.ENTRAINED).astype(bool)
-          & ~(((flags & Flag.USED_RAIL) != 0) & (game.data.tcr != 1)))
-    out = ok & (vals[:, 0] > 0) & (u.utype != _HQ)
+    ok = (st.unit_status & _ON_ENTRAINED) == _ON_MAP              # on the map, not entrained
+    ok &= fx.side[int(side)]
+    ok &= (flags & _ATTACKED_ADVANCED) == 0
+    ok &= ((flags & Flag.USED_RAIL) == 0) | fx.tcr1
+    out = ok & fx.not_hq
+    out &= vals[:, 0] > 0
     heroic = _heroic(sc)
     if heroic.size:
         for h in heroic[ok[heroic]].tolist():
             if command.hq_combat_strength(game, h, True, int(st.unit_cell[h])) > 0:
                 out[h] = True
+    return out
+
+
+_ON_MAP = int(Status.ON_MAP)
+_ON_ENTRAINED = int(Status.ON_MAP | Status.ENTRAINED)
+_ATTACKED_ADVANCED = int(Flag.ATTACKED | Flag.ADVANCED)
+
+
+@lru_cache(maxsize=32)
+def _attack_masks(scenario: Scenario) -> SimpleNamespace:
+    """What ``may_attack`` reads of the scenario, made once (read-only): each side's units,
+    the units of TCR 1 and the units other than HQs."""
+    u = scenario.units
+    out = SimpleNamespace(side=tuple(u.side == s for s in (0, 1)),
+                          tcr1=gwe_data(scenario).tcr == 1, not_hq=u.utype != _HQ)
+    for a in (*out.side, out.tcr1, out.not_hq):
+        a.flags.writeable = False
     return out
 
 
@@ -485,9 +503,9 @@ def cavalry_full_hexes(game: GweGame) -> np.ndarray:
     """``bool[n_cells]``: the hexes cavalry attacks at full strength (12.21): no unit there but
     cavalry, depots and HQs, and no fortress with steps left (11.13)."""
     sc, st = game.scenario, game.state
-    other = on_map(st) & _not_cavalry_full(sc)
-    full = np.ones(sc.map.n_cells, dtype=bool)
-    full[st.unit_cell[other]] = False
+    m = sc.map
+    full = ~m.k.board.occupied_cells(m.n_cells, st.unit_cell, st.unit_status, sc.units.side,
+                                     None, Status.ON_MAP, 0, _not_cavalry_full(sc))
     cells = _fortresses(sc)[2]
     full[cells[FORTRESS_STEPS - game.arr("fortress")[cells, F_LOST] > 0]] = False
     return full
@@ -1167,7 +1185,7 @@ def _hq_fate(game: GweGame, cell: int, side: int) -> None:
     """10.53: HQs left in a hex whose combat units are all gone are eliminated (10.54: or
     flip and displace)."""
     u, st = game.scenario.units, game.state
-    here = [int(x) for x in st.units_at(cell) if u.side[x] == side]
+    here = [int(x) for x in gu.units_in(game, cell) if u.side[x] == side]
     if here and all(u.utype[x] == _HQ for x in here):
         eliminate_units(game, here, "combat")
 
@@ -1209,7 +1227,7 @@ def _defender_result(game: GweGame, combat: Combat, stacks: list[Stack], def_sup
     for s in stacks:
         _hq_fate(game, s.cell, enemy)
     vacated = [s.cell for s in stacks
-               if not any(u.side[x] == enemy for x in st.units_at(s.cell))
+               if not any(u.side[x] == enemy for x in gu.units_in(game, s.cell))
                and not fortress_cells(game, enemy)[s.cell]]
     return vacated, paths, retreated_ah
 
@@ -1355,7 +1373,7 @@ def _advance(game: GweGame, combat: Combat, attackers, vacated, contagion_left) 
         game.event("advance", unit=x, path=routes[c])
         movers.remove(x)
         for h in routes[c]:                     # 10.52: enemy HQs alone there displace
-            for other in st.units_at(int(h)):
+            for other in gu.units_in(game, h):
                 if (u.side[other] != side and u.utype[other] == _HQ
                         and not command.displace_hq(game, int(other))):
                     eliminate_units(game, [int(other)], "combat")

@@ -283,7 +283,8 @@ class _Radii:
         # the HQs' steps (10.54: a flipped HQ's radius)
         st = game.state
         self.hqs, self.plain, self.ah = remembered(
-            game.scenario, ("radii", position_key(st, side, game.scenario), st.unit_step.tobytes()),
+            game.scenario,
+            ("radii", position_key(st, side, game.scenario), st.unit_step.tobytes()),
             lambda: self._make(game, side))
 
     @staticmethod
@@ -535,7 +536,9 @@ def _eligible(game: GweGame, side: int, force, engaged_flag: int) -> list[tuple[
     if total == 0:
         return []
     used = game.arr("hq_shift_used")
-    if not any(hq_ratings(game, int(h))[0] > 0 and not used[h] for h in _hqs(game, side)):
+    shifting = [h for h in _hqs(game, side).tolist()
+                if hq_ratings(game, h)[0] > 0 and not used[h]]
+    if not shifting or not any(_may_hold_half(game, h, steps, total) for h in shifting):
         return []
     radii = _Radii(game, side)
     force_set = {int(a) for a in force}
@@ -552,6 +555,30 @@ def _eligible(game: GweGame, side: int, force, engaged_flag: int) -> list[tuple[
         if 2 * int(inside[k]) >= total:
             out.append((h, shift))
     return out
+
+
+def _may_hold_half(game: GweGame, hq: int, steps: dict[int, int], total: int) -> bool:
+    """Whether the HQ's radius could hold half the force's counted ``steps`` (``total``): it
+    holds no unit farther from the HQ than its radius, each step of a radius being one hex.
+    (When no HQ could, ``_eligible`` traces no radius.)"""
+    q, r = _axial(game.scenario)
+    _, front, back = _hq_radius_facts(game.scenario)
+    st = game.state
+    radius = int(back[hq] if st.unit_step[hq] > 0 else front[hq])
+    h = int(st.unit_cell[hq])
+    near = 0
+    for unit, n in steps.items():
+        c = int(st.unit_cell[unit])
+        dq, dr = q[c] - q[h], r[c] - r[h]
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:       # hexgrid.hex_distance
+            near += n
+    return 2 * near >= total
+
+
+@lru_cache(maxsize=32)
+def _axial(scenario: Scenario) -> tuple[list[int], list[int]]:
+    """Each cell's axial coordinates (``HexMap.q``, ``HexMap.r``) as lists, made once."""
+    return scenario.map.q.tolist(), scenario.map.r.tolist()
 
 
 def shift_hqs(game: GweGame, attackers: list[int], defender_cells: list[int]
@@ -633,7 +660,7 @@ def hq_combat_strength(game: GweGame, hq: int, attacking: bool, stack_cell: int)
     u = sc.units
     if attacking and not is_heroic(game, hq):
         return 0
-    here = st.units_at(int(stack_cell))
+    here = gwe_units.units_in(game, stack_cell)
     here = here[(u.side[here] == u.side[hq]) & (u.utype[here] != _HQ)]
     if not attacking:
         flags = game.arr("flags")
@@ -647,7 +674,7 @@ def hq_combat_strength(game: GweGame, hq: int, attacking: bool, stack_cell: int)
 
 def _combat_units_at(game: GweGame, cell: int, side: int) -> np.ndarray:
     u = game.scenario.units
-    here = game.state.units_at(int(cell))
+    here = gwe_units.units_in(game, cell)
     return here[(u.side[here] == side) & (u.utype[here] != _HQ)]
 
 

@@ -315,40 +315,34 @@ def _side_units(scenario) -> tuple[np.ndarray, np.ndarray]:
 def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:
     """The kernel's roster of the units that may move this segment (``movable``), and the
     keys of their step-cost tables: what holds for each of them all segment long (nothing
-    the engine does in a segment changes it for a unit not yet moved)."""
+    the engine does in a segment changes it for a unit not yet moved). One kernel call,
+    ``gwe_roster``."""
     from gwe_fast.games.gwe import rail
 
     sc, st = game.scenario, game.state
     u, play = sc.units, sc.map.k.play
     mine = np.flatnonzero(movable(game, side))
-    flags = game.arr("flags")[mine]
-    status = st.unit_status[mine]
-    step = st.unit_step[mine].astype(np.intp)
-    values = u.values[mine, step]
-    is_hq = u.utype[mine] == _HQ
-    allowance = values[:, 2].astype(np.int32)                     # 9.21, 10.35, 19.42
-    halved = ((status & Status.OUT_OF_SUPPLY) != 0) & ~is_hq & ((flags & Flag.LIVING_OFF_LAND) == 0)
-    allowance[halved] = np.maximum(1, allowance[halved] // 2)
-    tcr = gwe_data(sc).tcr[mine].astype(np.int32)
-    # movement.step_costs: one table per TCR and "may enter a hex of enemy HQs only" (10.52)
-    key = (tcr - 1) * 2 + (values[:, 0] <= 0)
-    present = np.bincount(key, minlength=1) > 0      # np.unique(key, return_inverse=True)
-    keys, table_of = np.flatnonzero(present), (np.cumsum(present) - 1)[key]
-    # rail.can_entrain, but for the hex, the points spent, rail used and the capacity
-    never = (((status & Status.OUT_OF_COMMAND) != 0)                  # 5.32, 5.35
-             | (((status & Status.OUT_OF_SUPPLY) != 0) & ~is_hq))     # 5.32, 10.35
-    if side == _ALLIED and int(st.turn) == rail.opening_turn(sc):
-        never |= ~is_hq                                               # 18.1
-    handover = ((u.utype[mine] == _ARMORED_CAR)                       # 24.4
-                | ((u.nationality[mine] == _AUSTRO_HUNGARIAN) & ~is_hq & (step > 0)))  # 23.52
+    kind, keys = _roster_facts(sc)
+    keys = np.empty_like(keys)
     roster = np.empty((mine.size, play.ROSTER_COLUMNS), dtype=np.int32)
-    roster[:, play.R_UNIT] = mine
-    roster[:, play.R_TABLE] = table_of
-    roster[:, play.R_ALLOWANCE] = allowance
-    roster[:, play.R_ENTRAIN_TCR] = np.where(never, 0, tcr)
-    roster[:, play.R_STACKING] = u.stacking[mine]
-    roster[:, play.R_TRAITS] = handover * play.T_HANDOVER + is_hq * play.T_HQ
-    return roster, keys.tolist()
+    n = play.gwe_roster(
+        mine, st.unit_step, st.unit_status, game.arr("flags"), u.values, gwe_data(sc).tcr,
+        u.stacking, kind, Status.OUT_OF_SUPPLY, Status.OUT_OF_COMMAND, Flag.LIVING_OFF_LAND,
+        side == _ALLIED and int(st.turn) == rail.opening_turn(sc), roster, keys)      # 18.1
+    return roster, keys[:n].tolist()
+
+
+@lru_cache(maxsize=32)
+def _roster_facts(scenario) -> tuple[np.ndarray, np.ndarray]:
+    """``(kind, keys)`` for ``gwe_roster``: each unit's kind bits (HQ, armored car,
+    Austro-Hungarian) and a buffer with room for every key of a step-cost table
+    (read-only, made once)."""
+    u, play = scenario.units, scenario.map.k.play
+    kind = ((u.utype == _HQ) * play.KIND_HQ + (u.utype == _ARMORED_CAR) * play.KIND_CAR
+            + (u.nationality == _AUSTRO_HUNGARIAN) * play.KIND_AH).astype(np.uint8)
+    keys = np.zeros(2 * max(int(gwe_data(scenario).tcr.max()), 1), dtype=np.int32)
+    kind.flags.writeable = keys.flags.writeable = False
+    return kind, keys
 
 
 def move_one_unit(game: GweGame, unit: int) -> None:
@@ -415,7 +409,7 @@ def entered_enemy_hq_hex(game: GweGame, unit: int) -> None:
 
     sc, st = game.scenario, game.state
     here = int(st.unit_cell[unit])
-    for other in st.units_at(here):
+    for other in units.units_in(game, here):
         if sc.units.side[other] != sc.units.side[unit] and sc.units.utype[other] == _HQ:
             if not command.displace_hq(game, int(other)):
                 units.eliminate(game, int(other), "other")

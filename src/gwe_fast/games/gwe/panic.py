@@ -16,10 +16,13 @@ the Central Powers' supply, recorded as Austro-Hungarian only for convenience).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gwe_fast.enums import Nationality, Side, Size, UnitType
 from gwe_fast.games.gwe.game import Flag, GweGame
+from gwe_fast.games.gwe.units import units_in
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -44,8 +47,14 @@ def panic_in_effect(game: GweGame, side: int) -> bool:
 
 def subject_to_panic(game: GweGame) -> np.ndarray:
     """``bool[n_units]``: Austro-Hungarian units other than HQs, depots and the Sud Armee
-    units of 23.42."""
-    u = game.scenario.units
+    units of 23.42. (A new array; the scenario's is made once.)"""
+    return _subject(game.scenario).copy()
+
+
+@lru_cache(maxsize=32)
+def _subject(scenario) -> np.ndarray:
+    # subject_to_panic of the scenario (read-only)
+    u = scenario.units
     out = ((u.nationality == _AUSTRO_HUNGARIAN) & (u.utype != _HQ)
            & (u.utype != _DEPOT))
     for uid in SUD_ARMEE:
@@ -53,6 +62,7 @@ def subject_to_panic(game: GweGame) -> np.ndarray:
             out[u.index(uid)] = False
         except KeyError:
             pass
+    out.flags.writeable = False
     return out
 
 
@@ -148,7 +158,7 @@ def contagion(game: GweGame, snapshot: dict[int, int], retreated_from, paths,
     while queue:
         path = queue.pop(0)
         for c in path:
-            here = [int(x) for x in st.units_at(int(c)) if int(x) in snapshot
+            here = [int(x) for x in units_in(game, c) if int(x) in snapshot
                     and int(x) not in adjacent_then and live(int(x))]
             if not here:
                 continue
@@ -169,7 +179,7 @@ def _retreat_one(game: GweGame, stack, forbidden):
     if not stack:
         return None
     cell = int(st.unit_cell[stack[0]])
-    here = st.units_at(cell)
+    here = units_in(game, cell)
     side = int(u.side[stack[0]])
     others = [int(x) for x in here if u.side[x] == side and u.utype[x] != _HQ
               and int(x) not in stack]

@@ -30,8 +30,9 @@ import numpy as np
 from gwe_fast import dtypes
 from gwe_fast.enums import Nationality, UnitType
 from gwe_fast.games.gwe import supply
-from gwe_fast.games.gwe.data import NATIONALITY_KEYS, PROHIBITED
+from gwe_fast.games.gwe.data import NATIONALITY_KEYS
 from gwe_fast.games.gwe.game import Flag, GweGame
+from gwe_fast.games.gwe.retreat import _one_per_hex
 from gwe_fast.games.gwe.zoc import occupied
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
@@ -106,8 +107,8 @@ def near_enemy(game: GweGame, side: int, distance: int = ENEMY_DISTANCE) -> np.n
     enemy = np.flatnonzero(occupied(sc, st, 1 - side)).astype(dtypes.CELL)
     if enemy.size == 0:
         return np.zeros(m.n_cells, dtype=bool)
-    cost = np.where(m.neighbors >= 0, 1, PROHIBITED).astype(dtypes.STEPCOST)
-    return m.k.search.bounded_search(m.neighbors, cost, enemy, limit=distance)[0][0] >= 0
+    return m.k.search.bounded_search(m.neighbors, _one_per_hex(m), enemy,
+                                     limit=distance)[0][0] >= 0
 
 
 def eligible(game: GweGame, side: int) -> list[int]:

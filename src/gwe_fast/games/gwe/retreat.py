@@ -246,7 +246,7 @@ def retreat_stack(game: GweGame, stack, length: int, followers=(), forbidden=(),
     game.event("retreat", units=tuple(movers + followers), path=tuple(path))
     # 10.52: enemy HQs alone in a hex entered displace (or are eliminated)
     for c in path:
-        for other in st.units_at(int(c)):
+        for other in gu.units_in(game, c):
             if (u.side[other] != side and u.utype[other] == _HQ
                     and not command.displace_hq(game, int(other))):
                 eliminate_units(game, [int(other)], cause)

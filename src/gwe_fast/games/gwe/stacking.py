@@ -71,7 +71,7 @@ def _eliminate_until_within(game: GweGame, side: int, cell: int, most: int,
     u = sc.units
     gone: list[int] = []
     while True:
-        here = [int(i) for i in st.units_at(cell) if u.side[i] == side]
+        here = [int(i) for i in units_mod.units_in(game, cell) if u.side[i] == side]
         points = int(u.stacking[here].sum())
         if points <= most:
             return gone

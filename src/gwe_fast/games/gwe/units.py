@@ -64,7 +64,11 @@ def _eliminate(game: GweGame, unit: int, cause: str, surrounded: bool) -> None:
 
 
 def units_in(game: GweGame, cell: int) -> np.ndarray:
-    return game.state.units_at(cell)
+    """The units on the map in ``cell``, ascending (``State.units_at``, by the map's
+    kernels: the rules ask it at every stack, attack and retreat)."""
+    st = game.state
+    return game.scenario.map.k.board.units_in_cell(st.unit_cell, st.unit_status, int(cell),
+                                                   Status.ON_MAP)
 
 
 def move_unit(game: GweGame, unit: int, path) -> None:

@@ -160,7 +160,7 @@ def withdraw(game: GweGame, unit: int, via: int, dest: int) -> None:
     st = game.state
     u = game.scenario.units
     side = int(u.side[unit])
-    friends = any(int(u.side[i]) == side for i in st.units_at(dest))
+    friends = any(int(u.side[i]) == side for i in units_mod.units_in(game, dest))
     units_mod.move_unit(game, unit, [via, dest])
     if friends:
         game.set_flag(unit, Flag.RETREATED_IN)
@@ -175,7 +175,7 @@ def occupants_for(game: GweGame, phasing: int, cell: int) -> list[int]:
     u = sc.units
     data = gwe_data(sc)
     limit = int(sc.tables["stacking"]["max_points"])
-    here = st.units_at(cell)
+    here = units_mod.units_in(game, cell)
     if any(int(u.side[i]) != phasing for i in here):
         return []
     room = limit - int(u.stacking[here].sum())
@@ -210,7 +210,7 @@ def _neighbor_lists(scenario) -> list[list[int]]:
 def occupy_vacated(game: GweGame, phasing: int, cell: int) -> None:
     """12.16: if ``cell`` holds no unit any more, the phasing player may move adjacent units
     into it, one at a time, at no cost (not a move, 5.11)."""
-    if game.state.units_at(cell).size:
+    if units_mod.units_in(game, cell).size:
         return
     while True:
         options = occupants_for(game, phasing, cell)
