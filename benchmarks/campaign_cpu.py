@@ -13,16 +13,20 @@ or ``--policy NAME`` on both sides, after one warm-up campaign), and their media
 are game ``seed`` of master seed 0. ``--games N`` plays games 0 to N - 1 instead (none with
 0: the warm-up alone), ``--impl pure`` on the pure-Python twins.
 
-Instruction counts, which this noisy machine repeats exactly, are the difference of two runs
-under callgrind, divided by the games (``results/BENCHMARKS.md``)::
+Instruction counts, which this noisy machine repeats, are the difference of two runs under
+callgrind, divided by the games (``results/BENCHMARKS.md``)::
 
-    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        python3.11 benchmarks/campaign_cpu.py brusilov/historical --games 0
-    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        python3.11 benchmarks/campaign_cpu.py brusilov/historical --games 4
+    OPENBLAS_NUM_THREADS=1 PYTHONHASHSEED=0 setarch x86_64 -R valgrind --tool=callgrind \
+        --callgrind-out-file=/dev/null python3.11 benchmarks/campaign_cpu.py \
+        brusilov/historical --games 0
+    OPENBLAS_NUM_THREADS=1 PYTHONHASHSEED=0 setarch x86_64 -R valgrind --tool=callgrind \
+        --callgrind-out-file=/dev/null python3.11 benchmarks/campaign_cpu.py \
+        brusilov/historical --games 4
 
 (``python3.11`` the interpreter itself, not a launcher script that valgrind would count
-instead.)
+instead.) One BLAS thread and no address randomisation: OpenBLAS threads spinning under
+valgrind, and hashes that depend on addresses, moved the counts by about 1 % from one run
+to the next; so they repeat to a few thousand instructions.
 """
 
 import argparse

@@ -1183,7 +1183,14 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
     """A side's supply in one position: its rail supply sources (9.15, 18.27), its supplied
     depots (9.16, 19.1), which of its units are in supply (9.12-9.14, 9.17) and, when
     ``cell_range >= 0``, the hexes within ``cell_range`` of a source (25.12). The arguments
-    and results are those of the twin (``gwe_fast._pure.play``)."""
+    and results are those of the twin (``gwe_fast._pure.play``).
+
+    Two facts of a hex map are taken as given, as the engine's tables have them: a step
+    costs 1 or is refused (``-1``: a line counts hexes), and the neighbour table leads back
+    (the step from ``v`` to ``u`` is direction ``(d + 3) % 6`` of ``u``'s step ``d`` to
+    ``v``). The depots' chain is walked backward from each depot (breadth first, counting
+    steps) while the twin searches forward from the sources: on such a map both reach the
+    same depots."""
     cdef Py_ssize_t n = ws.n_cells, n_units = unit_cell.shape[0], k = mine.shape[0]
     if (rail_steps.shape[0] != n or rail_steps.shape[1] != 6 or line_steps.shape[0] != n
             or line_steps.shape[1] != 6):
