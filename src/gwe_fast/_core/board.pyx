@@ -420,6 +420,27 @@ def adjacent_cells(neighbors, cells, blocked=None, with_cells=False):
     return out
 
 
+cdef tuple _closed_and_zoc(closed, zoc, zoc_add, Py_ssize_t n):
+    # the closed and zoc masks of step_costs and step_costs_over (None when not given), read
+    # as uint8 and checked, and zoc_add checked to be an int16
+    cdef cnp.ndarray cl = None, zc = None
+    if closed is not None:
+        cl = _as_flags(closed)
+        if cnp.PyArray_SIZE(cl) != n:
+            raise ValueError("closed must have one entry per cell")
+    if zoc is not None:
+        zc = _as_flags(zoc)
+        if cnp.PyArray_SIZE(zc) != n:
+            raise ValueError("zoc must have one entry per cell")
+    if not -0x8000 <= zoc_add <= 0x7FFF:
+        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    return cl, zc
+
+
+cdef inline const flag_t* _flags_or_null(object mask):
+    return NULL if mask is None else <const flag_t*>cnp.PyArray_DATA(<cnp.ndarray>mask)
+
+
 def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0,
                strict=True):
     """``int16[n_cells, 6]``: the cost of each step ``c -> neighbors[c, d]`` for one unit.
@@ -456,27 +477,16 @@ def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0
     cdef cnp.ndarray en = _as_array(enter, cnp.NPY_INT16, np.int16)
     if cnp.PyArray_SIZE(en) != n:
         raise ValueError("enter must have one entry per cell")
-    cdef cnp.ndarray sa = None, cl = None, zc = None
+    cdef cnp.ndarray sa = None
     cdef const stepcost_t* sap = NULL
-    cdef const flag_t* clp = NULL
-    cdef const flag_t* zcp = NULL
     if side_add is not None:
         sa = _as_array(side_add, cnp.NPY_INT16, np.int16)
         if cnp.PyArray_SIZE(sa) != 6 * n:
             raise ValueError("side_add must have shape (n_cells, 6)")
         sap = <const stepcost_t*>cnp.PyArray_DATA(sa)
-    if closed is not None:
-        cl = _as_flags(closed)
-        if cnp.PyArray_SIZE(cl) != n:
-            raise ValueError("closed must have one entry per cell")
-        clp = <const flag_t*>cnp.PyArray_DATA(cl)
-    if zoc is not None:
-        zc = _as_flags(zoc)
-        if cnp.PyArray_SIZE(zc) != n:
-            raise ValueError("zoc must have one entry per cell")
-        zcp = <const flag_t*>cnp.PyArray_DATA(zc)
-    if not -0x8000 <= zoc_add <= 0x7FFF:
-        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    cl, zc = _closed_and_zoc(closed, zoc, zoc_add, n)
+    cdef const flag_t* clp = _flags_or_null(cl)
+    cdef const flag_t* zcp = _flags_or_null(zc)
     cdef int za = zoc_add
     cdef bint st = strict
     cdef cnp.npy_intp dims[2]
@@ -547,21 +557,9 @@ def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
     cdef cnp.ndarray bs = _as_array(base, cnp.NPY_INT16, np.int16)
     if cnp.PyArray_SIZE(bs) != 6 * n:
         raise ValueError("base must have shape (n_cells, 6)")
-    cdef cnp.ndarray cl = None, zc = None
-    cdef const flag_t* clp = NULL
-    cdef const flag_t* zcp = NULL
-    if closed is not None:
-        cl = _as_flags(closed)
-        if cnp.PyArray_SIZE(cl) != n:
-            raise ValueError("closed must have one entry per cell")
-        clp = <const flag_t*>cnp.PyArray_DATA(cl)
-    if zoc is not None:
-        zc = _as_flags(zoc)
-        if cnp.PyArray_SIZE(zc) != n:
-            raise ValueError("zoc must have one entry per cell")
-        zcp = <const flag_t*>cnp.PyArray_DATA(zc)
-    if not -0x8000 <= zoc_add <= 0x7FFF:
-        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    cl, zc = _closed_and_zoc(closed, zoc, zoc_add, n)
+    cdef const flag_t* clp = _flags_or_null(cl)
+    cdef const flag_t* zcp = _flags_or_null(zc)
     cdef int za = zoc_add
     cdef cnp.npy_intp dims[2]
     dims[0] = n

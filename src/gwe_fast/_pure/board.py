@@ -139,6 +139,20 @@ def adjacent_cells(neighbors, cells, blocked=None, with_cells=False):
     return out
 
 
+def _closed_and_zoc(closed, zoc, zoc_add, n):
+    """The ``closed`` and ``zoc`` masks of ``step_costs`` and ``step_costs_over`` as lists
+    (None when not given), checked, and ``zoc_add`` checked to be an int16."""
+    cl = None if closed is None else _mask(closed)
+    if cl is not None and len(cl) != n:
+        raise ValueError("closed must have one entry per cell")
+    zc = None if zoc is None else _mask(zoc)
+    if zc is not None and len(zc) != n:
+        raise ValueError("zoc must have one entry per cell")
+    if not -0x8000 <= zoc_add <= 0x7FFF:
+        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    return cl, zc
+
+
 def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0,
                strict=True):
     """``int16[n_cells, 6]``: ``enter[v] + side_add[c, d]`` (+ ``zoc_add`` into a zoc hex)
@@ -151,14 +165,7 @@ def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0
     sa = None if side_add is None else _ints(side_add, dtypes.STEPCOST)
     if sa is not None and len(sa) != 6 * n:
         raise ValueError("side_add must have shape (n_cells, 6)")
-    cl = None if closed is None else _mask(closed)
-    if cl is not None and len(cl) != n:
-        raise ValueError("closed must have one entry per cell")
-    zc = None if zoc is None else _mask(zoc)
-    if zc is not None and len(zc) != n:
-        raise ValueError("zoc must have one entry per cell")
-    if not -0x8000 <= zoc_add <= 0x7FFF:
-        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    cl, zc = _closed_and_zoc(closed, zoc, zoc_add, n)
     zoc_add = int(zoc_add)
     out = []
     for c in range(n):
@@ -192,14 +199,7 @@ def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
     b = _ints(base, dtypes.STEPCOST)
     if len(b) != 6 * n:
         raise ValueError("base must have shape (n_cells, 6)")
-    cl = None if closed is None else _mask(closed)
-    if cl is not None and len(cl) != n:
-        raise ValueError("closed must have one entry per cell")
-    zc = None if zoc is None else _mask(zoc)
-    if zc is not None and len(zc) != n:
-        raise ValueError("zoc must have one entry per cell")
-    if not -0x8000 <= zoc_add <= 0x7FFF:
-        raise ValueError(f"zoc_add must be an int16, not {zoc_add}")
+    cl, zc = _closed_and_zoc(closed, zoc, zoc_add, n)
     out = []
     for c in range(n):
         for d in range(6):
