@@ -94,6 +94,16 @@ class HexMap:
         self.features = np.zeros(self.n_cells, dtype=dtypes.FEATURE)
         self.hexsides = np.zeros((self.n_cells, 6), dtype=dtypes.HEXSIDE)
 
+    @property
+    def neighbor_lists(self) -> list[list[int]]:
+        """``neighbors`` as Python lists (-1 off the map), made on first use and shared: for
+        rules and policies that read a few neighbours at a time, where numpy's indexing of
+        one entry costs more than the list's. Read it, do not change it."""
+        hit = self.__dict__.get("_neighbor_lists")
+        if hit is None:
+            hit = self.__dict__["_neighbor_lists"] = self.neighbors.tolist()
+        return hit
+
     # ids and cells -----------------------------------------------------------------------
     def cell(self, hexid: int | str) -> int:
         """Cell index of a hex id; raise KeyError if the hex is not on the map."""

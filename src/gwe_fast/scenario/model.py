@@ -76,6 +76,16 @@ class UnitTable:
         except KeyError:
             raise KeyError(f"no unit {unit_id!r} in this scenario") from None
 
+    def of_side(self, side: int) -> np.ndarray:
+        """The rows of ``side``'s counters, ascending (int64, read-only, made once)."""
+        cache = self.__dict__.get("_of_side_cache")
+        if cache is None:
+            cache = tuple(np.flatnonzero(self.side == s) for s in (0, 1))
+            for a in cache:
+                a.flags.writeable = False
+            object.__setattr__(self, "_of_side_cache", cache)
+        return cache[int(side)]
+
     @property
     def _index(self) -> dict[str, int]:
         cache = self.__dict__.get("_index_cache")

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 
@@ -165,17 +164,11 @@ def _units_in(game: KbGame, cells) -> list[int]:
 
 
 def _direction(game: KbGame, a: int, b: int) -> int:
-    row = _neighbor_rows(game.scenario)[a]
+    row = game.scenario.map.neighbor_lists[a]
     for d in range(6):
         if row[d] == b:
             return d
     return -1
-
-
-@lru_cache(maxsize=32)
-def _neighbor_rows(scenario) -> list[list[int]]:
-    """The map's neighbour table as Python lists (made once per map; read it only)."""
-    return scenario.map.neighbors.tolist()
 
 
 def terrain_modifier(game: KbGame, attackers, defender_cells) -> tuple[int, int]:

@@ -129,7 +129,7 @@ def _enemy_masks(game: KbGame, side: int) -> tuple[bytes, bytes]:
     units stand as they did (their hexes, status and flags: all that the two read). The same
     bytes objects are handed out again, so ``_routes``' cache hashes them once."""
     sc, st = game.scenario, game.state
-    mine = _side_units(sc, side)
+    mine = sc.units.of_side(side)
     key = (st.unit_cell.take(mine).tobytes(), st.unit_status.take(mine).tobytes(),
            game.arr("flags").take(mine).tobytes())
     hit = _MASKS.get(side)
@@ -138,14 +138,6 @@ def _enemy_masks(game: KbGame, side: int) -> tuple[bytes, bytes]:
                               np.ascontiguousarray(occupied(game, side), dtype=bool).tobytes(),
                               np.ascontiguousarray(controlled(game, side), dtype=bool).tobytes())
     return hit[2], hit[3]
-
-
-@lru_cache(maxsize=32)
-def _side_units(scenario: Scenario, side: int) -> np.ndarray:
-    """The units of ``side``, ascending (read-only)."""
-    out = np.flatnonzero(scenario.units.side == side)
-    out.flags.writeable = False
-    return out
 
 
 @lru_cache(maxsize=256)

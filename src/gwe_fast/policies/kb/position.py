@@ -327,7 +327,7 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
     # masks as bytes (0 or 1 per hex) and the stacking as an array of doubles: objects the
     # garbage collector need not walk, where lists of a whole map's values made every
     # collection during the plan go through tens of thousands of entries
-    nb_l = scoring.neighbor_lists(sc)
+    nb_l = sc.map.neighbor_lists
     enemy_l = np.ascontiguousarray(enemy_occ, dtype=bool).tobytes()
     sp_l = array("d", sp_cell.tolist())
     reach_l = {x: r.tobytes() for x, r in reach.items()}

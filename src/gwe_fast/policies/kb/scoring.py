@@ -363,17 +363,9 @@ class Snap:
         if hit is None:
             bad = self._get(("closed", side), lambda: (self.occ(1 - side)
                                                        | self.zoc(1 - side)).tobytes())
-            nb = neighbor_lists(self.view.scenario)[cell]
+            nb = self.view.scenario.map.neighbor_lists[cell]
             hit = self._cache[key] = any(c >= 0 and not bad[c] for c in nb)
         return hit
-
-
-@lru_cache(maxsize=32)
-def neighbor_lists(scenario) -> list[list[int]]:
-    """The map's neighbour table as Python lists, made once per map (``tolist`` of the whole
-    table at every use made some 8,000 objects and woke the garbage collector). Shared: read
-    it, do not change it."""
-    return scenario.map.neighbors.tolist()
 
 
 _FACES: dict[int, tuple] = {}
