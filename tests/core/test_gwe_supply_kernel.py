@@ -129,11 +129,13 @@ def test_9_1_sources_alone_are_the_sources_of_the_whole_supply(impl):
             assert np.array_equal(hexes[3], whole[3]) and np.array_equal(hexes[1], whole[1])
             seen["positions"] += 1
             seen["depots"] += int(depots.sum())
-            # the position's key: the kernel's bytes are numpy's
-            assert supply.position_key(st, side, sc) == supply.position_key(st, side)
+            # the position's key: the kernel's bytes are the twin's (numpy's)
+            assert supply.position_key(st, side, sc) == py.gwe_position_key(
+                side, st.unit_cell, st.unit_status, supply._LINE_STATUS, st.hex_last,
+                st.extra.get("flags"), supply.Flag.LIVING_OFF_LAND)
             # with the whole supply remembered, its sources are handed out
             supply.in_supply(sc, st, side)
-            kept = supply._memo(sc, "position")[("supply", supply.position_key(st, side))]
+            kept = supply._memo(sc, "position")[("supply", supply.position_key(st, side, sc))]
             assert supply.sources_alone(sc, st, side)[1] is kept[1]
 
     driver.play(game, check=check if impl == "cython" else None)

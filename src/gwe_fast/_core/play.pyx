@@ -1205,7 +1205,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         raise ValueError("depot, supply_range, layers and the results need a row per unit")
     if max_toll < 0 or max_toll >= ws.n_layers:
         raise ValueError(f"max_toll {max_toll} needs a workspace of more layers")
-    cdef Py_ssize_t i, j, u, c, d, ns, nf, left
+    cdef Py_ssize_t i, j, u, c, ns
     for i in range(starts.shape[0]):
         if starts[i] < 0 or starts[i] >= n:
             raise ValueError(f"start cell {starts[i]} is off the map")
@@ -1236,7 +1236,6 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
     cdef uint32_t mark = 0
     cdef uint8_t* shut = open_zoc + 2 * n
     cdef uint8_t* ok = open_zoc + n
-    cdef cell_t w
     cdef dist_t limit, dc
     cdef int l
     cdef bint any_new, lines
@@ -1352,9 +1351,12 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
 # --- The Great War in the East: what a supply line reads of a position -------------------------
 
 cdef cnp.ndarray _flat(object a, int typenum, object dtype):
-    # a as a C-contiguous array of that type: itself when it is one, else a converted copy
+    # a as an array of that type the kernel can read byte for byte: itself when it is one (C
+    # order, aligned, native byte order: the test of search's and board's _usable), else
+    # np.ascontiguousarray's copy, as the twin reads it
     if (cnp.PyArray_Check(a) and cnp.PyArray_TYPE(<cnp.ndarray>a) == typenum
-            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>a)):
+            and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>a)
+            and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>a)):
         return <cnp.ndarray>a
     return np.ascontiguousarray(a, dtype=dtype)
 

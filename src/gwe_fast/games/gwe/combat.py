@@ -315,7 +315,7 @@ def stack_at(game: GweGame, cell: int, side: int) -> Stack:
     """The units of ``side`` in ``cell`` as a defending stack. A unit that retreated or
     withdrew into the hex this phase is a passenger (8.66, 12.17), unless every unit there did
     and the hex has not been attacked yet (12.15: withdrawn cavalry alone defend)."""
-    u, st = game.scenario.units, game.state
+    u = game.scenario.units
     flags = game.arr("flags")
     here = [int(x) for x in gu.units_in(game, cell) if u.side[x] == side]
     hqs = [x for x in here if u.utype[x] == _HQ]
@@ -1184,7 +1184,7 @@ def _burn(game: GweGame, combat: Combat) -> None:
 def _hq_fate(game: GweGame, cell: int, side: int) -> None:
     """10.53: HQs left in a hex whose combat units are all gone are eliminated (10.54: or
     flip and displace)."""
-    u, st = game.scenario.units, game.state
+    u = game.scenario.units
     here = [int(x) for x in gu.units_in(game, cell) if u.side[x] == side]
     if here and all(u.utype[x] == _HQ for x in here):
         eliminate_units(game, here, "combat")
@@ -1193,7 +1193,7 @@ def _hq_fate(game: GweGame, cell: int, side: int) -> None:
 def _defender_result(game: GweGame, combat: Combat, stacks: list[Stack], def_supplied):
     """The defender's result (8.54 first). Returns the hexes vacated, the retreat path from
     each hex, and the hexes Austro-Hungarian units retreated from (for 23.2)."""
-    sc, st = game.scenario, game.state
+    sc = game.scenario
     u = sc.units
     enemy = 1 - combat.side
     code = combat.defender_result

@@ -326,20 +326,7 @@ def out_of_radius(game: GweGame, side: int) -> np.ndarray:
     """``bool[n_units]``: the side's units on the map outside the command radius of every
     friendly HQ (10.42, 10.43). HQs are never out of radius (10.35 ruling); a supply depot is
     out of radius exactly when it is out of supply (21.3). Other entries are False."""
-    sc, st = game.scenario, game.state
-    u = sc.units
-    out = np.zeros(u.n, dtype=bool)
-    mine = on_map(st) & (u.side == side) & (u.utype != _HQ)
-    if not mine.any():
-        return out
-    depots = mine & (u.utype == _DEPOT) if DEPOTS_COMMANDED_BY_SUPPLY else \
-        np.zeros(u.n, dtype=bool)
-    if depots.any():
-        out[depots & ~in_supply(sc, st, side)] = True
-    rest = np.flatnonzero(mine & ~depots)
-    if rest.size:
-        out[rest] = ~_Radii(game, side).cover(rest).any(axis=1)
-    return out
+    return _outside(game, side, np.arange(game.scenario.units.n))
 
 
 def command_penalty(game: GweGame, units, phasing: bool) -> np.ndarray:
@@ -367,7 +354,7 @@ def command_penalty(game: GweGame, units, phasing: bool) -> np.ndarray:
 def _outside(game: GweGame, side: int, units: np.ndarray) -> np.ndarray:
     """``out_of_radius(game, side)[units]``, worked out for ``units`` alone (each unit's
     answer is its own): a depot's supply is traced only when a depot is asked, the radii only
-    when another unit is."""
+    when another unit is. ``out_of_radius`` is this for every unit."""
     sc, st = game.scenario, game.state
     u = sc.units
     out = np.zeros(units.size, dtype=bool)
@@ -656,7 +643,7 @@ def hq_combat_strength(game: GweGame, hq: int, attacking: bool, stack_cell: int)
     units (depots are combat units, 8.51; units that retreated into the hex this phase do not
     defend, 8.66), else 0. Normal HQs never attack (8.12, 10.51); heroic leaders attack and
     defend (10.23). Never halved for supply (10.51) nor for being entrained (10.35)."""
-    sc, st = game.scenario, game.state
+    sc = game.scenario
     u = sc.units
     if attacking and not is_heroic(game, hq):
         return 0

@@ -242,7 +242,7 @@ def random_segment(game: GweGame, side: int) -> None:
     events = game.events
     turn = int(st.turn)
     current = -1
-    theirs, seen = _side_units(sc)[enemy], None
+    theirs, seen = u.of_side(enemy), None
     while True:
         # what the enemy's position decides: step costs (movement.step_costs), rail steps,
         # the masks, and its HQs alone (10.52); worked out again only when the enemy's units
@@ -303,15 +303,6 @@ def random_segment(game: GweGame, side: int) -> None:
             command.displace_lone_hqs(game, side)
 
 
-@lru_cache(maxsize=32)
-def _side_units(scenario) -> tuple[np.ndarray, np.ndarray]:
-    """Each side's units, ascending (int64, read-only, made once)."""
-    out = tuple(np.flatnonzero(scenario.units.side == s) for s in (0, 1))
-    for a in out:
-        a.flags.writeable = False
-    return out
-
-
 def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:
     """The kernel's roster of the units that may move this segment (``movable``), and the
     keys of their step-cost tables: what holds for each of them all segment long (nothing
@@ -322,8 +313,8 @@ def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:
     sc, st = game.scenario, game.state
     u, play = sc.units, sc.map.k.play
     mine = np.flatnonzero(movable(game, side))
-    kind, keys = _roster_facts(sc)
-    keys = np.empty_like(keys)
+    kind, n_keys = _roster_facts(sc)
+    keys = np.empty(n_keys, dtype=np.int32)
     roster = np.empty((mine.size, play.ROSTER_COLUMNS), dtype=np.int32)
     n = play.gwe_roster(
         mine, st.unit_step, st.unit_status, game.arr("flags"), u.values, gwe_data(sc).tcr,
@@ -333,16 +324,15 @@ def _roster(game: GweGame, side: int) -> tuple[np.ndarray, list[int]]:
 
 
 @lru_cache(maxsize=32)
-def _roster_facts(scenario) -> tuple[np.ndarray, np.ndarray]:
-    """``(kind, keys)`` for ``gwe_roster``: each unit's kind bits (HQ, armored car,
-    Austro-Hungarian) and a buffer with room for every key of a step-cost table
-    (read-only, made once)."""
+def _roster_facts(scenario) -> tuple[np.ndarray, int]:
+    """``(kind, n_keys)`` for ``gwe_roster``: each unit's kind bits (HQ, armored car,
+    Austro-Hungarian; read-only) and the room every key of a step-cost table needs (made
+    once)."""
     u, play = scenario.units, scenario.map.k.play
     kind = ((u.utype == _HQ) * play.KIND_HQ + (u.utype == _ARMORED_CAR) * play.KIND_CAR
             + (u.nationality == _AUSTRO_HUNGARIAN) * play.KIND_AH).astype(np.uint8)
-    keys = np.zeros(2 * max(int(gwe_data(scenario).tcr.max()), 1), dtype=np.int32)
-    kind.flags.writeable = keys.flags.writeable = False
-    return kind, keys
+    kind.flags.writeable = False
+    return kind, 2 * max(int(gwe_data(scenario).tcr.max()), 1)
 
 
 def move_one_unit(game: GweGame, unit: int) -> None:

@@ -67,7 +67,7 @@ def _eliminate_until_within(game: GweGame, side: int, cell: int, most: int,
     ``most``."""
     from gwe_fast.games.gwe.attrition import surrounded
 
-    sc, st = game.scenario, game.state
+    sc = game.scenario
     u = sc.units
     gone: list[int] = []
     while True:

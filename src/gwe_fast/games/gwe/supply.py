@@ -142,19 +142,14 @@ def _memo(scenario: Scenario, kind: str) -> OrderedDict:
     return OrderedDict()
 
 
-def position_key(state: State, side: int, scenario: Scenario | None = None) -> bytes:
+def position_key(state: State, side: int, scenario: Scenario) -> bytes:
     """Everything a supply line reads of the state, as one bytes key (a command radius reads
-    the same, and the HQs' steps): made by the kernel ``gwe_position_key`` of the
-    scenario's map, or without a scenario by numpy (the same bytes)."""
-    flags = state.extra.get("flags")
-    if scenario is not None:
-        return scenario.map.k.play.gwe_position_key(
-            int(side), state.unit_cell, state.unit_status, _LINE_STATUS, state.hex_last, flags,
-            Flag.LIVING_OFF_LAND)
-    off_land = b"" if flags is None else (flags & Flag.LIVING_OFF_LAND).tobytes()
-    return b"".join((bytes((side,)), state.unit_cell.tobytes(),
-                     (state.unit_status & _LINE_STATUS).tobytes(), state.hex_last.tobytes(),
-                     off_land))
+    the same, and the HQs' steps): the side, the units' hexes, their statuses on the map and
+    entrained, who last held each hex and which cavalry lives off the land, made by the
+    kernel ``gwe_position_key`` of the scenario's map."""
+    return scenario.map.k.play.gwe_position_key(
+        int(side), state.unit_cell, state.unit_status, _LINE_STATUS, state.hex_last,
+        state.extra.get("flags"), Flag.LIVING_OFF_LAND)
 
 
 def remembered(scenario: Scenario, key, make, kind: str = "position",

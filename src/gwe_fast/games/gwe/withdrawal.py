@@ -54,14 +54,13 @@ def _adjacent_to(game: GweGame, cells_mask: np.ndarray) -> np.ndarray:
     return m.k.board.adjacent_cells(m.neighbors, np.flatnonzero(cells_mask))
 
 
-def _may_enter(game: GweGame, unit: int) -> np.ndarray:
-    """``bool[n_cells]``: hexes the unit's terrain lets it enter (5.4; 24.41 for the car)."""
-    sc = game.scenario
-    data = gwe_data(sc)
-    ok = data.enter_cost[int(data.tcr[unit]) - 1] >= 0
-    if sc.units.utype[unit] == _ARMORED_CAR:
-        ok = ok & (sc.map.terrain != _MOUNTAIN)
-    return ok
+def _may_enter(scenario, unit: int, cell: int) -> bool:
+    """Whether the terrain of ``cell`` lets the unit enter it (5.4; 24.41: never a mountain
+    hex for the armored car)."""
+    data = gwe_data(scenario)
+    if data.enter_cost[int(data.tcr[unit]) - 1, cell] < 0:
+        return False
+    return not (_fixed(scenario)[0][cell] and scenario.units.utype[unit] == _ARMORED_CAR)
 
 
 @lru_cache(maxsize=32)
@@ -157,7 +156,6 @@ def withdraw(game: GweGame, unit: int, via: int, dest: int) -> None:
     """Move a unit that withdraws through ``via`` to ``dest`` (12.13): no Movement Points and
     not a move (12.14), the hexes marked as last moved through by its side (9.15, 25.12), and
     ``Flag.RETREATED_IN`` when friendly units were already in ``dest`` (12.17)."""
-    st = game.state
     u = game.scenario.units
     side = int(u.side[unit])
     friends = any(int(u.side[i]) == side for i in units_mod.units_in(game, dest))
@@ -179,9 +177,8 @@ def occupants_for(game: GweGame, phasing: int, cell: int) -> list[int]:
     if any(int(u.side[i]) != phasing for i in here):
         return []
     room = limit - int(u.stacking[here].sum())
-    nb = _neighbor_lists(sc)
+    nb = sc.map.neighbor_lists
     around = nb[cell]
-    mountain = _fixed(sc)[0][cell]
     cells = st.unit_cell.tolist()
     out = []
     for i in np.flatnonzero(_on_map(game) & (u.side == phasing)
@@ -189,22 +186,14 @@ def occupants_for(game: GweGame, phasing: int, cell: int) -> list[int]:
         c = cells[i]
         if c not in around:                          # not next to it (nor in it)
             continue
-        t = int(data.tcr[i]) - 1
-        if data.side_add[t, c, nb[c].index(cell)] < 0:
+        if data.side_add[int(data.tcr[i]) - 1, c, nb[c].index(cell)] < 0:
             continue
-        # _may_enter, for this hex alone
-        if data.enter_cost[t, cell] < 0 or (mountain and u.utype[i] == _ARMORED_CAR):
+        if not _may_enter(sc, i, cell):
             continue
         if int(u.stacking[i]) > room:
             continue
         out.append(i)
     return out
-
-
-@lru_cache(maxsize=32)
-def _neighbor_lists(scenario) -> list[list[int]]:
-    """Each cell's six neighbours (-1 off the map) as Python lists, made once."""
-    return scenario.map.neighbors.tolist()
 
 
 def occupy_vacated(game: GweGame, phasing: int, cell: int) -> None:
