@@ -169,8 +169,8 @@ def test_plain_search_agrees_with_scipy_dijkstra(case):
 @pytest.mark.parametrize("odd", [None, 0, 2], ids=["all-1", "a-0-step", "a-2-step"])
 def test_unit_steps_walked_breadth_first_match_dial_step_for_step(odd):
     # steps of 1 are walked breadth-first by the compiled kernel; a step of another cost met
-    # on the way sends it back to Dial's algorithm. Either way: the twin's answer, the same
-    # predecessors and the same order of first reaching
+    # on the way hands the search over to Dial's algorithm. Either way: the twin's answer,
+    # the same predecessors and the same order of first reaching
     rng = np.random.default_rng(5)
     m = HexMap((1, 30), (1, 20))
     n = m.n_cells
@@ -196,3 +196,44 @@ def test_unit_steps_walked_breadth_first_match_dial_step_for_step(odd):
         if odd is not None and not kw:
             assert d1[0, far] >= 0                      # its odd step was read
         assert (d1 >= 0).sum() > 100            # a real walk, not a few cells
+
+
+@st.composite
+def mostly_unit_cases(draw):
+    # searches the breadth-first walk starts and gives up part of the way: steps of 1 but
+    # for a few of 0, 2 or 3, every source at one cost
+    ncols, nrows = draw(st.integers(2, 14)), draw(st.integers(2, 14))
+    m = HexMap((1, ncols), (1, nrows))
+    n = m.n_cells
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    odd_share = draw(st.sampled_from([0.0, 0.01, 0.05, 0.2]))
+    cost = np.where(rng.random((n, 6)) < 0.15, -1, 1).astype(np.int16)
+    odd = rng.random((n, 6)) < odd_share
+    cost[odd] = rng.choice(np.array([0, 2, 3], dtype=np.int16), size=int(odd.sum()))
+    cost[m.neighbors < 0] = -1
+    sources = sorted(set(int(x) for x in rng.choice(n, draw(st.integers(1, 4)))))
+    at = draw(st.integers(0, 3))
+    stop = (rng.random(n) < draw(st.sampled_from([0.0, 0.1]))).astype(np.uint8)
+    limit = draw(st.integers(-1, 12))
+    return m, cost, sources, [at] * len(sources), stop, limit
+
+
+@settings(max_examples=300, deadline=None)
+@given(mostly_unit_cases())
+def test_a_walk_handed_over_to_dial_part_of_the_way_matches_the_twin(case):
+    # the compiled kernel keeps what its breadth-first walk settled and queued when it meets
+    # a step of another cost; the twin runs Dial's algorithm from the start. Same distances,
+    # predecessors and order of first reaching, from fresh buffers and from used ones
+    m, cost, sources, scost, stop, limit = case
+    kw = dict(source_cost=scost, stop=stop, limit=limit)
+    d1, p1 = cy.bounded_search(m.neighbors, cost, sources, **kw)
+    d2, p2 = py.bounded_search(m.neighbors, cost, sources, **kw)
+    np.testing.assert_array_equal(d1, d2)
+    np.testing.assert_array_equal(p1, p2)
+    ws1, ws2 = cy.SearchWorkspace(m.neighbors), py.SearchWorkspace(m.neighbors)
+    for ws in (ws1, ws2):
+        ws.run(cost, [0], limit=3)                      # an earlier search leaves stamps
+        ws.run(cost, sources, **kw)
+    np.testing.assert_array_equal(ws1.reached(), ws2.reached())
+    np.testing.assert_array_equal(ws1.run(cost, sources, **kw)[1], p2)

@@ -29,8 +29,10 @@ When every source starts at the same cost, the search first walks breadth-first,
 list of reached states as its queue: while every step it reads costs 1 (or is refused) that is
 Dial's algorithm exactly, without the bucket queue (a supply line that counts hexes, 14.12, is
 such a search: about half the time of the general one). With tolls the walk is over the
-states (tokens, cell) and keeps _step's rule for them. At the first step of another cost it
-forgets the walk and runs Dial's algorithm. Sources already in cell order are not sorted again.
+states (tokens, cell) and keeps _step's rule for them. At the first step of another cost an
+untolled walk hands over to Dial's algorithm where it stands (what it settled stays settled,
+what it queued is put in the buckets in its order); a tolled one is forgotten and Dial's
+algorithm starts again from the sources. Sources already in cell order are not sorted again.
 
 The pure-Python twin, ``gwe_fast._pure.search``, follows the same steps in the same order (it
 always runs Dial's algorithm, which settles the states of a unit-step search in the order the
@@ -164,6 +166,8 @@ cdef struct _Walk:
     Py_ssize_t pending        # entries in the ring
     dist_t cur                # the cost level being settled
     dist_t lim                # the limit, or the largest cost when there is none
+    Py_ssize_t walk_popped    # where _unit_walk stopped: the states it took from its queue
+    Py_ssize_t walk_step      # and the step (cell * 6 + direction) it could not take
 
 
 cdef inline int _step(_Kind kind, _Walk* W, SearchBuffers* B, Py_ssize_t i, const cell_t* nbr,
@@ -226,8 +230,8 @@ cdef Py_ssize_t _unit_walk(_Walk* W, const cell_t* nbr, const stepcost_t* step_c
     # is Dial's algorithm exactly: each bucket is settled in the order it was filled, no entry
     # goes stale, and so the same states are reached in the same order with the same costs
     # and predecessors. Returns the states settled, or -1 at the first step read that costs
-    # anything else (0 or more than 1): then the caller forgets the walk (W.nt says how far
-    # it went) and runs Dial.
+    # anything else (0 or more than 1): then Dial takes over from there (_walk_to_dial; W.nt
+    # says how far the walk went, walk_popped and walk_step where it stopped).
     # The walk's state in locals: written through W's pointers, the compiler would reload
     # W's fields after every store.
     cdef uint32_t* stamp = W.stamp
@@ -252,6 +256,8 @@ cdef Py_ssize_t _unit_walk(_Walk* W, const cell_t* nbr, const stepcost_t* step_c
                 continue
             if w != 1:
                 W.nt = nt
+                W.walk_popped = i
+                W.walk_step = j
                 return -1     # read before the limit: Dial would take a 0-cost step there
             v = nbr[j]
             if v < 0 or nd > lim or stamp[v] == gen:
@@ -347,6 +353,79 @@ cdef int _dial(SearchBuffers* B, const cell_t* nbr, const stepcost_t* step_cost,
                       stop, toll, max_toll, toll_on_exit)
 
 
+cdef Py_ssize_t _settle(_Kind kind, _Walk* W, SearchBuffers* B, const cell_t* nbr,
+                        const stepcost_t* step_cost, Py_ssize_t n, const flag_t* stop,
+                        const flag_t* toll, int max_toll, bint toll_on_exit) except -1 nogil:
+    # Dial's main loop: settle the queued states level by level, relaxing each one's six
+    # steps, until the ring is empty. Returns the states settled.
+    cdef Py_ssize_t b, e, base, settled = 0
+    cdef int layer
+    cdef cell_t u, s
+    # walk the cost levels upwards
+    while W.pending > 0:
+        b = W.cur & W.mask
+        e = W.head[b]
+        if e < 0:
+            W.cur += 1
+            continue
+        W.head[b] = W.pool_next[e]
+        if W.head[b] < 0:
+            W.tail[b] = -1
+        W.pending -= 1
+        s = W.pool_cell[e]
+        if W.dist[s] != W.cur:
+            continue  # stale entry: the state was improved after this push (s is stamped)
+        settled += 1
+        if _Kind is _NoTolls or s < n:
+            u = s       # layer 0: spare the division
+            layer = 0
+        else:
+            u = s % n
+            layer = s // n
+        if stop != NULL and stop[u] and W.pred[s] >= 0:
+            continue  # entered a stopping cell: it ends the path here
+        # the six directions written out: a loop's exit branch is mispredicted at every cell
+        base = <Py_ssize_t>u * 6
+        _step(kind, W, B, base, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, W, B, base + 1, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, W, B, base + 2, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, W, B, base + 3, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, W, B, base + 4, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+        _step(kind, W, B, base + 5, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+    return settled
+
+
+cdef Py_ssize_t _walk_to_dial(_Walk* W, SearchBuffers* B, const cell_t* nbr,
+                              const stepcost_t* step_cost, Py_ssize_t n,
+                              const flag_t* stop) except -1 nogil:
+    # Dial's algorithm taking over from a breadth-first walk (no tolls) that met a step of a
+    # cost other than 1 at W.walk_step, out of the cell u = queue[W.walk_popped - 1]. Up to
+    # there the walk did what Dial does (see _unit_walk): the states it took from its queue
+    # are settled, and those still queued are what Dial's buckets would hold, in their order:
+    # the cost of u, then that plus 1 (FIFO buckets filled in the order of the queue). So they
+    # are pushed in that order, u's remaining steps relaxed, and Dial goes on: the same
+    # states, costs and predecessors as Dial from the sources, without settling the walked
+    # part twice. Returns the states settled, the walked ones included.
+    cdef Py_ssize_t i, popped = W.walk_popped, j = W.walk_step
+    cdef cell_t u = W.touched[popped - 1], s
+    cdef Py_ssize_t base = <Py_ssize_t>u * 6
+    W.cur = W.dist[u]
+    _ring_fit(B, 1, W.cur)
+    for i in range(popped, W.nt):
+        s = W.touched[i]
+        _push(B, s, W.dist[s], W.used)
+        W.used += 1
+    W.pending = W.used
+    W.head = B.head
+    W.tail = B.tail
+    W.mask = B.nb - 1
+    cdef _NoTolls plain
+    while j < base + 6:
+        _step(plain, W, B, j, nbr, step_cost, n, u, u, 0, NULL, 0, False)
+        j += 1
+    return popped + _settle(plain, W, B, nbr, step_cost, n, stop, NULL, 0, False)
+
+
 cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
                     const stepcost_t* step_cost, Py_ssize_t n, const cell_t* sources,
                     const dist_t* source_cost, Py_ssize_t n_sources, dist_t limit,
@@ -357,9 +436,8 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
     # the pool has room for n + 6 * (max_toll + 1) * n entries (every state is expanded at most
     # once and the sources take at most n). Returns the number of states settled.
     cdef _Walk W
-    cdef Py_ssize_t i, e, b, base, seeded, settled = 0
-    cdef int layer
-    cdef cell_t u, s
+    cdef Py_ssize_t i, seeded, settled = 0
+    cdef cell_t s
     cdef dist_t c, hi
     W.dist = B.dist
     W.pred = B.pred
@@ -411,11 +489,17 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
         if settled >= 0:
             B.n_touched = W.nt
             return <int>settled
-        # a step of another cost: forget what it reached (a stamp other than gen does not
-        # count) and search again from the sources alone, which are kept, in order
-        for i in range(seeded, W.nt):
-            W.stamp[W.touched[i]] = W.gen - 1
-        W.nt = seeded
+        if _Kind is _NoTolls:
+            # a step of another cost: Dial goes on from where the walk stopped
+            settled = _walk_to_dial(&W, B, nbr, step_cost, n, stop)
+            B.n_touched = W.nt
+            return <int>settled
+        else:
+            # a step of another cost: forget what the tolled walk reached (a stamp other than
+            # gen does not count) and search again from the sources alone, kept in order
+            for i in range(seeded, W.nt):
+                W.stamp[W.touched[i]] = W.gen - 1
+            W.nt = seeded
     _ring_fit(B, hi - W.cur, W.cur)
     for i in range(W.nt):
         _push(B, W.touched[i], W.dist[W.touched[i]], W.used)
@@ -425,37 +509,7 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
     W.tail = B.tail
     W.mask = B.nb - 1
 
-    # walk the cost levels upwards
-    while W.pending > 0:
-        b = W.cur & W.mask
-        e = W.head[b]
-        if e < 0:
-            W.cur += 1
-            continue
-        W.head[b] = W.pool_next[e]
-        if W.head[b] < 0:
-            W.tail[b] = -1
-        W.pending -= 1
-        s = W.pool_cell[e]
-        if W.dist[s] != W.cur:
-            continue  # stale entry: the state was improved after this push (s is stamped)
-        settled += 1
-        if _Kind is _NoTolls or s < n:
-            u = s       # layer 0: spare the division
-            layer = 0
-        else:
-            u = s % n
-            layer = s // n
-        if stop != NULL and stop[u] and W.pred[s] >= 0:
-            continue  # entered a stopping cell: it ends the path here
-        # the six directions written out: a loop's exit branch is mispredicted at every cell
-        base = <Py_ssize_t>u * 6
-        _step(kind, &W, B, base, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(kind, &W, B, base + 1, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(kind, &W, B, base + 2, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(kind, &W, B, base + 3, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(kind, &W, B, base + 4, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
-        _step(kind, &W, B, base + 5, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
+    settled = _settle(kind, &W, B, nbr, step_cost, n, stop, toll, max_toll, toll_on_exit)
     B.n_touched = W.nt
     return <int>settled
 
@@ -512,6 +566,7 @@ cdef object _read_ints(object obj, _IntArg* out):
     # out.short; anything else becomes (or already is) an int32 array, returned to be kept
     # alive while out.ptr is in use
     cdef Py_ssize_t i, k
+    cdef long long v
     cdef cnp.ndarray a
     if type(obj) is list or type(obj) is tuple:
         k = len(obj)
@@ -522,9 +577,13 @@ cdef object _read_ints(object obj, _IntArg* out):
                     if not isinstance(item, np.integer):
                         break
                     item = int(item)
-                if not INT32_MIN <= item <= INT32_MAX:
+                try:
+                    v = item        # compared as a C integer: no Python comparison
+                except OverflowError:
+                    break
+                if v < INT32_MIN or v > INT32_MAX:
                     break   # numpy says what is wrong with it
-                out.short[i] = <int32_t>item
+                out.short[i] = <int32_t>v
             else:
                 out.ptr = out.short
                 out.size = k
