@@ -1,18 +1,20 @@
 """Movement-range search: the Cython kernel against its twin, scipy and networkx.
 
-One group per map size; every implementation answers the same query (all hexes reachable
-with movement allowance 6 from the centre) and the answers are asserted equal. "cython" is
-``bounded_search`` (allocates its results), "workspace" is ``SearchWorkspace.run`` on buffers
-made once per map (returns views). The supply-side group traces supply for a whole side on
-the Kaiser's Battle map with terrain costs (Dial's algorithm); the supply-lines groups run the
-game's own supply-line search (unit steps, walked breadth-first) in its opening position.
+One group per map size (three random maps, and the Kaiser's Battle map with its own terrain
+and hexside costs, the query of ``gwe bench``); every implementation answers the same query
+(all hexes reachable with movement allowance 6 from the centre) and the answers are asserted
+equal. "cython" is ``bounded_search`` (allocates its results), "workspace" is
+``SearchWorkspace.run`` on buffers made once per map (returns views). The supply-side group
+traces supply for a whole side on the Kaiser's Battle map with terrain costs (Dial's
+algorithm); the supply-lines groups run the game's own supply-line search (unit steps, walked
+breadth-first) in its opening position.
 Run: ``pytest benchmarks --benchmark-enable --benchmark-only``.
 """
 
 import numpy as np
 import pytest
 
-from benchmarks.conftest import movement_case
+from benchmarks.conftest import kb_movement_case, movement_case
 from gwe_fast._core import search as cy
 from gwe_fast._pure import search as py
 
@@ -25,11 +27,15 @@ def reference(m, cost, source):
     return d[0]
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def _size_id(size):
+    return size if isinstance(size, str) else f"{size[0]}x{size[1]}"
+
+
+@pytest.mark.parametrize("size", [*SIZES, "kaisers-battle-map"], ids=_size_id)
 @pytest.mark.parametrize("impl", ["cython", "workspace", "pure", "scipy", "networkx"])
 def test_movement_range(benchmark, size, impl):
-    m, cost, source = movement_case(*size)
-    benchmark.group = f"movement-range {size[0]}x{size[1]}"
+    m, cost, source = kb_movement_case() if isinstance(size, str) else movement_case(*size)
+    benchmark.group = f"movement-range {_size_id(size)}"
     benchmark.extra_info.update(n_cells=m.n_cells, allowance=ALLOWANCE)
     expected = reference(m, cost, source)
     if impl == "cython":
