@@ -37,9 +37,10 @@ ROUNDS = {"cython": len(SEEDS), "pure": 2}
 BATCH_GAMES = {"brusilov": 6, "kb": 16}
 # games x this with --benchmark-enable: a batch of about ten CPU seconds, so that the workers'
 # start (about half a second each) does not decide the scaling (the Kaiser's Battle went from
-# 128 to 384 games when its random games became three times faster; the Brusilov Offensive
-# from 48 to 240 when they came down to some 40 ms)
-BATCH_SCALE = {"brusilov": 40, "kb": 24}
+# 128 to 384 games when its random games became three times faster, and to 768 when they
+# came down to some 15 ms; the Brusilov Offensive from 48 to 240 when they came down to some
+# 40 ms)
+BATCH_SCALE = {"brusilov": 40, "kb": 48}
 
 _RESULTS: dict = {}     # games per second of the batch runs, by (game, workers)
 
