@@ -216,22 +216,28 @@ def mostly_unit_cases(draw):
     at = draw(st.integers(0, 3))
     stop = (rng.random(n) < draw(st.sampled_from([0.0, 0.1]))).astype(np.uint8)
     limit = draw(st.integers(-1, 12))
-    return m, cost, sources, [at] * len(sources), stop, limit
+    tolls = {}
+    if draw(st.booleans()):        # the walk over (tokens, cell) states
+        tolls = {"toll": (rng.random(n) < 0.2).astype(np.uint8),
+                 "max_toll": draw(st.integers(0, 2)), "toll_on_exit": draw(st.booleans())}
+    return m, cost, sources, [at] * len(sources), stop, limit, tolls
 
 
 @settings(max_examples=300, deadline=None)
 @given(mostly_unit_cases())
 def test_a_walk_handed_over_to_dial_part_of_the_way_matches_the_twin(case):
     # the compiled kernel keeps what its breadth-first walk settled and queued when it meets
-    # a step of another cost; the twin runs Dial's algorithm from the start. Same distances,
-    # predecessors and order of first reaching, from fresh buffers and from used ones
-    m, cost, sources, scost, stop, limit = case
-    kw = dict(source_cost=scost, stop=stop, limit=limit)
+    # a step of another cost, with tolls or without; the twin runs Dial's algorithm from the
+    # start. Same distances, predecessors and order of first reaching, from fresh buffers and
+    # from used ones
+    m, cost, sources, scost, stop, limit, tolls = case
+    kw = {"source_cost": scost, "stop": stop, "limit": limit, **tolls}
     d1, p1 = cy.bounded_search(m.neighbors, cost, sources, **kw)
     d2, p2 = py.bounded_search(m.neighbors, cost, sources, **kw)
     np.testing.assert_array_equal(d1, d2)
     np.testing.assert_array_equal(p1, p2)
-    ws1, ws2 = cy.SearchWorkspace(m.neighbors), py.SearchWorkspace(m.neighbors)
+    layers = 3
+    ws1, ws2 = cy.SearchWorkspace(m.neighbors, layers), py.SearchWorkspace(m.neighbors, layers)
     for ws in (ws1, ws2):
         ws.run(cost, [0], limit=3)                      # an earlier search leaves stamps
         ws.run(cost, sources, **kw)

@@ -29,10 +29,9 @@ When every source starts at the same cost, the search first walks breadth-first,
 list of reached states as its queue: while every step it reads costs 1 (or is refused) that is
 Dial's algorithm exactly, without the bucket queue (a supply line that counts hexes, 14.12, is
 such a search: about half the time of the general one). With tolls the walk is over the
-states (tokens, cell) and keeps _step's rule for them. At the first step of another cost an
-untolled walk hands over to Dial's algorithm where it stands (what it settled stays settled,
-what it queued is put in the buckets in its order); a tolled one is forgotten and Dial's
-algorithm starts again from the sources. Sources already in cell order are not sorted again.
+states (tokens, cell) and keeps _step's rule for them. At the first step of another cost the
+walk hands over to Dial's algorithm where it stands: what it settled stays settled, what it
+queued is put in the buckets in its order. Sources already in cell order are not sorted again.
 
 The pure-Python twin, ``gwe_fast._pure.search``, follows the same steps in the same order (it
 always runs Dial's algorithm, which settles the states of a unit-step search in the order the
@@ -314,6 +313,8 @@ cdef Py_ssize_t _unit_walk_tolled(_Walk* W, const cell_t* nbr, const stepcost_t*
                 continue
             if w != 1:
                 W.nt = nt
+                W.walk_popped = i
+                W.walk_step = j
                 return -1     # as _unit_walk: Dial takes over
             v = nbr[j]
             if v < 0 or nd > lim:
@@ -395,35 +396,40 @@ cdef Py_ssize_t _settle(_Kind kind, _Walk* W, SearchBuffers* B, const cell_t* nb
     return settled
 
 
-cdef Py_ssize_t _walk_to_dial(_Walk* W, SearchBuffers* B, const cell_t* nbr,
-                              const stepcost_t* step_cost, Py_ssize_t n,
-                              const flag_t* stop) except -1 nogil:
-    # Dial's algorithm taking over from a breadth-first walk (no tolls) that met a step of a
-    # cost other than 1 at W.walk_step, out of the cell u = queue[W.walk_popped - 1]. Up to
-    # there the walk did what Dial does (see _unit_walk): the states it took from its queue
-    # are settled, and those still queued are what Dial's buckets would hold, in their order:
-    # the cost of u, then that plus 1 (FIFO buckets filled in the order of the queue). So they
-    # are pushed in that order, u's remaining steps relaxed, and Dial goes on: the same
-    # states, costs and predecessors as Dial from the sources, without settling the walked
-    # part twice. Returns the states settled, the walked ones included.
+cdef Py_ssize_t _walk_to_dial(_Kind kind, _Walk* W, SearchBuffers* B, const cell_t* nbr,
+                              const stepcost_t* step_cost, Py_ssize_t n, const flag_t* stop,
+                              const flag_t* toll, int max_toll,
+                              bint toll_on_exit) except -1 nogil:
+    # Dial's algorithm taking over from a breadth-first walk that met a step of a cost other
+    # than 1 at W.walk_step, out of the state s = queue[W.walk_popped - 1] (cell u, tokens
+    # layer). Up to there the walk did what Dial does (see _unit_walk, _unit_walk_tolled): the
+    # states it took from its queue are settled, and those still queued are what Dial's
+    # buckets would hold, in their order: the cost of s, then that plus 1 (FIFO buckets filled
+    # in the order of the queue). So they are pushed in that order, the rest of s's steps
+    # relaxed, and Dial goes on: the same states, costs and predecessors as Dial from the
+    # sources, without settling the walked part twice. Returns the states settled, the walked
+    # ones included.
     cdef Py_ssize_t i, popped = W.walk_popped, j = W.walk_step
-    cdef cell_t u = W.touched[popped - 1], s
+    cdef cell_t s = W.touched[popped - 1], u = s, q
+    cdef int layer = 0
+    if _Kind is _Tolls and s >= n:
+        u = s % n
+        layer = s // n
     cdef Py_ssize_t base = <Py_ssize_t>u * 6
-    W.cur = W.dist[u]
+    W.cur = W.dist[s]
     _ring_fit(B, 1, W.cur)
     for i in range(popped, W.nt):
-        s = W.touched[i]
-        _push(B, s, W.dist[s], W.used)
+        q = W.touched[i]
+        _push(B, q, W.dist[q], W.used)
         W.used += 1
     W.pending = W.used
     W.head = B.head
     W.tail = B.tail
     W.mask = B.nb - 1
-    cdef _NoTolls plain
     while j < base + 6:
-        _step(plain, W, B, j, nbr, step_cost, n, u, u, 0, NULL, 0, False)
+        _step(kind, W, B, j, nbr, step_cost, n, s, u, layer, toll, max_toll, toll_on_exit)
         j += 1
-    return popped + _settle(plain, W, B, nbr, step_cost, n, stop, NULL, 0, False)
+    return popped + _settle(kind, W, B, nbr, step_cost, n, stop, toll, max_toll, toll_on_exit)
 
 
 cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
@@ -436,7 +442,7 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
     # the pool has room for n + 6 * (max_toll + 1) * n entries (every state is expanded at most
     # once and the sources take at most n). Returns the number of states settled.
     cdef _Walk W
-    cdef Py_ssize_t i, seeded, settled = 0
+    cdef Py_ssize_t i, settled = 0
     cdef cell_t s
     cdef dist_t c, hi
     W.dist = B.dist
@@ -470,7 +476,6 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
         return 0
     # queue them in cell order, so that the order of the sources given does not matter
     _sort_cells(W.touched, W.nt)
-    seeded = W.nt
     W.cur = hi = W.dist[W.touched[0]]
     for i in range(1, W.nt):
         c = W.dist[W.touched[i]]
@@ -486,20 +491,12 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
         else:
             settled = _unit_walk_tolled(&W, nbr, step_cost, n, stop, toll, max_toll,
                                         toll_on_exit)
-        if settled >= 0:
-            B.n_touched = W.nt
-            return <int>settled
-        if _Kind is _NoTolls:
+        if settled < 0:
             # a step of another cost: Dial goes on from where the walk stopped
-            settled = _walk_to_dial(&W, B, nbr, step_cost, n, stop)
-            B.n_touched = W.nt
-            return <int>settled
-        else:
-            # a step of another cost: forget what the tolled walk reached (a stamp other than
-            # gen does not count) and search again from the sources alone, kept in order
-            for i in range(seeded, W.nt):
-                W.stamp[W.touched[i]] = W.gen - 1
-            W.nt = seeded
+            settled = _walk_to_dial(kind, &W, B, nbr, step_cost, n, stop, toll, max_toll,
+                                    toll_on_exit)
+        B.n_touched = W.nt
+        return <int>settled
     _ring_fit(B, hi - W.cur, W.cur)
     for i in range(W.nt):
         _push(B, W.touched[i], W.dist[W.touched[i]], W.used)
