@@ -208,7 +208,7 @@ def one_map_many_queries(draw):
         top = draw(st.sampled_from([5, 5, 5, 40, "unit", "unit"]))
         if top == "unit":
             # steps of 1 (or refused), which the compiled kernel walks breadth-first, now
-            # and then with a step of 0 or 2 that sends it back to Dial part way
+            # and then with a step of 0 or 2 that hands it over to Dial part way
             cost = np.array(draw(st.lists(st.sampled_from([-1, 1, 1, 1]), min_size=6 * n,
                                           max_size=6 * n)), dtype=np.int16).reshape(n, 6)
             for _ in range(draw(st.sampled_from([0, 0, 1, 2]))):
