@@ -14,9 +14,10 @@ Run: ``pytest benchmarks --benchmark-enable --benchmark-only``.
 import numpy as np
 import pytest
 
-from benchmarks.conftest import kb_movement_case, movement_case
+from benchmarks.conftest import movement_case
 from gwe_fast._core import search as cy
 from gwe_fast._pure import search as py
+from gwe_fast.bench import kb_movement_query
 
 SIZES = [(31, 21), (40, 30), (80, 60)]
 ALLOWANCE = 6
@@ -34,7 +35,7 @@ def _size_id(size):
 @pytest.mark.parametrize("size", [*SIZES, "kaisers-battle-map"], ids=_size_id)
 @pytest.mark.parametrize("impl", ["cython", "workspace", "pure", "scipy", "networkx"])
 def test_movement_range(benchmark, size, impl):
-    m, cost, source = kb_movement_case() if isinstance(size, str) else movement_case(*size)
+    m, cost, source = kb_movement_query() if isinstance(size, str) else movement_case(*size)
     benchmark.group = f"movement-range {_size_id(size)}"
     benchmark.extra_info.update(n_cells=m.n_cells, allowance=ALLOWANCE)
     expected = reference(m, cost, source)

@@ -21,17 +21,3 @@ def movement_case(ncols: int, nrows: int, seed: int = 0):
     source = m.cell(f"{ncols // 2:02d}{nrows // 2:02d}")
     return m, cost, source
 
-
-def kb_movement_case():
-    """The Kaiser's Battle map with its terrain and hexside costs (``kb_data``), the source
-    its most central hex: the query ``gwe bench`` times."""
-    from gwe_fast import load_scenario
-    from gwe_fast._core import board
-    from gwe_fast.games.kb.data import kb_data
-
-    sc = load_scenario("kaisers_battle/historical")
-    m = sc.map
-    data = kb_data(sc)
-    cost = board.step_costs(m.neighbors, data.enter_cost, data.side_add, strict=False)
-    source = int(np.argmin((m.q - m.q.mean()) ** 2 + (m.r - m.r.mean()) ** 2))
-    return m, cost, source

@@ -107,13 +107,11 @@ def _best_of(fn: Callable[[], object], seconds: float, repeats: int = 5) -> floa
     return best
 
 
-def movement_range(seconds: float = 1.5) -> dict[str, float | None]:
-    """µs per movement-range query (allowance 6, terrain and hexside costs, from the centre
-    of the Kaiser's Battle map) for ``workspace`` (``SearchWorkspace.run``), ``cython``
-    (``bounded_search``) and ``scipy`` (``dijkstra(limit=6)``; None when scipy is not
-    installed). The answers are checked equal before timing. Also ``cells``."""
+def kb_movement_query():
+    """``(map, step_cost, source)`` of the movement-range query the figures time: the Kaiser's
+    Battle map with its terrain and hexside costs (``kb_data``), from its most central hex."""
     from gwe_fast import load_scenario
-    from gwe_fast._core import board, search
+    from gwe_fast._core import board
     from gwe_fast.games.kb.data import kb_data
 
     sc = load_scenario("kaisers_battle/historical")
@@ -121,6 +119,17 @@ def movement_range(seconds: float = 1.5) -> dict[str, float | None]:
     data = kb_data(sc)
     cost = board.step_costs(m.neighbors, data.enter_cost, data.side_add, strict=False)
     source = int(np.argmin((m.q - m.q.mean()) ** 2 + (m.r - m.r.mean()) ** 2))
+    return m, cost, source
+
+
+def movement_range(seconds: float = 1.5) -> dict[str, float | None]:
+    """µs per movement-range query (allowance 6, ``kb_movement_query``) for ``workspace``
+    (``SearchWorkspace.run``), ``cython`` (``bounded_search``) and ``scipy``
+    (``dijkstra(limit=6)``; None when scipy is not installed). The answers are checked equal
+    before timing. Also ``cells``."""
+    from gwe_fast._core import search
+
+    m, cost, source = kb_movement_query()
     ws = search.SearchWorkspace(m.neighbors)
     want = search.bounded_search(m.neighbors, cost, [source], limit=6)[0][0]
     np.testing.assert_array_equal(ws.run(cost, [source], limit=6)[0][0], want)
