@@ -441,6 +441,14 @@ cdef inline const flag_t* _flags_or_null(object mask):
     return NULL if mask is None else <const flag_t*>cnp.PyArray_DATA(<cnp.ndarray>mask)
 
 
+cdef inline cnp.ndarray _new_step_table(Py_ssize_t n):
+    # an uninitialised int16[n, 6] step-cost table (the fill functions write every entry)
+    cdef cnp.npy_intp dims[2]
+    dims[0] = n
+    dims[1] = 6
+    return cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT16, 0)
+
+
 def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0,
                strict=True):
     """``int16[n_cells, 6]``: the cost of each step ``c -> neighbors[c, d]`` for one unit.
@@ -489,10 +497,7 @@ def step_costs(neighbors, enter, side_add=None, closed=None, zoc=None, zoc_add=0
     cdef const flag_t* zcp = _flags_or_null(zc)
     cdef int za = zoc_add
     cdef bint st = strict
-    cdef cnp.npy_intp dims[2]
-    dims[0] = n
-    dims[1] = 6
-    out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT16, 0)
+    out = _new_step_table(n)
     cdef stepcost_t* o = <stepcost_t*>cnp.PyArray_DATA(out)
     cdef const cell_t* nbp = <const cell_t*>cnp.PyArray_DATA(nb)
     cdef const stepcost_t* enp = <const stepcost_t*>cnp.PyArray_DATA(en)
@@ -561,10 +566,7 @@ def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
     cdef const flag_t* clp = _flags_or_null(cl)
     cdef const flag_t* zcp = _flags_or_null(zc)
     cdef int za = zoc_add
-    cdef cnp.npy_intp dims[2]
-    dims[0] = n
-    dims[1] = 6
-    out = cnp.PyArray_EMPTY(2, dims, cnp.NPY_INT16, 0)
+    out = _new_step_table(n)
     cdef stepcost_t* o = <stepcost_t*>cnp.PyArray_DATA(out)
     cdef const cell_t* nbp = <const cell_t*>cnp.PyArray_DATA(nb)
     cdef const stepcost_t* bsp = <const stepcost_t*>cnp.PyArray_DATA(bs)
