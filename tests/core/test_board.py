@@ -94,12 +94,19 @@ def test_adjacent_cells_whole_array(mod):
     assert not mod.adjacent_cells(m.neighbors, np.array([], dtype=np.int32)).any()
 
 
-@BOTH
-def test_step_costs_whole_array(mod):
-    m = HexMap((1, 1), (1, 4))                  # one column: N is direction 0, S direction 3
+def river_column():
+    """One column 0101-0104 (N is direction 0, S direction 3): entry costs 1, 2, prohibited,
+    3, and a river (+2) between 0101 and 0102."""
+    m = HexMap((1, 1), (1, 4))
     enter = np.array([1, 2, -1, 3], dtype=np.int16)
     side_add = np.zeros((4, 6), dtype=np.int16)
-    side_add[0, 3] = side_add[1, 0] = 2         # a river between 0101 and 0102
+    side_add[0, 3] = side_add[1, 0] = 2
+    return m, enter, side_add
+
+
+@BOTH
+def test_step_costs_whole_array(mod):
+    m, enter, side_add = river_column()
     zoc = np.array([0, 0, 0, 1], dtype=bool)
     closed = np.array([1, 0, 0, 0], dtype=bool)
     got = mod.step_costs(m.neighbors, enter, side_add, None, zoc, 5)
@@ -142,10 +149,7 @@ def test_units_in_cell_are_state_units_at(mod):
 
 @BOTH
 def test_step_costs_over_whole_array(mod):
-    m = HexMap((1, 1), (1, 4))                  # one column: N is direction 0, S direction 3
-    enter = np.array([1, 2, -1, 3], dtype=np.int16)
-    side_add = np.zeros((4, 6), dtype=np.int16)
-    side_add[0, 3] = side_add[1, 0] = 2         # a river between 0101 and 0102
+    m, enter, side_add = river_column()
     base = mod.step_costs(m.neighbors, enter, side_add)
     zoc = np.array([0, 1, 0, 1], dtype=bool)
     closed = np.array([1, 0, 0, 0], dtype=bool)

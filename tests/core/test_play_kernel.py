@@ -33,13 +33,20 @@ def historical():
 
 # --- the draw ---------------------------------------------------------------------------------
 
+def draw_sizes(seed):
+    """3,000 numbers of options: some 1 (no draw, as ask() asks nobody), some 2, some past 32
+    bits (another branch of numpy's)."""
+    ns = np.random.default_rng(seed).integers(1, 400, size=3000)
+    ns[::5] = 1
+    ns[::7] = 2
+    ns[::97] = 2**33 + 7
+    return ns
+
+
 @pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
 @pytest.mark.parametrize("seed", range(4))
 def test_draws_are_generator_integers(impl, seed):
-    ns = np.random.default_rng(seed).integers(1, 400, size=3000)
-    ns[::5] = 1                                   # no draw, as ask() asks nobody
-    ns[::7] = 2
-    ns[::97] = 2**33 + 7                          # past 32 bits: another branch of numpy's
+    ns = draw_sizes(seed)
     ours = GameDice(seed, 3).policy_rng("allied")
     ref = GameDice(seed, 3).policy_rng("allied")
     got = impl.draws(ours, ns)
@@ -52,10 +59,7 @@ def test_draws_are_generator_integers(impl, seed):
 @pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
 @pytest.mark.parametrize("seed", range(4))
 def test_draw_is_generator_integers(impl, seed):
-    ns = np.random.default_rng(seed).integers(1, 400, size=3000)
-    ns[::5] = 1                                   # no draw, as ask() asks nobody
-    ns[::7] = 2
-    ns[::97] = 2**33 + 7                          # past 32 bits: another branch of numpy's
+    ns = draw_sizes(seed)
     ours = GameDice(seed, 4).policy_rng("central")
     ref = GameDice(seed, 4).policy_rng("central")
     got = [impl.draw(ours, n) for n in ns.tolist()]
