@@ -51,12 +51,12 @@ def test_10_33_radius_cells_is_each_hqs_own_search(games):
         for side in (0, 1):
             for h in command._hqs(g, side).tolist():
                 for nat in (None, command._AH):
-                    stopped = command._zoc_blocks_radius(g, h, nat)
+                    stopped = command._zoc_blocks_radius(g.scenario, h, nat)
                     assert np.array_equal(command.radius_cells(g, h, nat),
                                           _searched(g, h, stopped))
                     seen[stopped] += 1
-                ah_rule += (command._zoc_blocks_radius(g, h, command._AH)
-                            != command._zoc_blocks_radius(g, h, None))
+                ah_rule += (command._zoc_blocks_radius(g.scenario, h, command._AH)
+                            != command._zoc_blocks_radius(g.scenario, h, None))
     assert seen[True] and seen[False] and ah_rule      # 10.34 both ways; 21.41 at work
 
 

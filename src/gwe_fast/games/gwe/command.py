@@ -167,14 +167,9 @@ def may_command(game: GweGame, hq: int, unit: int) -> bool:
 
 # --- 10.33, 10.34, 21.41: the command radius -------------------------------------------------
 
-def _zoc_blocks_radius(game: GweGame, hq: int, unit_nationality: int | None) -> bool:
+def _zoc_blocks_radius(scenario: Scenario, hq: int, unit_nationality: int | None) -> bool:
     """10.34: only TCR 1 HQs trace through enemy zones of control; 21.41: never for the
     command of Austro-Hungarian units by any Central Powers HQ."""
-    return _blocks_radius(game.scenario, hq, unit_nationality)
-
-
-def _blocks_radius(scenario: Scenario, hq: int, unit_nationality: int | None) -> bool:
-    # _zoc_blocks_radius, read from the scenario alone
     if int(gwe_data(scenario).tcr[hq]) != 1:
         return True
     return (JOINT_CENTRAL_COMMAND and scenario.units.side[hq] == _CENTRAL
@@ -188,8 +183,8 @@ def _radius_stops(scenario: Scenario) -> tuple[list[bool], list[bool]]:
     most units and for Austro-Hungarian units (21.41), as lists (made once)."""
     n = scenario.units.n
     hq = (scenario.units.utype == _HQ).tolist()
-    return ([hq[h] and _blocks_radius(scenario, h, None) for h in range(n)],
-            [hq[h] and _blocks_radius(scenario, h, _AH) for h in range(n)])
+    return ([hq[h] and _zoc_blocks_radius(scenario, h, None) for h in range(n)],
+            [hq[h] and _zoc_blocks_radius(scenario, h, _AH) for h in range(n)])
 
 
 def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) -> np.ndarray:
@@ -205,7 +200,7 @@ def radius_cells(game: GweGame, hq: int, unit_nationality: int | None = None) ->
     """
     if not game.state.unit_status[hq] & Status.ON_MAP:
         return np.zeros(game.scenario.map.n_cells, dtype=bool)
-    return _radii(game, [int(hq)], [_zoc_blocks_radius(game, hq, unit_nationality)])[0]
+    return _radii(game, [int(hq)], [_zoc_blocks_radius(game.scenario, hq, unit_nationality)])[0]
 
 
 def _radii(game: GweGame, hqs: list[int], stopped: list[bool]) -> np.ndarray:
@@ -459,7 +454,7 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
     _mark(game, mine, in_cmd, far)
 
 
-def _random_allocation(game: GweGame, side: int, rest: list[int], radii: "_Radii",
+def _random_allocation(game: GweGame, side: int, rest: list[int], radii: _Radii,
                        left: dict[int, int], in_cmd: np.ndarray, far: np.ndarray) -> list[int]:
     """Step 2 of ``command_segment`` for a random player, by the kernel
     ``gwe_random_allocation``: the same options and draws as asking unit by unit, the
