@@ -1,17 +1,14 @@
 """benchmarks/campaign_cpu.py --by-decision: the policies' CPU by kind of decision."""
 
-import importlib.util
-from pathlib import Path
+from script_files import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
+from gwe_fast import load_scenario
+from gwe_fast.games import driver
+from gwe_fast.policies.registry import make_policy
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("campaign_cpu",
-                                                  ROOT / "benchmarks" / "campaign_cpu.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/campaign_cpu.py")
 
 
 def test_by_decision_counts_every_decision_a_policy_answers_and_only_those():
@@ -20,10 +17,6 @@ def test_by_decision_counts_every_decision_a_policy_answers_and_only_those():
     cpu = mod.campaign_cpu("kaisers_battle/historical", [0], "greedy", by_decision=kinds)
     assert len(cpu) == 1 and cpu[0] > 0
     # the same campaign again, counting the decisions as the game's own log records them
-    from gwe_fast import load_scenario
-    from gwe_fast.games import driver
-    from gwe_fast.policies.registry import make_policy
-
     sc = load_scenario("kaisers_battle/historical")
     drv = driver(sc.game)
     game = drv.new_game(sc, 0, 0, events=True,

@@ -1,20 +1,13 @@
 """scripts/lookahead_budget.py: the lookahead's gain over greedy at several budgets."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from script_files import load_script
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("lookahead_budget",
-                                                  ROOT / "scripts" / "lookahead_budget.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/lookahead_budget.py")
 
 
 def test_one_plan_plays_as_greedy_so_its_gain_is_exactly_zero_from_both_seats(tmp_path):

@@ -1,18 +1,14 @@
 """scripts/signatures.py: whole games fingerprinted, to show a speed-up plays the same games."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from script_files import ROOT, load_script
+
 REFERENCE = ROOT / "results" / "parity" / "signatures.json"
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("signatures", ROOT / "scripts" / "signatures.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/signatures.py")
 
 
 def test_the_committed_signatures_cover_both_games_and_four_policies():
