@@ -107,29 +107,25 @@ cdef void fill_step_costs_over(const cell_t* nbr, Py_ssize_t n, const stepcost_t
     # does not lead back to w is walked step by step instead.
     cdef Py_ssize_t w, d, i
     cdef cell_t c
+    cdef bint shut
     memcpy(out, base, 6 * n * sizeof(stepcost_t))
     if closed == NULL and zoc == NULL:
         return
     for w in range(n):
-        if closed != NULL and closed[w]:
-            for d in range(6):
-                c = nbr[6 * w + d]
-                if c >= 0:
-                    i = 6 * <Py_ssize_t>c + (d + 3) % 6
-                    if nbr[i] != w:
-                        _over_by_step(nbr, n, base, closed, zoc, zoc_add, out)
-                        return
+        shut = closed != NULL and closed[w]
+        if not shut and not (zoc != NULL and zoc[w]):
+            continue
+        for d in range(6):                # the steps into w: closed, or into its zone
+            c = nbr[6 * w + d]
+            if c >= 0:
+                i = 6 * <Py_ssize_t>c + (d + 3) % 6
+                if nbr[i] != w:
+                    _over_by_step(nbr, n, base, closed, zoc, zoc_add, out)
+                    return
+                if shut:
                     out[i] = -1
-        elif zoc != NULL and zoc[w]:
-            for d in range(6):
-                c = nbr[6 * w + d]
-                if c >= 0:
-                    i = 6 * <Py_ssize_t>c + (d + 3) % 6
-                    if nbr[i] != w:
-                        _over_by_step(nbr, n, base, closed, zoc, zoc_add, out)
-                        return
-                    if out[i] != -1:
-                        out[i] = <stepcost_t>(out[i] + zoc_add)
+                elif out[i] != -1:
+                    out[i] = <stepcost_t>(out[i] + zoc_add)
 
 
 cdef void _over_by_step(const cell_t* nbr, Py_ssize_t n, const stepcost_t* base,
