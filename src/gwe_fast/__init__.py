@@ -12,11 +12,6 @@ dtype('int32')
 
 __version__ = "0.1.0"
 
-# first of all: a compiled module runs only while its source is the one it was compiled from
-from gwe_fast import compiled as _compiled  # noqa: E402
-
-_compiled.install()
-
 from gwe_fast.game import Game  # noqa: E402
 from gwe_fast.hexmap import HexMap  # noqa: E402
 from gwe_fast.scenario.errors import Fault, ScenarioError  # noqa: E402

@@ -252,13 +252,10 @@ def _verdict(value: float, target: float, higher_is_better: bool) -> str:
 
 
 def machine() -> str:
-    """One line: cores, load average, Python, numpy and whether the rules modules ran
-    compiled (``gwe_fast.compiled``)."""
-    from gwe_fast import compiled
-
+    """One line: cores, load average, Python and numpy."""
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     return (f"{os.cpu_count()} cores, load average {load}; Python {platform.python_version()}, "
-            f"numpy {np.__version__}; {compiled.summary()}")
+            f"numpy {np.__version__}")
 
 
 def headline(budget: float = 60.0, games: int = 5, seed: int = 0,
