@@ -1,0 +1,327 @@
+"""Colonies (C.11-C.69): the colonial land war off the map, Japan's forces (C.26) and the
+return of colonial battlecruisers (C.44).
+
+Colonies and areas are places ``n_ports + l`` (C.41: they function as ports). Land units
+there are counted per country (``col_units``) with their attack factors (``col_af``, support
+units excluded, C.68). Sea movement to and from colonies and amphibious invasions of them
+are in the Naval Phase (``naval.py``, ``naval_combat.py``: C.51, C.63, C.64); this phase moves
+land units overland (C.52, C.53), rolls the quarterly colonial combat (C.61, C.62, C.65,
+C.68) and resolves returns (C.44).
+"""
+
+from __future__ import annotations
+
+from gwe_fast.games.goa.codes import Damage, Kind, Month, Ship, Side, enemy
+from gwe_fast.games.goa.model import JAPAN_CONQUESTS, JAPAN_POOL, GoaState, GoaTables
+from gwe_fast.games.goa.world import at_war
+
+COLONY, SOVEREIGN, CHINA, TURKISH, TURKISH_OPPONENT, JAPAN = range(6)
+
+
+def japanese_forces(t: GoaTables, s: GoaState, month: int) -> None:
+    """C.26: belligerent Japan turns its personnel into units of its force pool, in the
+    pool's order, each costing its attack factors (stand-in for the production rules); a
+    month after the USA enters, Japan receives three 3-5-3 infantry corps."""
+    j = t.japan
+    home = t.japan_area
+    if j < 0 or home < 0:
+        return
+    u = t.united_states
+    if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
+        s.col_units[home, j] += 3
+        s.col_af[home, j] += 9
+    if not at_war(s, j):
+        return
+    i = int(s.scalars[JAPAN_POOL])
+    while i < t.japan_pool.shape[0]:
+        attack, support = int(t.japan_pool[i, 0]), int(t.japan_pool[i, 1])
+        cost = max(1, attack)
+        if s.japan_personnel < cost:
+            break
+        s.japan_personnel = s.japan_personnel - cost
+        s.col_units[home, j] += 1
+        if not support:
+            s.col_af[home, j] += attack
+        i += 1
+    s.scalars[JAPAN_POOL] = i
+
+
+# -- overland moves (C.52, C.53) ----------------------------------------------------------------
+
+def move_options(t: GoaTables, s: GoaState, c: int) -> list[int]:
+    """``Kind.COLONIAL`` for ``c``: 0 none, ``1 + 8 * (src * (L + 1) + dst) + n - 1``: ``n``
+    units from ``src`` to ``dst`` (``L`` is home, the country's armies in Europe): C.52's
+    rail links (Russia: the Caucasus and Vladivostok; the holder of Constantinople: Armenia,
+    Iraq, Syria) both ways, and C.53's moves to an adjacent colony of the same player, or
+    into Persia, Shantung, Hopei or Manchuria while free of enemy units."""
+    L = t.n_colonies
+    side = int(s.side[c])
+    foe = enemy(side)
+    out = [0]
+    home_units = int(s.army[c]) // t.corps
+    for l in range(L):
+        if not t.l_overland[l, c]:
+            continue
+        if c == t.turkey and s.city[t.constantinople] != side:
+            continue
+        if s.colony[l] == side and home_units:
+            out.extend(_code(L, L, l, n) for n in range(1, min(8, home_units) + 1))
+        if s.col_units[l, c]:
+            out.extend(_code(L, l, L, n) for n in range(1, min(8, int(s.col_units[l, c])) + 1))
+    for src in range(L):
+        have = int(s.col_units[src, c])
+        if not have or s.colony[src] != side:
+            continue
+        for dst in range(L):
+            if not t.l_neighbor[src, dst]:
+                continue
+            ok = s.colony[dst] == side
+            if t.l_kind[dst] in (SOVEREIGN, CHINA) and t.l_defense[dst] >= 0:
+                ok = ok or (s.colony[dst] == Side.NEUTRAL and not enemy_units(t, s, dst, foe))
+            if ok:
+                out.extend(_code(L, src, dst, n) for n in range(1, min(8, have) + 1))
+    return out
+
+
+def _code(L: int, src: int, dst: int, n: int) -> int:
+    return 1 + 8 * (src * (L + 1) + dst) + n - 1
+
+
+def enemy_units(t: GoaTables, s: GoaState, l: int, foe: int) -> bool:
+    return any(s.col_units[l, d] > 0 and s.side[d] == foe for d in range(t.n_countries))
+
+
+def apply_move(t: GoaTables, s: GoaState, c: int, code: int) -> None:
+    if code == 0:
+        return
+    L = t.n_colonies
+    pair, n = divmod(code - 1, 8)
+    n += 1
+    src, dst = divmod(pair, L + 1)
+    if src == L:
+        s.army[c] -= n * t.corps
+        af = n * t.corps
+    else:
+        af = int(s.col_af[src, c]) * n // int(s.col_units[src, c])
+        s.col_units[src, c] -= n
+        s.col_af[src, c] -= af
+    if dst == L:
+        s.army[c] += n * t.corps
+        return
+    s.col_units[dst, c] += n
+    s.col_af[dst, c] += af
+    if s.colony[dst] == Side.NEUTRAL and t.l_kind[dst] in (SOVEREIGN, CHINA):
+        s.colony[dst] = s.side[c]                 # C.65: occupied without a roll
+
+
+# -- colonial combat (C.61, C.62, C.65, C.68) ---------------------------------------------------
+
+def allied_targets(t: GoaTables, s: GoaState) -> list[int]:
+    """C.61: every Central Powers colony not yet conquered; C.65: China and Persia only while
+    Central Powers units occupy them; Darfur and Libya once Turkish (C.66)."""
+    out = []
+    for l in range(t.n_colonies):
+        if s.colony[l] != Side.CENTRAL:
+            continue
+        kind = t.l_kind[l]
+        if kind == COLONY and (t.l_owner[l] < 0 or s.side[t.l_owner[l]] != Side.CENTRAL):
+            continue                              # an Allied colony the CP took: not rolled
+        if kind in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, Side.ALLIED):
+            continue
+        if kind == JAPAN:
+            continue                              # Japan falls only to invasion (its notes)
+        out.append(l)
+    return out
+
+
+def central_targets(t: GoaTables, s: GoaState) -> list[int]:
+    """C.61, C.62: each Allied colony adjacent to a colony the Central Powers control and
+    held on their country's entry (or an occupied area such as Abyssinia or Manchuria)."""
+    out = []
+    for l in range(t.n_colonies):
+        if s.colony[l] != Side.ALLIED or t.l_kind[l] == JAPAN:
+            continue
+        if t.l_kind[l] in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, Side.CENTRAL):
+            continue
+        bases = [b for b in range(t.n_colonies) if t.l_neighbor[b, l]
+                 and s.colony[b] == Side.CENTRAL and _home_colony(t, s, b, Side.CENTRAL)]
+        if bases:
+            out.append(l)
+    return out
+
+
+def _home_colony(t: GoaTables, s: GoaState, b: int, side: int) -> bool:
+    owner = t.l_owner[b]
+    if t.l_kind[b] in (SOVEREIGN, CHINA):
+        return True                                   # an occupied area (C.62)
+    if t.l_kind[b] in (TURKISH, TURKISH_OPPONENT):
+        return True                                   # a colony by C.66 since Turkey's entry
+    return owner >= 0 and s.side[owner] == side
+
+
+def attack_modifier(t: GoaTables, s: GoaState, l: int, side: int) -> tuple[int, int]:
+    """C.68: +1 per three attack factors of friendly land units (support units excluded) in
+    one adjacent colony, the attacker's best: ``(modifier, that colony or -1)``."""
+    best, base = 0, -1
+    for b in range(t.n_colonies):
+        if t.l_neighbor[b, l] and s.colony[b] == side:
+            af = sum(int(s.col_af[b, d]) for d in range(t.n_countries)
+                     if s.side[d] == side and at_war(s, d))
+            if af // 3 > best:
+                best, base = af // 3, b
+    return best, base
+
+
+def conquer_colony(t: GoaTables, s: GoaState, l: int, side: int, by_japan: bool = False) -> None:
+    """``side`` conquers colony or area ``l``: enemy units there are lost, enemy squadrons
+    based there are scuttled or taken (N.34, counted as sunk). ``by_japan``: Japanese units
+    took part (V._6 counts Japan's conquests)."""
+    foe = enemy(side)
+    s.colony[l] = side
+    s.colonies_taken[side] += 1
+    for d in range(t.n_countries):
+        if s.side[d] == foe and s.col_units[l, d]:
+            s.strength_lost[d] += int(s.col_af[l, d])
+            s.col_units[l, d] = 0
+            s.col_af[l, d] = 0
+    for q in range(t.n_squadrons):                   # squadrons based there (N.34 at once)
+        if s.squadron_base[q] == t.n_ports + l and s.side[s.squadron_country[q]] == foe \
+                and s.squadron_damage[q] < Damage.SUNK:
+            s.squadron_damage[q] = Damage.SUNK
+            s.squadron_base[q] = -1
+            s.sunk[foe] += 1
+    if by_japan:
+        s.scalars[JAPAN_CONQUESTS] += 1
+
+
+def colonial_combat(t: GoaTables, s: GoaState, dice, month: int) -> None:
+    """C.61: in February, May, August and November, the Allied rolls, then the Central
+    Powers' (once per colony attacked)."""
+    if not t.colonial_months[Month.month_of_year(month)]:
+        return
+    for l in allied_targets(t, s):
+        mod, base = attack_modifier(t, s, l, Side.ALLIED)
+        if dice.die() + mod > t.l_defense[l]:
+            conquer_colony(t, s, l, Side.ALLIED, _japanese(t, s, base))
+    for l in central_targets(t, s):
+        if s.colony[l] != Side.ALLIED:
+            continue
+        mod, base = attack_modifier(t, s, l, Side.CENTRAL)
+        if dice.die() + mod > t.l_defense[l]:
+            conquer_colony(t, s, l, Side.CENTRAL, _japanese(t, s, base))
+
+
+def _japanese(t: GoaTables, s: GoaState, base: int) -> bool:
+    return base >= 0 and t.japan >= 0 and s.col_units[base, t.japan] > 0
+
+
+# -- C.44: colonial battlecruisers returning ---------------------------------------------------
+
+def may_return(t: GoaTables, s: GoaState, q: int) -> bool:
+    """An undamaged battlecruiser based in a colony (not Armenia or the Caucasus), not
+    already returning."""
+    b = int(s.squadron_base[q])
+    return (b >= t.n_ports and t.q_kind[q] == Ship.BATTLECRUISER
+            and s.squadron_damage[q] == Damage.NONE and s.returning[q] < 0
+            and not t.l_no_return[b - t.n_ports] and s.squadron_sortie[q] < 0)
+
+
+def interceptors(t: GoaTables, s: GoaState, side: int) -> list[int]:
+    """Battlecruisers of ``side`` that did nothing else this month (C.44)."""
+    return [q for q in range(t.n_squadrons)
+            if t.q_kind[q] == Ship.BATTLECRUISER and s.squadron_damage[q] < Damage.HEAVY
+            and s.squadron_base[q] >= 0 and s.squadron_sortie[q] < 0 and not s.moved[q]
+            and s.returning[q] < 0 and at_war(s, int(s.squadron_country[q]))
+            and s.side[s.squadron_country[q]] == side]
+
+
+def return_port(t: GoaTables, s: GoaState, q: int) -> int:
+    """The European port adjacent to the North Atlantic where a returning squadron arrives:
+    the first usable one of its country (else of its side)."""
+    from gwe_fast.games.goa.world import port_usable
+
+    c = int(s.squadron_country[q])
+    side = int(s.side[c])
+    na = t.north_atlantic
+    for own in (True, False):
+        for p in range(t.n_ports):
+            if t.p_area[p, na] and not t.p_off_map[p] and port_usable(t, s, p, side) \
+                    and (t.p_country[p] == c) == own:
+                return p
+    return -1
+
+
+def returns(t: GoaTables, s: GoaState, dice, month: int):
+    from gwe_fast.games.goa.engine import ask
+
+    for side in (Side.ALLIED, Side.CENTRAL):
+        for q in range(t.n_squadrons):
+            if s.squadron_damage[q] < Damage.SUNK and s.squadron_base[q] >= 0 \
+                    and at_war(s, int(s.squadron_country[q])) \
+                    and s.side[s.squadron_country[q]] == side and may_return(t, s, q) \
+                    and return_port(t, s, q) >= 0:
+                if (yield from ask(Kind.RETURN, side, (0, 1), subject=q)):
+                    s.returning[q] = month
+    for q in range(t.n_squadrons):
+        if s.returning[q] < 0 or s.squadron_damage[q] == Damage.SUNK:
+            s.returning[q] = -1 if s.squadron_damage[q] == Damage.SUNK else s.returning[q]
+            continue
+        side = int(s.side[s.squadron_country[q]])
+        foe = enemy(side)
+        if month > s.returning[q]:
+            hunters = interceptors(t, s, foe)
+            if hunters:
+                n = yield from ask(Kind.INTERCEPT, foe, range(len(hunters) + 1), subject=q)
+                if n:
+                    _intercept(t, s, dice, q, hunters[:n])
+        if s.squadron_damage[q] == Damage.SUNK:
+            s.returning[q] = -1
+        elif month - s.returning[q] >= 3:
+            p = return_port(t, s, q)
+            if p >= 0:
+                s.squadron_base[q] = p
+            s.returning[q] = -1
+
+
+def _intercept(t, s, dice, q: int, hunters: list[int]) -> None:
+    """One round of the N.4 stand-in between the returning squadron and its hunters, the
+    hits falling on the returning squadron and on the hunters in turn."""
+    from gwe_fast.games.goa.economy import ceil_div
+    from gwe_fast.games.goa.naval import worsen
+
+    for h in hunters:
+        s.moved[h] = 1
+        if s.squadron_damage[q] < Damage.SUNK and dice.die() <= ceil_div(int(t.q_gunnery[h]), int(t.tenney[0])):
+            worsen(s, q, 2 if dice.die() > int(t.q_protection[q]) // int(t.tenney[1]) else 1)
+    target = hunters[0]
+    if dice.die() <= ceil_div(int(t.q_gunnery[q]), int(t.tenney[0])):
+        worsen(s, target, 2 if dice.die() > int(t.q_protection[target]) // int(t.tenney[1]) else 1)
+
+
+# -- the phase ---------------------------------------------------------------------------------
+
+def colonial_phase(t: GoaTables, s: GoaState, dice, month: int):
+    """C.3: after the Naval Phase: overland moves (in secret, C.32), Abyssinia announced
+    (C.65), the returns (C.44), then the quarterly combat (C.61)."""
+    from gwe_fast.games.goa.engine import ask
+
+    moves = {}
+    for side in (Side.ALLIED, Side.CENTRAL):
+        for c in range(t.n_countries):
+            if at_war(s, c) and s.side[c] == side:
+                moves[c] = yield from ask(Kind.COLONIAL, side, move_options(t, s, c),
+                                          subject=c, secret=True)
+    for c, code in moves.items():
+        if at_war(s, c):
+            apply_move(t, s, c, code)
+    ab = t.abyssinia
+    if ab >= 0 and s.colony[ab] == Side.NEUTRAL:
+        for side in (Side.ALLIED, Side.CENTRAL):
+            if s.colony[ab] == Side.NEUTRAL and any(
+                    t.l_neighbor[b, ab] and s.colony[b] == side and
+                    sum(int(s.col_af[b, d]) for d in range(t.n_countries) if s.side[d] == side)
+                    for b in range(t.n_colonies)):
+                if (yield from ask(Kind.ABYSSINIA, side, (0, 1), subject=ab)):
+                    s.colony[ab] = enemy(side)    # activated as an enemy colony (C.65)
+    yield from returns(t, s, dice, month)
+    colonial_combat(t, s, dice, month)
