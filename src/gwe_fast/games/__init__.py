@@ -23,7 +23,8 @@ import importlib
 from dataclasses import dataclass, field
 from types import ModuleType
 
-DRIVERS = {"gwe": "gwe_fast.games.gwe.driver", "kb": "gwe_fast.games.kb.driver"}
+DRIVERS = {"gwe": "gwe_fast.games.gwe.driver", "kb": "gwe_fast.games.kb.driver",
+           "goa": "gwe_fast.games.goa.driver"}
 
 
 @dataclass

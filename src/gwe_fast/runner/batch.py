@@ -69,6 +69,7 @@ SIDE_ALIASES: dict[str, dict[str, str]] = {
             "central_powers": "central", "austro-german": "central"},
     "kb": {"british": "allied", "entente": "allied", "german": "central",
            "germans": "central", "central_powers": "central"},
+    "goa": {"entente": "allied", "allies": "allied", "central_powers": "central"},
 }
 
 _STR, _I16, _I32 = pa.string(), pa.int16(), pa.int32()
@@ -92,14 +93,29 @@ COMMON_FIELDS = RUN_FIELDS + [
     pa.field("error", _STR, nullable=False),              # "" unless the game raised
     pa.field("vp", _I32, nullable=False),
     pa.field("turns_played", _I16, nullable=False),
+] + [
+    # the hex games' position at the end (a driver without units on a map declares its own
+    # POSITION_FIELDS, usually none)
     pa.field("units_on_map_allied", _I16, nullable=False),
     pa.field("units_on_map_central", _I16, nullable=False),
     pa.field("stacking_on_map_allied", _I16, nullable=False),
     pa.field("stacking_on_map_central", _I16, nullable=False),
     pa.field("units_pending_allied", _I16, nullable=False),
     pa.field("units_pending_central", _I16, nullable=False),
+] + [
     pa.field("wall_time_s", pa.float64(), nullable=False),
 ]
+_N_BASE = len(RUN_FIELDS) + 6          #: COMMON_FIELDS before the position columns
+_HEX_POSITION = COMMON_FIELDS[_N_BASE:-1]
+
+
+def common_fields(driver) -> list[pa.Field]:
+    """``COMMON_FIELDS`` with the driver's own position columns (``POSITION_FIELDS``) in
+    place of the hex games' units on the map."""
+    position = getattr(driver, "POSITION_FIELDS", None)
+    if position is None:
+        return COMMON_FIELDS
+    return COMMON_FIELDS[:_N_BASE] + list(position) + COMMON_FIELDS[-1:]
 
 #: the key columns of a per-turn row, before the driver's TURN_FIELDS
 TURN_KEY_FIELDS = [pa.field("master_seed", pa.int64(), nullable=False),
@@ -134,13 +150,19 @@ def game_schema(scenario: Scenario) -> pa.Schema:
     """The per-game table of a run of ``scenario``: ``COMMON_FIELDS`` + the driver's
     ``RECORD_FIELDS``, all non-null."""
     d = _driver(scenario.game)
-    extra = list(d.RECORD_FIELDS) if d is not None else []
-    names = {f.name for f in COMMON_FIELDS}
+    if d is None:
+        extra = []
+    elif hasattr(d, "record_fields"):
+        extra = list(d.record_fields(scenario))
+    else:
+        extra = list(d.RECORD_FIELDS)
+    common = common_fields(d)
+    names = {f.name for f in common}
     clash = [f.name for f in extra if f.name in names]
     if clash:
         raise ValueError(f"the {scenario.game} driver's RECORD_FIELDS repeat common columns: "
                          f"{', '.join(clash)}")
-    return pa.schema(COMMON_FIELDS + [f.with_nullable(False) for f in extra])
+    return pa.schema(common + [f.with_nullable(False) for f in extra])
 
 
 def turn_schema(scenario: Scenario) -> pa.Schema:
@@ -228,7 +250,7 @@ class Player:
         self.per_turn = per_turn
         self.driver = _driver(scenario.game)
         schema = game_schema(scenario)
-        self.record_fields = list(schema)[len(COMMON_FIELDS):]
+        self.record_fields = list(schema)[len(common_fields(self.driver)):]
         if self.driver is not None:
             self._record_takes_result = len(inspect.signature(self.driver.record).parameters) > 1
 
@@ -252,7 +274,7 @@ class Player:
                     turns = [dict(r) for r in result.per_turn]
             except Exception as exc:  # noqa: BLE001 - recorded with its index; the run goes on
                 row.update(result=ERROR, winner=ERROR, error=f"{type(exc).__name__}: {exc}",
-                           turns_played=max(0, int(g.state.turn) - self.scenario.first_turn))
+                           turns_played=max(0, _turn(g) - self.scenario.first_turn))
             try:
                 rec = d.record(g, result) if self._record_takes_result else d.record(g)
             except Exception as exc:  # noqa: BLE001 - a record of a broken game may fail too
@@ -262,10 +284,20 @@ class Player:
                 rec = {}
             for f in self.record_fields:
                 row[f.name] = rec.get(f.name, _zero(f.type))
-        row["vp"] = int(g.state.vp)
-        row.update(_position_columns(g))
+        if d is not None and hasattr(d, "position_columns"):
+            row["vp"] = int(d.vp(g))
+            row.update(d.position_columns(g))
+        else:
+            row["vp"] = int(g.state.vp)
+            row.update(_position_columns(g))
         row["wall_time_s"] = time.perf_counter() - t0
         return row, turns
+
+
+def _turn(g) -> int:
+    """The Game-Turn (or month) a game stands at."""
+    turn = getattr(g, "turn", None)
+    return int(turn if turn is not None else g.state.turn)
 
 
 def _zero(t: pa.DataType):

@@ -495,12 +495,16 @@ def _coerce_option(spec: OptionSpec, raw: Any) -> Any:
     return str(raw)
 
 
+#: The Guns of August's data files beside its scenario files (games/goa/scenario.py)
+GOA_DATA_FILES = ("countries", "cities", "naval", "colonies", "land", "morale")
+
+
 def bundled_scenarios() -> dict[str, Path]:
     """Bundled scenarios by key (``"brusilov/historical"``), in a stable order."""
     out = {}
     for game_dir in sorted(p for p in DATA_DIR.iterdir() if p.is_dir()):
         for f in sorted(game_dir.glob("*.toml")):
-            if f.stem in ("map", "counters", "tables"):
+            if f.stem in ("map", "counters", "tables") or f.stem in GOA_DATA_FILES:
                 continue
             out[f"{game_dir.name}/{f.stem}"] = f
     return out
@@ -543,6 +547,13 @@ def _load(name_or_path, options: dict[str, Any] | None, impl: str | None):
     data = _extend(data, path, faults)
     if data is None:
         return None, faults
+    if isinstance(data.get("scenario"), dict) and data["scenario"].get("game") == "goa":
+        from gwe_fast.games.goa.scenario import load_goa
+
+        try:
+            return load_goa(key, path, data, options), faults
+        except ScenarioError as exc:
+            return None, faults + exc.faults
     parts = {"scenario": (data, Checker(shown, text, faults))}
     sc = data.get("scenario", {})
     for part in ("map", "counters", "tables"):

@@ -15,6 +15,10 @@ class Side(IntEnum):
     NEUTRAL = 2      #: a country not at war, a city or colony no belligerent controls
 
 
+#: the sides as plain ints, for the rules' hot loops (an IntEnum attribute is slow to read)
+ALLIED, CENTRAL, NEUTRAL = 0, 1, 2
+
+
 def enemy(side: int) -> int:
     """The other belligerent side (``NEUTRAL`` has none and gives ``NEUTRAL``)."""
     return 1 - side if side < 2 else 2

@@ -11,7 +11,7 @@ C.68) and resolves returns (C.44).
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Damage, Kind, Month, Ship, Side, enemy
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, Damage, Kind, Month, Ship, enemy
 from gwe_fast.games.goa.model import JAPAN_CONQUESTS, JAPAN_POOL, GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war
 
@@ -77,7 +77,7 @@ def move_options(t: GoaTables, s: GoaState, c: int) -> list[int]:
                 continue
             ok = s.colony[dst] == side
             if t.l_kind[dst] in (SOVEREIGN, CHINA) and t.l_defense[dst] >= 0:
-                ok = ok or (s.colony[dst] == Side.NEUTRAL and not enemy_units(t, s, dst, foe))
+                ok = ok or (s.colony[dst] == NEUTRAL and not enemy_units(t, s, dst, foe))
             if ok:
                 out.extend(_code(L, src, dst, n) for n in range(1, min(8, have) + 1))
     return out
@@ -110,7 +110,7 @@ def apply_move(t: GoaTables, s: GoaState, c: int, code: int) -> None:
         return
     s.col_units[dst, c] += n
     s.col_af[dst, c] += af
-    if s.colony[dst] == Side.NEUTRAL and t.l_kind[dst] in (SOVEREIGN, CHINA):
+    if s.colony[dst] == NEUTRAL and t.l_kind[dst] in (SOVEREIGN, CHINA):
         s.colony[dst] = s.side[c]                 # C.65: occupied without a roll
 
 
@@ -121,12 +121,12 @@ def allied_targets(t: GoaTables, s: GoaState) -> list[int]:
     Central Powers units occupy them; Darfur and Libya once Turkish (C.66)."""
     out = []
     for l in range(t.n_colonies):
-        if s.colony[l] != Side.CENTRAL:
+        if s.colony[l] != CENTRAL:
             continue
         kind = t.l_kind[l]
-        if kind == COLONY and (t.l_owner[l] < 0 or s.side[t.l_owner[l]] != Side.CENTRAL):
+        if kind == COLONY and (t.l_owner[l] < 0 or s.side[t.l_owner[l]] != CENTRAL):
             continue                              # an Allied colony the CP took: not rolled
-        if kind in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, Side.ALLIED):
+        if kind in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, ALLIED):
             continue
         if kind == JAPAN:
             continue                              # Japan falls only to invasion (its notes)
@@ -139,12 +139,12 @@ def central_targets(t: GoaTables, s: GoaState) -> list[int]:
     held on their country's entry (or an occupied area such as Abyssinia or Manchuria)."""
     out = []
     for l in range(t.n_colonies):
-        if s.colony[l] != Side.ALLIED or t.l_kind[l] == JAPAN:
+        if s.colony[l] != ALLIED or t.l_kind[l] == JAPAN:
             continue
-        if t.l_kind[l] in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, Side.CENTRAL):
+        if t.l_kind[l] in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, CENTRAL):
             continue
         bases = [b for b in range(t.n_colonies) if t.l_neighbor[b, l]
-                 and s.colony[b] == Side.CENTRAL and _home_colony(t, s, b, Side.CENTRAL)]
+                 and s.colony[b] == CENTRAL and _home_colony(t, s, b, CENTRAL)]
         if bases:
             out.append(l)
     return out
@@ -200,15 +200,15 @@ def colonial_combat(t: GoaTables, s: GoaState, dice, month: int) -> None:
     if not t.colonial_months[Month.month_of_year(month)]:
         return
     for l in allied_targets(t, s):
-        mod, base = attack_modifier(t, s, l, Side.ALLIED)
+        mod, base = attack_modifier(t, s, l, ALLIED)
         if dice.die() + mod > t.l_defense[l]:
-            conquer_colony(t, s, l, Side.ALLIED, _japanese(t, s, base))
+            conquer_colony(t, s, l, ALLIED, _japanese(t, s, base))
     for l in central_targets(t, s):
-        if s.colony[l] != Side.ALLIED:
+        if s.colony[l] != ALLIED:
             continue
-        mod, base = attack_modifier(t, s, l, Side.CENTRAL)
+        mod, base = attack_modifier(t, s, l, CENTRAL)
         if dice.die() + mod > t.l_defense[l]:
-            conquer_colony(t, s, l, Side.CENTRAL, _japanese(t, s, base))
+            conquer_colony(t, s, l, CENTRAL, _japanese(t, s, base))
 
 
 def _japanese(t: GoaTables, s: GoaState, base: int) -> bool:
@@ -254,7 +254,7 @@ def return_port(t: GoaTables, s: GoaState, q: int) -> int:
 def returns(t: GoaTables, s: GoaState, dice, month: int):
     from gwe_fast.games.goa.engine import ask
 
-    for side in (Side.ALLIED, Side.CENTRAL):
+    for side in (ALLIED, CENTRAL):
         for q in range(t.n_squadrons):
             if s.squadron_damage[q] < Damage.SUNK and s.squadron_base[q] >= 0 \
                     and at_war(s, int(s.squadron_country[q])) \
@@ -306,7 +306,7 @@ def colonial_phase(t: GoaTables, s: GoaState, dice, month: int):
     from gwe_fast.games.goa.engine import ask
 
     moves = {}
-    for side in (Side.ALLIED, Side.CENTRAL):
+    for side in (ALLIED, CENTRAL):
         for c in range(t.n_countries):
             if at_war(s, c) and s.side[c] == side:
                 moves[c] = yield from ask(Kind.COLONIAL, side, move_options(t, s, c),
@@ -315,9 +315,9 @@ def colonial_phase(t: GoaTables, s: GoaState, dice, month: int):
         if at_war(s, c):
             apply_move(t, s, c, code)
     ab = t.abyssinia
-    if ab >= 0 and s.colony[ab] == Side.NEUTRAL:
-        for side in (Side.ALLIED, Side.CENTRAL):
-            if s.colony[ab] == Side.NEUTRAL and any(
+    if ab >= 0 and s.colony[ab] == NEUTRAL:
+        for side in (ALLIED, CENTRAL):
+            if s.colony[ab] == NEUTRAL and any(
                     t.l_neighbor[b, ab] and s.colony[b] == side and
                     sum(int(s.col_af[b, d]) for d in range(t.n_countries) if s.side[d] == side)
                     for b in range(t.n_colonies)):

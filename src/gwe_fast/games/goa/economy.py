@@ -8,7 +8,7 @@ the armies' upkeep and the supply committed to offensives (``land.py``).
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Side, enemy
+from gwe_fast.games.goa.codes import ALLIED, NEUTRAL, enemy
 from gwe_fast.games.goa.model import (CONSCRIPTED_SINCE, DEMOBILIZED_SINCE, IMPLEMENTED_SINCE,
                                       MOBILIZED_SINCE, GoaState, GoaTables)
 from gwe_fast.games.goa.world import at_war
@@ -98,12 +98,10 @@ def reinforce(t: GoaTables, s: GoaState, month: int) -> None:
     """Squadrons arriving this month (C.26: Japan's dreadnoughts while neutral); American
     reinforcements (stand-in schedule): ``us_reinforcements = (months, strength a month)``
     after entry, at home (Norfolk)."""
-    from gwe_fast.games.goa.codes import Side
-
     for q in range(t.n_squadrons):
         if t.q_arrive[q] == month:
             c = int(s.squadron_country[q])
-            if not t.q_neutral_only[q] or s.side[c] == Side.NEUTRAL:
+            if not t.q_neutral_only[q] or s.side[c] == NEUTRAL:
                 s.squadron_base[q] = t.q_base0[q]
     u = t.united_states
     if u < 0 or not at_war(s, u):
@@ -216,8 +214,8 @@ def russian_sea_supply(t: GoaTables, s: GoaState) -> None:
     r = t.russia
     if r < 0 or not t.options["naval"]:
         return
-    if at_war(s, r) and s.side[r] == Side.ALLIED and any(
-            at_war(s, d) and d != r and s.side[d] == Side.ALLIED and d != t.japan
+    if at_war(s, r) and s.side[r] == ALLIED and any(
+            at_war(s, d) and d != r and s.side[d] == ALLIED and d != t.japan
             and sea_route(t, s, d, r) for d in range(t.n_countries)):
         s.supply[r] += 4
     s.fed[r] = min(3, int(s.fed[r]) + 1) if s.received[r] else 0

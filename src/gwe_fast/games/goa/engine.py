@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gwe_fast.games.goa import economy, entry, land, morale, naval, surrender, victory
-from gwe_fast.games.goa.codes import Kind, Side
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Kind
 from gwe_fast.games.goa.model import MONTH, RESULT, GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war, belligerents
 
@@ -57,13 +57,16 @@ def ask(kind: int, side: int, options, subject: int = -1, secret: bool = False):
     return options[i]
 
 
-def play(t: GoaTables, s: GoaState, dice):
-    """The whole game from ``s`` (a generator; see the module's docstring)."""
+def play(t: GoaTables, s: GoaState, dice, after_month=None):
+    """The whole game from ``s`` (a generator; see the module's docstring).
+    ``after_month(month)`` is called at the end of each month played."""
     month = int(s.scalars[MONTH])
     while s.scalars[RESULT] == 0:
         yield from play_month(t, s, dice, month)
         if s.scalars[RESULT] == 0 and month >= t.last_month:
             victory.end_of_game(t, s, month)
+        if after_month is not None:
+            after_month(month)
         month += 1
         if s.scalars[RESULT] == 0:
             s.scalars[MONTH] = month
@@ -106,7 +109,7 @@ def morale_phase(t: GoaTables, s: GoaState, dice, month: int):
     rolls = month_rolls(t, s, month)
     extra = [0] * len(rolls)
     picks = {}
-    for side in (Side.ALLIED, Side.CENTRAL):        # V._1 = M._7, in secret
+    for side in (ALLIED, CENTRAL):        # V._1 = M._7, in secret
         if belligerents(t, s, side):
             picks[side] = yield from ask(Kind.TRADE, side,
                                          morale.trade_options(t, s, rolls, side), secret=True)
@@ -141,24 +144,24 @@ def reinforcement_phase(t: GoaTables, s: GoaState, dice, month: int, entry_rolls
             s.usw_since_roll[:] = 0
     else:
         entry.base_entries(t, s, month)
-    for side in (Side.CENTRAL, Side.ALLIED):        # V._4
+    for side in (CENTRAL, ALLIED):        # V._4
         options = entry.gift_options(t, s, side, month)
         if options:
             q = yield from ask(Kind.GIFT, side, [-1] + options)
             if q >= 0:
                 entry.give(t, s, side, q)
-            elif side == Side.CENTRAL and month == 0 and t.goeben >= 0:
+            elif side == CENTRAL and month == 0 and t.goeben >= 0:
                 s.squadron_base[t.goeben] = t.trieste_port
     options = entry.invadable(t, s)                  # V._2
     if options:
         bits = [0] + [1 << i for i in range(len(options))]
         if len(options) == 2:
             bits.append(3)
-        pick = yield from ask(Kind.INVADE, Side.CENTRAL, bits)
+        pick = yield from ask(Kind.INVADE, CENTRAL, bits)
         for i, c in enumerate(options):
             if pick & (1 << i):
                 entry.invade(t, s, c, month)
-    for side in (Side.ALLIED, Side.CENTRAL):         # P._11: last of the phase
+    for side in (ALLIED, CENTRAL):         # P._11: last of the phase
         for c in belligerents(t, s, side):
             if not economy.may_change_policy(t, s, c, month):
                 continue
@@ -183,7 +186,7 @@ def marines(t: GoaTables, s: GoaState, month: int):
     n_max = min(left, int(s.army[u]) // (t.corps + 5), int(s.supply[u]) // 5)
     if n_max <= 0:
         return
-    n = yield from ask(Kind.MARINES, Side.ALLIED, range(n_max + 1), subject=u)
+    n = yield from ask(Kind.MARINES, ALLIED, range(n_max + 1), subject=u)
     if n:
         s.army[u] -= n * (t.corps + 5)
         s.supply[u] -= 5 * n
@@ -206,7 +209,7 @@ def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
     s.squadron_sortie[:] = -1
     # N.21, N.32-N.35: every squadron's order, each side in secret
     orders = {}
-    for side in (Side.ALLIED, Side.CENTRAL):
+    for side in (ALLIED, CENTRAL):
         for q in naval.active_squadrons(t, s, side):
             orders[q] = yield from ask(Kind.SQUADRON, side, naval.squadron_options(t, s, q),
                                        subject=q, secret=True)
@@ -217,12 +220,12 @@ def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
 
     forgo = [[0] * t.n_areas for _ in range(2)]
     subs = {}
-    for side in (Side.ALLIED, Side.CENTRAL):         # N.45
+    for side in (ALLIED, CENTRAL):         # N.45
         for a in naval.submarine_areas(t, s, side):
             subs[(side, a)] = yield from ask(Kind.SUBMARINE, side, (0, 1), subject=a)
     for a in range(t.n_areas):
-        both = naval.sortied(t, s, a, Side.ALLIED) and naval.sortied(t, s, a, Side.CENTRAL)
-        sub_side = next((side for side in (Side.ALLIED, Side.CENTRAL) if subs.get((side, a))), -1)
+        both = naval.sortied(t, s, a, ALLIED) and naval.sortied(t, s, a, CENTRAL)
+        sub_side = next((side for side in (ALLIED, CENTRAL) if subs.get((side, a))), -1)
         if both or sub_side >= 0:
             if sub_side >= 0:
                 forgo[sub_side][a] = 1
@@ -230,7 +233,7 @@ def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
     naval.repair(t, s)
     # N.64: unrestricted submarine warfare, after all naval combat
     if month >= t.usw_from:
-        for side in (Side.ALLIED, Side.CENTRAL):
+        for side in (ALLIED, CENTRAL):
             if not belligerents(t, s, side):
                 continue
             on = yield from ask(Kind.USW, side, (0, 1))
@@ -243,7 +246,7 @@ def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
                 s.usw[side] = -1
     # N.61-N.63, N.69: blockades imposed or renewed, else lifted
     for a in range(t.n_areas):
-        for side in (Side.ALLIED, Side.CENTRAL):
+        for side in (ALLIED, CENTRAL):
             s.blockade[a, side] = 0
             if not t.a_in_play[a] or forgo[side][a] or not belligerents(t, s, side):
                 continue
@@ -251,13 +254,13 @@ def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
             if 6 + mod >= 7 and dice.die() + mod >= 7:
                 s.blockade[a, side] = 1
                 s.blockade_months[a, side] += 1
-    for side in (Side.ALLIED, Side.CENTRAL):         # V._3
+    for side in (ALLIED, CENTRAL):         # V._3
         if t.east_med >= 0 and s.blockade[t.east_med, side] and s.blockade[t.west_med, side]:
             s.med_blockade[side] = 1
     naval.apply_blockade_losses(t, s)                # N.66, C.45
     # N.71-N.79, N.81-N.85: supply and land units by sea, each side in secret
     sends, ships = {}, {}
-    for side in (Side.ALLIED, Side.CENTRAL):
+    for side in (ALLIED, CENTRAL):
         for c in belligerents(t, s, side):
             sends[c] = yield from ask(Kind.SEND_SUPPLY, side, economy.supply_options(t, s, c),
                                       subject=c, secret=True)
@@ -280,12 +283,12 @@ def land_phase(t: GoaTables, s: GoaState, dice, month: int):
     else:
         short = land.upkeep(t, s)
         orders = [0] * t.n_countries
-        for side in (Side.ALLIED, Side.CENTRAL):     # in secret
+        for side in (ALLIED, CENTRAL):     # in secret
             for c in belligerents(t, s, side):
                 orders[c] = yield from ask(Kind.LAND, side, land.land_options(t, s, c, month),
                                            subject=c, secret=True)
         land.fight_fronts(t, s, orders, short, month, dice.die)
     if t.options["surrender"]:                       # S._14, M._6
         for c in surrender.triple_targets(t, s):
-            triple = yield from ask(Kind.GARRISON, Side.CENTRAL, (0, 1), subject=c)
+            triple = yield from ask(Kind.GARRISON, CENTRAL, (0, 1), subject=c)
             surrender.set_triple(t, s, c, bool(triple))

@@ -7,7 +7,7 @@ side it would join voluntarily. Britain has its own scale (V._2).
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Ship, Side
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, Ship
 from gwe_fast.games.goa.model import GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war
 
@@ -21,12 +21,12 @@ def join(t: GoaTables, s: GoaState, c: int, side: int, month: int, limited: bool
     if first:
         s.entered[c] = month
     for k in range(t.n_cities):
-        if t.k_country[k] == c and s.city[k] == Side.NEUTRAL:
+        if t.k_country[k] == c and s.city[k] == NEUTRAL:
             s.city[k] = side
     for k in range(t.n_cities):
         s.entry_city[c, k] = s.city[k]
     for l in range(t.n_colonies):
-        if t.l_owner[l] == c and s.colony[l] == Side.NEUTRAL:
+        if t.l_owner[l] == c and s.colony[l] == NEUTRAL:
             s.colony[l] = side
     if limited or not first:
         return
@@ -39,20 +39,20 @@ def join(t: GoaTables, s: GoaState, c: int, side: int, month: int, limited: bool
     # belligerent of the other side
     if c == t.turkey:
         for l in range(t.n_colonies):
-            if t.l_kind[l] == 3 and s.colony[l] == Side.NEUTRAL:
+            if t.l_kind[l] == 3 and s.colony[l] == NEUTRAL:
                 s.colony[l] = side
-            elif t.l_kind[l] == 4 and s.colony[l] == Side.NEUTRAL:
+            elif t.l_kind[l] == 4 and s.colony[l] == NEUTRAL:
                 s.colony[l] = 1 - side
 
 
 def leave(t: GoaTables, s: GoaState, c: int) -> None:
     """Britain becomes neutral again after limited participation (V._2): its cities turn
     neutral and every British unit goes home."""
-    s.side[c] = Side.NEUTRAL
+    s.side[c] = NEUTRAL
     s.limited[c] = 0
     for k in range(t.n_cities):
         if t.k_country[k] == c:
-            s.city[k] = Side.NEUTRAL
+            s.city[k] = NEUTRAL
     for h in range(t.n_countries):
         s.army[c] += s.abroad[c, h]
         s.abroad[c, h] = 0
@@ -67,7 +67,7 @@ def rolls_for_entry(t: GoaTables, s: GoaState) -> list[int]:
             continue
         if c == t.japan and not t.options["colonies"]:
             continue          # V._6: Japan's entry is rolled only with the colonial variant
-        if s.side[c] == Side.NEUTRAL or (c == t.britain and s.limited[c]):
+        if s.side[c] == NEUTRAL or (c == t.britain and s.limited[c]):
             out.append(c)
     return out
 
@@ -78,27 +78,27 @@ def entry_modifier(t: GoaTables, s: GoaState, c: int) -> int:
     if c == t.britain and s.limited[c]:
         m -= 1                                                     # V._2
     if c == t.italy:                                               # V._3
-        m += (1 if s.med_blockade[Side.CENTRAL] else 0) - (1 if s.med_blockade[Side.ALLIED] else 0)
+        m += (1 if s.med_blockade[CENTRAL] else 0) - (1 if s.med_blockade[ALLIED] else 0)
     if c == t.turkey:                                              # V._4
-        m += -1 if s.gift_turkey[Side.ALLIED] else 1
-        m += 1 if s.gift_turkey[Side.CENTRAL] else 0
+        m += -1 if s.gift_turkey[ALLIED] else 1
+        m += 1 if s.gift_turkey[CENTRAL] else 0
     if c == t.japan:                                               # V._6
         m -= 1 if _in_pacific_colonies(t, s, t.germany) else 0
         m += 1 if _allied_in_pacific_colonies(t, s) else 0
         m -= 1 if (t.united_states >= 0 and at_war(s, t.united_states)
-                   and s.side[t.united_states] == Side.ALLIED) else 0
+                   and s.side[t.united_states] == ALLIED) else 0
     if c == t.united_states and t.japan >= 0 and at_war(s, t.japan) and _japan_abroad(t, s):
-        m += -1 if s.side[t.japan] == Side.CENTRAL else 1          # V._6
+        m += -1 if s.side[t.japan] == CENTRAL else 1          # V._6
     if c in (t.britain, t.united_states):                          # V._7 = N.64
-        m += (1 if s.usw_since_roll[Side.ALLIED] else 0) - (1 if s.usw_since_roll[Side.CENTRAL] else 0)
+        m += (1 if s.usw_since_roll[ALLIED] else 0) - (1 if s.usw_since_roll[CENTRAL] else 0)
     group = t.c_group[c]
     if group >= 0:                                                 # V._8
         joined = [0, 0]
         for d in range(t.n_countries):
             if d != c and t.c_group[d] == group and s.entered[d] >= 0 and not s.limited[d] \
-                    and s.side[d] != Side.NEUTRAL:
+                    and s.side[d] != NEUTRAL:
                 joined[s.side[d]] = 1
-        m += joined[Side.CENTRAL] - joined[Side.ALLIED]
+        m += joined[CENTRAL] - joined[ALLIED]
     return m
 
 
@@ -106,31 +106,31 @@ def entry_outcome(t: GoaTables, s: GoaState, c: int, total: int) -> tuple[int, b
     """``(side, limited)`` a modified entry roll gives: V._1, Britain's scale (V._2), V._9."""
     if c == t.britain:
         if total < 1:
-            return Side.ALLIED, False
+            return ALLIED, False
         if total <= 5:
             # V._2: a limited participant only while the Central Powers have invaded
             # neither Britain, Belgium nor the Netherlands (else it is at war in full)
-            return Side.ALLIED, True
-        return Side.NEUTRAL, False
-    if total < 1 and t.c_may_join[c, Side.ALLIED]:
-        return Side.ALLIED, False
-    if total > 6 and t.c_may_join[c, Side.CENTRAL]:
-        return Side.CENTRAL, False
-    return Side.NEUTRAL, False
+            return ALLIED, True
+        return NEUTRAL, False
+    if total < 1 and t.c_may_join[c, ALLIED]:
+        return ALLIED, False
+    if total > 6 and t.c_may_join[c, CENTRAL]:
+        return CENTRAL, False
+    return NEUTRAL, False
 
 
 def apply_entry_roll(t: GoaTables, s: GoaState, c: int, total: int, month: int) -> None:
     side, limited = entry_outcome(t, s, c, total)
     if c == t.britain:
-        if side == Side.NEUTRAL:
+        if side == NEUTRAL:
             if s.limited[c]:
                 leave(t, s, c)
         elif not limited:
-            join(t, s, c, Side.ALLIED, month)
-        elif s.side[c] == Side.NEUTRAL:
-            join(t, s, c, Side.ALLIED, month, limited=True)
+            join(t, s, c, ALLIED, month)
+        elif s.side[c] == NEUTRAL:
+            join(t, s, c, ALLIED, month, limited=True)
         return
-    if side != Side.NEUTRAL:
+    if side != NEUTRAL:
         join(t, s, c, side, month)
 
 
@@ -139,7 +139,7 @@ def base_entries(t: GoaTables, s: GoaState, month: int) -> None:
     months, ``base_entry``)."""
     for i in range(t.base_entry.shape[0]):
         c, m, side = (int(x) for x in t.base_entry[i])
-        if m == month and s.side[c] == Side.NEUTRAL and s.conquered[c] < 0:
+        if m == month and s.side[c] == NEUTRAL and s.conquered[c] < 0:
             join(t, s, c, side, month)
 
 
@@ -149,19 +149,19 @@ def invadable(t: GoaTables, s: GoaState) -> list[int]:
     if not at_war(s, t.germany):
         return []
     return [c for c in (t.belgium, t.netherlands)
-            if c >= 0 and s.side[c] == Side.NEUTRAL and s.conquered[c] < 0]
+            if c >= 0 and s.side[c] == NEUTRAL and s.conquered[c] < 0]
 
 
 def invade(t: GoaTables, s: GoaState, c: int, month: int) -> None:
     """Germany invades ``c``: it joins the Allies (V._9 forbids nothing here: it does not
     join voluntarily), and Britain enters the war on the Allied side in full, able to act
     this same month (V._2)."""
-    join(t, s, c, Side.ALLIED, month)
+    join(t, s, c, ALLIED, month)
     s.invaded[c] = 1
     b = t.britain
-    if b >= 0 and s.conquered[b] < 0 and (s.side[b] == Side.NEUTRAL or s.limited[b]):
-        if s.side[b] == Side.NEUTRAL:
-            join(t, s, b, Side.ALLIED, month)
+    if b >= 0 and s.conquered[b] < 0 and (s.side[b] == NEUTRAL or s.limited[b]):
+        if s.side[b] == NEUTRAL:
+            join(t, s, b, ALLIED, month)
         else:
             s.limited[b] = 0
 
@@ -174,9 +174,9 @@ def gift_options(t: GoaTables, s: GoaState, side: int, month: int) -> list[int]:
     battlecruiser squadron of a full or partial Allied belligerent, any month after August
     1914 while Turkey is neutral, once."""
     tur = t.turkey
-    if tur < 0 or s.side[tur] != Side.NEUTRAL or s.gift_turkey[side]:
+    if tur < 0 or s.side[tur] != NEUTRAL or s.gift_turkey[side]:
         return []
-    if side == Side.CENTRAL:
+    if side == CENTRAL:
         g = t.goeben
         if month == 0 and g >= 0 and s.squadron_country[g] == t.germany and s.squadron_damage[g] < 3:
             return [g]
@@ -187,7 +187,7 @@ def gift_options(t: GoaTables, s: GoaState, side: int, month: int) -> list[int]:
             if s.squadron_base[q] >= 0 and s.squadron_damage[q] < 3
             and t.q_kind[q] in (Ship.DREADNOUGHT, Ship.BATTLECRUISER)
             and at_war(s, int(s.squadron_country[q]))
-            and s.side[s.squadron_country[q]] == Side.ALLIED]
+            and s.side[s.squadron_country[q]] == ALLIED]
 
 
 def give(t: GoaTables, s: GoaState, side: int, q: int) -> None:
@@ -219,7 +219,7 @@ def _in_pacific_colonies(t, s, c) -> bool:
 
 def _allied_in_pacific_colonies(t, s) -> bool:
     allies = [c for c in range(t.n_countries) if c != t.japan and at_war(s, c)
-              and s.side[c] == Side.ALLIED]
+              and s.side[c] == ALLIED]
     return t.east_pacific >= 0 and _colonial_presence(t, s, allies, t.east_pacific)
 
 

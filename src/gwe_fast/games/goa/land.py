@@ -19,7 +19,7 @@ strength points; an army short of supply fights at half strength.
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Land, Side, Terrain, enemy
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Land, Terrain, enemy
 from gwe_fast.games.goa.economy import ceil_div
 from gwe_fast.games.goa.model import GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war
@@ -204,7 +204,7 @@ def fight_fronts(t: GoaTables, s: GoaState, orders: list[int], short: list[int],
         if short[c]:
             for f in range(t.n_fronts):
                 alloc[f][c] //= 2
-    for side in (Side.CENTRAL, Side.ALLIED):
+    for side in (CENTRAL, ALLIED):
         for f in range(t.n_fronts):
             attackers = [c for c in range(t.n_countries)
                          if orders[c] > 0 and (orders[c] - 1) // 4 == f

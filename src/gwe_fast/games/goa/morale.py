@@ -8,7 +8,7 @@ effect. The modifiers of every roll of a phase are fixed when the phase begins.
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Morale, Side, enemy
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Morale, enemy
 from gwe_fast.games.goa.economy import ceil_div
 from gwe_fast.games.goa.model import (BLOCKADE_LOSS_SINCE, CONSCRIPTED_SINCE,
                                       DEMOBILIZED_SINCE, IMPLEMENTED_SINCE, MOBILIZED_SINCE,
@@ -68,19 +68,19 @@ def morale_modifier(t: GoaTables, s: GoaState, c: int, month: int) -> int:
     if t.options["naval"]:
         if s.since_roll[c] & BLOCKADE_LOSS_SINCE:
             m -= 1
-    elif side == Side.CENTRAL and allied_blockade_holds(t, s):
+    elif side == CENTRAL and allied_blockade_holds(t, s):
         m -= 1
     if c in (t.britain, t.france):
         u = t.united_states
-        if u < 0 or not (at_war(s, u) and s.side[u] == Side.ALLIED):
+        if u < 0 or not (at_war(s, u) and s.side[u] == ALLIED):
             m -= 1
         elif us_on_map(t, s):
             m += 1
-    if c == t.russia and t.constantinople >= 0 and s.city[t.constantinople] == Side.ALLIED:
+    if c == t.russia and t.constantinople >= 0 and s.city[t.constantinople] == ALLIED:
         m += 1
     if t.options["morale"]:
         m += _variant_modifier(t, s, c, side, foe, month)
-    if t.options["surrender"] and side == Side.CENTRAL:
+    if t.options["surrender"] and side == CENTRAL:
         m -= unheld_surrenders(t, s)               # S._14
     return m
 
@@ -137,9 +137,9 @@ def surrendered_majors(t: GoaTables, s: GoaState, side: int) -> int:
               t.united_states):
         if c < 0 or s.conquered[c] < 0 or s.side[c] == side:
             continue
-        if side == Side.CENTRAL and c == t.russia and not garrisoned(t, s, c, False):
+        if side == CENTRAL and c == t.russia and not garrisoned(t, s, c, False):
             continue
-        if side == Side.CENTRAL and c in (t.france, t.italy) and not garrisoned(t, s, c, True):
+        if side == CENTRAL and c in (t.france, t.italy) and not garrisoned(t, s, c, True):
             continue
         n += 1
     return n
@@ -150,9 +150,9 @@ def unheld_surrenders(t: GoaTables, s: GoaState) -> int:
     Powers units; -1 if France or Italy has and not every objective city there does."""
     n = 0
     r = t.russia
-    if r >= 0 and s.conquered[r] >= 0 and s.side[r] == Side.ALLIED and not garrisoned(t, s, r, False):
+    if r >= 0 and s.conquered[r] >= 0 and s.side[r] == ALLIED and not garrisoned(t, s, r, False):
         n += 1
-    if any(c >= 0 and s.conquered[c] >= 0 and s.side[c] == Side.ALLIED
+    if any(c >= 0 and s.conquered[c] >= 0 and s.side[c] == ALLIED
            and not garrisoned(t, s, c, True) for c in (t.france, t.italy)):
         n += 1
     return n
@@ -212,7 +212,7 @@ def favour(t: GoaTables, s: GoaState, kind: int, c: int, side: int) -> int:
     Allies (below 1 joins them) and up for the Central Powers; a morale roll goes up for
     the country's own side and down for its enemy."""
     if kind == ENTRY_ROLL:
-        return -1 if side == Side.ALLIED else 1
+        return -1 if side == ALLIED else 1
     return 1 if s.side[c] == side else -1
 
 

@@ -11,10 +11,10 @@ adding its gunnery (N.44: to lower the enemy's blockade roll or support an invas
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Damage, Ship, Side, enemy
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Damage, Ship, enemy
 from gwe_fast.games.goa.economy import ceil_div
 from gwe_fast.games.goa.model import BLOCKADE_LOSS_SINCE, GoaState, GoaTables
-from gwe_fast.games.goa.world import at_war, port_control, port_usable
+from gwe_fast.games.goa.world import at_war, port_usable
 
 SORTIE = 10000
 SCREEN = 20000
@@ -112,7 +112,7 @@ def sortied(t: GoaTables, s: GoaState, a: int, side: int, fighting_only: bool = 
 def combat_areas(t: GoaTables, s: GoaState) -> list[int]:
     """N.41: areas where both sides have sortied squadrons."""
     return [a for a in range(t.n_areas)
-            if sortied(t, s, a, Side.ALLIED) and sortied(t, s, a, Side.CENTRAL)]
+            if sortied(t, s, a, ALLIED) and sortied(t, s, a, CENTRAL)]
 
 
 def submarine_areas(t: GoaTables, s: GoaState, side: int) -> list[int]:
@@ -128,7 +128,7 @@ def submarine_areas(t: GoaTables, s: GoaState, side: int) -> list[int]:
 def usw_reaches(t: GoaTables, side: int, a: int) -> bool:
     """C.43: the Central Powers' unrestricted submarine warfare reaches only sea areas
     adjacent to ports on the map; the Allies' every sea area."""
-    if side == Side.ALLIED:
+    if side == ALLIED:
         return True
     return any(t.p_area[p, a] and not t.p_off_map[p] for p in range(t.n_ports))
 
@@ -258,11 +258,11 @@ def blockade_supply_loss(t: GoaTables, s: GoaState, c: int) -> int:
         if c == t.britain and t.north_atlantic in held and t.north_sea in held:
             loss = max(loss, ceil_div(base, 3))
         loss = min(loss, ceil_div(base, 3))
-    if t.options["colonies"] and side == Side.ALLIED:      # C.45
+    if t.options["colonies"] and side == ALLIED:      # C.45
         for a, losses in ((t.south_atlantic, {t.britain: 3}), (t.indian_ocean, {t.britain: 3}),
                           (t.east_pacific, {t.britain: 1, t.russia: 4, t.united_states: 3}),
                           (t.west_pacific, {t.united_states: 3})):
-            if a >= 0 and s.blockade[a, Side.CENTRAL] and c in losses:
+            if a >= 0 and s.blockade[a, CENTRAL] and c in losses:
                 loss += losses[c]
     if c == t.japan and t.east_pacific >= 0 and s.blockade[t.east_pacific, foe]:
         loss += 12                                        # C.45 (N.66's half, for Japan)

@@ -5,7 +5,7 @@ amphibious invasions (N.91-N.96, C.63-C.64).
 from __future__ import annotations
 
 from gwe_fast.games.goa import naval
-from gwe_fast.games.goa.codes import Damage, Kind, Land, Side, enemy
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Damage, Kind, Land, enemy
 from gwe_fast.games.goa.economy import ceil_div
 from gwe_fast.games.goa.model import JAPAN_CONQUESTS, GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war
@@ -16,9 +16,7 @@ LIGHT, HEAVY, SUNK = int(Damage.LIGHT), int(Damage.HEAVY), int(Damage.SUNK)
 def fight(t: GoaTables, s: GoaState, dice, a: int, month: int, sub_side: int):
     """The naval combat in area ``a`` (a generator: the players designate the squadrons hit).
     ``sub_side`` is a side attacking with submarines only (N.45), else -1."""
-    from gwe_fast.games.goa.engine import ask
-
-    fleets = {side: naval.sortied(t, s, a, side) for side in (Side.ALLIED, Side.CENTRAL)}
+    fleets = {side: naval.sortied(t, s, a, side) for side in (ALLIED, CENTRAL)}
     for side in fleets:
         for q in fleets[side]:
             if not s.screen[q]:
@@ -28,7 +26,7 @@ def fight(t: GoaTables, s: GoaState, dice, a: int, month: int, sub_side: int):
     else:
         yield from _duel(t, s, dice, a, fleets)
     left = [sum(1 for q in fleets[side] if s.squadron_damage[q] < SUNK)
-            for side in (Side.ALLIED, Side.CENTRAL)]
+            for side in (ALLIED, CENTRAL)]
     s.sortie_won[a] = 0 if left[0] > left[1] else 1 if left[1] > left[0] else 2
 
 
@@ -38,10 +36,10 @@ def _chart(t, s, dice, a, fleets, sub_side):
     from gwe_fast.games.goa.engine import ask
 
     german = 0
-    if fleets[Side.CENTRAL] or sub_side == Side.CENTRAL:
-        german = yield from ask(Kind.GERMAN_ROLL, Side.CENTRAL, (0, 1), subject=a)
+    if fleets[CENTRAL] or sub_side == CENTRAL:
+        german = yield from ask(Kind.GERMAN_ROLL, CENTRAL, (0, 1), subject=a)
     limits = {}
-    for side in (Side.CENTRAL, Side.ALLIED):
+    for side in (CENTRAL, ALLIED):
         foe = enemy(side)
         if not fleets[side] and side != sub_side:
             limits[side] = (0, 0, 0)
@@ -52,7 +50,7 @@ def _chart(t, s, dice, a, fleets, sub_side):
         r1 = dice.die() + pen
         r2 = dice.die() + pen
         limits[side] = naval.budgets(damage, r1, r2)
-    for side in (Side.CENTRAL, Side.ALLIED):
+    for side in (CENTRAL, ALLIED):
         targets = fleets[enemy(side)]
         chosen: set[int] = set()
         used = 0
@@ -78,10 +76,10 @@ def _duel(t, s, dice, a, fleets):
     from gwe_fast.games.goa.engine import ask
 
     hits = {}
-    for side in (Side.CENTRAL, Side.ALLIED):
+    for side in (CENTRAL, ALLIED):
         hits[side] = sum(1 for q in fleets[side] if not s.screen[q]
                          and dice.die() <= ceil_div(int(t.q_gunnery[q]), int(t.tenney[0])))
-    for side in (Side.CENTRAL, Side.ALLIED):
+    for side in (CENTRAL, ALLIED):
         for _ in range(hits[side]):
             targets = [q for q in fleets[enemy(side)] if s.squadron_damage[q] < SUNK]
             if not targets:
@@ -103,7 +101,7 @@ def invasion_targets(t: GoaTables, s: GoaState, c: int) -> list[tuple[int, int]]
     out = []
     for b in range(len(t.b_key)):
         k = int(t.b_city[b])
-        if k >= 0 and s.city[k] == foe and not (side == Side.CENTRAL and t.b_no_central[b]) \
+        if k >= 0 and s.city[k] == foe and not (side == CENTRAL and t.b_no_central[b]) \
                 and _sea_reach(t, s, c, [a for a in range(t.n_areas) if t.b_area[b, a]]):
             out.append((0, b))
     for p in range(t.n_ports):
@@ -153,7 +151,7 @@ def invasions(t: GoaTables, s: GoaState, dice, month: int):
     from gwe_fast.games.goa.engine import ask
 
     picks = {}
-    for side in (Side.ALLIED, Side.CENTRAL):
+    for side in (ALLIED, CENTRAL):
         for c in range(t.n_countries):
             if not at_war(s, c) or s.side[c] != side:
                 continue

@@ -9,7 +9,7 @@ may keep three in each city of Russia, France and Italy (S._14, M._6).
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Damage, Side
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Damage
 from gwe_fast.games.goa.model import GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war
 
@@ -83,21 +83,21 @@ def triple_targets(t: GoaTables, s: GoaState) -> list[int]:
     """Conquered Allied countries whose cities the Central Powers may hold with three units
     each (S._14, M._6): Russia (every city), France and Italy (the objective cities)."""
     return [c for c in (t.russia, t.france, t.italy)
-            if c >= 0 and s.conquered[c] >= 0 and s.side[c] == Side.ALLIED]
+            if c >= 0 and s.conquered[c] >= 0 and s.side[c] == ALLIED]
 
 
 def set_triple(t: GoaTables, s: GoaState, c: int, on: bool) -> None:
     """Hold ``c``'s cities (S._14: every city of Russia; the objective cities of France and
     Italy) with three units each (``on``) or one."""
     for k in range(t.n_cities):
-        if t.k_country[k] != c or s.city[k] != Side.CENTRAL:
+        if t.k_country[k] != c or s.city[k] != CENTRAL:
             continue
         if c != t.russia and not t.k_objective[k]:
             continue
         if on:
-            place_garrison(t, s, k, Side.CENTRAL, 3)
+            place_garrison(t, s, k, CENTRAL, 3)
         else:
-            release_garrison(t, s, k, Side.CENTRAL, 1)
+            release_garrison(t, s, k, CENTRAL, 1)
 
 
 def occupation_conquests(t: GoaTables, s: GoaState, month: int) -> None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gwe_fast.games.goa.codes import Damage, Land, Month, Ship, Side, Terrain
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, Damage, Land, Month, Ship, Terrain
 from gwe_fast.games.goa.model import (ALL_OBJECTIVES_SINCE, MONTH, GoaState, GoaTables)
 
-SIDES = {"allied": Side.ALLIED, "central": Side.CENTRAL, "neutral": Side.NEUTRAL}
+SIDES = {"allied": ALLIED, "central": CENTRAL, "neutral": NEUTRAL}
 KINDS = {"dreadnought": Ship.DREADNOUGHT, "battlecruiser": Ship.BATTLECRUISER,
          "battleship": Ship.BATTLESHIP}
 TERRAIN = {"city": Terrain.CITY, "fort": Terrain.FORT, "rough": Terrain.ROUGH,
@@ -90,7 +90,7 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
         st = start_c.get(key, {})
         side0.append(SIDES[st.get("side", c["side"])])
         entered = st.get("entered", "1914-08" if c["side"] != "neutral" else "")
-        entry0.append(Month.of(entered) if entered and side0[-1] != Side.NEUTRAL else -1)
+        entry0.append(Month.of(entered) if entered and side0[-1] != NEUTRAL else -1)
         cq = st.get("conquered", "")
         conq0.append(Month.of(cq) if cq else -1)
         consc0.append(1 if st.get("conscription", c.get("conscription", False)) else 0)
@@ -167,9 +167,9 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
         elif owner >= 0 and l_kind[-1] == 0:
             l_ctrl0.append(side0[owner])
         elif l_kind[-1] == 5:                      # Japan: the home islands
-            l_ctrl0.append(side0[ci["japan"]] if "japan" in ci else Side.NEUTRAL)
+            l_ctrl0.append(side0[ci["japan"]] if "japan" in ci else NEUTRAL)
         else:
-            l_ctrl0.append(Side.NEUTRAL)
+            l_ctrl0.append(NEUTRAL)
     l_af0 = np.zeros((L, C), np.int16)
     l_units0 = np.zeros((L, C), np.int16)
     start_key = scen.get("start_key", "1914")
@@ -372,7 +372,7 @@ def initial_state(t: GoaTables) -> GoaState:
     s.usw[:] = -1
     s.city[:] = t.k_control0
     for c in range(t.n_countries):
-        if s.side[c] != Side.NEUTRAL:
+        if s.side[c] != NEUTRAL:
             s.entry_city[c, :] = t.k_control0
     s.colony[:] = t.l_control0
     s.col_af[:] = t.l_af0

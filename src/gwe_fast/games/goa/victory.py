@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Result, Side
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Result
 from gwe_fast.games.goa.model import ALL_OBJECTIVES_SINCE, RESULT, RESULT_MONTH, GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war, n_objectives, objectives_held
 
@@ -29,12 +29,12 @@ def side_beaten(t: GoaTables, s: GoaState, side: int) -> bool:
 
 def check(t: GoaTables, s: GoaState, month: int) -> None:
     """The Inter-Player Turn's victory check."""
-    if side_beaten(t, s, Side.CENTRAL):
+    if side_beaten(t, s, CENTRAL):
         return finish(s, Result.ALLIED_CONQUEST, month)
-    if side_beaten(t, s, Side.ALLIED):
+    if side_beaten(t, s, ALLIED):
         return finish(s, Result.CENTRAL_CONQUEST, month)
     if t.options["victory"]:
-        held = objectives_held(t, s, Side.CENTRAL)
+        held = objectives_held(t, s, CENTRAL)
         if held == 0:
             return finish(s, Result.ALLIED_OBJECTIVES, month)
         if held == n_objectives(t):
@@ -52,7 +52,7 @@ def check(t: GoaTables, s: GoaState, month: int) -> None:
 def outside_objectives(t: GoaTables, s: GoaState) -> int:
     """Objective cities the Central Powers hold outside Germany and Austria-Hungary."""
     return sum(1 for k in range(t.n_cities)
-               if t.k_objective[k] and s.city[k] == Side.CENTRAL
+               if t.k_objective[k] and s.city[k] == CENTRAL
                and t.k_country[k] not in (t.germany, t.austria_hungary))
 
 

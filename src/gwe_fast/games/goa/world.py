@@ -6,13 +6,13 @@ policies share them, and the compiled core has one function for each.
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import Side, enemy
+from gwe_fast.games.goa.codes import NEUTRAL, enemy
 from gwe_fast.games.goa.model import GoaState, GoaTables
 
 
 def at_war(s: GoaState, c: int) -> bool:
     """A belligerent: on a side and not conquered (S._11)."""
-    return c >= 0 and s.side[c] != Side.NEUTRAL and s.conquered[c] < 0
+    return c >= 0 and s.side[c] != NEUTRAL and s.conquered[c] < 0
 
 
 def active(s: GoaState, c: int) -> bool:
@@ -26,7 +26,7 @@ def at_war_with(s: GoaState, c: int, d: int) -> bool:
 
 
 def side_of(s: GoaState, c: int) -> int:
-    return int(s.side[c]) if c >= 0 else Side.NEUTRAL
+    return int(s.side[c]) if c >= 0 else NEUTRAL
 
 
 def cities_of(t: GoaTables, c: int) -> list[int]:
@@ -37,7 +37,7 @@ def cities_of(t: GoaTables, c: int) -> list[int]:
 def enemy_held_cities(t: GoaTables, s: GoaState, c: int) -> int:
     """How many of ``c``'s cities its enemy controls (M._1, base morale)."""
     own = s.side[c]
-    if own == Side.NEUTRAL:
+    if own == NEUTRAL:
         return 0
     foe = enemy(own)
     return sum(1 for k in range(t.n_cities) if t.k_country[k] == c and s.city[k] == foe)
