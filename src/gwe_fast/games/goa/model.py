@@ -12,7 +12,7 @@ look-ahead. Counts of things (``n_countries`` …) are the tables'.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -241,67 +241,47 @@ MOBILIZED_SINCE, DEMOBILIZED_SINCE, CONSCRIPTED_SINCE, IMPLEMENTED_SINCE, BLOCKA
     1, 2, 4, 8, 16)
 
 
-@dataclass(eq=False)
-class GoaState:
-    """The game in progress: the arrays of ``STATE_ARRAYS``, shapes fixed by the tables."""
+def state_layout(t: GoaTables) -> tuple[list[tuple[str, np.dtype, tuple, int]], int]:
+    """Where each state array lives in the one buffer: ``[(name, dtype, shape, offset)]``
+    and the buffer's size in bytes (each array aligned to 8 bytes)."""
+    layout = []
+    offset = 0
+    for name, (dtype, shape) in STATE_ARRAYS.items():
+        shp = tuple(int(x) for x in shape(t))
+        layout.append((name, dtype, shp, offset))
+        size = int(np.prod(shp, dtype=np.int64)) * dtype.itemsize
+        offset += (size + 7) // 8 * 8
+    return layout, max(offset, 8)
 
-    scalars: np.ndarray
-    side: np.ndarray
-    limited: np.ndarray
-    entered: np.ndarray
-    conquered: np.ndarray
-    army: np.ndarray
-    abroad: np.ndarray
-    supply: np.ndarray
-    personnel_last: np.ndarray
-    supply_last: np.ndarray
-    mobilized: np.ndarray
-    conscription: np.ndarray
-    since_roll: np.ndarray
-    demoralized: np.ndarray
-    reduced: np.ndarray
-    suffered: np.ndarray
-    fed: np.ndarray
-    joined_with: np.ndarray
-    invaded: np.ndarray
-    entry_city: np.ndarray
-    gift_turkey: np.ndarray
-    received: np.ndarray
-    marines: np.ndarray
-    screen: np.ndarray
-    moved: np.ndarray
-    in_combat: np.ndarray
-    supported: np.ndarray
-    hit_level: np.ndarray
-    returning: np.ndarray
-    sortie_won: np.ndarray
-    sunk: np.ndarray
-    usw: np.ndarray
-    usw_since_roll: np.ndarray
-    city: np.ndarray
-    garrison: np.ndarray
-    colony: np.ndarray
-    col_af: np.ndarray
-    col_units: np.ndarray
-    blockade: np.ndarray
-    blockade_prev: np.ndarray
-    med_blockade: np.ndarray
-    squadron_country: np.ndarray
-    squadron_base: np.ndarray
-    squadron_sortie: np.ndarray
-    squadron_damage: np.ndarray
-    squadron_repair: np.ndarray
-    blockade_months: np.ndarray
-    usw_months: np.ndarray
-    morale_results: np.ndarray
-    blockade_lost: np.ndarray
-    colonies_taken: np.ndarray
-    strength_lost: np.ndarray
+
+class GoaState:
+    """The game in progress: the arrays of ``STATE_ARRAYS``, shapes fixed by the tables, all
+    views of one contiguous buffer (``buffer``), so that a copy is one ``memcpy`` and the
+    compiled core reads the state through one pointer and the offsets of ``state_layout``.
+    """
+
+    __slots__ = ("buffer", "_layout", *STATE_ARRAYS)
+
+    def __init__(self, buffer: np.ndarray, layout):
+        object.__setattr__(self, "buffer", buffer)
+        object.__setattr__(self, "_layout", layout)
+        for name, dtype, shape, offset in layout:
+            n = int(np.prod(shape, dtype=np.int64))
+            view = buffer[offset:offset + n * dtype.itemsize].view(dtype).reshape(shape)
+            object.__setattr__(self, name, view)
+
+    def __setattr__(self, name, value):
+        if name in STATE_ARRAYS:
+            getattr(self, name)[...] = value       # arrays are filled in place, never replaced
+        elif isinstance(getattr(type(self), name, None), property):
+            object.__setattr__(self, name, value)
+        else:
+            raise AttributeError(f"GoaState has no field {name!r}")
 
     @classmethod
     def zeros(cls, t: GoaTables) -> GoaState:
-        return cls(**{name: np.zeros(shape(t), dtype=dtype)
-                      for name, (dtype, shape) in STATE_ARRAYS.items()})
+        layout, size = state_layout(t)
+        return cls(np.zeros(size, dtype=np.uint8), layout)
 
     @property
     def month(self) -> int:
@@ -322,11 +302,10 @@ class GoaState:
         self.scalars[JAPAN_PERSONNEL] = value
 
     def copy(self) -> GoaState:
-        return GoaState(**{f.name: getattr(self, f.name).copy() for f in fields(self)})
+        return GoaState(self.buffer.copy(), self._layout)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in STATE_ARRAYS}
 
     def equals(self, other: GoaState) -> bool:
-        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
-                   for f in fields(self))
+        return bool(np.array_equal(self.buffer, other.buffer))
