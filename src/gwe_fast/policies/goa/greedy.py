@@ -70,10 +70,12 @@ class GoaGreedyPolicy(GoaPolicy):
 
     Parameters: ``aggression`` (how much a city taken is worth against the strength lost
     taking it), ``caution`` (the morale margin kept before declaring mobilization or
-    conscription, in die pips)."""
+    conscription, in die pips), and two switches a study sets to price a choice: ``usw``
+    (-1 judge, 0 never, 1 always wage unrestricted submarine warfare once allowed) and
+    ``gift`` (-1 judge, 0 never give a dreadnought to Turkey)."""
 
     name = "greedy"
-    PARAMS = {"aggression": 1.0, "caution": 1}
+    PARAMS = {"aggression": 1.0, "caution": 1, "usw": -1, "gift": -1}
 
     # -- rolls -------------------------------------------------------------------------------
     def _roll_value(self, t, s, kind: int, c: int, modifier: int, side: int) -> float:
@@ -120,6 +122,8 @@ class GoaGreedyPolicy(GoaPolicy):
     def on_gift(self, d: Decision, view, rng) -> int:
         t, s = view.t, view.state
         opts = list(d.options)
+        if self.p["gift"] == 0:
+            return opts.index(-1) if -1 in opts else 0
         if d.side == CENTRAL:
             return 1 if len(opts) > 1 else 0
         # the Allies give their weakest dreadnought while Turkey leans to the Central Powers
@@ -236,6 +240,8 @@ class GoaGreedyPolicy(GoaPolicy):
     def on_usw(self, d: Decision, view, rng) -> int:
         """Wage it while no neutral whose entry it moves (Britain, the USA: V._7) could be
         tipped into the war by it."""
+        if self.p["usw"] in (0, 1):
+            return self.p["usw"]
         t, s = view.t, view.state
         for c in (t.britain, t.united_states):
             if c < 0 or s.side[c] != NEUTRAL:
