@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from gwe_fast.scenario.errors import Fault, ScenarioError
 from gwe_fast.scenario.loader import Checker
-from gwe_fast.scenario.tomlfile import read_toml
+from gwe_fast.scenario.tomlfile import find_line, read_toml
 
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "goa"
 DATA_FILES = ("countries", "cities", "naval", "colonies", "land", "morale")
@@ -561,6 +561,45 @@ class GoaData:
 # Field readers: each appends a located fault and returns a safe default on bad input.
 
 
+def _find_line(text: str, key: str, value: object = None) -> int | None:
+    """The line of ``key`` in ``text``: under the longest dotted table header it starts with
+    (``[ports.kiel]`` for ``ports.kiel.sea_areas``), else as
+    :func:`gwe_fast.scenario.tomlfile.find_line` finds it."""
+    parts = key.split(".")
+    lines = text.splitlines()
+    for n in range(len(parts), 0, -1):
+        if any("[" in p for p in parts[:n]):
+            continue
+        hdr = re.compile(r"^\s*\[\s*" + re.escape(".".join(parts[:n])) + r"\s*\]\s*(#.*)?$")
+        hits = [i for i, ln in enumerate(lines) if hdr.match(ln)]
+        if not hits:
+            continue
+        h = hits[0]
+        rest = [p for p in parts[n:] if "[" not in p]
+        if not rest:
+            return h + 1
+        end = next((j for j in range(h + 1, len(lines)) if lines[j].lstrip().startswith("[")),
+                   len(lines))
+        pat = re.compile(r"^\s*(\"?)" + re.escape(rest[0]) + r"\1\s*=")
+        for j in range(h + 1, end):
+            if pat.match(lines[j]):
+                if value is not None:
+                    needle = f'"{value}"'
+                    for jj in range(j, end):
+                        if needle in lines[jj]:
+                            return jj + 1
+                return j + 1
+        return h + 1
+    return find_line(text, key, value)
+
+
+class _Checker(Checker):
+    """The project's :class:`Checker`, locating keys under dotted table headers too."""
+
+    def fault(self, key: str, message: str, value: object = None) -> None:
+        self.faults.append(Fault(self.shown, key, message, _find_line(self.text, key, value)))
+
+
 class _Reader:
     """A :class:`Checker` with typed getters that never raise."""
 
@@ -574,7 +613,8 @@ class _Reader:
         return self.chk.table(data, key)
 
     def keys(self, data: dict, key: str, allowed: set[str], required=()) -> None:
-        self.chk.keys(data, key, allowed, required)
+        # source keys are checked (and reported missing) by source()
+        self.chk.keys(data, key, allowed, [k for k in required if not k.endswith("source")])
 
     def str_(self, d: dict, k: str, key: str, default: str = "", empty: bool = True) -> str:
         if k not in d:
@@ -1364,7 +1404,7 @@ def _scenario(r: _Reader, data: dict, key: str, path, countries, cities, colonie
 def _cross_checks(faults, shown, texts, countries, cities, ports, colonies, areas):
     """Checks between files: ports and cities, off-map ports, home areas."""
     def fault(file, key, msg, value=None):
-        Checker(shown[file], texts[file], faults).fault(key, msg, value)
+        _Checker(shown[file], texts[file], faults).fault(key, msg, value)
 
     port_city = {}
     for k, c in cities.items():
@@ -1434,7 +1474,7 @@ def read_goa(folder_or_scenario_path: str | Path) -> GoaData:
         parts[name], texts[name] = data, text
     if any(v is None for v in parts.values()):
         raise ScenarioError(faults)
-    rd = {name: _Reader(Checker(shown[name], texts[name], faults)) for name in names}
+    rd = {name: _Reader(_Checker(shown[name], texts[name], faults)) for name in names}
 
     countries = _countries(rd["countries"], parts["countries"])
     cities, objectives = _cities(rd["cities"], parts["cities"], countries)
