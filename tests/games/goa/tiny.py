@@ -302,3 +302,11 @@ def answers(table: dict):
         return None
 
     return choose
+
+
+def squadron(t, s, country: str, kind: int, nth: int = 0) -> int:
+    """The ``nth`` squadron of ``country`` and kind (``codes.Ship``) in play."""
+    c = index(t, country)
+    found = [q for q in range(t.n_squadrons)
+             if s.squadron_country[q] == c and t.q_kind[q] == kind and s.squadron_base[q] >= 0]
+    return found[nth]
