@@ -193,7 +193,7 @@ def supply_options(t: GoaTables, s: GoaState, c: int) -> list[int]:
         return [0]
     out = [0]
     for d in range(t.n_countries):
-        if d == c or not at_war(s, d) or s.side[d] != s.side[c] or d == t.japan:
+        if d == c or not at_war(s, d) or s.side[d] != s.side[c]:
             continue
         if not sea_route(t, s, c, d):
             continue

@@ -192,15 +192,13 @@ def marines(t: GoaTables, s: GoaState, month: int):
         s.army[u] -= n * (t.corps + 5)
         s.supply[u] -= 5 * n
         s.marines[0] += n
-        s.marines[2 + (month + 3) % 4] += n
+        s.marines[2 + (month + naval.MARINE_DELAY) % 4] += n
 
 
 # -- 3. naval ----------------------------------------------------------------------------------
 
 def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
-    # marines converted three months ago are ready at home (N.96)
-    s.marines[1] += s.marines[2 + month % 4]
-    s.marines[2 + month % 4] = 0
+    naval.marines_arrive(s, month)                  # N.96
     s.blockade_prev[:] = s.blockade
     s.screen[:] = 0
     s.moved[:] = 0

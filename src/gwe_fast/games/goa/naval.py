@@ -395,6 +395,19 @@ def apply_blockade_losses(t: GoaTables, s: GoaState) -> None:
         s.blockade_lost[c] += loss
 
 
+# -- marines (N.96) -------------------------------------------------------------------------
+
+#: months from a marine's conversion to its placement at home
+MARINE_DELAY = 3
+
+
+def marines_arrive(s: GoaState, month: int) -> None:
+    """N.96: the marines converted ``MARINE_DELAY`` months ago are ready at home (Norfolk or
+    San Diego) this Naval Phase. ``marines``: made, ready, then a ring of four months."""
+    s.marines[1] += s.marines[2 + month % 4]
+    s.marines[2 + month % 4] = 0
+
+
 # -- land units by sea (N.8, N.9, C.51, C.63) -------------------------------------------------
 
 def ship_capacity(t: GoaTables, c: int) -> int:
