@@ -27,7 +27,8 @@ def join(t: GoaTables, s: GoaState, c: int, side: int, month: int, limited: bool
         for k in range(t.n_cities):
             s.entry_city[c, k] = s.city[k]
     for l in range(t.n_colonies):
-        if t.l_owner[l] == c and s.colony[l] == Side.NEUTRAL:
+        own = t.l_owner[l] == c or (c == t.japan and t.l_kind[l] == 5)   # Japan's islands
+        if own and s.colony[l] == Side.NEUTRAL:
             s.colony[l] = side
     if limited or not first:
         return
