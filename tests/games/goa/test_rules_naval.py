@@ -226,10 +226,12 @@ def test_N_34_a_squadron_left_in_a_port_it_does_not_control_is_scuttled_or_taken
     t, s = naval_world()
     q = squadron(t, s, "britain", BB)
     s.city[index(t, "london")] = CENTRAL
-    drive(engine.naval_phase(t, s, Dice(), 1),
-          answers({(Kind.SQUADRON, q): 1 + port(t, "scapa_flow"),
-                   (Kind.SQUADRON, squadron(t, s, "britain", BB, 1)): 1 + port(t, "scapa_flow")}))
+    r = squadron(t, s, "britain", BB, 1)
+    dice = Dice(2)                                       # for the one left in London
+    drive(engine.naval_phase(t, s, dice, 1),
+          answers({(Kind.SQUADRON, q): 1 + port(t, "scapa_flow")}))
     assert s.squadron_base[q] == port(t, "scapa_flow") and s.squadron_damage[q] == Damage.NONE
+    assert s.squadron_damage[r] == Damage.SUNK and not dice.forced
 
 
 def test_N_35_a_squadron_sorties_from_its_base_and_does_not_also_move():
