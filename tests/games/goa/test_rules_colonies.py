@@ -496,7 +496,7 @@ def test_C_63_an_amphibious_invasion_of_a_colony():
     s.col_units[kamerun, germany], s.col_af[kamerun, germany] = 1, 4
     gq = squadron(t, s, "germany", DN)
     s.squadron_base[gq] = t.n_ports + kamerun                   # C.63: no bar (N.83)
-    assert (naval_combat.COLONY, kamerun) in naval_combat.invasion_targets(t, s, britain)
+    assert (naval_combat.COLONY, kamerun, naval_combat.HOME) in naval_combat.invasion_targets(t, s, britain)
     # three corps: 12 attack factors, +4; die 2 + 4 > 5
     naval_combat._land(t, s, Dice(2), britain, naval_combat.COLONY, kamerun, 3, 1)
     assert s.colony[kamerun] == ALLIED and s.col_units[kamerun, britain] == 3
@@ -517,13 +517,13 @@ def test_C_64_the_holder_of_constantinople_may_always_invade_syria():
     for side in (ALLIED, CENTRAL):
         s.blockade[index(t, "east_mediterranean"), side] = 1
         s.blockade[index(t, "black_sea"), side] = 1
-    assert (naval_combat.COLONY, syria) in naval_combat.invasion_targets(t, s, turkey)
+    assert (naval_combat.COLONY, syria, naval_combat.HOME) in naval_combat.invasion_targets(t, s, turkey)
     s.city[index(t, "constantinople")] = ALLIED
-    assert (naval_combat.COLONY, syria) not in naval_combat.invasion_targets(t, s, turkey)
+    assert (naval_combat.COLONY, syria, naval_combat.HOME) not in naval_combat.invasion_targets(t, s, turkey)
     # Russia the Caucasus
     russia = index(t, "russia")
     s.colony[l_(t, "caucasus")] = CENTRAL
-    assert (naval_combat.COLONY, l_(t, "caucasus")) in naval_combat.invasion_targets(t, s, russia)
+    assert (naval_combat.COLONY, l_(t, "caucasus"), naval_combat.HOME) in naval_combat.invasion_targets(t, s, russia)
 
 
 def test_C_65_china_and_persia_occupied_by_moving_abyssinia_by_announcement():
@@ -626,3 +626,28 @@ def test_C_68_three_attack_factors_a_point_from_one_adjacent_colony_or_the_landi
     s.supported[q] = 0
     naval_combat._land(t, s, Dice(4), britain, naval_combat.COLONY, kamerun, 1, 1)
     assert s.colony[kamerun] == ALLIED                           # 4 + 1 + 1 = 6 > 5
+
+
+def test_C_63_and_N_81_landings_sail_from_home_a_colony_or_a_host_country():
+    t, s = col_world()
+    britain, turkey, italy = index(t, "britain"), index(t, "turkey"), index(t, "italy")
+    entry.join(t, s, turkey, CENTRAL, 3)
+    egypt = l_(t, "egypt")
+    gallipoli = (naval_combat.BEACH, 0)
+    froms = {src for kind, i, src in naval_combat.invasion_targets(t, s, britain)
+             if (kind, i) == gallipoli}
+    assert froms == {egypt}                         # not from home: no British home port
+    # the corps in Italy may too, from Venice
+    entry.join(t, s, italy, ALLIED, 9)
+    s.abroad[britain, italy] = 2 * t.corps
+    froms = {src for kind, i, src in naval_combat.invasion_targets(t, s, britain)
+             if (kind, i) == gallipoli}
+    assert froms == {egypt, t.n_colonies + italy}
+    targets = naval_combat.invasion_targets(t, s, britain)
+    i = targets.index((*gallipoli, t.n_colonies + italy))
+    options = naval_combat.landing_options(t, s, britain, targets, {}, set())
+    assert max((o - 1) % 8 + 1 for o in options if o and (o - 1) // 8 == i) == 2
+    # landing from Egypt: its one corps, against Constantinople's coast (Turkey's army 60:
+    # 6): 4 against 6, 1-1 shifted -1; die 6 - 1: DD; held, the corps lost
+    naval_combat._land(t, s, Dice(6), britain, naval_combat.BEACH, 0, 1, 1, egypt)
+    assert s.col_units[egypt, britain] == 0 and s.city[index(t, "constantinople")] == CENTRAL

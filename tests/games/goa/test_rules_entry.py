@@ -141,9 +141,9 @@ def test_V_2_a_limited_britain_half_points_no_policies_no_move_into_germany():
     for q in range(t.n_squadrons):                   # no German squadron in port there
         if s.squadron_base[q] == t.p_key.index("hamburg"):
             s.squadron_base[q] = t.p_key.index("konigsberg")
-    assert (1, t.p_key.index("hamburg")) not in invasion_targets(t, s, britain)
+    assert (1, t.p_key.index("hamburg"), -1) not in invasion_targets(t, s, britain)
     s.limited[britain] = 0
-    assert (1, t.p_key.index("hamburg")) in invasion_targets(t, s, britain)
+    assert (1, t.p_key.index("hamburg"), -1) in invasion_targets(t, s, britain)
     assert t.k_key[hamburg] == "hamburg"
 
 

@@ -61,10 +61,10 @@ def test_N_13_beaches_are_landing_places_not_bases():
     # but land units may land there (N.91); the Central Powers may not occupy Gallipoli
     s.city[index(t, "constantinople")] = CENTRAL
     entry.join(t, s, index(t, "italy"), ALLIED, 3)       # Venice reaches the East Med.
-    assert (0, 0) in invasion_targets(t, s, index(t, "italy"))
+    assert (0, 0, -1) in invasion_targets(t, s, index(t, "italy"))
     s.city[index(t, "constantinople")] = ALLIED
     entry.join(t, s, index(t, "bulgaria"), CENTRAL, 3)
-    assert (0, 0) not in invasion_targets(t, s, index(t, "bulgaria"))
+    assert (0, 0, -1) not in invasion_targets(t, s, index(t, "bulgaria"))
 
 
 def test_N_14_a_port_is_controlled_as_its_city_is():
@@ -87,7 +87,7 @@ def test_N_15_ports_off_the_map_belong_to_their_home_country_and_are_never_invad
         s.side[c] = CENTRAL if s.side[c] == ALLIED and c != index(t, "britain") else s.side[c]
     assert port_control(t, s, scapa) == ALLIED           # whoever holds the map
     germany = index(t, "germany")
-    assert all(kind != 1 or not t.p_off_map[i] for kind, i in invasion_targets(t, s, germany))
+    assert all(kind != 1 or not t.p_off_map[i] for kind, i, _ in invasion_targets(t, s, germany))
 
 
 def test_N_21_squadron_orders_in_secret_then_carried_out_together():

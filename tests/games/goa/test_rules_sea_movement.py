@@ -214,13 +214,13 @@ def test_N_83_not_to_a_port_holding_enemy_squadrons():
     t, s = naval_world()
     britain = index(t, "britain")
     hamburg = port(t, "hamburg")
-    targets = naval_combat.invasion_targets(t, s, britain)
+    targets = [x[:2] for x in naval_combat.invasion_targets(t, s, britain)]
     assert (naval_combat.PORT, hamburg) not in targets   # the High Seas Fleet is there
     assert (naval_combat.PORT, port(t, "konigsberg")) not in targets
     for q in range(t.n_squadrons):
         if s.squadron_base[q] in (hamburg, port(t, "konigsberg")):
             s.squadron_base[q] = port(t, "trieste")
-    targets = naval_combat.invasion_targets(t, s, britain)
+    targets = [x[:2] for x in naval_combat.invasion_targets(t, s, britain)]
     assert (naval_combat.PORT, hamburg) in targets
     # nor to a friendly colony where an enemy squadron lies (with the colonies)
     t, s = naval_world({"colonies": True})
@@ -291,7 +291,7 @@ def test_N_91_landing_in_an_enemy_port_is_a_combat():
 def test_N_92_landings_are_resolved_in_the_naval_phase():
     t, s, britain, p, k = landing_world()
     targets = naval_combat.invasion_targets(t, s, britain)
-    i = targets.index((naval_combat.PORT, p))
+    i = targets.index((naval_combat.PORT, p, naval_combat.HOME))
     drive(engine.naval_phase(t, s, Dice(6), 1), answers({(Kind.LANDING, britain): [1 + 8 * i + 2, 0]}))
     assert s.city[k] == ALLIED                            # before the month's land war
 
@@ -300,8 +300,8 @@ def test_N_93_three_units_a_landing_six_against_japan():
     t, s, britain, p, k = landing_world()
     s.army[britain] = 50 * t.corps
     targets = naval_combat.invasion_targets(t, s, britain)
-    options = naval_combat.landing_options(t, s, britain, targets, 0, set())
-    i = targets.index((naval_combat.PORT, p))
+    options = naval_combat.landing_options(t, s, britain, targets, {}, set())
+    i = targets.index((naval_combat.PORT, p, naval_combat.HOME))
     assert max((o - 1) % 8 + 1 for o in options if o and (o - 1) // 8 == i) == 3
     t, s = world({**OPTS, "colonies": True})
     japan = index(t, "japan")
@@ -345,7 +345,7 @@ def test_N_95_only_combat_units_land():
     s.army[britain] = 2 * t.corps + 3                    # two corps and some odd points
     assert naval_combat.available_units(t, s, britain) == 2
     targets = naval_combat.invasion_targets(t, s, britain)
-    options = naval_combat.landing_options(t, s, britain, targets, 0, set())
+    options = naval_combat.landing_options(t, s, britain, targets, {}, set())
     assert max((o - 1) % 8 + 1 for o in options if o) == 2
 
 

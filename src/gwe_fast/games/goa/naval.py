@@ -13,6 +13,8 @@ is used for one of the two; ``screen`` holds 1 and 2 for them).
 
 from __future__ import annotations
 
+import numpy as np
+
 from gwe_fast.games.goa.codes import Damage, Ship, Side, enemy
 from gwe_fast.games.goa.economy import ceil_div
 from gwe_fast.games.goa.model import BLOCKADE_LOSS_SINCE, GoaState, GoaTables
@@ -27,11 +29,8 @@ FIGHTS, SCREENS, SUPPORTS = 0, 1, 2
 
 def place_areas(t: GoaTables, place: int) -> list[int]:
     """Sea areas a place gives access to (in play)."""
-    if place < t.n_ports:
-        row = t.p_area[place]
-    else:
-        row = t.l_area[place - t.n_ports]
-    return [a for a in range(t.n_areas) if row[a] and t.a_in_play[a]]
+    row = t.p_area[place] if place < t.n_ports else t.l_area[place - t.n_ports]
+    return np.flatnonzero(row & t.a_in_play).tolist()
 
 
 def place_usable(t: GoaTables, s: GoaState, place: int, side: int) -> bool:
@@ -510,8 +509,9 @@ def sea_link(t: GoaTables, s: GoaState, c: int, sources: list[int], dest: int) -
 
 
 def enemy_squadron_at(t: GoaTables, s: GoaState, place: int, side: int) -> bool:
-    foe = enemy(side)
-    return any(s.squadron_base[q] == place and s.squadron_damage[q] < Damage.SUNK
+    foe = int(enemy(side))
+    sunk = int(Damage.SUNK)
+    return any(s.squadron_base[q] == place and s.squadron_damage[q] < sunk
                and s.side[s.squadron_country[q]] == foe for q in range(t.n_squadrons))
 
 

@@ -8,7 +8,7 @@ from gwe_fast.games.goa import naval
 from gwe_fast.games.goa.codes import Damage, Kind, Land, Side, Terrain, enemy
 from gwe_fast.games.goa.economy import ceil_div
 from gwe_fast.games.goa.model import GoaState, GoaTables
-from gwe_fast.games.goa.world import at_war
+from gwe_fast.games.goa.world import at_war, port_usable
 
 LIGHT, HEAVY, SUNK = int(Damage.LIGHT), int(Damage.HEAVY), int(Damage.SUNK)
 
@@ -105,41 +105,64 @@ def _duel(t, s, dice, a, fleets):
 # -- amphibious invasions ------------------------------------------------------------------------
 
 BEACH, PORT, COLONY = 0, 1, 2
+#: the source of a landing: ``HOME``, a colony ``l`` (``0 .. L - 1``), a host ``L + h``
+HOME = -1
 
 
-def invasion_targets(t: GoaTables, s: GoaState, c: int) -> list[tuple[int, int]]:
-    """``(kind, index)`` of what ``c`` may invade from the sea this month: enemy beaches
-    (``BEACH``) and enemy port cities on the map (``PORT``) its land units can reach over an
-    unblockaded area (N.81-N.83, N.91), enemy colonies (``COLONY``) with the colonial variant
-    (C.63, C.64). N.83: no port holding an enemy squadron (C.63 allows it for colonies).
-    Gallipoli may not be occupied by the Central Powers (its Beaches chart note). A limited
-    Britain lands nothing in Germany or Austria-Hungary (V._2)."""
+def landing_sources(t: GoaTables, s: GoaState, c: int) -> list[tuple[int, list[int]]]:
+    """Where ``c``'s land units may sail from to land (N.81): ``(source, places)``: its home
+    (its embarkation places), each colony of its side where it has units (C.41, C.51), each
+    host country where it has a corps (that country's ports on the map)."""
+    side = int(s.side[c])
+    out = [(HOME, naval.sail_places(t, s, c))]
+    if t.options["colonies"]:
+        home = naval.home_colony(t, c)
+        for l in range(t.n_colonies):
+            if l != home and s.col_units[l, c] > 0 and s.colony[l] == side:
+                out.append((l, [t.n_ports + l]))
+    for h in range(t.n_countries):
+        if s.abroad[c, h] >= t.corps:
+            ports = [p for p in naval.host_ports(t, h) if port_usable(t, s, p, side)]
+            if ports:
+                out.append((t.n_colonies + h, ports))
+    return out
+
+
+def invasion_targets(t: GoaTables, s: GoaState, c: int) -> list[tuple[int, int, int]]:
+    """``(kind, index, source)`` of what ``c`` may invade from the sea this month, and from
+    where: enemy beaches (``BEACH``) and enemy port cities on the map (``PORT``) its land
+    units can reach over an unblockaded area (N.81-N.83, N.91), enemy colonies (``COLONY``)
+    with the colonial variant (C.63, C.64: the holder of Constantinople's and Russia's
+    overland attempts come from home). N.83: no port holding an enemy squadron (C.63 allows
+    it for colonies). Gallipoli may not be occupied by the Central Powers (its Beaches chart
+    note). A limited Britain lands nothing in Germany or Austria-Hungary (V._2)."""
     side = int(s.side[c])
     foe = enemy(side)
-    sources = naval.sail_places(t, s, c)
     barred = (t.germany, t.austria_hungary) if c == t.britain and s.limited[c] else ()
-    out = []
+    beaches, ports, colonies = [], [], []
     for b in range(len(t.b_key)):
         k = int(t.b_city[b])
         if k < 0 or s.city[k] != foe or (side == Side.CENTRAL and t.b_no_central[b]) \
                 or t.b_country[b] in barred or t.k_country[k] in barred:
             continue
-        if _reach(t, s, c, sources, [a for a in range(t.n_areas) if t.b_area[b, a]]):
-            out.append((BEACH, b))
+        beaches.append((b, [a for a in range(t.n_areas) if t.b_area[b, a]]))
     for p in range(t.n_ports):
         k = int(t.p_city[p])
         if k < 0 or s.city[k] != foe or not t.p_in_play[p] or t.k_country[k] in barred \
                 or naval.enemy_squadron_at(t, s, p, side):
             continue
-        if _reach(t, s, c, sources, naval.place_areas(t, p)):
-            out.append((PORT, p))
+        ports.append((p, naval.place_areas(t, p)))
     if t.options["colonies"]:
         for l in range(t.n_colonies):
-            if s.colony[l] != foe:
-                continue
-            if _reach(t, s, c, sources, naval.place_areas(t, t.n_ports + l)) \
-                    or _overland(t, s, c, l):
-                out.append((COLONY, l))
+            if s.colony[l] == foe:
+                colonies.append((l, naval.place_areas(t, t.n_ports + l)))
+    out = []
+    for src, places in landing_sources(t, s, c):
+        for kind, found in ((BEACH, beaches), (PORT, ports), (COLONY, colonies)):
+            for index, areas in found:
+                if _reach(t, s, c, places, areas) or (
+                        kind == COLONY and src == HOME and _overland(t, s, c, index)):
+                    out.append((kind, index, src))
     return out
 
 
@@ -166,24 +189,29 @@ def invasion_cap(t: GoaTables, kind: int, index: int) -> int:
     return 6 if kind == COLONY and t.l_kind[index] == 5 else 3
 
 
-def available_units(t: GoaTables, s: GoaState, c: int) -> int:
-    """Land units at home that may land: the army's corps (Japan's units in its home
-    islands), and the USA's marines."""
-    n = naval.home_units(t, s, c)
-    return n + (int(s.marines[1]) if c == t.united_states else 0)
+def available_units(t: GoaTables, s: GoaState, c: int, src: int = HOME) -> int:
+    """Land units that may land from ``src``: at home the army's corps (Japan's units in its
+    home islands) and the USA's marines; in a colony its units there; in a host its corps."""
+    if src == HOME:
+        n = naval.home_units(t, s, c)
+        return n + (int(s.marines[1]) if c == t.united_states else 0)
+    if src < t.n_colonies:
+        return int(s.col_units[src, c])
+    return int(s.abroad[c, src - t.n_colonies]) // t.corps
 
 
-def landing_options(t: GoaTables, s: GoaState, c: int, targets: list, committed: int,
+def landing_options(t: GoaTables, s: GoaState, c: int, targets: list, committed: dict,
                     done: set) -> list[int]:
     """``Kind.LANDING``: 0 stops; ``1 + 8 * i + n - 1`` lands ``n`` units on target ``i``
-    (each target once a phase), within N.93's cap, the units at home not yet committed and
-    N.85's capacity left."""
-    left = min(available_units(t, s, c), naval.capacity_left(t, s, c)) - committed
+    (each place once a phase, from one source), within N.93's cap, the units at the source
+    not yet committed (``committed[src]``) and N.85's capacity left."""
+    cap_left = naval.capacity_left(t, s, c) - sum(committed.values())
     out = [0]
-    for i, (kind, index) in enumerate(targets):
-        if i in done:
+    for i, (kind, index, src) in enumerate(targets):
+        if (kind, index) in done:
             continue
-        n_max = min(invasion_cap(t, kind, index), left)
+        left = available_units(t, s, c, src) - committed.get(src, 0)
+        n_max = min(invasion_cap(t, kind, index), left, cap_left)
         out.extend(1 + 8 * i + n - 1 for n in range(1, n_max + 1))
     return out
 
@@ -201,20 +229,21 @@ def invasions(t: GoaTables, s: GoaState, dice, month: int):
             targets = invasion_targets(t, s, c)
             if not targets:
                 continue
-            committed, done = 0, set()
+            committed, done = {}, set()
             while True:
                 options = landing_options(t, s, c, targets, committed, done)
                 code = yield from ask(Kind.LANDING, side, options, subject=c, secret=True)
                 if not code:
                     break
                 i, n = divmod(code - 1, 8)
+                kind, index, src = targets[i]
                 picks.append((c, targets[i], n + 1))
-                committed += n + 1
-                done.add(i)
+                committed[src] = committed.get(src, 0) + n + 1
+                done.add((kind, index))
     picks.sort(key=lambda pick: pick[0])
-    for c, (kind, index), n in picks:
+    for c, (kind, index, src), n in picks:
         if at_war(s, c):
-            _land(t, s, dice, c, kind, index, n, month)
+            _land(t, s, dice, c, kind, index, n, month, src)
 
 
 def _support(t: GoaTables, s: GoaState, side: int, areas: list[int]) -> bool:
@@ -248,16 +277,24 @@ def landing_modifier(t: GoaTables, s: GoaState, kind: int, k: int, supported: bo
     return max(-cap, min(cap, m))
 
 
-def _land(t, s, dice, c: int, kind: int, index: int, n: int, month: int) -> None:
+def _land(t, s, dice, c: int, kind: int, index: int, n: int, month: int,
+          src: int = HOME) -> None:
     side = int(s.side[c])
     foe = enemy(side)
-    n = min(n, available_units(t, s, c), naval.capacity_left(t, s, c))
+    n = min(n, available_units(t, s, c, src), naval.capacity_left(t, s, c))
     if n <= 0:
         return
     s.shipped[c] += n
-    marines = min(n, int(s.marines[1])) if c == t.united_states else 0
-    s.marines[1] -= marines
-    af = naval.take_home(t, s, c, n - marines) if n > marines else 0
+    marines = 0
+    if src == HOME:
+        marines = min(n, int(s.marines[1])) if c == t.united_states else 0
+        s.marines[1] -= marines
+        af = naval.take_home(t, s, c, n - marines) if n > marines else 0
+    elif src < t.n_colonies:
+        af = naval.take_colony(s, src, c, n)
+    else:
+        s.abroad[c, src - t.n_colonies] -= n * t.corps
+        af = n * t.corps
     attack = marines * 8 + af                                      # N.96: marines attack at 8
     if kind == COLONY:
         from gwe_fast.games.goa.colonial import conquer_colony

@@ -10,9 +10,12 @@ from gwe_fast.games.goa.codes import Side, enemy
 from gwe_fast.games.goa.model import GoaState, GoaTables
 
 
+_NEUTRAL = int(Side.NEUTRAL)   # numpy compares its scalars with a plain int far faster
+
+
 def at_war(s: GoaState, c: int) -> bool:
     """A belligerent: on a side and not conquered (S._11)."""
-    return c >= 0 and s.side[c] != Side.NEUTRAL and s.conquered[c] < 0
+    return c >= 0 and s.side[c] != _NEUTRAL and s.conquered[c] < 0
 
 
 def active(s: GoaState, c: int) -> bool:
