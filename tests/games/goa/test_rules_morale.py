@@ -129,7 +129,7 @@ def test_N_68_and_M_3_the_blockade_loss_counts_once():
 
 
 def test_M_4_mobilization_and_conscription_since_the_last_roll():
-    t, s = world(VARIANT)
+    t, s = world({**VARIANT, "production": True})
     germany = index(t, "germany")
     s.since_roll[germany] = 0
     zero = mod(t, s, "germany")
@@ -148,6 +148,10 @@ def test_M_4_mobilization_and_conscription_since_the_last_roll():
     t, s = world(VARIANT)
     assert s.since_roll[germany] == CONSCRIPTED_SINCE
     assert s.since_roll[index(t, "britain")] == 0
+    # without the production variant there are no such policies: no modifier
+    zero = mod(t, s, "germany")
+    s.since_roll[germany] = MOBILIZED_SINCE | CONSCRIPTED_SINCE | IMPLEMENTED_SINCE
+    assert mod(t, s, "germany") == zero
 
 
 def test_M_5_italy_or_the_usa_entering_beside_a_country():

@@ -52,8 +52,8 @@ def test_P_13_a_repeal_back_to_the_unmobilized_points_and_a_morale_point():
     economy.set_mobilization(t, s, germany, True, 31)      # as if never declared before
     assert economy.supply_due(t, s, germany, 31) == 36
     assert s.since_roll[germany] & DEMOBILIZED_SINCE
-    # the morale roll: in effect since the last roll (-1), repealed since (-1), conscription
-    # in effect (-1); with the production variant alone, and once with the morale variant
+    # the morale roll: in effect since the last roll (-1), repealed since (-1); with the
+    # production variant alone, and once with the morale variant too
     s.since_roll[germany] = MOBILIZED_SINCE | DEMOBILIZED_SINCE
     alone = morale.morale_modifier(t, s, germany, 30)
     t2, s2 = world({**PROD, "production": False})

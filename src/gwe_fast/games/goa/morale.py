@@ -80,7 +80,7 @@ def morale_modifier(t: GoaTables, s: GoaState, c: int, month: int) -> int:
         m += 1
     if t.options["morale"]:
         m += _variant_modifier(t, s, c, side, foe, month)
-    if t.options["morale"] or t.options["production"]:
+    if t.options["production"]:
         m -= policy_modifier(s, c)                   # M._4 = P._13, P._14, P._16, once
     if t.options["surrender"] and side == Side.CENTRAL:
         m -= unheld_surrenders(t, s)               # S._14
@@ -115,9 +115,11 @@ def _variant_modifier(t: GoaTables, s: GoaState, c: int, side: int, foe: int, mo
 
 
 def policy_modifier(s: GoaState, c: int) -> int:
-    """M._4, stated again by P._13, P._14 and P._16 (applied once, with either variant):
-    one each for economic mobilization in effect at some time since the last roll, repealed
-    since, conscription in effect since, implemented since."""
+    """M._4, stated again by P._13, P._14 and P._16 (applied once): one each for economic
+    mobilization in effect at some time since the last roll, repealed since, conscription in
+    effect since, implemented since. The two policies exist only with the production
+    variant, so the modifier applies with it, whether or not the morale variant is used
+    (docs/rulings.md, M._4)."""
     bits = int(s.since_roll[c])
     return sum(1 for bit in (MOBILIZED_SINCE, DEMOBILIZED_SINCE, CONSCRIPTED_SINCE,
                              IMPLEMENTED_SINCE) if bits & bit)
