@@ -270,7 +270,7 @@ def test_C_34_blockades_after_combat_sea_movement_after_blockades():
 
 def test_C_41_colonies_are_ports_but_pass_no_supply_points():
     t, s = col_world()
-    britain, france = index(t, "britain"), index(t, "france")
+    britain = index(t, "britain")
     egypt = t.n_ports + l_(t, "egypt")
     assert naval.place_usable(t, s, egypt, ALLIED)
     q = squadron(t, s, "britain", BB)

@@ -183,7 +183,7 @@ def test_V_2_britain_neutral_again_withdraws_every_british_unit_home():
 
 def test_V_2_a_central_powers_invasion_ends_limited_participation():
     t, s = world(NO_SEA)
-    britain, belgium = index(t, "britain"), index(t, "belgium")
+    britain = index(t, "britain")
     at_war(t, s, "britain", ALLIED, limited=True)
     at_war(t, s, "belgium", ALLIED)                                 # joined by its roll
     assert entry.entry_outcome(t, s, britain, 3) == (ALLIED, True)

@@ -4,7 +4,7 @@
 from tiny import Dice, answers, drive, index, raw, squadron, world
 
 from gwe_fast.games.goa import economy, engine, entry, land, naval, naval_combat
-from gwe_fast.games.goa.codes import Damage, Kind, Month, Ship, Side
+from gwe_fast.games.goa.codes import Kind, Month, Ship, Side
 from gwe_fast.games.goa.naval import FROM_HOST, SORTIE, SUPPORT, TO_COLONY, TO_HOST
 
 ALLIED, CENTRAL = Side.ALLIED, Side.CENTRAL
@@ -304,7 +304,6 @@ def test_N_93_three_units_a_landing_six_against_japan():
     i = targets.index((naval_combat.PORT, p, naval_combat.HOME))
     assert max((o - 1) % 8 + 1 for o in options if o and (o - 1) // 8 == i) == 3
     t, s = world({**OPTS, "colonies": True})
-    japan = index(t, "japan")
     assert naval_combat.invasion_cap(t, naval_combat.COLONY, t.l_key.index("japan")) == 6
     assert naval_combat.invasion_cap(t, naval_combat.COLONY, index(t, "tsingtao")) == 3
 
