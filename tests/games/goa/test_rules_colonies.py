@@ -187,6 +187,13 @@ def test_C_26_japan_points_forces_fleet_and_the_american_pacific_margin():
     assert naval.pacific_margin_kept(t, s, pacific[0], norfolk, None)
     # ... but not two of them in one phase
     assert not naval.pacific_margin_kept(t, s, pacific[1], norfolk, {pacific[0]: 1 + norfolk})
+    # Japan's three corps a month after the USA's entry: not for a conquered Japan (S._16)
+    from gwe_fast.games.goa import surrender
+
+    s.entered[us] = 40
+    surrender.conquer(t, s, japan, CENTRAL, 40, by_morale=True)
+    colonial.japanese_forces(t, s, 41)
+    assert s.col_units[home, japan] == 0
 
 
 def test_C_31_the_colonial_phase_follows_the_naval_phase():

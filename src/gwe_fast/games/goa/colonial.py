@@ -25,7 +25,7 @@ def japanese_forces(t: GoaTables, s: GoaState, month: int) -> None:
     month after the USA enters, Japan receives three 3-5-3 infantry corps."""
     j = t.japan
     home = t.japan_area
-    if j < 0 or home < 0:
+    if j < 0 or home < 0 or s.conquered[j] >= 0:      # S._16: a conquered Japan gets none
         return
     u = t.united_states
     if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
