@@ -207,7 +207,11 @@ def test_N_82_the_destination_shares_an_open_sea_area_with_the_embarkation():
     s.abroad[britain, france] = 8
     assert (FROM_HOST, france) not in shipping(t, s, britain)
     s.blockade[:] = 0
-    assert (FROM_HOST, france) in shipping(t, s, britain)
+    assert shipping(t, s, britain)[(FROM_HOST, france)] == 2
+    army = int(s.army[britain])
+    s.abroad[britain, france] = 2 * t.corps + 3          # after losses: odd points
+    naval.ship(t, s, britain, naval.ship_code(t, FROM_HOST, france, 2))
+    assert s.abroad[britain, france] == 0 and s.army[britain] == army + 2 * t.corps + 3
 
 
 def test_N_83_not_to_a_port_holding_enemy_squadrons():

@@ -622,9 +622,11 @@ def ship(t: GoaTables, s: GoaState, c: int, code: int) -> None:
         take_home(t, s, c, n)
         s.abroad[c, index] += n * t.corps
     elif block == FROM_HOST:
-        move = min(n * t.corps, int(s.abroad[c, index]))
+        # strength points, not corps, abroad: the last corps brings any odd points home
+        there = int(s.abroad[c, index])
+        move = there if n >= there // t.corps else n * t.corps
         s.abroad[c, index] -= move
-        put_home(t, s, c, move // t.corps, move)
+        s.army[c] += move
     elif block == TO_COLONY:
         af = take_home(t, s, c, n)
         s.col_units[index, c] += n
