@@ -44,6 +44,17 @@ def test_S_12_conquest_by_surrender_in_a_morale_phase_or_by_holding_every_city()
     assert s.conquered[monte] == 1
 
 
+def test_S_12_japan_is_conquered_with_its_home_islands():
+    t, s = world({**OPTS, "colonies": True})
+    japan = index(t, "japan")
+    entry.join(t, s, japan, ALLIED, 3)
+    surrender.occupation_conquests(t, s, 4)
+    assert s.conquered[japan] == -1
+    s.colony[t.l_key.index("japan")] = CENTRAL
+    surrender.occupation_conquests(t, s, 5)
+    assert s.conquered[japan] == 5
+
+
 def test_S_12_and_N_15_a_country_with_ports_off_the_map_surrenders_only_by_morale():
     t, s = world(OPTS)
     britain = index(t, "britain")

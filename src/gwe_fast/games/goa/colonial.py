@@ -31,7 +31,7 @@ def japanese_forces(t: GoaTables, s: GoaState, month: int) -> None:
     if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
         s.col_units[home, j] += 3
         s.col_af[home, j] += 9
-    if not at_war(s, j):
+    if not at_war(s, j) or s.colony[home] != s.side[j]:
         return
     i = int(s.scalars[JAPAN_POOL])
     while i < t.japan_pool.shape[0]:
