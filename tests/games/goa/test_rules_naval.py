@@ -443,3 +443,21 @@ def test_N_69_a_blockade_not_renewed_lapses_but_its_morale_point_stays():
     drive(engine.naval_phase(t, s, Dice(), 2))            # not renewed
     assert s.supply[germany] == 39
     assert s.since_roll[germany] & BLOCKADE_LOSS_SINCE
+
+
+def test_N_12_antwerp_is_closed_while_the_netherlands_holds_the_scheldt_against_its_side():
+    t, s = naval_world()
+    antwerp = port(t, "antwerp")
+    entry.join(t, s, index(t, "belgium"), ALLIED, 0)
+    assert port_usable(t, s, antwerp, ALLIED)
+    entry.join(t, s, index(t, "netherlands"), CENTRAL, 3)
+    assert not port_usable(t, s, antwerp, ALLIED)
+    q = squadron(t, s, "britain", BB)                    # London: shares the North Sea
+    assert 1 + antwerp not in naval.squadron_options(t, s, q)
+    # the Netherlands on the Allied side and conquered by the Central Powers: closed too
+    t, s = naval_world()
+    entry.join(t, s, index(t, "belgium"), ALLIED, 0)
+    entry.join(t, s, index(t, "netherlands"), ALLIED, 0)
+    assert port_usable(t, s, antwerp, ALLIED)
+    s.conquered[index(t, "netherlands")] = 5
+    assert not port_usable(t, s, antwerp, ALLIED)
