@@ -379,6 +379,8 @@ def check_units(game: str, data: dict, chk: Checker, hexmap: HexMap | None,
     chk.keys(meta, "meta", {"game", "source"})
     if "game" in meta and meta["game"] != game:
         chk.fault("meta.game", f"counters are for game {meta['game']!r}, the scenario is {game!r}")
+    if "source" in meta:
+        chk.str_(meta["source"], "meta.source", empty=True)
     units = data.get("unit", [])
     if not isinstance(units, list):
         chk.fault("unit", "must be an array of tables [[unit]]")
