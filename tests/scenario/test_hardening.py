@@ -145,6 +145,20 @@ def test_item_2_kb_numbers_are_range_checked_too(kb):
     assert any(k.startswith("terrain_effects.") and k.endswith(".die_mod") for k in keys), keys
 
 
+def test_17_13_the_opening_movement_names_two_allied_corps(kb):
+    # the engine rolls for a first and a second corps; one corps validated, then crashed
+    edit(kb / "tables.toml", "allied_corps = [18, 3]", "allied_corps = [99]")
+    located(validate(kb / "historical.toml"), "tables.toml", "opening_movement.allied_corps")
+
+
+def test_an_entry_letter_without_hexes_is_refused(kb):
+    # a unit of that letter validated, then could not enter (RuntimeError in play)
+    text = (kb / "map.toml").read_text()
+    line = next(ln for ln in text.splitlines() if ln.startswith("C = ["))
+    edit(kb / "map.toml", line, "C = []")
+    located(validate(kb / "historical.toml"), "map.toml", "entry.C")
+
+
 def test_item_2_last_turn_beyond_the_turn_track_is_refused(brusilov, kb, tmp_path):
     edit(brusilov / "historical.toml", "last_turn = 14", "last_turn = 99")
     (f,) = located(validate(brusilov / "historical.toml"), "historical.toml",

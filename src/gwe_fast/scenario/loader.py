@@ -360,6 +360,9 @@ def check_map(game: str, data: dict, chk: Checker) -> tuple[HexMap | None, dict]
             chk.fault(f"entry.{letter}", f"entry key {letter!r} must be one capital letter")
             continue
         entry[letter] = np.array(hex_list(value, f"entry.{letter}", chk, hexmap), dtype=dtypes.CELL)
+        if isinstance(value, list) and not value:
+            chk.fault(f"entry.{letter}", f"entry {letter} names no hex: its reinforcements "
+                                         f"could not enter")
 
     edges: dict[str, np.ndarray] = {}
     edge_tab = chk.table(data.get("edges", {}), "edges")

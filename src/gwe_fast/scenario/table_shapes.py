@@ -1048,7 +1048,8 @@ KB_TABLES: dict[str, tuple[str, _Node]] = {
     "opening_movement": ("17.11-17.13", _Tbl(required={
         "case": _CASE, "german_turn_1": _SNAKE,
         "german_turn_2_extra_units_die_plus": _Int(MODIFIER),
-        "allied_corps": _Arr(_Int(COUNT), min_len=1), "allied_turn_1_die_plus": _Int(MODIFIER),
+        "allied_corps": _Arr(_Int(COUNT), length=2,
+                             length_why="(17.13: the two corps, in the order they move)"), "allied_turn_1_die_plus": _Int(MODIFIER),
         "allied_turn_2_die_plus": _Int(MODIFIER)})),
     "service_companies": ("15.21", _Tbl(required={
         "case": _CASE, "first_turn": _Int(TURN), "die_multiplier": _Int(COUNT)})),
