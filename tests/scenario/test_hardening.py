@@ -305,6 +305,19 @@ def test_item_3_a_sweep_refuses_a_path_outside_its_scenario(tmp_path):
     assert not out.exists() and "root:" not in err
 
 
+def test_item_3_a_sweep_reads_files_outside_only_when_allowed(brusilov, tmp_path):
+    from gwe_fast.runner.sweep import SweepError, prepare, sweep_from_args
+
+    shutil.copy(brusilov / "map.toml", tmp_path / "outside-map.toml")
+    sw = sweep_from_args(str(brusilov / "historical.toml"),
+                         vary=["scenario.map=map.toml,../outside-map.toml"])
+    with pytest.raises(SweepError, match="outside the scenario's folder"):
+        prepare(sw)
+    sw.allow_outside_paths = True
+    assert [c.name for c, _ in prepare(sw)] == ["scenario.map=map.toml",
+                                                 "scenario.map=../outside-map.toml"]
+
+
 def test_item_3_a_sweep_copies_its_inputs_with_their_mode(brusilov, tmp_path):
     private = brusilov / "private-map.toml"
     shutil.copy(brusilov / "map.toml", private)
