@@ -25,7 +25,7 @@ from gwe_fast.policies.registry import make_policy
 from gwe_fast.scenario.loader import DATA_DIR, _load
 
 SEED = 2929
-VARIANTS = 300
+VARIANTS = 250
 TURNS = {"brusilov": 2, "kaisers_battle": 3}    # Game-Turns played by an accepted variant
 
 GAMES = {"brusilov": ("historical.toml", "attack_on_schedule.toml"),

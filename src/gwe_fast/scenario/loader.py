@@ -399,7 +399,7 @@ def check_units(game: str, data: dict, chk: Checker, hexmap: HexMap | None,
     names: list[str] = []
     # Python lists while checking (numpy's item assignment is slow), arrays at the end
     side, nat, utype, size, stacking, n_steps = ([0] * n for _ in range(6))
-    values = [[[-1] * 3 for _ in range(MAX_STEPS)] for _ in range(n)]
+    values = np.full((n, MAX_STEPS, 3), -1, dtype=dtypes.VALUE)
     setup, turn, entry = [-1] * n, [-1] * n, [-1] * n
     option: list[tuple[str, ...]] = [()] * n
     pool: list[str] = [""] * n
@@ -454,12 +454,12 @@ def check_units(game: str, data: dict, chk: Checker, hexmap: HexMap | None,
                 chk.fault(f"{key}.steps", f"{label}: steps must be 1 to {MAX_STEPS} rows of "
                                           f"[{', '.join(fields)}], not {st!r}")
             else:
-                for s_i, row in enumerate(st):
-                    for f_i, v in enumerate(row):
-                        x = chk.int_(v, f"{key}.steps", COUNT,
-                                     label=f"{label}: step {s_i + 1} {fields[f_i]} ")
-                        if x is not None:
-                            values[i][s_i][f_i] = x
+                bad = [(s_i, f_i, msg) for s_i, row in enumerate(st)
+                       for f_i, v in enumerate(row) if (msg := COUNT.fault(v)) is not None]
+                for s_i, f_i, msg in bad:
+                    chk.fault(f"{key}.steps", f"{label}: step {s_i + 1} {fields[f_i]} {msg}")
+                if not bad:
+                    values[i, :len(st)] = st
                 n_steps[i] = len(st)
         placed = []
         if "setup" in u:
@@ -540,7 +540,7 @@ def check_units(game: str, data: dict, chk: Checker, hexmap: HexMap | None,
                     else np.array(v, dtype=dtypes.VALUE) for k, v in extra.items()}
     return UnitTable(
         ids=tuple(ids), names=tuple(names), **small,
-        values=np.array(values, dtype=dtypes.VALUE).reshape(n, MAX_STEPS, 3),
+        values=values,
         setup_cell=np.array(setup, dtype=dtypes.CELL),
         arrival_turn=np.array(turn, dtype=dtypes.TURN),
         option=tuple(option), pool=tuple(pool), extra=MappingProxyType(extra_arrays),
