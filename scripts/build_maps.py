@@ -689,6 +689,7 @@ def render_toml(b: Builder, m: dict) -> str:
     L.append(f"name = {json.dumps(g.NAME)}")
     L.append(f"columns = [{b.c0}, {b.c1}]")
     L.append(f"rows = [{b.r0}, {b.r1}]")
+    L.append(f"turns = [{g.TURNS[0]}, {g.TURNS[1]}]")
     L.append(f"hex_km = {p.km_per_hex:g}")
     L.append("absent = []")
     L.append(f"source = {json.dumps(g.SOURCE)}")

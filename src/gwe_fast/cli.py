@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from gwe_fast import __version__
-from gwe_fast.scenario.errors import ScenarioError
+from gwe_fast.scenario.errors import GIVEN, Fault, ScenarioError
 from gwe_fast.scenario.loader import bundled_scenarios, load_scenario, validate
 
 app = typer.Typer(
@@ -45,16 +45,32 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def load_or_fail(scenario: str, options: dict[str, str], consequence: str):
+def fault_line(fault: Fault) -> str:
+    """A fault as one line; a bad option value names the command-line option it came from."""
+    if fault.file == GIVEN:
+        return f"--option {fault.key}: {fault.message}"
+    return str(fault)
+
+
+#: the flag that lets a scenario name files outside its folder and the bundled data
+AllowOutside = Annotated[bool, typer.Option(
+    "--allow-outside-paths", help="Let the scenario read map, counters, tables and extends "
+                                  "files outside its own folder and the bundled data.")]
+
+
+def load_or_fail(scenario: str, options: dict[str, str], consequence: str,
+                 allow_outside_paths: bool = False):
     """Load a scenario, or print each fault and exit with status 2."""
     try:
-        return load_scenario(scenario, options)
+        return load_scenario(scenario, options, allow_outside_paths=allow_outside_paths)
     except ScenarioError as exc:
         for fault in exc.faults:
-            typer.echo(str(fault), err=True)
+            typer.echo(fault_line(fault), err=True)
         n = len(exc.faults)
-        fail(f"scenario {scenario} does not load ({n} fault{'s' if n != 1 else ''}); "
-             f"{consequence}")
+        what = (f"the --option values do not fit scenario {scenario}"
+                if all(f.file == GIVEN for f in exc.faults) else
+                f"scenario {scenario} does not load")
+        fail(f"{what} ({n} fault{'s' if n != 1 else ''}); {consequence}")
 
 
 def version_callback(value: bool) -> None:
@@ -113,6 +129,7 @@ def validate_cmd(
         help="Scenario files, folders of them, or bundled scenario names.")],
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="Also check an option value, NAME=VALUE (repeatable).")] = None,
+    allow_outside_paths: AllowOutside = False,
 ) -> None:
     """Check scenario files and every file they name; report every fault.
 
@@ -124,11 +141,11 @@ def validate_cmd(
     total = 0
     for target in paths:
         for f in _scenario_files(target):
-            faults = validate(f, opts)
+            faults = validate(f, opts, allow_outside_paths=allow_outside_paths)
             if faults:
                 total += len(faults)
                 for fault in faults:
-                    typer.echo(str(fault), err=True)
+                    typer.echo(fault_line(fault), err=True)
             else:
                 typer.echo(f"{f}: ok")
     if total:
@@ -196,6 +213,7 @@ def run(
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Address of the dask scheduler, e.g. tcp://10.0.0.5:8786 "
                             "(with --backend dask).")] = None,
+    allow_outside_paths: AllowOutside = False,
 ) -> None:
     """Play a batch of games headless and write one row per game to Parquet.
 
@@ -219,7 +237,7 @@ def run(
     from gwe_fast.policies.registry import PolicyError
     from gwe_fast.runner import batch
 
-    sc = load_or_fail(scenario, parse_options(option), "nothing was run")
+    sc = load_or_fail(scenario, parse_options(option), "nothing was run", allow_outside_paths)
     pairs = {}
     for item in policy or []:
         side, sep, spec = item.partition("=")
@@ -568,6 +586,7 @@ def sweep(
     out: Annotated[Path | None, typer.Option(
         "--out", help="Folder for the cell files and sweep.json (default "
                       "results/sweeps/<name>).")] = None,
+    allow_outside_paths: AllowOutside = False,
 ) -> None:
     """Play a grid of variations of one scenario, every cell on the same games.
 
@@ -616,6 +635,7 @@ def sweep(
                 sets=_pairs("--set", set_, "PATH=VALUE (for example "
                                            "tables.victory_levels.band[2].max=30)"),
                 baseline=baseline, **{"games": DEFAULT_GAMES, **overrides})
+        sw.allow_outside_paths = allow_outside_paths
         cells = prepare(sw)
     except SweepError as exc:
         for fault in exc.faults:

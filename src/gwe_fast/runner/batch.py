@@ -347,7 +347,9 @@ def player_for(job: Job) -> Player:
     if p is None:
         from gwe_fast.scenario.loader import load_scenario
 
-        sc = load_scenario(job.ref, dict(job.options))
+        # the process that started the run checked where the scenario's files are (and the
+        # user may have allowed files elsewhere); the data hash below proves it is the same
+        sc = load_scenario(job.ref, dict(job.options), allow_outside_paths=True)
         if sc.data_hash != job.data_hash:
             raise RuntimeError(f"scenario {job.ref} here differs from the one the run was "
                                f"started with (data hash {sc.data_hash}, not {job.data_hash})")
