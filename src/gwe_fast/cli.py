@@ -841,14 +841,16 @@ def tournament(
 @app.command()
 def bench(
     budget: Annotated[float, typer.Option(
-        "--budget", "-b", min=0.1, help="Seconds to spend, about: groups that would not fit "
-                                        "are left out, and say so.")] = 60.0,
+        "--budget", "-b", min=0.1, metavar="SECONDS",
+        help="Seconds to spend, about: groups that would not fit are left out, and say "
+             "so.")] = 60.0,
     games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, help="Most campaigns per group (random: all of them; greedy: "
-                                     "at most three).")] = 5,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+        "--games", "-n", min=1, metavar="N",
+        help="Most campaigns per group (random: all of them; greedy: at most three).")] = 5,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+                                      help="Master seed.")] = 0,
 ) -> None:
-    """Measure the headline speed figures and print them with their targets (issue 8).
+    """Measure the headline speed figures against their targets.
 
     The movement range against scipy, a handful of whole campaigns of each game (random and
     greedy, one core: median CPU and wall time per campaign), the same campaign on the
