@@ -57,6 +57,15 @@ def load_or_fail(scenario: str, options: dict[str, str], consequence: str):
              f"{consequence}")
 
 
+def _progress(prefix: str = ""):
+    """The progress line of long work on stderr (``runner.progress.Progress``)."""
+    from gwe_fast.runner.progress import Progress
+
+    tty = sys.stderr.isatty()
+    return Progress(write=lambda text: typer.echo(text, err=True, nl=not tty), tty=tty,
+                    prefix=prefix)
+
+
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"gwe_fast {__version__}")
@@ -214,7 +223,6 @@ def run(
     Example: gwe run brusilov/historical --games 1000 --seed 7 --option sga_early=true --per-turn
     """
     import signal
-    import time
 
     from gwe_fast.policies.registry import PolicyError
     from gwe_fast.runner import batch
@@ -258,21 +266,7 @@ def run(
                f"{', '.join(f'{k} {v}' for k, v in specs.items())}, on {where} -> {out}"
                + (f" (per-turn rows -> {turns})" if turns else ""), err=True)
 
-    tty = sys.stderr.isatty()
-    shown = {"t": 0.0, "n": 0}
-
-    def progress(done: int, total: int, seconds: float) -> None:
-        now = time.monotonic()
-        every = max(1, total // 20)
-        if done != total and (now - shown["t"] < (0.25 if tty else 60.0)
-                              and (tty or done - shown["n"] < every)):
-            return
-        shown["t"], shown["n"] = now, done
-        rate = done / seconds if seconds > 0 else float("inf")
-        eta = (total - done) / rate if rate > 0 else 0.0
-        line = (f"{done}/{total} games, {rate:,.2f} games/s, ETA "
-                f"{batch.format_seconds(eta)}")
-        typer.echo(f"\r{line}   " if tty else line, err=True, nl=not tty or done == total)
+    progress = _progress()
 
     def stop(signum, frame):        # a kill from a scheduler ends the run like Ctrl-C
         raise KeyboardInterrupt
@@ -629,13 +623,7 @@ def sweep(
     if out.exists() and not out.is_dir():
         fail(f"--out {out} is a file; give a folder for the cell files")
 
-    def progress(done: int, total: int, seconds: float) -> None:
-        if done % max(1, total // 20) and done != total:
-            return                                  # about every 5 % of a round
-        rate = done / seconds if seconds > 0 else float("inf")
-        eta = (total - done) / rate if rate > 0 else 0.0
-        typer.echo(f"\r  {done}/{total} games, {rate:,.1f} games/s, ETA {eta:.0f} s",
-                   err=True, nl=done == total)
+    progress = _progress(prefix="  ")           # a new line of work for each cell
 
     def stop(signum, frame):
         raise KeyboardInterrupt
@@ -791,11 +779,7 @@ def tournament(
                          + (["--others", ",".join(extra)] if extra else [])
                          + (["--ladder-only"] if ladder_only else []))
 
-    def progress(done: int, total: int, seconds: float) -> None:
-        rate = done / seconds if seconds > 0 else float("inf")
-        eta = (total - done) / rate if rate > 0 else 0.0
-        typer.echo(f"\r{done}/{total} games, {rate:,.2f} games/s, ETA {eta:.0f} s", err=True,
-                   nl=done == total)
+    progress = _progress()
 
     def stop(signum, frame):        # a kill from a scheduler ends the run like Ctrl-C
         raise KeyboardInterrupt
