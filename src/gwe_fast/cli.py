@@ -87,6 +87,8 @@ def scenarios() -> None:
 
     Example: gwe scenarios
     """
+    from gwe_fast.runner.batch import side_words
+
     for key in bundled_scenarios():
         try:
             sc = load_scenario(key)
@@ -96,9 +98,11 @@ def scenarios() -> None:
                        f"'gwe validate {key}')")
             continue
         typer.echo(sc.describe())
+        names, vp_for, _ = side_words(sc)
+        whose = f"{names[vp_for]} VP" if vp_for else "VP"       # whose total an option moves
         for name, spec in sc.option_specs.items():
             case = f" [{spec.case}]" if spec.case else ""
-            vp = f" (VP {spec.vp:+d})" if spec.vp else ""
+            vp = f" ({whose} {spec.vp:+d})" if spec.vp else ""
             typer.echo(f"    --option {name}={str(spec.default).lower()}{case}{vp}: {spec.help}")
 
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 DRIVERS = {"gwe": "gwe_fast.games.gwe.driver", "kb": "gwe_fast.games.kb.driver"}
+#: each game system's name, for messages
+GAME_TITLES = {"gwe": "The Great War in the East", "kb": "The Kaiser's Battle"}
 
 
 @dataclass

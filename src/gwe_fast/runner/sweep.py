@@ -733,7 +733,7 @@ def prepare(sweep: Sweep) -> list[tuple[Cell, Scenario]]:
                 continue
             checked.add(s.value)
             try:
-                make_policy(s.value)
+                make_policy(s.value, game)
             except PolicyError as exc:
                 faults.append(s.source.fault(str(exc)))
         options = {k: s.value for k, s in cell.options.items()}

@@ -344,7 +344,7 @@ def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
     if ladder_only and len(specs) < 2:
         raise ValueError("a ladder-only tournament needs at least two policies")
     for s in specs + others:
-        make_policy(s)                       # a bad spec fails here, before any game
+        make_policy(s, scenario.game)        # a bad spec fails here, before any game
     vp_for = getattr(driver(scenario.game), "VP_FOR", "allied")
     games_dir = Path(games_dir)
     games_dir.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,8 @@ GAME_CLASS = KbGame
 SIDES = tuple(s.name.lower() for s in Side)
 #: the side whose score the VP total is: the German VP total (20.0)
 VP_FOR = "central"
+#: what the rules call each side (``allied`` and ``central`` everywhere else)
+SIDE_NAMES = {"allied": "Allied", "central": "German"}
 _I32, _I16 = pa.int32(), pa.int16()
 
 #: the game's own columns: VP by cause (20.1), losses by side and cause, artillery spent by
@@ -43,6 +45,13 @@ TURN_FIELDS = (
     + [pa.field(f"steps_lost_{s}_{c}", _I32, nullable=False) for s in SIDES for c in LOSS_CAUSES]
     + [pa.field(f"artillery_{s}_{m}", _I32, nullable=False) for s in SIDES for m in MISSIONS]
 )
+
+
+def winner_of(level: str) -> str:
+    """The side that wins at a level of victory (20.3)."""
+    from gwe_fast.games.kb.victory import winner
+
+    return winner(level)
 
 
 def new_game(scenario, seed: int, index: int, policies=None, events: bool = False) -> KbGame:
