@@ -296,6 +296,15 @@ def replay_game(scenario: Scenario, seed: int, game_index: int, policies: dict |
     return Replay(scenario, spec, every, frames, result, error, stopped, seconds)
 
 
+def default_out(scenario: Scenario, seed: int, game_index: int) -> Path:
+    """Where ``gwe replay`` writes without ``--out``:
+    ``results/replays/<scenario>-seed<S>-game<I>.html`` (git-ignored)."""
+    from gwe_fast.runner.batch import run_name
+
+    return (Path("results") / "replays"
+            / f"{run_name(scenario)}-seed{seed}-game{game_index}.html")
+
+
 # --- comparing with the results row ----------------------------------------------------------
 
 def check_against_row(rp: Replay) -> tuple[bool, str]:

@@ -975,6 +975,11 @@ class CellIncomplete(RuntimeError):
     """Some games of a cell could not be played (a worker process died playing them)."""
 
 
+def default_folder(sweep: Sweep) -> Path:
+    """Where ``gwe sweep`` writes without ``--out``: ``results/sweeps/<name>`` (git-ignored)."""
+    return Path("results") / "sweeps" / sweep.name.replace("/", "-")
+
+
 def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
               log: Callable[[str], None] | None = None,
               progress: Callable[[int, int, float], None] | None = None,
