@@ -57,6 +57,12 @@ def winner_of(level: str) -> str:
     return winner_of(level)
 
 
+def town_values(scenario) -> dict[int, int]:
+    """The Victory Points each town or city is worth to the Russian player at the end
+    (25.11): its own value, by map cell."""
+    return {p.cell: p.vp for p in scenario.places if p.vp}
+
+
 def new_game(scenario, seed: int, index: int, policies=None, events: bool = False) -> GweGame:
     return GweGame(scenario, seed=seed, game_index=index, policies=policies, events=events)
 

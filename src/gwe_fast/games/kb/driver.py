@@ -54,6 +54,19 @@ def winner_of(level: str) -> str:
     return winner(level)
 
 
+def town_values(scenario) -> dict[int, int]:
+    """The Victory Points each town is worth to the German player at the end (20.11): the
+    schedule's value for a town west of the VP line, nothing for the others; by map cell."""
+    import numpy as np
+
+    from gwe_fast.games.kb.data import kb_data
+    from gwe_fast.games.kb.victory import _schedule
+
+    data = kb_data(scenario)
+    value = int(_schedule(scenario)["town_west_of_vp_line"])
+    return {int(c): value for c in np.flatnonzero(data.town & data.west_of_vp_line)}
+
+
 def new_game(scenario, seed: int, index: int, policies=None, events: bool = False) -> KbGame:
     return KbGame(scenario, seed=seed, game_index=index, policies=policies, events=events)
 
