@@ -555,8 +555,8 @@ def replay(
     except OSError as exc:
         fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}", 1)
     seconds = time.perf_counter() - t0
-    typer.echo(f"wrote {written}: {len(rp.frames)} frames, one per "
-               f"{'phase' if every is Every.phase else 'Game-Turn'}; game replayed in "
+    count, _, what = rp.frames_description().partition(": ")
+    typer.echo(f"wrote {written}: {count} frames: {what}; game replayed in "
                f"{rp.seconds:.2f} s, frames drawn in {seconds:.2f} s "
                f"({pictures.seconds_per_frame:.2f} s per frame)")
     if frames is not None:

@@ -57,6 +57,18 @@ def winner_of(level: str) -> str:
     return winner_of(level)
 
 
+def end_scoring(game: GweGame) -> list[dict]:
+    """The points the end of the game adds (25.11), as the engine adds them: the towns the
+    Russian player controls, each with its value (``cells``, ``values``)."""
+    from gwe_fast.games.gwe import victory
+
+    value = {p.cell: p.vp for p in game.scenario.places}
+    cells = victory.russian_towns(game)
+    return [{"cause": "towns", "rule": "25.11", "vp": int(sum(value[c] for c in cells)),
+             "what": "towns held by the Russian player", "cells": list(cells),
+             "values": [int(value[c]) for c in cells]}]
+
+
 def town_values(scenario) -> dict[int, int]:
     """The Victory Points each town or city is worth to the Russian player at the end
     (25.11): its own value, by map cell."""

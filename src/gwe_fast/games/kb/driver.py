@@ -54,6 +54,26 @@ def winner_of(level: str) -> str:
     return winner(level)
 
 
+def end_scoring(game: KbGame) -> list[dict]:
+    """The points the end of the game adds (20.11, 20.13), as the engine adds them: the towns
+    west of the VP line the German player holds, and the Allied units in trench hexes."""
+    import numpy as np
+
+    from gwe_fast.games.kb import victory
+
+    towns = np.flatnonzero(victory.german_towns(game)).tolist()
+    town_vp = int(victory._vp("town_west_of_vp_line", game))
+    st = game.state
+    on = np.flatnonzero(victory.units.on_map(game, Side.ALLIED))      # as 20.13 counts them
+    in_works = [int(i) for i in on if game.data.trench[st.unit_cell[i]]]
+    trench_vp = int(victory._vp("allied_unit_in_trench", game))
+    return [{"cause": "towns", "rule": "20.11", "vp": len(towns) * town_vp,
+             "what": "towns west of the VP line held by the German player", "cells": towns,
+             "values": [town_vp] * len(towns)},
+            {"cause": "allied_in_trenches", "rule": "20.13", "vp": len(in_works) * trench_vp,
+             "what": "Allied units in fieldwork, redoubt or wire hexes", "units": in_works}]
+
+
 def town_values(scenario) -> dict[int, int]:
     """The Victory Points each town is worth to the German player at the end (20.11): the
     schedule's value for a town west of the VP line, nothing for the others; by map cell."""
