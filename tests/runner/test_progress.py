@@ -1,5 +1,5 @@
 """The progress line of long work (gwe run, sweep, tournament): a steady beat in time, and
-an ETA only once there is a rate to base it on."""
+an ETA only once there is a rate to base it on. The README's timings are measured ones."""
 
 import re
 import subprocess
@@ -83,3 +83,11 @@ def test_item_10_gwe_run_prints_no_eta_on_its_first_progress_line(tmp_path):
     assert done.returncode == 0, done.stderr
     progress = [ln for ln in done.stderr.splitlines() if re.match(r"\d+/3 games", ln)]
     assert progress and "ETA" not in progress[0]
+
+
+def test_item_10_readme_timings_are_measured_with_the_machine_named():
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start")[1].split("**Status.**")[0]
+    assert "under half a minute" not in quick and "1-3 minutes" not in quick
+    assert "CPU-seconds" in quick and "AMD EPYC" in quick
+    assert re.search(r"install[^.]*\d+ CPU-seconds", quick)
