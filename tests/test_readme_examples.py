@@ -43,8 +43,8 @@ def readme_commands() -> list[str]:
 
 
 def cheap(command: str) -> list[str] | None:
-    """The command with fewer games (and the smallest bench); None for one that needs what
-    a test does not have (a dask cluster)."""
+    """The command with fewer games, one worker, the smallest bench and small pictures; None
+    for one that needs what a test does not have (a dask cluster)."""
     args = shlex.split(command)
     if "--backend" in args:
         return None
@@ -55,6 +55,8 @@ def cheap(command: str) -> list[str] | None:
         args += ["--games", "1" if args[1] == "tournament" else "4"]
     if args[1] == "bench":
         args += ["--budget", "1", "--games", "1"]
+    if (args[1] == "replay" or args[1:3] == ["map", "render"]) and "--dpi" not in args:
+        args += ["--dpi", "20"]                 # smaller pictures, the same files
     if "--workers" in args:
         args[args.index("--workers") + 1] = "1"
     elif args[1] in ("run", "sweep", "tournament"):
