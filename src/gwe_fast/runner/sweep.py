@@ -755,7 +755,7 @@ def prepare(sweep: Sweep) -> list[tuple[Cell, Scenario]]:
                 continue
             checked.add(s.value)
             try:
-                make_policy(s.value)
+                make_policy(s.value, game)
             except PolicyError as exc:
                 faults.append(s.source.fault(str(exc)))
         options = {k: s.value for k, s in cell.options.items()}
@@ -1021,6 +1021,11 @@ def write_manifest(sweep: Sweep, runs: list[CellRun], out: Path) -> Path:
 
 class CellIncomplete(RuntimeError):
     """Some games of a cell could not be played (a worker process died playing them)."""
+
+
+def default_folder(sweep: Sweep) -> Path:
+    """Where ``gwe sweep`` writes without ``--out``: ``results/sweeps/<name>`` (git-ignored)."""
+    return Path("results") / "sweeps" / sweep.name.replace("/", "-")
 
 
 def run_sweep(sweep: Sweep, out: Path, workers: int = 1,

@@ -53,7 +53,7 @@ SCENARIO_REQUIRED = ("game", "name", "version", "map", "counters", "tables", "fi
                      "last_turn", "first_player")
 OPTION_KEYS = {"default", "help", "case", "vp", "vp_with", "excludes"}
 PLACEMENT_KEYS = {"setup", "turn", "entry", "removed"}
-MAP_KEYS = {"name", "columns", "rows", "hex_km", "absent", "source", "turns"}
+MAP_KEYS = {"name", "columns", "rows", "hex_km", "north", "absent", "source", "turns"}
 PLACE_KEYS = {"hex", "name", "kind", "vp", "note"}
 EDGE_KEYS = ("allied", "central", "exit")   # friendly supply edges; the exit edge (KB 20.2)
 MAP_TOP = {"map", "terrain", "features", "hexsides", "place", "entry", "edges"}
@@ -241,6 +241,11 @@ def check_map(game: str, data: dict, chk: Checker) -> tuple[HexMap | None, dict]
                                    f"not {v!r}")
         else:
             track = tuple(v)
+    if "north" in meta and (isinstance(meta["north"], bool)
+                            or not isinstance(meta["north"], (int, float))
+                            or not -180 <= meta["north"] <= 180):
+        chk.fault("map.north", f"must be the direction of true north in degrees clockwise from "
+                               f"the top of the map, -180 to 180, not {meta['north']!r}")
     if len(bounds) == 2:
         absent = meta.get("absent", [])
         ok_absent = []
