@@ -20,6 +20,7 @@ from gwe_fast.enums import (GAME_FEATURES, GAME_HEXSIDES, GAME_TERRAIN, Feature,
                             Nationality, Side, Size, UnitType)
 from gwe_fast.hexmap import HexMap, format_hex_id, parse_hex_id
 from gwe_fast.scenario.errors import Fault, ScenarioError
+from gwe_fast.scenario.history import check_history
 from gwe_fast.scenario.model import (ENTRY_LETTERS, OptionSpec, Place, Scenario, UnitTable)
 from gwe_fast.scenario.table_shapes import check_tables
 from gwe_fast.scenario.tomlfile import find_line, read_toml
@@ -621,7 +622,7 @@ def scenario_from_dicts(scenario: dict, map: dict, counters: dict, tables: dict 
 def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list[Fault]):
     data, chk = parts["scenario"]
     shown = chk.shown
-    chk.keys(data, "", {"scenario", "options", "placement"}, required=("scenario",))
+    chk.keys(data, "", {"scenario", "options", "placement", "history"}, required=("scenario",))
     sc = chk.table(data.get("scenario", {}), "scenario")
     chk.keys(sc, "scenario", SCENARIO_KEYS, required=SCENARIO_REQUIRED)
     game = sc.get("game")
@@ -668,7 +669,8 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
             if x not in specs:
                 chk.fault(f"options.{s.name}", f"names unknown option {x!r}", x)
 
-    raws = {"scenario": data}
+    # [history] does not affect play: it stays out of the data hash (scenario/history.py)
+    raws = {"scenario": {k: v for k, v in data.items() if k != "history"}}
     for part in ("map", "counters", "tables"):
         if part in parts:
             raws[part] = parts[part][0]
@@ -689,6 +691,8 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
         for tkey, msg in check_tables(game, tdata):
             tchk.fault(tkey, msg.rstrip("."))
         tables = tdata
+
+    history = check_history(data.get("history"), chk, extras["places"], first, last)
 
     # scenario placement overrides
     placement = chk.table(data.get("placement", {}), "placement")
@@ -754,7 +758,7 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
         first_turn=first, last_turn=last, first_player=int(first_player),
         initial_vp=vp_total, option_specs=MappingProxyType(specs),
         options=MappingProxyType(values), data_hash=_hash(raws), options_hash=_hash(values),
-        raw=MappingProxyType(raws))
+        raw=MappingProxyType(raws), history=history)
     return scenario, []
 
 
