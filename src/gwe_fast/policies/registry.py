@@ -36,6 +36,8 @@ POLICIES: dict[str, str] = {
     "greedy": "gwe_fast.policies.ladder:Greedy",
     "doctrine": "gwe_fast.policies.ladder:Doctrine",
     "lookahead": "gwe_fast.policies.ladder:Lookahead",
+    # outside the ladder: the Allied delay defence of The Kaiser's Battle (issue 30)
+    "delay": "gwe_fast.policies.ladder:Delay",
 }
 
 
