@@ -832,6 +832,12 @@ def tournament(
                    f"{row['margin_diff']:+.1f} [{row['margin_ci'][0]:+.1f}, "
                    f"{row['margin_ci'][1]:+.1f}] -> {'beats' if row['beats'] else 'does not beat'}")
     typer.echo(f"  ladder {'holds' if result.ladder_holds() else 'does not hold'}")
+    for row in result.asymmetry():
+        lo, hi = row["margin_difference_ci"]
+        typer.echo(f"  {row['higher']} over {row['lower']} (opponent {row['opponent']}): "
+                   f"allied gain {row['allied_margin_gain']:+.1f}, central gain "
+                   f"{row['central_margin_gain']:+.1f}, central - allied "
+                   f"{row['margin_difference']:+.1f} [{lo:+.1f}, {hi:+.1f}]")
     bad = sum(p.summary()["errors"] for p in result.pairs.values())
     if bad:
         fail(f"{bad} game{'s' if bad != 1 else ''} ended with an error or an illegal answer; "
