@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "kb"))
 from kb_positions import Scripted, kb_empty_game, kb_put
 
 from gwe_fast.enums import Side
-from gwe_fast.games.kb import engine, movement
+from gwe_fast.games.kb import engine
 from gwe_fast.games.kb.driver import new_game
 from gwe_fast.games.kb.game import CLEAR
 from gwe_fast.games.kb.zoc import controlled, occupied
