@@ -7,6 +7,7 @@ full, unwritable output), 130 for an interrupted run.
 
 from __future__ import annotations
 
+import math
 import shutil
 import sys
 from enum import Enum
@@ -939,10 +940,162 @@ def tournament(
                    f"{row['margin_diff']:+.1f} [{row['margin_ci'][0]:+.1f}, "
                    f"{row['margin_ci'][1]:+.1f}] -> {'beats' if row['beats'] else 'does not beat'}")
     typer.echo(f"  ladder {'holds' if result.ladder_holds() else 'does not hold'}")
+    for row in result.asymmetry():
+        lo, hi = row["margin_difference_ci"]
+        typer.echo(f"  {row['higher']} over {row['lower']} (opponent {row['opponent']}): "
+                   f"allied gain {row['allied_margin_gain']:+.1f}, central gain "
+                   f"{row['central_margin_gain']:+.1f}, central - allied "
+                   f"{row['margin_difference']:+.1f} [{lo:+.1f}, {hi:+.1f}]")
     bad = sum(p.summary()["errors"] for p in result.pairs.values())
     if bad:
         fail(f"{bad} game{'s' if bad != 1 else ''} ended with an error or an illegal answer; "
              f"see {md}", 3)
+
+
+@app.command()
+def calibrate(
+    scenario: Annotated[str, typer.Argument(
+        help="Bundled scenario name or path to a scenario file.")],
+    knob: Annotated[str, typer.Option(
+        "--knob", "-k", help="What to calibrate: victory_line, option:NAME (its VP cost), "
+                             "town:NAME (its VP) or schedule:CAUSE (a row of the VP "
+                             "schedule, e.g. schedule:german_unit_exited).")],
+    target: Annotated[str, typer.Option(
+        "--target", "-t", help="even (an Allied win rate of 0.5), or the Allied win rate "
+                               "wanted, a number between 0 and 1.")] = "even",
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", "-p", help="The strength: a policy SPEC for both sides, or SIDE=SPEC "
+                               "(allied or central; repeatable). Default greedy.")] = None,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", min=1, help="Games per value tried (the same seeds for each).")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Scenario option NAME=VALUE of every game (repeatable).")]
+    = None,
+    value_range: Annotated[tuple[int, int] | None, typer.Option(
+        "--range", help="LOW HIGH: the values searched (default: around the knob's value; "
+                        "not for victory_line).")] = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder for the games of each value and calibration.json (default "
+                      "results/calibrate/<scenario>-<knob>).")] = None,
+) -> None:
+    """Find the value of a knob that makes the game even at a given strength, with an
+    interval.
+
+    Every value tried plays the same games (common random numbers). victory_line reads the
+    answer off one batch (the line does not change play); the other knobs are searched by
+    bisection, replaying the games at each value. The interval holds every value at which the
+    Allied win rate's 95 % Wilson interval contains the target (docs/sweeps.md,
+    "Calibration"). The games of each value are kept in --out: run the same command again to
+    go on after an interruption. Exit status: 0; 1 when no value of the range gives the
+    target or the games cannot be played or written; 2 for a bad argument; 130 when
+    interrupted.
+
+    Example: gwe calibrate kaisers_battle/historical --knob victory_line --policy greedy --games 200 --workers 2
+
+    Example: gwe calibrate brusilov/historical --knob town:Luck --policy greedy --games 100 --range 0 12
+    """
+    import signal
+
+    from gwe_fast.policies.registry import PolicyError
+    from gwe_fast.runner import batch
+    from gwe_fast.runner.calibrate import (CalibrateError, Calibration, describe, parse_knob,
+                                           write_json)
+
+    if target.strip().lower() == "even":
+        goal = 0.5
+    else:
+        try:
+            goal = float(target)
+        except ValueError:
+            goal = math.nan
+        if not 0 < goal < 1:
+            fail(f"--target {target!r} must be even or an Allied win rate between 0 and 1 "
+                 f"(for example 0.6)")
+    policies: dict[str, str] = {}
+    for item in policy or ["greedy"]:
+        side, eq, spec = item.partition("=")
+        if eq and ":" not in side and side.strip():
+            policies[side.strip()] = spec.strip()
+        else:
+            policies["allied"] = policies["central"] = item.strip()
+    options = parse_options(option)
+    sc = load_or_fail(scenario, options, "nothing was played")
+    try:
+        from gwe_fast.games import driver
+
+        driver(sc.game)
+    except (ValueError, ModuleNotFoundError):
+        fail(f"scenario {scenario} is a {sc.game!r} game, whose rules engine is not built "
+             f"yet; nothing was played")
+    try:
+        k = parse_knob(sc, knob)
+        specs = batch.resolve_policies(policies, sc.game)
+    except CalibrateError as exc:
+        fail(str(exc))
+    except PolicyError as exc:
+        fail(f"--policy: {exc}")
+    if value_range is not None:
+        if k.kind == "victory_line":
+            fail("--range does not apply to victory_line: every line is read off one batch")
+        if value_range[1] <= value_range[0]:
+            fail(f"--range {value_range[0]} {value_range[1]}: the low end must be below the "
+                 f"high end")
+    if out is None:
+        out = (Path("results") / "calibrate"
+               / f"{sc.key.replace('/', '-')}-{k.label.replace(':', '-')}")
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file; give a folder for the games of each value")
+    cal = Calibration(scenario, k, specs, games, seed, out, options=options,
+                      workers=batch.worker_count(workers),
+                      progress=lambda text: typer.echo(f"  {text}", err=True))
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    low, high = value_range if value_range is not None else (None, None)
+    try:
+        result = cal.run(goal, low, high)
+    except CalibrateError as exc:
+        fail(str(exc), 1)
+    except batch.ResumeError as exc:
+        fail(f"{exc} (give another --out, or remove the folder)")
+    except KeyboardInterrupt:
+        typer.echo("", err=True)
+        fail(f"interrupted; the games played are kept in {out}: run the same command again to "
+             f"go on", 130)
+    except OSError as exc:
+        fail(f"cannot write into {out}: {exc.strerror or exc}", 1)
+    shown = result.tried
+    if k.kind == "victory_line" and result.interval is not None:
+        first, last = result.interval[0] - 3, result.interval[1] + 3
+        shown = [result.tried[0]] + [o for o in result.tried[1:] if first <= o.value <= last]
+    name = "line" if k.kind == "victory_line" else "value"
+    typer.echo(f"{sc.name}: {k.label}, policies {specs['allied']} (allied) and "
+               f"{specs['central']} (central), {games} games a value, seed {seed}")
+    typer.echo(f"  {name:>6} | games | Allied win rate [95 %] | mean VP")
+    for o in shown:
+        lo_, hi_ = o.ci
+        label = "as is" if o.value is None else f"{o.value}"
+        mean = "" if math.isnan(o.mean_vp) else f"{o.mean_vp:.1f}"
+        typer.echo(f"  {label:>6} | {o.n:5d} | {o.rate:.2f} [{lo_:.2f}, {hi_:.2f}]"
+                   f"{'':>7}| {mean}")
+    for line in describe(result, k, sc, goal):
+        typer.echo(line)
+    try:
+        path = write_json(result, k, out / "calibration.json",
+                          {"scenario": sc.key, "scenario_version": sc.version,
+                           "data_hash": sc.data_hash, "options": dict(sc.options),
+                           "policies": specs, "games": games, "master_seed": seed,
+                           "target": goal})
+    except OSError as exc:
+        fail(f"cannot write {out / 'calibration.json'}: {exc.strerror or exc}", 1)
+    typer.echo(f"wrote {path}")
+    if not result.found:
+        fail(f"no value of the range gives an Allied win rate of {goal:.2f}; widen --range", 1)
 
 
 @app.command()

@@ -610,3 +610,19 @@ def test_path_values_count_the_towns_on_the_engines_own_path(historical, impl, m
 
     at_each_movement_phase(historical, 3, {0: KbGreedyPolicy(), 1: KbGreedyPolicy()}, check)
     assert len(seen) > 200 and max(seen) >= 2.0          # paths through two towns and more
+
+
+def test_the_last_word_only_when_the_allied_player_turn_ends_the_game():
+    # with first_player = "allied" (issue 30's variant) the German Player-Turn follows the
+    # Allied one on Game-Turn 10: the Allied player's move is not the last word
+    from gwe_fast.games.kb.game import KbGame
+    from gwe_fast.runner.sweep import load_cell_scenario
+
+    p = KbGreedyPolicy().params_for(0)
+    for first, last in (("central", True), ("allied", False)):
+        sc = load_cell_scenario("kaisers_battle/historical", {},
+                                {"scenario.first_player": first})
+        g = KbGame(sc, seed=0)
+        g.state.turn = np.int16(10)
+        g.state.phase = np.int16(engine.ALLIED_MOVEMENT)
+        assert KbPassivePolicy.last_word(g, 0, p) is last

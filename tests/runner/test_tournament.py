@@ -142,6 +142,42 @@ def test_the_ladder_verdict_is_the_paired_margin_test():
     assert "does not hold" in t2.markdown()
 
 
+def test_side_asymmetry_is_each_sides_paired_gain_and_their_difference():
+    lo, hi = ["low", "high"]
+    base = [0, 5, 10, 3, 7, 1]
+    # VP are the allied side's: allied high adds 4 (and 1 on odd games); central high
+    # takes 10 off every game; both high: allied 4 better than (low, high)
+    t = fake([lo, hi], {(lo, lo): base,
+                        (hi, lo): [b + 4 + (i % 2) for i, b in enumerate(base)],
+                        (lo, hi): [b - 10 for b in base],
+                        (hi, hi): [b - 6 for b in base]})
+    rows = {r["opponent"]: r for r in t.asymmetry()}
+    assert set(rows) == {lo, hi}
+    r = rows[lo]
+    assert r["games"] == 6
+    assert r["allied_margin_gain"] == pytest.approx(4.5)
+    assert r["central_margin_gain"] == pytest.approx(10.0)
+    assert r["margin_difference"] == pytest.approx(5.5)
+    # every game's difference is 5.5 or 6.5 - 1: a t interval around 5.5 that excludes zero
+    assert 0 < r["margin_difference_ci"][0] < 5.5 < r["margin_difference_ci"][1]
+    r = rows[hi]       # against the higher level: (hi, hi) - (lo, hi), (hi, hi) - (hi, lo)
+    assert r["allied_margin_gain"] == pytest.approx(4.0)
+    assert r["central_margin_gain"] == pytest.approx(
+        sum((b + 4 + (i % 2)) - (b - 6) for i, b in enumerate(base)) / 6)
+    md = t.markdown()
+    assert "## Side asymmetry" in md and "central - allied" in md
+    assert t.to_json()["asymmetry"][0]["central_margin_gain"] == pytest.approx(10.0)
+
+
+def test_side_asymmetry_says_no_game_differs_when_every_pair_is_equal():
+    lo, hi = ["low", "high"]
+    base = [0, 5, 10]
+    t = fake([lo, hi], {(lo, lo): base, (hi, lo): base, (lo, hi): base, (hi, hi): base})
+    r = t.asymmetry()[0]
+    assert r["margin_no_game_differs"] and r["margin_difference"] == 0
+    assert "no game differs" in t.markdown() and "+0.0 [+0.0, +0.0]" not in t.markdown()
+
+
 @pytest.mark.parametrize("args, message, code", [
     (["tournament", "nowhere/else"], "neither a scenario file nor a bundled scenario", 2),
     (["tournament", "brusilov/historical", "--policies", "random,nosuch"],

@@ -109,3 +109,18 @@ class Lookahead(ByGame):
     name = "lookahead"
     IMPLS = {"gwe": "gwe_fast.policies.gwe.lookahead:LookaheadPolicy",
              "kb": "gwe_fast.policies.kb.lookahead:KbLookaheadPolicy"}
+
+
+class Delay(ByGame):
+    """The delay defence of The Kaiser's Battle's Allied side (``policies.kb.delay``), tested
+    against a claim from human play (issue 30). It stands outside the ladder: it has no
+    German side and no implementation for The Great War in the East."""
+
+    name = "delay"
+    IMPLS = {"kb": "gwe_fast.policies.kb.delay:KbDelayPolicy"}
+
+    def impl(self, game: str) -> Policy:
+        if game not in self.IMPLS:
+            raise TypeError(f"policy 'delay' is an Allied defence of The Kaiser's Battle; it "
+                            f"cannot play {game!r} (The Great War in the East)")
+        return super().impl(game)

@@ -37,6 +37,8 @@ POLICIES: dict[str, str] = {
     "doctrine": "gwe_fast.policies.ladder:Doctrine",
     "lookahead": "gwe_fast.policies.ladder:Lookahead",
     "historical": "gwe_fast.policies.ladder:Historical",
+    # outside the ladder: the Allied delay defence of The Kaiser's Battle (issue 30)
+    "delay": "gwe_fast.policies.ladder:Delay",
 }
 
 

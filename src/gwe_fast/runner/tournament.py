@@ -178,6 +178,46 @@ class Tournament:
                             "beats": bool(ok) and lo > 0})
         return out
 
+    def asymmetry(self) -> list[dict]:
+        """Each side's gain from the stronger policy of each ladder step, and the
+        difference between the sides (central gain less allied gain).
+
+        For the step ``low`` -> ``high`` and an opponent level (``low``, and ``high`` when
+        the tournament has its pairs), a side's gain in game ``i`` is its VP margin with
+        ``high`` in its seat less its margin with ``low`` there, the opponent the same; the
+        difference of game ``i`` is the central gain less the allied gain. Every game of the
+        three or four pairs has the same dice (common random numbers), so the three are
+        paired means with 95 % t intervals (``paired_diff``); the same for the game score
+        (win 1, draw 1/2). A difference whose interval lies above zero means the stronger
+        policy pays more as the central side; below zero, as the allied side.
+        """
+        out = []
+        for low, high in zip(self.specs, self.specs[1:]):
+            for opp in (low, high):
+                # allied gain: (high, opp) against (low, opp); central: (opp, high) - (opp, low)
+                keys = [(high, opp), (low, opp), (opp, high), (opp, low)]
+                if not all(k in self.pairs for k in keys):
+                    continue
+                a_hi, a_lo, c_hi, c_lo = (self.pairs[k] for k in keys)
+                n = min(p.games for p in (a_hi, a_lo, c_hi, c_lo))
+                ok = [i for i in range(n)
+                      if not any(p.errors[i] for p in (a_hi, a_lo, c_hi, c_lo))]
+                row = {"higher": high, "lower": low, "opponent": opp, "games": len(ok)}
+                for what, get in (("margin", PairResult.margin), ("score", PairResult.score)):
+                    ga = [get(a_hi, "allied")[i] - get(a_lo, "allied")[i] for i in ok]
+                    gc = [get(c_hi, "central")[i] - get(c_lo, "central")[i] for i in ok]
+                    nan3 = (math.nan,) * 3
+                    m, lo, hi = mean_ci(ga) if ok else nan3
+                    row[f"allied_{what}_gain"], row[f"allied_{what}_ci"] = m, [lo, hi]
+                    m, lo, hi = mean_ci(gc) if ok else nan3
+                    row[f"central_{what}_gain"], row[f"central_{what}_ci"] = m, [lo, hi]
+                    m, lo, hi = paired_diff(gc, ga) if ok else nan3
+                    row[f"{what}_difference"], row[f"{what}_difference_ci"] = m, [lo, hi]
+                    row[f"{what}_no_game_differs"] = bool(ok) and all(
+                        x == 0 for x in ga + gc)
+                out.append(row)
+        return out
+
     def ladder_holds(self) -> bool:
         rows = self.ladder()
         return bool(rows) and all(r["beats"] for r in rows)
@@ -197,6 +237,7 @@ class Tournament:
                        "rejections_per_game": p.rejections, "error_messages": p.errors}
                       for p in self.pairs.values()],
             "ladder": self.ladder(), "ladder_holds": self.ladder_holds(),
+            "asymmetry": self.asymmetry(),
         }
 
     def markdown(self) -> str:
@@ -260,17 +301,57 @@ class Tournament:
                    "that seat (Wilson) are shown beside it. See docs/policies.md."), "",
                   ("| higher | lower | side | games | VP margin gain | score gain | "
                    "win rate (mirror) | beats |"), "|---|---|---|---|---|---|---|---|"]
+        def paired(m, ci, fmt):
+            # a zero mean with a zero-width interval: every pair of games is equal
+            if m == 0 and list(ci) == [0, 0]:
+                return "no game differs"
+            return f"{m:{fmt}} [{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+
         for r in self.ladder():
             lines.append(
                 f"| `{r['higher']}` | `{r['lower']}` | {r['side']} | {r['games']} | "
-                f"{r['margin_diff']:+.1f} [{r['margin_ci'][0]:+.1f}, {r['margin_ci'][1]:+.1f}]"
-                f" | {r['score_diff']:+.2f} [{r['score_ci'][0]:+.2f}, {r['score_ci'][1]:+.2f}]"
+                f"{paired(r['margin_diff'], r['margin_ci'], '+.1f')}"
+                f" | {paired(r['score_diff'], r['score_ci'], '+.2f')}"
                 f" | {r['win_rate']:.2f} [{r['win_ci'][0]:.2f}, {r['win_ci'][1]:.2f}] "
                 f"({r['mirror_win_rate']:.2f}) | {'yes' if r['beats'] else 'no'} |")
         verdict = ("holds: every level beats the one below it from both sides"
                    if self.ladder_holds() else "does not hold (see the rows marked no)")
         lines += ["", f"**The ladder {verdict}.**", ""]
+        lines += self._asymmetry_markdown()
         return "\n".join(lines)
+
+    def _asymmetry_markdown(self) -> list[str]:
+        rows = self.asymmetry()
+        if not rows:
+            return []
+
+        def cell(m, ci, nothing, fmt):
+            if nothing:
+                return "no game differs"
+            return f"{m:{fmt}} [{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+
+        out = ["## Side asymmetry", "",
+               ("What each side gains from the stronger policy of each ladder step, against "
+                "the same opponent, and the difference between the sides (the central gain "
+                "less the allied gain). Game *i* of the pairs compared has the same dice, so "
+                "each figure is a paired mean with its 95 % t interval. A difference above "
+                "zero means the stronger policy pays more as the central side. See "
+                "docs/policies.md."), "",
+               ("| higher | lower | opponent | games | allied VP margin gain | central VP "
+                "margin gain | central - allied | allied score gain | central score gain "
+                "| central - allied (score) |"),
+               "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in rows:
+            nm, ns = r["margin_no_game_differs"], r["score_no_game_differs"]
+            out.append(
+                f"| `{r['higher']}` | `{r['lower']}` | `{r['opponent']}` | {r['games']} | "
+                f"{cell(r['allied_margin_gain'], r['allied_margin_ci'], nm, '+.1f')} | "
+                f"{cell(r['central_margin_gain'], r['central_margin_ci'], nm, '+.1f')} | "
+                f"{cell(r['margin_difference'], r['margin_difference_ci'], nm, '+.1f')} | "
+                f"{cell(r['allied_score_gain'], r['allied_score_ci'], ns, '+.2f')} | "
+                f"{cell(r['central_score_gain'], r['central_score_ci'], ns, '+.2f')} | "
+                f"{cell(r['score_difference'], r['score_difference_ci'], ns, '+.2f')} |")
+        return out + [""]
 
     def write(self, out: Path) -> tuple[Path, Path]:
         """Write ``out`` (Markdown) and the same name with ``.json``; returns both paths."""

@@ -23,6 +23,7 @@ from gwe_fast.hexmap import HexMap, format_hex_id, parse_hex_id
 from gwe_fast.scenario import limits
 from gwe_fast.scenario.errors import GIVEN, Fault, ScenarioError
 from gwe_fast.scenario.limits import COUNT, TURN, VP, VP_TOTAL
+from gwe_fast.scenario.history import check_history
 from gwe_fast.scenario.model import (ENTRY_LETTERS, OptionSpec, Place, Scenario, UnitTable)
 from gwe_fast.scenario.table_shapes import check_tables, turn_schedule_ends
 from gwe_fast.scenario.tomlfile import find_line, read_toml
@@ -802,7 +803,7 @@ def scenario_from_dicts(scenario: dict, map: dict, counters: dict, tables: dict 
 def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list[Fault]):
     data, chk = parts["scenario"]
     shown = chk.shown
-    chk.keys(data, "", {"scenario", "options", "placement"}, required=("scenario",))
+    chk.keys(data, "", {"scenario", "options", "placement", "history"}, required=("scenario",))
     sc = chk.table(data.get("scenario", {}), "scenario")
     chk.keys(sc, "scenario", SCENARIO_KEYS, required=SCENARIO_REQUIRED)
     game = sc.get("game")
@@ -870,7 +871,8 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
             if x not in specs:
                 chk.fault(f"options.{s.name}", f"names unknown option {x!r}", x)
 
-    raws = {"scenario": data}
+    # [history] does not affect play: it stays out of the data hash (scenario/history.py)
+    raws = {"scenario": {k: v for k, v in data.items() if k != "history"}}
     for part in ("map", "counters", "tables"):
         if part in parts:
             raws[part] = parts[part][0]
@@ -910,6 +912,8 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
     if last is not None and last > track[1]:
         chk.fault("scenario.last_turn", f"Game-Turn {last} is not on the Turn Record Track of "
                                         f"the map, which ends with Game-Turn {track[1]}")
+
+    history = check_history(data.get("history"), chk, extras["places"], first, last)
 
     # scenario placement overrides
     placement = chk.table(data.get("placement", {}), "placement")
@@ -986,7 +990,7 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
         first_turn=first, last_turn=last, first_player=int(first_player),
         initial_vp=vp_total, option_specs=MappingProxyType(specs),
         options=MappingProxyType(values), data_hash=_hash(raws), options_hash=_hash(values),
-        raw=MappingProxyType(raws))
+        raw=MappingProxyType(raws), history=history)
     return scenario, []
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from gwe_fast.hexmap import HexMap
+from gwe_fast.scenario.history import History
 
 ENTRY_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -124,6 +125,9 @@ class Scenario:
     data_hash: str
     options_hash: str
     raw: MappingProxyType = field(repr=False)
+    #: what happened in the real campaign (``[history]``), None when the file has none; it
+    #: does not affect play and is not part of ``data_hash``
+    history: History | None = field(default=None, repr=False)
 
     @property
     def n_turns(self) -> int:

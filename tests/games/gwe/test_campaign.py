@@ -75,3 +75,24 @@ def test_a_game_saved_at_a_phase_end_resumes_exactly(historical, tmp_path):
     assert rest.vp == end.vp and rest.level == end.level
     assert resumed.state.equals(full.state)
     assert rest.per_turn == end.per_turn[-len(rest.per_turn):]
+
+
+def test_4_0_first_player_central_variant_puts_the_central_player_turn_first():
+    # Standard Rules 4.0: the Exclusive Rules name the first player (26.1: the Russian);
+    # the scenario value first_player swaps the two Player-Turns of every Game-Turn
+    from gwe_fast.runner.sweep import load_cell_scenario
+
+    sc = load_cell_scenario("brusilov/historical", {}, {"scenario.first_player": "central"})
+    g = GweGame(sc, seed=2, game_index=2)
+    order = []
+
+    def check(game, where):
+        invariants.check(game, where)
+        if where == "movement":
+            order.append((int(game.state.turn), int(game.state.player)))
+
+    result = engine.play(g, check=check)
+    assert order == [(t, s) for t in range(1, 15) for s in (1, 0)]
+    assert [(r["turn"], r["side"]) for r in result.per_turn][:2] == [(1, "central"),
+                                                                   (1, "allied")]
+    assert result.vp == int(g.arr("vp_cause").sum())

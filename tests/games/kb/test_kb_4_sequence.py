@@ -139,3 +139,50 @@ def test_4_2_advance_stops_before_a_phase_and_play_goes_on_as_if_never_stopped()
     r2 = engine.play(g)
     assert rows + r2.per_turn == r1.per_turn
     assert (r2.vp, r2.level) == (r1.vp, r1.level) and g.state.equals(whole.state)
+
+
+# --- the first_player variant (issue 30): the Allied Player-Turn first --------------------------
+
+def allied_first():
+    from gwe_fast.runner.sweep import load_cell_scenario
+
+    return load_cell_scenario("kaisers_battle/historical", {},
+                              {"scenario.first_player": "allied"})
+
+
+def test_4_1_first_player_allied_variant_plays_the_allied_player_turn_first(monkeypatch):
+    # the variant swaps E and F only: A-D before both Player-Turns, G after them
+    seen = []
+
+    def run_phase(game, phase):
+        seen.append((int(game.state.turn), engine.PHASE_NAMES[phase], int(game.state.player)))
+
+    monkeypatch.setattr(engine, "run_phase", run_phase)
+    sc = allied_first()
+    assert sc.data_hash != kb_scenario().data_hash
+    assert engine.second_player(sc) == Side.CENTRAL
+    assert engine.second_player(kb_scenario()) == Side.ALLIED
+    result = engine.play(KbGame(sc, seed=0))
+    swapped = OUTLINE_4_2[:4] + OUTLINE_4_2[7:9] + OUTLINE_4_2[4:7] + OUTLINE_4_2[9:]
+    assert seen == [(t, name, Side.ALLIED if name.startswith("allied") else Side.CENTRAL)
+                    for t in range(1, 11) for name in swapped]
+    assert [(r["turn"], r["side"]) for r in result.per_turn] == [
+        (t, s) for t in range(1, 11) for s in ("allied", "central")]
+
+
+def test_4_1_first_player_allied_variant_stops_and_resumes_in_playing_order():
+    sc = allied_first()
+    g = KbGame(sc, seed=3)
+    engine.advance(g, until=(2, engine.GERMAN_BREAKDOWN))
+    # stopped after the Allied Player-Turn of Game-Turn 2, before the German one
+    assert int(g.state.turn) == 2 and int(g.state.phase) == engine.GERMAN_BREAKDOWN
+    whole = KbGame(sc, seed=3)
+    a, b = engine.play(g), engine.play(whole)
+    assert (a.vp, a.level) == (b.vp, b.level)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_4_1_first_player_allied_variant_random_games_keep_every_invariant(seed):
+    g = KbGame(allied_first(), seed=seed, game_index=seed)
+    result = engine.play(g, check=invariants.check)
+    assert result.vp == int(g.arr("vp_cause").sum())

@@ -34,6 +34,26 @@ PHASE_NAMES = {WEATHER_STAGE: "weather", AIR_STAGE: "air", REINFORCEMENT_STAGE: 
 PHASING = {GERMAN_BREAKDOWN: Side.CENTRAL, GERMAN_MOVEMENT: Side.CENTRAL,
            GERMAN_COMBAT: Side.CENTRAL, ALLIED_MOVEMENT: Side.ALLIED,
            ALLIED_COMBAT: Side.ALLIED}
+#: the phases of a Game-Turn in playing order (4.2): A-D, the German Player-Turn (E), the
+#: Allied Player-Turn (F), G
+ORDER = tuple(range(WEATHER_STAGE, TERMINAL + 1))
+#: the same with the Allied Player-Turn first: the ``first_player = "allied"`` variant
+ALLIED_FIRST = (WEATHER_STAGE, AIR_STAGE, REINFORCEMENT_STAGE, ARTILLERY_STAGE, ALLIED_MOVEMENT,
+                ALLIED_COMBAT, GERMAN_BREAKDOWN, GERMAN_MOVEMENT, GERMAN_COMBAT, TERMINAL)
+
+
+def phase_order(scenario) -> tuple[int, ...]:
+    """The phases of each Game-Turn in the order they are played. The rules put the German
+    Player-Turn first (4.2, ``first_player = "central"``, the bundled scenario). With
+    ``first_player = "allied"`` (a variant for measuring the seat, docs/rulings.md) the
+    Allied Player-Turn (F) comes before the German one (E); the stages A-D and the Terminal
+    Phase stay where they are."""
+    return ALLIED_FIRST if int(scenario.first_player) == int(Side.ALLIED) else ORDER
+
+
+def second_player(scenario) -> int:
+    """The side whose Player-Turn ends each Game-Turn: nothing follows it on the last one."""
+    return int(Side.ALLIED) if int(scenario.first_player) == _CENTRAL else _CENTRAL
 
 
 def play(game: KbGame, check=None) -> GameResult:
@@ -52,27 +72,31 @@ def advance(game: KbGame, until: tuple[int, int] | None = None, check=None) -> l
     """Run the phases from the one the state says, up to (not including) phase ``until =
     (turn, phase)``, or to the end of the last Game-Turn; the per-turn record rows of the
     Player-Turns played. ``play`` is this and the final score; a look-ahead policy plays a
-    copy of the game ahead with it."""
+    copy of the game ahead with it. Phases are compared in playing order (``phase_order``)."""
     sc, st = game.scenario, game.state
+    order = phase_order(sc)
+    rank = {ph: i for i, ph in enumerate(order)}
+    stop = None if until is None else (int(until[0]), rank[int(until[1])])
     per_turn: list[dict] = []
     turn = int(st.turn)
-    start = max(int(st.phase), WEATHER_STAGE)
+    start = rank[int(st.phase)] if int(st.phase) > 0 else 0
     while turn <= sc.last_turn:
         st.turn = np.int16(turn)
-        for phase in range(start, TERMINAL + 1):
-            if until is not None and (turn, phase) >= until:
+        for i in range(start, len(order)):
+            phase = order[i]
+            if stop is not None and (turn, i) >= stop:
                 st.phase = np.int16(phase)
                 return per_turn
             st.phase = np.int16(phase)
             st.player = np.int8(PHASING.get(phase, Side.CENTRAL))
             game.begin_phase(int(st.player), phase)
             run_phase(game, phase)
-            st.phase = np.int16(phase + 1 if phase < TERMINAL else 0)
+            st.phase = np.int16(order[i + 1] if i + 1 < len(order) else 0)
             if check is not None:
                 check(game, PHASE_NAMES[phase])
             if phase in (GERMAN_COMBAT, ALLIED_COMBAT):
                 per_turn.append(snapshot(game, turn, int(PHASING[phase])))
-        start = WEATHER_STAGE
+        start = 0
         turn += 1
         if turn <= sc.last_turn:
             st.turn = np.int16(turn)

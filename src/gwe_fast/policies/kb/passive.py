@@ -98,10 +98,12 @@ class KbPassivePolicy(KbPolicy):
     # --- the last word ----------------------------------------------------------------------
     @staticmethod
     def last_word(view, side: int, p) -> bool:
-        """Whether this is the Allied Player-Turn of the last Game-Turn with ``endgame`` on:
-        nothing follows it (4.2, 20.0), so only the Victory Points of 20.1 count."""
+        """Whether this is the Allied Player-Turn of the last Game-Turn with ``endgame`` on,
+        and the Allied Player-Turn ends the Game-Turn (4.2; not with ``first_player =
+        "allied"``): nothing follows it (20.0), so only the Victory Points of 20.1 count."""
         st = view.state
         return (bool(p.endgame) and int(side) == Side.ALLIED
+                and engine.second_player(view.scenario) == Side.ALLIED
                 and int(st.turn) >= view.scenario.last_turn
                 and int(st.phase) in (engine.ALLIED_MOVEMENT, engine.ALLIED_COMBAT))
 

@@ -38,7 +38,7 @@ from array import array
 import numpy as np
 
 from gwe_fast.enums import Side, UnitType
-from gwe_fast.games.kb import combat, movement, units
+from gwe_fast.games.kb import combat, engine, movement, units
 from gwe_fast.games.kb.game import Flag
 from gwe_fast.policies.gwe import scoring as gwe_scoring
 from gwe_fast.policies.gwe.scoring import hex_distances
@@ -126,6 +126,7 @@ class Board:
         # the Allied Player-Turn of the last Game-Turn is the last word (4.2, 20.0): no German
         # can take a hex back, so every trench and town held then counts in full
         self.last_word = (self.side == Side.ALLIED and bool(getattr(p, "endgame", False))
+                          and engine.second_player(sc) == Side.ALLIED
                           and int(st.turn) >= sc.last_turn)
         if self.last_word:
             self.risk = np.zeros(n)
