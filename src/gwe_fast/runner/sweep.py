@@ -1087,7 +1087,8 @@ def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
                                                            f"another --out")]) from None
             except ValueError as exc:           # e.g. per-turn rows of a game without engine
                 raise SweepError([sweep.source.fault(f"{label}: {exc}")]) from None
-            run.seconds += summary.seconds
+            if summary.played:      # a run with nothing left to play adds no time
+                run.seconds += summary.seconds
             if not summary.complete:
                 raise CellIncomplete(
                     f"{label}: {len(summary.not_played)} games could not be played "
