@@ -536,6 +536,9 @@ def replay(
         fail(str(exc))
     sc = load_or_fail(spec.scenario, spec.options, "nothing was replayed")
     spec.policies = {"allied": "random", "central": "random", **spec.policies}
+    if sc.game == "goa":
+        _replay_goa(sc, spec, policies, out, frames, every, last_turn)
+        return
     if last_turn is not None and not sc.first_turn <= last_turn <= sc.last_turn:
         fail(f"--last-turn {last_turn} is not a Game-Turn of {sc.key} "
              f"({sc.first_turn} to {sc.last_turn})")
@@ -587,6 +590,43 @@ def replay(
         typer.echo(("" if ok else "gwe: warning: ") + sentence, err=not ok)
     if rp.error and spec.row is None:
         raise typer.Exit(1)
+
+
+def _replay_goa(sc, spec, policies, out, frames, every, last_turn) -> None:
+    """``gwe replay`` of a Guns of August game: a month-by-month page, no map frames."""
+    import time
+
+    from gwe_fast.render import goa_replay
+    from gwe_fast.render import replay as rep
+
+    given = [flag for flag, used in (("--frames", frames is not None),
+                                     ("--every phase", every is not Every.turn),
+                                     ("--last-turn", last_turn is not None)) if used]
+    if given:
+        fail(f"{', '.join(given)}: The Guns of August is replayed month by month to the end of "
+             f"the game, without map frames; leave {'them' if len(given) > 1 else 'it'} out")
+    if out is None:
+        out = rep.default_out(sc, spec.seed, spec.game_index)
+    if out.is_dir():
+        fail(f"--out {out} is a folder; give a file name ending in .html")
+    t0 = time.perf_counter()
+    rp = goa_replay.replay_goa(sc, spec.seed, spec.game_index, policies)
+    rp.policies = dict(spec.policies)
+    try:
+        written = goa_replay.write_page(out, goa_replay.page_html(rp))
+    except OSError as exc:
+        fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}", 1)
+    typer.echo(f"wrote {written}: {len(rp.frames)} months, game replayed in "
+               f"{time.perf_counter() - t0:.2f} s")
+    row = spec.row
+    if row is not None:
+        said = (str(row.get("result")), int(row.get("result_month", -1)))
+        if said == (rp.result, rp.result_month):
+            typer.echo(f"ends as {spec.source} says: {rp.result} in month {rp.result_month}")
+        else:
+            typer.echo(f"gwe: warning: the replay ended {rp.result} in month "
+                       f"{rp.result_month}, but {spec.source} says {said[0]} in month "
+                       f"{said[1]}", err=True)
 
 
 class SweepMetric(str, Enum):
