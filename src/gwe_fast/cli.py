@@ -1021,10 +1021,9 @@ def calibrate(
         "--out", help="Folder for the games of each value and calibration.json (default "
                       "results/calibrate/<scenario>-<knob>).")] = None,
 ) -> None:
-    """Find the value of a knob that makes the game even at a given strength, with an
-    interval.
+    """Find the value of a knob that makes the game even, with an interval.
 
-    Every value tried plays the same games (common random numbers). victory_line reads the
+    The game is played at a given strength (the policies). Every value tried plays the same games (common random numbers). victory_line reads the
     answer off one batch (the line does not change play); the other knobs are searched by
     bisection, replaying the games at each value. The interval holds every value at which the
     Allied win rate's 95 % Wilson interval contains the target (docs/sweeps.md,

@@ -118,8 +118,10 @@ def check_history(data: Any, chk, places, first_turn: int | None,
                   last_turn: int | None) -> History | None:
     """The ``[history]`` table checked against the scenario's places and Game-Turns, or None
     when the scenario has none. Every fault goes to ``chk`` (a loader ``Checker``) with its
-    key path: an unknown town, a Game-Turn outside the game for a town taken in it (or inside
-    it for one taken after), an entry without a source."""
+    key path: an unknown town, a town taken in the game without its Game-Turn, an entry without
+    a source. The Game-Turns are history's, not checked against the game's length: a variant
+    that shortens or lengthens the game keeps its history (a town taken after the variant's
+    last Game-Turn is not taken in it)."""
     if data is None:
         return None
     if not isinstance(data, dict):
@@ -133,8 +135,6 @@ def check_history(data: Any, chk, places, first_turn: int | None,
         chk.fault("history.offset", f"must be an integer number of Game-Turns, not {offset!r}")
         offset = 0
     by_name = {p.name: p for p in places}
-    game = (f"Game-Turns {first_turn}-{last_turn}" if first_turn is not None
-            and last_turn is not None else None)
     towns: list[TownHistory] = []
     seen: set[str] = set()
     town_list = data.get("town", [])
@@ -192,16 +192,10 @@ def check_history(data: Any, chk, places, first_turn: int | None,
             if turns is None and "turn" not in t:
                 chk.fault(key, "a town taken in the game needs the Game-Turn it changed hands "
                                "(turn = N, or turn = [first, last] when the day is uncertain)")
-            elif turns is not None and game and (turns[0] < first_turn or turns[1] > last_turn):
-                chk.fault(f"{key}.turn", f"{shown} is outside the game ({game}); a town taken "
-                                         f"after the last Game-Turn is outcome = \"after\"")
             if retaken is not None and turns is not None and retaken <= turns[0]:
                 chk.fault(f"{key}.retaken", f"Game-Turn {retaken} is not after the town was "
                                             f"taken ({shown})")
         elif outcome == "after":
-            if turns is not None and game and turns[0] <= last_turn:
-                chk.fault(f"{key}.turn", f"{shown} is within the game ({game}), but the town "
-                                         f"is marked as taken after it")
             if not date:
                 chk.fault(key, "a town taken after the game needs its date (date = \"…\")")
         elif outcome == "never":
