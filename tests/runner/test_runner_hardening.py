@@ -7,6 +7,7 @@ Each test is named after the item of the issue it checks."""
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -582,31 +583,140 @@ def test_item_2_a_game_that_cannot_start_is_an_error_row_with_workers(tiny, tmp_
     assert "out of bounds for int32" in rows[2]["error"]
 
 
+# Worker targets for the respawn tests, written into the test's folder: a spawned worker
+# imports only this module (the job it is handed is a plain string), so each start is quick.
+DYING = '''
+import os
+
+def _count():
+    with open(os.environ["GWE_TEST_STARTS"], "a") as f:
+        f.write("x")
+
 def die_at_once(conn, job):
-    """A worker that dies as it starts (run in a spawned process: importable from here)."""
+    """A worker that dies as it starts."""
+    _count()
+    os._exit(3)
+
+def die_when_handed_games(conn, job):
+    """A worker that starts, says it is ready, and dies on the first games it is handed."""
+    _count()
+    conn.send(("ready", 1.0))
+    conn.recv()
+    os._exit(4)
+'''
+
+# A policy module that kills every worker process importing it (the parent process of a run,
+# which checks the policy, is not a multiprocessing child and goes on).
+DIE_IN_WORKER = '''
+import multiprocessing, os
+if multiprocessing.parent_process() is not None:
     with open(os.environ["GWE_TEST_STARTS"], "a") as f:
         f.write("x")
     os._exit(3)
+from gwe_fast.policies.base import RandomPolicy
+
+class Plain(RandomPolicy):
+    """Random, in the parent; a dead worker elsewhere."""
+'''
 
 
-def test_item_2_workers_that_die_as_they_start_are_not_replaced_without_end(tiny, tmp_path,
-                                                                             monkeypatch):
-    """A worker that cannot even start is replaced a few times, then the run stops with one
-    sentence: never a storm of new processes."""
-    starts = tmp_path / "starts"
-    monkeypatch.setenv("GWE_TEST_STARTS", str(starts))
-    sc = load_scenario(tiny)
-    job = batch.Job.of(sc, 1, batch.resolve_policies(None), False)
-    signal.signal(signal.SIGALRM, lambda *a: pytest.fail("the pool did not give up in time"))
-    signal.alarm(240)
-    try:
-        with pytest.raises(batch.WorkerError, match="3 worker processes in a row died before "
-                                                    "they could play"):
-            for _ in batch._local_pool(job, list(range(400)), 2, target=die_at_once):
-                pass
-    finally:
-        signal.alarm(0)
-    assert 3 <= len(starts.read_text()) <= 3 + 2
+@pytest.fixture
+def counted_starts(tmp_path, monkeypatch):
+    """``(file the workers mark, started)``: ``started()`` is how many worker processes the
+    pool started. A pool that starts more than 40 is stopped at once (the test then fails
+    quickly instead of filling the machine with processes)."""
+    import multiprocessing.context
+
+    folder = tmp_path / "targets"
+    folder.mkdir()
+    (folder / "dying.py").write_text(DYING)
+    monkeypatch.syspath_prepend(str(folder))           # spawned workers get this sys.path
+    monkeypatch.delitem(sys.modules, "dying", raising=False)
+    marks = tmp_path / "starts"
+    marks.write_text("")
+    monkeypatch.setenv("GWE_TEST_STARTS", str(marks))
+    count = [0]
+    real = multiprocessing.context.SpawnProcess.start
+
+    def start(self):
+        count[0] += 1
+        if count[0] > 40:
+            raise RuntimeError("the pool started more than 40 worker processes")
+        return real(self)
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", start)
+    return marks, lambda: count[0]
+
+
+@pytest.fixture
+def deadline():
+    """Fail a test (instead of hanging the suite) if it runs past 120 s."""
+    def late(*args):
+        raise AssertionError("the pool did not end in time")
+
+    before = signal.signal(signal.SIGALRM, late)
+    signal.alarm(120)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, before)
+
+
+def test_item_2_workers_that_die_as_they_start_are_replaced_a_bounded_number_of_times(
+        counted_starts, deadline):
+    """Workers that cannot even start are replaced a few times, then the pool stops with one
+    sentence, however many games were asked: never a storm of new processes."""
+    import dying
+
+    marks, started = counted_starts
+    with pytest.raises(batch.WorkerError, match=r"^3 worker processes in a row died before "
+                                                r"they could play \(worker process \d+ ended "
+                                                r"unexpectedly \(exit status 3\)\)$"):
+        for _ in batch._local_pool("job", list(range(100_000)), 2, target=dying.die_at_once):
+            pass
+    assert batch.START_DEATHS <= started() <= batch.START_DEATHS + 1     # 2 at once, then 1s
+    assert batch.START_DEATHS <= len(marks.read_text()) <= started()  # the last may be stopped
+
+
+def test_item_2_workers_that_die_on_their_games_are_replaced_at_most_max_deaths_times(
+        counted_starts, deadline):
+    """Workers that start and then die on every game they are handed: the pool of a huge run
+    gives up after ``MAX_DEATHS`` deaths (not one per 100 games), and every game is accounted
+    for, as played or lost."""
+    import dying
+
+    marks, started = counted_starts
+    todo = list(range(100_000))
+    lost: list[int] = []
+    events = list(batch._local_pool("job", todo, 2, target=dying.die_when_handed_games))
+    for ev in events:
+        assert ev[0] in ("lost", "rss")
+        if ev[0] == "lost":
+            lost.extend(ev[1])
+    assert sorted(lost) == todo                                   # none silently dropped
+    assert started() == 2 + batch.MAX_DEATHS
+    assert len(marks.read_text()) == started()
+    assert re.fullmatch(r"2[12] worker processes died, the last one: worker process \d+ "
+                        r"ended unexpectedly \(exit status 4\), so the run stopped",
+                        [e for e in events if e[0] == "lost"][-1][2])
+
+
+def test_item_2_a_run_whose_workers_die_as_they_start_is_one_sentence(tiny, tmp_path, pol,
+                                                                      monkeypatch):
+    """The same through ``gwe run``: a policy that kills every worker importing it ends the run
+    with exit status 1, one sentence, a few worker processes in all and nothing written."""
+    (pol / "dieinworker.py").write_text(DIE_IN_WORKER)
+    marks = tmp_path / "starts"
+    marks.write_text("")
+    monkeypatch.setenv("GWE_TEST_STARTS", str(marks))
+    out = tmp_path / "r.parquet"
+    result = gwe("run", str(tiny), "-n", "100000", "-s", "1", "-w", "2", "--policy",
+                 "allied=dieinworker:Plain", "--out", str(out), cwd=pol, timeout=120)
+    assert result.returncode == 1, result.stderr
+    line = one_sentence(result.stderr)
+    assert "3 worker processes in a row died before they could play" in line, line
+    assert batch.START_DEATHS <= len(marks.read_text()) <= batch.START_DEATHS + 1
+    assert not out.exists()
+    assert not lock_path(out).exists()
 
 
 def test_item_6_the_command_line_bounds_are_the_librarys():

@@ -49,6 +49,21 @@ class ByGame(Policy):
                             f"{', '.join(sorted(params))} ("
                             + "; ".join(f"{g}: {e}" for g, e in self._errors.items()) + ")")
 
+    @classmethod
+    def check_for(cls, game: str, params: dict[str, Any]) -> None:
+        """Refuse (TypeError, one sentence) parameters that the implementation for ``game``
+        does not take, naming only the parameters that one knows."""
+        from gwe_fast.games import GAME_TITLES
+
+        target = cls.IMPLS.get(game)
+        title = GAME_TITLES.get(game, game)
+        if target is None:
+            raise TypeError(f"cannot play {title}")
+        try:
+            _load(target)(**params)
+        except TypeError as exc:
+            raise TypeError(f"for {title}: {exc}") from None
+
     def impl(self, game: str) -> Policy:
         """The implementation that plays ``game`` ("gwe" or "kb")."""
         if game not in self._impls:
@@ -66,13 +81,22 @@ class ByGame(Policy):
 class Passive(ByGame):
     name = "passive"
     IMPLS = {"gwe": "gwe_fast.policies.gwe.passive:PassivePolicy",
-             "kb": "gwe_fast.policies.kb.passive:KbPassivePolicy"}
+             "kb": "gwe_fast.policies.kb.passive:KbPassivePolicy",
+             "goa": "gwe_fast.policies.goa.greedy:GoaPassivePolicy"}
 
 
 class Greedy(ByGame):
     name = "greedy"
     IMPLS = {"gwe": "gwe_fast.policies.gwe.greedy:GreedyPolicy",
-             "kb": "gwe_fast.policies.kb.greedy:KbGreedyPolicy"}
+             "kb": "gwe_fast.policies.kb.greedy:KbGreedyPolicy",
+             "goa": "gwe_fast.policies.goa.greedy:GoaGreedyPolicy"}
+
+
+class Historical(ByGame):
+    """The choices the belligerents made (The Guns of August only)."""
+
+    name = "historical"
+    IMPLS = {"goa": "gwe_fast.policies.goa.historical:GoaHistoricalPolicy"}
 
 
 class Doctrine(ByGame):

@@ -69,6 +69,7 @@ SIDE_ALIASES: dict[str, dict[str, str]] = {
             "central_powers": "central", "austro-german": "central"},
     "kb": {"british": "allied", "entente": "allied", "german": "central",
            "germans": "central", "central_powers": "central"},
+    "goa": {"entente": "allied", "allies": "allied", "central_powers": "central"},
 }
 
 _STR, _I16, _I32 = pa.string(), pa.int16(), pa.int32()
@@ -92,14 +93,29 @@ COMMON_FIELDS = RUN_FIELDS + [
     pa.field("error", _STR, nullable=False),              # "" unless the game raised
     pa.field("vp", _I32, nullable=False),
     pa.field("turns_played", _I16, nullable=False),
+] + [
+    # the hex games' position at the end (a driver without units on a map declares its own
+    # POSITION_FIELDS, usually none)
     pa.field("units_on_map_allied", _I16, nullable=False),
     pa.field("units_on_map_central", _I16, nullable=False),
     pa.field("stacking_on_map_allied", _I16, nullable=False),
     pa.field("stacking_on_map_central", _I16, nullable=False),
     pa.field("units_pending_allied", _I16, nullable=False),
     pa.field("units_pending_central", _I16, nullable=False),
+] + [
     pa.field("wall_time_s", pa.float64(), nullable=False),
 ]
+_N_BASE = len(RUN_FIELDS) + 6          #: COMMON_FIELDS before the position columns
+_HEX_POSITION = COMMON_FIELDS[_N_BASE:-1]
+
+
+def common_fields(driver) -> list[pa.Field]:
+    """``COMMON_FIELDS`` with the driver's own position columns (``POSITION_FIELDS``) in
+    place of the hex games' units on the map."""
+    position = getattr(driver, "POSITION_FIELDS", None)
+    if position is None:
+        return COMMON_FIELDS
+    return COMMON_FIELDS[:_N_BASE] + list(position) + COMMON_FIELDS[-1:]
 
 #: the key columns of a per-turn row, before the driver's TURN_FIELDS
 TURN_KEY_FIELDS = [pa.field("master_seed", pa.int64(), nullable=False),
@@ -140,13 +156,19 @@ def game_schema(scenario: Scenario) -> pa.Schema:
     """The per-game table of a run of ``scenario``: ``COMMON_FIELDS`` + the driver's
     ``RECORD_FIELDS``, all non-null."""
     d = _driver(scenario.game)
-    extra = list(d.RECORD_FIELDS) if d is not None else []
-    names = {f.name for f in COMMON_FIELDS}
+    if d is None:
+        extra = []
+    elif hasattr(d, "record_fields"):
+        extra = list(d.record_fields(scenario))
+    else:
+        extra = list(d.RECORD_FIELDS)
+    common = common_fields(d)
+    names = {f.name for f in common}
     clash = [f.name for f in extra if f.name in names]
     if clash:
         raise ValueError(f"the {scenario.game} driver's RECORD_FIELDS repeat common columns: "
                          f"{', '.join(clash)}")
-    return pa.schema(COMMON_FIELDS + [f.with_nullable(False) for f in extra])
+    return pa.schema(common + [f.with_nullable(False) for f in extra])
 
 
 def turn_schema(scenario: Scenario) -> pa.Schema:
@@ -185,7 +207,7 @@ def resolve_policies(policies: dict[str, str] | None, game: str = "gwe") -> dict
         if key not in SIDES:
             names = ", ".join(list(SIDES) + sorted(aliases))
             raise PolicyError(f"unknown side {side!r} (sides: {names})")
-        make_policy(spec)                           # fails now, not in a worker, if it is bad
+        make_policy(spec, game)                     # fails now, not in a worker, if it is bad
         canonical = _canonical_spec(spec)
         if key in given and out[key] != canonical:
             raise PolicyError(f"side {key} is given two policies ({given[key]}={out[key]} and "
@@ -241,10 +263,12 @@ class Player:
         self.scenario = scenario
         self.seed = int(seed)
         self.specs = dict(policies)
+        for spec in self.specs.values():    # a policy that cannot be made here fails the
+            make_policy(spec)               # worker's start, not each of its games
         self.per_turn = per_turn
         self.driver = _driver(scenario.game)
         schema = game_schema(scenario)
-        self.record_fields = list(schema)[len(COMMON_FIELDS):]
+        self.record_fields = list(schema)[len(common_fields(self.driver)):]
         self._bounds = _int_bounds(list(schema)[len(RUN_FIELDS):])
         self._turn_bounds = (_int_bounds(list(turn_schema(scenario))[len(TURN_KEY_FIELDS):])
                              if per_turn and self.driver is not None else {})
@@ -267,7 +291,7 @@ class Player:
         """The row of a game that broke before it could be recorded: zeros but its index."""
         row = {"game_index": int(index), "result": ERROR, "winner": ERROR, "error": error,
                "turns_played": 0, "vp": 0}
-        for f in [*COMMON_FIELDS[len(RUN_FIELDS):], *self.record_fields]:
+        for f in [*common_fields(self.driver)[len(RUN_FIELDS):], *self.record_fields]:
             row.setdefault(f.name, _zero(f.type))
         return row
 
@@ -295,7 +319,7 @@ class Player:
                     turns = [dict(r) for r in result.per_turn]
             except Exception as exc:  # noqa: BLE001 - recorded with its index; the run goes on
                 row.update(result=ERROR, winner=ERROR, error=f"{type(exc).__name__}: {exc}",
-                           turns_played=max(0, int(g.state.turn) - self.scenario.first_turn))
+                           turns_played=max(0, _turn(g) - self.scenario.first_turn))
             try:
                 rec = d.record(g, result) if self._record_takes_result else d.record(g)
             except Exception as exc:  # noqa: BLE001 - a record of a broken game may fail too
@@ -306,14 +330,24 @@ class Player:
             for f in self.record_fields:
                 row[f.name] = rec.get(f.name, _zero(f.type))
         try:
-            row["vp"] = int(g.state.vp)
-            row.update(_position_columns(g))
+            if d is not None and hasattr(d, "position_columns"):
+                row["vp"] = int(d.vp(g))
+                row.update(d.position_columns(g))
+            else:
+                row["vp"] = int(g.state.vp)
+                row.update(_position_columns(g))
         except Exception:  # noqa: BLE001 - the position of a broken game may be broken too
             if row.get("result") == ERROR:
                 return {**self._error_row(index, row["error"]),
                         "turns_played": row["turns_played"]}, []
             raise
         return row, turns
+
+
+def _turn(g) -> int:
+    """The Game-Turn (or month) a game stands at."""
+    turn = getattr(g, "turn", None)
+    return int(turn if turn is not None else g.state.turn)
 
 
 def _int_bounds(fields: list[pa.Field]) -> dict[str, tuple[int, int]]:
@@ -384,7 +418,9 @@ def player_for(job: Job) -> Player:
     if p is None:
         from gwe_fast.scenario.loader import load_scenario
 
-        sc = load_scenario(job.ref, dict(job.options))
+        # the process that started the run checked where the scenario's files are (and the
+        # user may have allowed files elsewhere); the data hash below proves it is the same
+        sc = load_scenario(job.ref, dict(job.options), allow_outside_paths=True)
         if sc.data_hash != job.data_hash:
             raise RuntimeError(f"scenario {job.ref} here differs from the one the run was "
                                f"started with (data hash {sc.data_hash}, not {job.data_hash})")
@@ -468,6 +504,9 @@ class _Worker:
 
 #: worker processes in a row that may die before they are ready, before the run gives up
 START_DEATHS = 3
+#: the most worker deaths a pool takes, however many games it has, before it stops starting
+#: workers (a pool of N workers starts at most N + MAX_DEATHS processes in all)
+MAX_DEATHS = 20
 
 
 def _death(proc) -> str:
@@ -488,10 +527,12 @@ def _local_pool(job: Job, todo: Sequence[int], workers: int,
 
     A worker that dies loses only the game it was playing (reported as lost); the games it had
     not started go back to the queue and a new worker takes its place. After too many deaths
-    the games still queued are reported as lost too and the run stops at what is done.
-    Workers that die before they are even ready (``START_DEATHS`` in a row: a broken
-    installation, no memory to start one) are not replaced again and again: the run stops
-    with ``WorkerError``. ``target`` is what a worker runs (``_worker_main``).
+    (3 + one per 100 games, never more than ``MAX_DEATHS``) the games still queued are
+    reported as lost too and the run stops at what is done. Workers that die before they are
+    even ready (``START_DEATHS`` in a row: a broken installation, no memory to start one) are
+    not replaced again and again: the run stops with ``WorkerError``. Whatever happens, the
+    pool starts at most ``workers + MAX_DEATHS`` processes. ``target`` is what a worker runs
+    (``_worker_main``).
     """
     from multiprocessing.connection import wait
 
@@ -499,10 +540,13 @@ def _local_pool(job: Job, todo: Sequence[int], workers: int,
     per = max(1, min(LOCAL_CHUNK, len(todo) // (4 * workers)))
     queue = deque(list(todo[a:a + per]) for a in range(0, len(todo), per))
     live: list[_Worker] = []
-    deaths, limit = 0, 3 + len(todo) // 100
+    deaths, limit = 0, min(3 + len(todo) // 100, MAX_DEATHS)
     start_deaths = 0                                # in a row, before a worker was ready
+    starts, most = 0, workers + limit               # processes started, and the most allowed
 
     def start() -> None:
+        nonlocal starts
+        starts += 1
         here, there = ctx.Pipe()
         proc = ctx.Process(target=target or _worker_main, args=(there, job), daemon=True,
                            name="gwe-worker")
@@ -563,10 +607,13 @@ def _local_pool(job: Job, todo: Sequence[int], workers: int,
                     if queue:
                         lost = [i for c in queue for i in c]
                         queue.clear()
-                        yield ("lost", lost, f"{deaths} worker processes died, so the run "
-                                             f"stopped")
-                elif queue and len(live) < workers:
+                        yield ("lost", lost, f"{deaths} worker processes died, the last "
+                                             f"one: {_death(w.proc)}, so the run stopped")
+                elif queue and len(live) < workers and starts < most:
                     start()
+        if queue:                   # never silently: games no worker was left to play
+            yield ("lost", [i for c in queue for i in c], f"{deaths} worker processes died, "
+                                                          f"so the run stopped")
     finally:
         for w in live:
             if w.proc.is_alive():
@@ -1183,28 +1230,56 @@ def format_seconds(s: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
+def side_words(scenario: Scenario) -> tuple[dict[str, str], str | None, Callable | None]:
+    """What the game's rules call each side (``{"allied": "Russian", ...}``), the side whose
+    score the VP total is, and the function giving the winner of a level of victory; the
+    side names alone for a game without an engine."""
+    d = _driver(scenario.game)
+    names = {side: side.capitalize() for side in SIDES}
+    if d is None:
+        return names, None, None
+    return ({**names, **getattr(d, "SIDE_NAMES", {})}, getattr(d, "VP_FOR", None),
+            getattr(d, "winner_of", None))
+
+
 def format_summary(summary: BatchSummary, scenario: Scenario) -> list[str]:
-    """The lines ``gwe run`` prints at the end of a run."""
+    """The lines ``gwe run`` prints at the end of a run. Sides are ``allied`` and ``central``
+    as in the columns, with the game's own name for each; a level of victory keeps the
+    rulebook's name and says which side it is a win for."""
     n = summary.games
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
     now = f", {summary.played} played now" if summary.played != n else ""
     lines = [f"{scenario.name} ({scenario.key}), seed {_seed_of(summary)}: "
              f"{plural(n, 'game')}{now}, in {format_seconds(summary.seconds)} "
              f"({rate:.2f} games/s) -> {summary.rows_path}"]
+    names, vp_for, winner_of = side_words(scenario)
     if n:
-        width = max(len(k) for k in ["level of victory", *levels_of(scenario, summary.results)])
-        lines.append(f"  {'level of victory':<{width}}  games   share   95 % interval")
-        for level in levels_of(scenario, summary.results):
+        levels = levels_of(scenario, summary.results)
+        def side_of(lv: str) -> str:
+            if not winner_of or lv in (ERROR, SETUP_ONLY):
+                return ""
+            w = winner_of(lv)
+            return f"{w} wins" if w in SIDES else "no winner"
+        sides = {lv: side_of(lv) for lv in levels}
+        width = max(len(k) for k in ["level of victory", *levels])
+        sw = max(len(v) for v in ["side", *sides.values()])
+        lines.append(f"  {'level of victory':<{width}}  {'side':<{sw}}  games   share   "
+                     f"95 % interval")
+        for level in levels:
             k = summary.results.get(level, 0)
             lo, hi = wilson(k, n)
-            lines.append(f"  {level:<{width}}  {k:5d}  {100 * k / n:5.1f}%   "
-                         f"{100 * lo:5.1f}% - {100 * hi:5.1f}%")
-        wins = ", ".join(f"{w} {100 * k / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
-                         for w, (k, lo, hi) in summary.intervals("winners").items())
-        lines.append(f"  winner: {wins}")
+            lines.append(f"  {level:<{width}}  {sides[level]:<{sw}}  {k:5d}  "
+                         f"{100 * k / n:5.1f}%   {100 * lo:5.1f}% - {100 * hi:5.1f}%")
+        seen = summary.intervals("winners")
+        both = {w: seen.get(w, (0, *wilson(0, n))) for w in SIDES}    # a side with no win too
+        wins = ", ".join(f"{w}{f' ({names[w]})' if w in names else ''} {100 * k / n:.1f}% "
+                         f"({100 * lo:.1f}-{100 * hi:.1f}%)"
+                         for w, (k, lo, hi) in {**both, **seen}.items())
+        lines.append(f"  wins: {wins}")
         lo, hi = summary.vp_ci
         ci = f" (95 % interval {lo:.2f} to {hi:.2f})" if math.isfinite(lo) else ""
-        lines.append(f"  mean VP: {summary.mean_vp:.2f}{ci}")
+        whose = f" ({names[vp_for]} VP, the {vp_for} side's score)" if vp_for else ""
+        lines.append(f"  mean VP{whose}: {summary.mean_vp:.2f}{ci}")
     lines.append(f"  errors: {summary.errors}")
     if summary.not_played:
         lines.append(f"  not played: {len(summary.not_played)} "
