@@ -1,16 +1,17 @@
 """A fuzz test of the command line (issue 29): a few hundred seeded mutations of valid ``gwe``
-command lines (bad, huge and empty numbers, unknown and repeated flags, odd policy and option
-specs, paths that do not exist or are folders, arguments left out) must each end in exit
-status 0, or 2 with one ``gwe: …`` sentence; never a traceback or another status.
+command lines, on a hex scenario and on The Guns of August (bad, huge and empty numbers,
+unknown and repeated flags, odd policy and option specs, paths that do not exist or are
+folders, arguments left out) must each end in exit status 0, or 2 with one ``gwe: …``
+sentence; never a traceback or another status.
 
 It runs in this process through Typer's test runner. Valid command lines do their work for
-real up to the point where it gets long: ``gwe run`` plays game 0 only (on one worker),
+real up to the point where it gets long: ``gwe run`` plays game 0 only (on one worker; a
+Guns of August game, which takes seconds, not even that),
 ``gwe report`` stops before its plots, and sweep, tournament, replay, map render and bench
 stop where their games or drawings would start (``ReachedWork``)."""
 
 import random
 import shutil
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -44,6 +45,9 @@ def stage(tiny_dir, tmp_path, monkeypatch):
     real_run_batch = batch.run_batch
 
     def one_game(scenario, games, seed, out, **kw):      # every check, then game 0 only
+        if scenario.game == "goa":          # a Guns of August game takes seconds: checks only
+            batch.check_arguments(games, seed, kw.get("workers", 1))
+            raise ReachedWork
         kw.update(workers=1, indices=[0], backend="local", scheduler=None)
         return real_run_batch(scenario, games, seed, out, **kw)
 
@@ -88,19 +92,26 @@ BASES = [
     ["map", "render", "{tiny}", "--out", "c{case}/m.png", "--dpi", "40"],
     ["copy-scenario", "brusilov/historical", "c{case}/copy"],
     ["bench", "--budget", "1", "--games", "1", "--seed", "2"],
+    # The Guns of August: its own options, sides and months
+    ["run", "goa/1915", "-n", "2", "-s", "3", "-w", "1", "--out", "c{case}/g.parquet",
+     "--option", "land=fronts", "--policy", "central=passive"],
+    ["validate", "goa/1917", "--option", "naval=false", "--option", "victory=true"],
+    ["sweep", "--scenario", "goa/1918", "--vary", "option.surrender=false,true", "-n", "2",
+     "--out", "c{case}/sw"],
 ]
 
 NUMBERS = ["-1", "0", "1", "", "abc", "1.5", "nan", "1e3", "007", " 3"]
 HUGE = ["99999999999999999999", "9223372036854775808", "9223372036854775807", "2147483648",
         "2147483647", "-9223372036854775809", "4294967296"]
 PATHS = ["nowhere/none.toml", "empty", "notes.txt", "", ".", "{results}", "c{case}",
-         "c{case}/deep/er/x.parquet", "nowhere.parquet"]
+         "c{case}/deep/er/x.parquet", "nowhere.parquet", "goa/1916", "goa/nowhere"]
 POLICIES = ["allied=:", "allied=::", "allied=a:b:c:d", "allied=random:depth=x",
             "allied=random:=1", "allied=nosuch", "allied=os:getcwd", "allied", "=random",
             "allied=", "nowhere=random", "russian=passive", "central=greedy:x=1",
             "allied=.x:Y", "central=passive", "allied=random"]
 OPTIONS = ["guards", "=true", "guards=maybe", "nope=1", "depots=99999999999999999999",
-           "guards=true", "guards=false", "depots=-5", "slow=true"]
+           "guards=true", "guards=false", "depots=-5", "slow=true",
+           "land=fronts", "land=nowhere", "naval=maybe", "colonies=true", "through_1919=1"]
 FLAGS = ["--nope", "--nope=1", "-z", "--games", "--seed", "--out", "--option", "--policy",
          "--resume", "--per-turn", "--backend", "--scheduler", "--", "-"]
 

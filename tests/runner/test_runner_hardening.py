@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -430,6 +429,28 @@ def test_item_4_a_bad_journal_record_ends_the_good_prefix(tiny, tmp_path):
     assert summary.played == 7 and summary.complete
 
 
+def test_item_4_a_journal_of_the_format_before_is_named_not_read(tiny, tmp_path):
+    """A journal written before records carried checksums (a bare Arrow IPC stream) is not
+    fed to Arrow's reader: a note names it, and the resumed run plays its games again."""
+    sc = load_scenario(tiny)
+    interrupted_run(tiny, tmp_path, 6, keep=4)
+    journal = journal_path(tmp_path / "r.parquet")
+    rows = read_rows(tmp_path / "r.parquet", game_schema(sc))
+    assert rows.num_rows == 4
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, rows.schema) as writer:        # the old journal's layout
+        writer.write_table(rows)
+    journal.write_bytes(sink.getvalue().to_pybytes())
+    notes = []
+    assert read_rows(tmp_path / "r.parquet", game_schema(sc), notes=notes) is None
+    assert notes == [f"{journal} is not a journal this version of gwe_fast writes (an older "
+                     f"format, or damaged at its start); its games are played again unless "
+                     f"the partial file holds them"]
+    summary = run_batch(sc, 6, 5, tmp_path / "r.parquet", per_turn=tmp_path / "r.turns.parquet",
+                        resume=True)
+    assert summary.played == 6 and summary.complete
+
+
 # --- item 5: checked results files ---------------------------------------------------------
 
 def data_page_spans(path: Path) -> list[tuple[int, int]]:
@@ -768,7 +789,7 @@ def test_item_6_arguments_out_of_range_are_one_sentence_before_any_game(
     assert result.exit_code == 2, (result.output, result.exception)
     line = one_sentence(result.stderr)
     assert message in line, line
-    assert time.monotonic() - t0 < 10
+    assert time.monotonic() - t0 < 30                  # no wait for a scheduler (was 60 s)
     assert not (tmp_path / "results").exists()
 
 

@@ -288,9 +288,22 @@ def _read_journal(path: Path, notes: list[str] | None = None) -> pa.Table | None
         table = None
     if notes is not None and end < size:
         rows = table.num_rows if table is not None else 0
-        notes.append(f"{path} is damaged or cut short after its first {rows} rows; the "
-                     f"games after them are played again")
+        if schema is None and not _starts_with_magic(path):
+            notes.append(f"{path} is not a journal this version of gwe_fast writes (an older "
+                         f"format, or damaged at its start); its games are played again "
+                         f"unless the partial file holds them")
+        else:
+            notes.append(f"{path} is damaged or cut short after its first {rows} rows; the "
+                         f"games after them are played again")
     return table
+
+
+def _starts_with_magic(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(JOURNAL_MAGIC)) == JOURNAL_MAGIC
+    except OSError:
+        return False
 
 
 def _same_columns(table: pa.Table, schema: pa.Schema) -> bool:
