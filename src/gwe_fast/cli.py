@@ -16,12 +16,54 @@ from types import SimpleNamespace
 from typing import Annotated
 
 import typer
+import typer.core
 
 from gwe_fast import __version__
 from gwe_fast.scenario.errors import GIVEN, Fault, ScenarioError
 from gwe_fast.scenario.loader import bundled_scenarios, load_scenario, validate
 
+try:                                       # typer 0.2x carries its own copy of click
+    from typer._click.exceptions import UsageError
+except ImportError:                        # pragma: no cover - older typer
+    from click.exceptions import UsageError
+
+#: the largest master seed and game count any command takes (the int64 and int32 columns)
+MAX_SEED, MAX_GAMES = 2**63 - 1, 2**31 - 1
+MAX_WORKERS = 1024                         # far more worker processes than any machine's cores
+
+
+class _Commands(typer.core.TyperGroup):
+    """The ``gwe`` group: a mistake in the arguments (a value out of range, an unknown option,
+    a missing argument) is one line, ``gwe: …``, and exit status 2, like every other mistake,
+    instead of a usage block and a framed message."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except UsageError as exc:
+            _usage_error(exc)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UsageError as exc:
+            _usage_error(exc)
+
+
+def _usage_error(exc: UsageError) -> None:
+    if type(exc).__name__ == "NoArgsIsHelpError":      # `gwe` alone: the help, as asked
+        raise exc
+    where, ctx = [], exc.ctx
+    while ctx is not None and ctx.parent is not None:      # the subcommands, not the program
+        where.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    typer.echo(f"gwe: {message} (see gwe {' '.join([*where, '--help'])})", err=True)
+    raise typer.Exit(exc.exit_code)
+
+
 app = typer.Typer(
+    cls=_Commands,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,          # plain help: flags without a <bool>, our metavars kept
@@ -40,12 +82,32 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
+    """``NAME=VALUE`` pairs as a dict. The same option given twice with two values is refused
+    (which was meant?); given twice alike, it is the same command and is taken once."""
     out: dict[str, str] = {}
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not name:
             fail(f"--option {pair!r} must look like NAME=VALUE (for example sga_early=true)")
-        out[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if out.get(name, value) != value:
+            fail(f"--option {name} is given twice, as {out[name]} and as {value}; give it once")
+        out[name] = value
+    return out
+
+
+def parse_policies(items: list[str] | None) -> dict[str, str]:
+    """``SIDE=SPEC`` pairs as a dict: a side given two policies is refused, given the same
+    one twice it is taken once (a side named two ways is caught by ``resolve_policies``)."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        side, sep, spec = item.partition("=")
+        if not sep or not side.strip() or not spec.strip():
+            fail(f"--policy {item!r} must look like SIDE=SPEC (for example central=random)")
+        side, spec = side.strip(), spec.strip()
+        if out.get(side, spec) != spec:
+            fail(f"--policy gives side {side} two policies, {out[side]} and {spec}; give one")
+        out[side] = spec
     return out
 
 
@@ -235,9 +297,10 @@ def run(
         metavar="SCENARIO", help="Bundled scenario name or path to a scenario file.")]
     = DEFAULT_SCENARIO,
     games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, metavar="N", help="Number of games: indices 0 .. N-1.")]
+        "--games", "-n", min=1, max=MAX_GAMES, metavar="N",
+        help="Number of games: indices 0 .. N-1.")]
     = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, metavar="S",
                                       help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="NAME=VALUE",
@@ -248,7 +311,8 @@ def run(
              "central=random or allied=mypkg.mod:MyPolicy:x=1 (repeatable; default: "
              "random).")] = None,
     workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=0, metavar="N", help="Worker processes (0: one per core).")]
+        "--workers", "-w", min=0, max=MAX_WORKERS, metavar="N",
+        help="Worker processes (0: one per core).")]
     = 0,
     out: Annotated[Path | None, typer.Option(
         "--out", metavar="FILE", help="Parquet file to write (default results/<scenario>-"
@@ -296,12 +360,7 @@ def run(
     from gwe_fast.runner import batch
 
     sc = load_or_fail(scenario, parse_options(option), "nothing was run", allow_outside_paths)
-    pairs = {}
-    for item in policy or []:
-        side, sep, spec = item.partition("=")
-        if not sep or not side.strip() or not spec.strip():
-            fail(f"--policy {item!r} must look like SIDE=SPEC (for example central=random)")
-        pairs[side.strip()] = spec.strip()
+    pairs = parse_policies(policy)
     try:
         specs = batch.resolve_policies(pairs, sc.game)
     except PolicyError as exc:
@@ -311,6 +370,13 @@ def run(
              "tcp://10.0.0.5:8786)")
     if scheduler and backend is not Backend.dask:
         fail("--scheduler is for --backend dask")
+    if scheduler:
+        from gwe_fast.runner.dask_backend import BackendError, check_address
+
+        try:
+            check_address(scheduler)
+        except BackendError as exc:
+            fail(f"--scheduler {exc}")
     if out is None:
         found = batch.latest_run(Path("results"), sc, seed) if resume else None
         if resume and found is None:
@@ -321,11 +387,28 @@ def run(
         fail(f"--out {out} is a folder; give a file name ending in .parquet")
     turns = turns_out if turns_out is not None else (
         batch.turns_path_for(out) if per_turn else None)
+    try:
+        batch.check_outputs(out, turns)
+    except batch.OutputClash as exc:
+        fail(str(exc))
+    if turns is not None and turns.is_dir():
+        fail(f"--turns-out {turns} is a folder; give a file name ending in .parquet")
+    try:
+        with batch.output_lock(out, *([turns] if turns is not None else [])):
+            pass                          # another run writing these files: that first
+    except batch.OutputBusy as exc:
+        fail(str(exc))
+    except batch.BatchWriteError as exc:
+        fail(f"cannot write {exc.filename}: {exc.strerror}; nothing was run", 1)
     if not resume:
         for p in (out, batch.partial_path(out)):
             if p.exists():
                 fail(f"{p} already holds a run; add --resume to complete or extend it, or "
                      f"choose another --out")
+        for p in ((turns, batch.partial_path(turns)) if turns is not None else ()):
+            if p.exists():
+                fail(f"{p} already holds per-turn rows; add --resume to go on with the run "
+                     f"they belong to, or choose another --turns-out")
     n_workers = batch.worker_count(workers)
     shown_workers = min(n_workers, games)
     where = (f"the dask cluster at {scheduler}" if backend is Backend.dask
@@ -356,7 +439,7 @@ def run(
                 f"fixed" if exc.kept else "")
         where = f" ({exc.culprit})" if exc.culprit else ""
         fail(f"cannot write {exc.filename}: {exc.strerror}{where}{kept}", 1)
-    except (batch.ResumeError, batch.OutputBusy) as exc:
+    except (batch.ResumeError, batch.OutputBusy, batch.OutputClash) as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"gwe run failed: {exc.strerror or exc}", 1)
@@ -366,12 +449,15 @@ def run(
                          f"is fixed" if kept else ""), 1)
     finally:
         signal.signal(signal.SIGTERM, before)
+    for note in summary.notes:
+        typer.echo(f"gwe: note: {note}", err=True)
     for line in batch.format_summary(summary, sc):
         typer.echo(line)
     if summary.not_played:
         n = len(summary.not_played)
-        fail(f"{n} game{'s were' if n != 1 else ' was'} not played ({summary.lost_because[0]}); "
-             f"the {summary.games} played are in {summary.rows_path}; {again} to play them", 1)
+        why = summary.lost_because[-1]          # the last says why the run stopped, if it did
+        fail(f"{n} game{'s were' if n != 1 else ' was'} not played ({why}); the "
+             f"{summary.games} played are in {summary.rows_path}; {again} to play them", 1)
     if summary.errors:
         fail(f"{summary.errors} game{'s' if summary.errors != 1 else ''} raised an error; each "
              f"is a row of {summary.out} with result 'error' and its message", 3)
@@ -459,13 +545,13 @@ def replay(
         "--from", metavar="FILE", help="A results file written by gwe run: replay one of "
                                        "its rows.")] = None,
     row: Annotated[int | None, typer.Option(
-        "--row", min=0, metavar="N", help="With --from: the row to replay (0 is the "
-                                          "first).")] = None,
+        "--row", min=0, max=MAX_GAMES - 1, metavar="N",
+        help="With --from: the row to replay (0 is the first).")] = None,
     game_index: Annotated[int | None, typer.Option(
-        "--game-index", "-i", min=0, metavar="I", help="The game index (default 0); with "
-                                                       "--from, the row whose game_index "
-                                                       "this is.")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+        "--game-index", "-i", min=0, max=MAX_GAMES - 1, metavar="I",
+        help="The game index (default 0); with --from, the row whose game_index this is.")]
+    = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, metavar="S",
                                       help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="NAME=VALUE",
@@ -523,13 +609,7 @@ def replay(
                 fail("--row needs --from, the results file to read the row from")
             if scenario is None:
                 fail("give a scenario to replay, or a results file with --from")
-            sides = {}
-            for pair in policy or []:
-                side, sep, spec_text = pair.partition("=")
-                if not sep or not side.strip() or not spec_text.strip():
-                    fail(f"--policy {pair!r} must look like SIDE=SPEC (for example "
-                         f"central=random)")
-                sides[side.strip().lower()] = spec_text.strip()
+            sides = {k.lower(): v for k, v in parse_policies(policy).items()}
             spec = rep.GameSpec(scenario, parse_options(option), sides, seed, game_index or 0)
         policies = spec.make_policies()
     except rep.ReplayError as exc:
@@ -640,7 +720,10 @@ def _pairs(flag: str, items: list[str] | None, example: str) -> dict[str, str]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             fail(f"{flag} {item!r} must look like {example}")
-        out[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if out.get(name, value) != value:
+            fail(f"{flag} {name} is given twice, as {out[name]} and as {value}; give it once")
+        out[name] = value
     return out
 
 
@@ -668,11 +751,11 @@ def sweep(
         "--set", metavar="PATH=VALUE",
         help="Without a sweep file: a scenario value of every cell.")] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-n", min=1, metavar="N",
+        "--games", "-n", min=1, max=MAX_GAMES, metavar="N",
         help="Games per cell (with --until-ci: the first round); default 100 or the "
              "file's.")] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", min=0, metavar="S",
+        "--seed", "-s", min=0, max=MAX_SEED, metavar="S",
         help="Master seed shared by every cell (default 0 or the file's).")] = None,
     until_ci: Annotated[float | None, typer.Option(
         "--until-ci", metavar="WIDTH",
@@ -683,10 +766,10 @@ def sweep(
                          "Allied win rate, a draw half) or vp (t interval of the mean VP).")]
     = None,
     max_games: Annotated[int | None, typer.Option(
-        "--max-games", min=1, metavar="N",
+        "--max-games", min=1, max=MAX_GAMES, metavar="N",
         help="Cap on the games of a cell under --until-ci (default 10000).")] = None,
     batch: Annotated[int | None, typer.Option(
-        "--batch", min=1, metavar="N",
+        "--batch", min=1, max=MAX_GAMES, metavar="N",
         help="Under --until-ci, cells grow by whole batches of this many games (default: "
              "--games).")] = None,
     per_turn: Annotated[bool | None, typer.Option(
@@ -696,7 +779,8 @@ def sweep(
         help="The cell the report compares the others with (default: the file's, or the "
              "first cell).")] = None,
     workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=0, metavar="N", help="Worker processes (0: one per core).")]
+        "--workers", "-w", min=0, max=MAX_WORKERS, metavar="N",
+        help="Worker processes (0: one per core).")]
     = 0,
     out: Annotated[Path | None, typer.Option(
         "--out", metavar="FOLDER", help="Folder for the cell files and sweep.json (default "
@@ -857,15 +941,17 @@ def tournament(
         help="The ladder, lowest level first: comma-separated policy specs "
              "(NAME[:key=value,...] or package.module:Class).")] = "random,passive,greedy",
     games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, metavar="N", help="Games per ordered pair of policies.")]
+        "--games", "-n", min=1, max=MAX_GAMES, metavar="N",
+        help="Games per ordered pair of policies.")]
     = 60,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, metavar="S",
                                       help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="NAME=VALUE",
         help="A scenario option (repeatable).")] = None,
     workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=0, metavar="N", help="Worker processes (0: one per core).")]
+        "--workers", "-w", min=0, max=MAX_WORKERS, metavar="N",
+        help="Worker processes (0: one per core).")]
     = 0,
     out: Annotated[Path | None, typer.Option(
         "--out", metavar="FILE", help="Markdown report to write; the JSON goes beside it "
@@ -1144,9 +1230,9 @@ def bench(
         help="Seconds to spend, about: groups that would not fit are left out, and say "
              "so.")] = 60.0,
     games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, metavar="N",
+        "--games", "-n", min=1, max=MAX_GAMES, metavar="N",
         help="Most campaigns per group (random: all of them; greedy: at most three).")] = 5,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, metavar="S",
                                       help="Master seed.")] = 0,
 ) -> None:
     """Measure the headline speed figures against their targets.

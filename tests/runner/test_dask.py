@@ -1,6 +1,8 @@
 """gwe run --backend dask: chunks of games on a real dask.distributed cluster give the same
 rows as a local run, written by the client in the same way."""
 
+import time
+
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
@@ -70,15 +72,17 @@ def test_gwe_run_on_a_dask_cluster(tiny_dir, tmp_path, monkeypatch):
 
 
 def test_an_unreachable_scheduler_is_one_sentence(tiny_dir, tmp_path, monkeypatch):
-    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", 1)
+    t0 = time.monotonic()
     result = runner.invoke(app, ["run", str(tiny_dir / "tiny.toml"), "-n", "2", "--backend",
                                  "dask", "--scheduler", "tcp://127.0.0.1:9", "--out",
                                  str(tmp_path / "r.parquet")])
     assert result.exit_code == 1
     assert "cannot reach the dask scheduler at tcp://127.0.0.1:9" in result.stderr
     assert [ln for ln in result.stderr.splitlines() if ln.startswith("gwe:")] == [
-        "gwe: cannot reach the dask scheduler at tcp://127.0.0.1:9: Timed out trying to "
-        "connect to tcp://127.0.0.1:9 after 1 s"], result.stderr
+        "gwe: cannot reach the dask scheduler at tcp://127.0.0.1:9: Connection refused"
+    ], result.stderr
+    assert time.monotonic() - t0 < 30                # not the minute it took to give up
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "r.parquet.partial").exists()
 

@@ -92,9 +92,14 @@ class CellData:
 # --- reading --------------------------------------------------------------------------------
 
 def _read(path: Path) -> tuple[str, dict[str, np.ndarray], dict]:
-    """``(kind, columns, metadata)`` of a gwe_fast Parquet file; kind is "games" or "turns"."""
+    """``(kind, columns, metadata)`` of a gwe_fast Parquet file; kind is "games" or "turns".
+
+    The file's page checksums are verified, and a results file must hold each of its games
+    once (``check_games``): a damaged file is one sentence naming it, never its numbers."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
+    from gwe_fast.runner.parquet import RowsError, check_games, read_table
 
     if not path.exists():
         raise ReportError(f"{path} does not exist")
@@ -102,16 +107,24 @@ def _read(path: Path) -> tuple[str, dict[str, np.ndarray], dict]:
         raise ReportError(f"{path} is a folder")
     try:
         raw = pq.read_metadata(path).metadata or {}
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise ReportError(f"{path} is not a Parquet file ({str(exc).rstrip('.')})") from None
+    except (pa.ArrowException, OSError, ValueError, MemoryError) as exc:
+        why = (str(exc).strip().splitlines() or [type(exc).__name__])[0].rstrip(".")
+        raise ReportError(f"{path} is not a Parquet file ({why})") from None
     if b"gwe_fast" not in raw:
         raise ReportError(f"{path} is a Parquet file but not a gwe_fast results file (it has no "
                           f"gwe_fast metadata)")
     try:
         meta = json.loads(raw[b"gwe_fast"])
     except ValueError:
-        raise ReportError(f"{path} has unreadable gwe_fast metadata") from None
-    table = pq.read_table(path)
+        meta = None
+    if not isinstance(meta, dict):
+        raise ReportError(f"{path} has unreadable gwe_fast metadata")
+    try:
+        table = read_table(path)
+        if "result" in table.column_names and "game_index" in table.column_names:
+            check_games(table.column("game_index").to_numpy(), path, meta)
+    except RowsError as exc:
+        raise ReportError(str(exc)) from None
     names = set(table.column_names)
     if "result" in names:
         kind, need = "games", GAME_COLUMNS

@@ -104,9 +104,16 @@ def check_params(known: Mapping[str, Any], params: Mapping[str, Any]) -> dict[st
 
 
 class RandomPolicy(Policy):
-    """A uniformly random legal option at every decision: the baseline."""
+    """A uniformly random legal option at every decision: the baseline. It takes no
+    parameters (a subclass takes what it likes, in ``self.params``)."""
 
     name = "random"
+
+    def __init__(self, **params: Any):
+        if params and type(self) is RandomPolicy:
+            raise TypeError(f"unknown parameter{'s' if len(params) > 1 else ''} "
+                            f"{', '.join(sorted(params))} (random takes none)")
+        super().__init__(**params)
 
     def choose(self, decision: Decision, game: Any, rng: np.random.Generator) -> int:
         return int(rng.integers(len(decision.options)))

@@ -10,8 +10,8 @@ Examples
 >>> p = make_policy("random")
 >>> p.name, p.params
 ('random', {})
->>> make_policy("gwe_fast.policies.base:RandomPolicy:aggression=0.5,label=x").params
-{'aggression': 0.5, 'label': 'x'}
+>>> make_policy("gwe_fast.policies.ladder:Greedy:aggression=0.5").params
+{'aggression': 0.5}
 >>> parse_spec("random:budget=8")
 ('random', {'budget': 8})
 >>> make_policy("nosuch")
@@ -23,6 +23,7 @@ gwe_fast.policies.registry.PolicyError: unknown policy 'nosuch' (known: ...rando
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from typing import Any
 
@@ -79,9 +80,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_TARGET = re.compile(rf"{_NAME}(?:\.{_NAME})*:{_NAME}")
+
+
 def policy_class(name: str) -> type[Policy]:
     target = POLICIES.get(name, name)
-    if ":" not in target:
+    if not _TARGET.fullmatch(target):
         raise PolicyError(f"unknown policy {name!r} (known: {', '.join(sorted(POLICIES))}; "
                           f"or give package.module:Class)")
     module_name, _, cls_name = target.partition(":")
@@ -89,8 +94,11 @@ def policy_class(name: str) -> type[Policy]:
         sys.path.insert(0, "")                    # a user's module in the current directory
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise PolicyError(f"cannot import policy module {module_name!r}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a user's module may raise anything on import
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        if not isinstance(exc, ImportError):
+            why = f"{type(exc).__name__}: {why}"
+        raise PolicyError(f"cannot import policy module {module_name!r}: {why}") from None
     cls = getattr(module, cls_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Policy)):
         raise PolicyError(f"{target!r} is not a Policy subclass")
@@ -116,3 +124,6 @@ def make_policy(spec: str, game: str | None = None) -> Policy:
         return cls(**params)
     except TypeError as exc:
         raise PolicyError(f"policy {name!r} does not take these parameters: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a user's policy may refuse its values so
+        raise PolicyError(f"policy {name!r} cannot be made with these parameters: "
+                          f"{type(exc).__name__}: {exc}") from None

@@ -117,7 +117,12 @@ def read_results_row(path: str | Path, row: int | None = None,
         raise ReplayError(f"{path} is not a gwe_fast results file (written by gwe run): "
                           + (f"it lacks the columns {', '.join(missing)}" if missing else
                              "it has no gwe_fast metadata"))
-    table = pq.read_table(path)
+    from gwe_fast.runner.parquet import RowsError, read_table
+
+    try:
+        table = read_table(path)
+    except RowsError as exc:
+        raise ReplayError(str(exc)) from None
     n = table.num_rows
     if n == 0:
         raise ReplayError(f"{path} holds no game to replay")

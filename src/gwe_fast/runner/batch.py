@@ -126,6 +126,12 @@ ERROR = "error"
 NO_WINNER = "none"                 # a set-up-only game
 FLUSH_SECONDS = 30.0               # a row group at least this often, whatever the run's size
 LOCAL_CHUNK = 8                    # games handed to a worker process at a time (at most)
+#: the largest master seed (the ``master_seed`` column is an int64)
+MAX_SEED = 2**63 - 1
+#: the most games in a run (the ``game_index`` column is an int32)
+MAX_GAMES = 2**31 - 1
+#: the most worker processes of a local run (far more than any machine's cores)
+MAX_WORKERS = 1024
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,11 +195,12 @@ def resolve_policies(policies: dict[str, str] | None, game: str = "gwe") -> dict
     ``british``, ``german`` …). Raises ``PolicyError`` (a ``ValueError``) for an unknown side
     or a policy that cannot be built.
 
-    >>> resolve_policies({"central": "random:b=1,a=x"})
-    {'allied': 'random', 'central': 'random:a=x,b=1'}
+    >>> resolve_policies({"central": "greedy:min_gain=1,aggression=0.5"})
+    {'allied': 'random', 'central': 'greedy:aggression=0.5,min_gain=1'}
     """
     out = dict(DEFAULT_POLICIES)
     aliases = SIDE_ALIASES.get(game, {})
+    given: dict[str, str] = {}
     for side, spec in (policies or {}).items():
         key = str(side).strip().lower().replace(" ", "_")
         key = aliases.get(key, key)
@@ -201,7 +208,11 @@ def resolve_policies(policies: dict[str, str] | None, game: str = "gwe") -> dict
             names = ", ".join(list(SIDES) + sorted(aliases))
             raise PolicyError(f"unknown side {side!r} (sides: {names})")
         make_policy(spec, game)                     # fails now, not in a worker, if it is bad
-        out[key] = _canonical_spec(spec)
+        canonical = _canonical_spec(spec)
+        if key in given and out[key] != canonical:
+            raise PolicyError(f"side {key} is given two policies ({given[key]}={out[key]} and "
+                              f"{side}={canonical}); give one")
+        given[key], out[key] = str(side), canonical
     return out
 
 
@@ -240,31 +251,65 @@ class Job:
 
 class Player:
     """Plays games of one run: ``play(index)`` gives ``(row, per-turn rows)``; the row holds
-    every column but the run's constant ones (``RUN_FIELDS``)."""
+    every column but the run's constant ones (``RUN_FIELDS``).
+
+    ``play`` always gives a row: a game that raises, while it is set up (``new_game``), played
+    or recorded, is a row with ``result = "error"`` and the error's message, and so is a game
+    whose row holds a number its column cannot store; the run, and the worker playing it, go
+    on."""
 
     def __init__(self, scenario: Scenario, seed: int, policies: dict[str, str],
                  per_turn: bool = False):
         self.scenario = scenario
         self.seed = int(seed)
         self.specs = dict(policies)
+        for spec in self.specs.values():    # a policy that cannot be made here fails the
+            make_policy(spec)               # worker's start, not each of its games
         self.per_turn = per_turn
         self.driver = _driver(scenario.game)
         schema = game_schema(scenario)
         self.record_fields = list(schema)[len(common_fields(self.driver)):]
+        self._bounds = _int_bounds(list(schema)[len(RUN_FIELDS):])
+        self._turn_bounds = (_int_bounds(list(turn_schema(scenario))[len(TURN_KEY_FIELDS):])
+                             if per_turn and self.driver is not None else {})
         if self.driver is not None:
             self._record_takes_result = len(inspect.signature(self.driver.record).parameters) > 1
 
     def play(self, index: int) -> tuple[dict, list[dict]]:
         t0 = time.perf_counter()
+        try:
+            row, turns = self._play(index)
+            bad = _misfit([row], self._bounds) or (turns and _misfit(turns, self._turn_bounds))
+            if bad:
+                raise OverflowError(bad)
+        except Exception as exc:  # noqa: BLE001 - whatever went wrong, the game is a row
+            row, turns = self._error_row(index, f"{type(exc).__name__}: {exc}"), []
+        row["wall_time_s"] = time.perf_counter() - t0
+        return row, turns
+
+    def _error_row(self, index: int, error: str) -> dict:
+        """The row of a game that broke before it could be recorded: zeros but its index."""
+        row = {"game_index": int(index), "result": ERROR, "winner": ERROR, "error": error,
+               "turns_played": 0, "vp": 0}
+        for f in [*common_fields(self.driver)[len(RUN_FIELDS):], *self.record_fields]:
+            row.setdefault(f.name, _zero(f.type))
+        return row
+
+    def _play(self, index: int) -> tuple[dict, list[dict]]:
         d = self.driver
         turns: list[dict] = []
         row: dict = {"game_index": int(index), "error": ""}
-        if d is None:
-            g = Game(self.scenario, seed=self.seed, game_index=index)
-            row.update(result=SETUP_ONLY, winner=NO_WINNER, turns_played=0)
-        else:
-            policies = {int(Side[s.upper()]): make_policy(spec) for s, spec in self.specs.items()}
-            g = d.new_game(self.scenario, self.seed, index, policies=policies)
+        try:
+            if d is None:
+                g = Game(self.scenario, seed=self.seed, game_index=index)
+                row.update(result=SETUP_ONLY, winner=NO_WINNER, turns_played=0)
+            else:
+                policies = {int(Side[s.upper()]): make_policy(spec)
+                            for s, spec in self.specs.items()}
+                g = d.new_game(self.scenario, self.seed, index, policies=policies)
+        except Exception as exc:  # noqa: BLE001 - a game that cannot start is a row too
+            return self._error_row(index, f"set-up: {type(exc).__name__}: {exc}"), []
+        if d is not None:
             result = None
             try:
                 result = d.play(g)
@@ -284,13 +329,18 @@ class Player:
                 rec = {}
             for f in self.record_fields:
                 row[f.name] = rec.get(f.name, _zero(f.type))
-        if d is not None and hasattr(d, "position_columns"):
-            row["vp"] = int(d.vp(g))
-            row.update(d.position_columns(g))
-        else:
-            row["vp"] = int(g.state.vp)
-            row.update(_position_columns(g))
-        row["wall_time_s"] = time.perf_counter() - t0
+        try:
+            if d is not None and hasattr(d, "position_columns"):
+                row["vp"] = int(d.vp(g))
+                row.update(d.position_columns(g))
+            else:
+                row["vp"] = int(g.state.vp)
+                row.update(_position_columns(g))
+        except Exception:  # noqa: BLE001 - the position of a broken game may be broken too
+            if row.get("result") == ERROR:
+                return {**self._error_row(index, row["error"]),
+                        "turns_played": row["turns_played"]}, []
+            raise
         return row, turns
 
 
@@ -298,6 +348,27 @@ def _turn(g) -> int:
     """The Game-Turn (or month) a game stands at."""
     turn = getattr(g, "turn", None)
     return int(turn if turn is not None else g.state.turn)
+
+
+def _int_bounds(fields: list[pa.Field]) -> dict[str, tuple[int, int]]:
+    """``{column: (lowest, highest)}`` of the integer columns among ``fields``."""
+    out = {}
+    for f in fields:
+        if pa.types.is_integer(f.type):
+            bits = f.type.bit_width
+            out[f.name] = ((-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+                           if pa.types.is_signed_integer(f.type) else (0, 2**bits - 1))
+    return out
+
+
+def _misfit(rows: list[dict], bounds: dict[str, tuple[int, int]]) -> str | None:
+    """A sentence naming the first value of ``rows`` its integer column cannot hold."""
+    for name, (lo, hi) in bounds.items():
+        values = [r[name] for r in rows if name in r]
+        if values and not lo <= min(values) <= max(values) <= hi:
+            v = min(values) if min(values) < lo else max(values)
+            return f"column {name}: {v} does not fit its type ({lo} to {hi})"
+    return None
 
 
 def _zero(t: pa.DataType):
@@ -428,6 +499,14 @@ class _Worker:
     conn: object
     held: list[int] = field(default_factory=list)     # sent to it, not returned yet
     stopping: bool = False
+    ready: bool = False                               # it loaded the scenario and said so
+
+
+#: worker processes in a row that may die before they are ready, before the run gives up
+START_DEATHS = 3
+#: the most worker deaths a pool takes, however many games it has, before it stops starting
+#: workers (a pool of N workers starts at most N + MAX_DEATHS processes in all)
+MAX_DEATHS = 20
 
 
 def _death(proc) -> str:
@@ -442,12 +521,18 @@ def _death(proc) -> str:
     return f"worker process {proc.pid} ended unexpectedly (exit status {code})"
 
 
-def _local_pool(job: Job, todo: Sequence[int], workers: int) -> Iterator[tuple]:
+def _local_pool(job: Job, todo: Sequence[int], workers: int,
+                target: Callable | None = None) -> Iterator[tuple]:
     """Play ``todo`` in ``workers`` processes, streaming each game as it ends.
 
     A worker that dies loses only the game it was playing (reported as lost); the games it had
     not started go back to the queue and a new worker takes its place. After too many deaths
-    the games still queued are reported as lost too and the run stops at what is done.
+    (3 + one per 100 games, never more than ``MAX_DEATHS``) the games still queued are
+    reported as lost too and the run stops at what is done. Workers that die before they are
+    even ready (``START_DEATHS`` in a row: a broken installation, no memory to start one) are
+    not replaced again and again: the run stops with ``WorkerError``. Whatever happens, the
+    pool starts at most ``workers + MAX_DEATHS`` processes. ``target`` is what a worker runs
+    (``_worker_main``).
     """
     from multiprocessing.connection import wait
 
@@ -455,11 +540,15 @@ def _local_pool(job: Job, todo: Sequence[int], workers: int) -> Iterator[tuple]:
     per = max(1, min(LOCAL_CHUNK, len(todo) // (4 * workers)))
     queue = deque(list(todo[a:a + per]) for a in range(0, len(todo), per))
     live: list[_Worker] = []
-    deaths, limit = 0, 3 + len(todo) // 100
+    deaths, limit = 0, min(3 + len(todo) // 100, MAX_DEATHS)
+    start_deaths = 0                                # in a row, before a worker was ready
+    starts, most = 0, workers + limit               # processes started, and the most allowed
 
     def start() -> None:
+        nonlocal starts
+        starts += 1
         here, there = ctx.Pipe()
-        proc = ctx.Process(target=_worker_main, args=(there, job), daemon=True,
+        proc = ctx.Process(target=target or _worker_main, args=(there, job), daemon=True,
                            name="gwe-worker")
         proc.start()
         there.close()
@@ -489,6 +578,8 @@ def _local_pool(job: Job, todo: Sequence[int], workers: int) -> Iterator[tuple]:
                             w.held.remove(msg[1])
                             yield msg
                         elif msg[0] in ("ready", "done"):
+                            if msg[0] == "ready":
+                                w.ready, start_deaths = True, 0
                             yield ("rss", msg[1])
                             hand_out(w)
                         elif msg[0] == "fail":
@@ -503,6 +594,11 @@ def _local_pool(job: Job, todo: Sequence[int], workers: int) -> Iterator[tuple]:
                 if w.stopping and not w.held:
                     continue
                 deaths += 1
+                if not w.ready:
+                    start_deaths += 1
+                    if start_deaths >= START_DEATHS:
+                        raise WorkerError(f"{start_deaths} worker processes in a row died "
+                                          f"before they could play ({_death(w.proc)})")
                 if w.held:                              # the game it was playing is lost
                     yield ("lost", w.held[:1], _death(w.proc))
                     if w.held[1:]:
@@ -511,10 +607,13 @@ def _local_pool(job: Job, todo: Sequence[int], workers: int) -> Iterator[tuple]:
                     if queue:
                         lost = [i for c in queue for i in c]
                         queue.clear()
-                        yield ("lost", lost, f"{deaths} worker processes died, so the run "
-                                             f"stopped")
-                elif queue and len(live) < workers:
+                        yield ("lost", lost, f"{deaths} worker processes died, the last "
+                                             f"one: {_death(w.proc)}, so the run stopped")
+                elif queue and len(live) < workers and starts < most:
                     start()
+        if queue:                   # never silently: games no worker was left to play
+            yield ("lost", [i for c in queue for i in c], f"{deaths} worker processes died, "
+                                                          f"so the run stopped")
     finally:
         for w in live:
             if w.proc.is_alive():
@@ -539,39 +638,126 @@ class OutputBusy(ValueError):
     """Another run is writing the same results file."""
 
 
+class OutputClash(ValueError):
+    """Output files of one run that would write into each other."""
+
+
+#: the endings of the files a run writes beside a results file ``X``: ``X.partial``,
+#: ``X.partial.journal`` (and ``.new`` while it is replaced), ``X.partial.sorted`` and the
+#: lock ``.X.lock``; no results file may be named so, and then no run's files can be another's
+SIDE_FILE_ENDINGS = (".partial", ".journal", ".new", ".sorted", ".lock")
+
+
+def check_outputs(out: Path, per_turn: Path | None = None) -> None:
+    """Refuse (``OutputClash``, one sentence) output names that would make a run write into
+    its own files: a results or per-turn file named like the files a run writes beside one,
+    or a per-turn file that is the results file itself, however spelled."""
+    for flag, p in (("--out", out), ("--turns-out", per_turn)):
+        if p is None:
+            continue
+        p = Path(p)
+        ending = next((e for e in SIDE_FILE_ENDINGS if p.name.endswith(e)), None)
+        if ending is not None:
+            raise OutputClash(f"{flag} {p} ends in {ending}, as the files a run writes beside "
+                              f"its --out file do (.partial, .partial.journal, the lock); "
+                              f"choose another name")
+    if per_turn is not None and _same_file(Path(out), Path(per_turn)):
+        raise OutputClash(f"--turns-out {per_turn} is the --out file {out}: the per-turn rows "
+                          f"need a file of their own (by default "
+                          f"{turns_path_for(Path(out)).name})")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if Path(os.path.realpath(a)) == Path(os.path.realpath(b)):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def lock_path(out: Path) -> Path:
-    """The lock a run holds on its results file: ``.<name>.lock`` beside it."""
+    """The lock a run holds on a file it writes: ``.<name>.lock`` beside it."""
     out = Path(out)
     return out.with_name(f".{out.name}.lock")
 
 
 @contextmanager
-def output_lock(out: Path) -> Iterator[None]:
-    """Hold ``lock_path(out)`` exclusively while a run writes ``out``, its partial file and
-    its journal: a second run on the same file (a second terminal, a job started twice) stops
-    at once with ``OutputBusy`` instead of writing into the first run's files. The lock goes
-    with the process, however it ends; the empty lock file stays. Without ``fcntl`` (Windows)
-    there is no lock."""
+def output_lock(out: Path, *more: Path) -> Iterator[None]:
+    """Hold the lock of every results file a run writes (``lock_path`` of ``out`` and of each
+    of ``more``, its per-turn file), and so of their partial files and journals: a second run
+    writing any of them (a second terminal, a job started twice, the same ``--turns-out``)
+    stops at once with ``OutputBusy`` instead of writing into the first run's files.
+
+    The locks go with the process, however it ends; a run that ends removes its lock files
+    (a process killed outright leaves them, empty, and the next run takes them over). Without
+    ``fcntl`` (Windows) there is no lock."""
     try:
         import fcntl
     except ImportError:                                     # pragma: no cover - not POSIX
         yield
         return
-    path = lock_path(out)
+    held: list[tuple[Path, int]] = []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:                       # the results cannot be written there either
-        raise BatchWriteError(exc, out, partial_path(out), 0) from exc
-    try:
+        for n, p in enumerate(dict.fromkeys(Path(x) for x in (out, *more))):
+            held.append((lock_path(p), _lock(fcntl, p, "--out" if n == 0 else "--turns-out")))
+        yield
+    finally:
+        for path, fd in reversed(held):
+            _unlock(path, fd)
+
+
+def _lock(fcntl, target: Path, flag: str) -> int:
+    """An open descriptor holding the lock of ``target``; ``OutputBusy`` if another run has it.
+
+    A run that ends removes its lock file before it lets go of the lock (``_unlock``). So a
+    run that opened the file just before that, and gets the lock just after, holds the lock of
+    a file no later run will see: a run starting then creates a new file and locks that one.
+    Two runs would both think they hold the lock. To close that gap a lock counts only if the
+    file at ``lock_path(target)`` is still the one locked; if not, try again with the file that
+    is there now."""
+    path = lock_path(target)
+    while True:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:                   # the results cannot be written there either
+            raise BatchWriteError(exc, target, partial_path(target), 0) from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise OutputBusy(f"another run is writing {out} (it holds {path}); wait for it to "
-                             f"end or choose another --out") from None
-        yield
+            os.close(fd)
+            raise OutputBusy(f"another run is writing {target} (it holds {path}); wait for it "
+                             f"to end or choose another {flag}") from None
+        if _is_file_of(path, fd):
+            return fd
+        os.close(fd)                             # removed by the run that held it: again
+
+
+def _is_file_of(path: Path, fd: int) -> bool:
+    """Whether ``path`` names the open file ``fd``."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    mine = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def _unlock(path: Path, fd: int) -> None:
+    """Remove a lock file while still holding its lock, then let go of the lock.
+
+    In that order, a run that opened the file before its removal finds, once it has the lock,
+    that the file is gone, and tries again (``_lock``); removing it after letting go would let
+    such a run hold the lock of a removed file while a third locks a new one. The file is
+    removed only if it is still ours (someone may have deleted it by hand)."""
+    try:
+        if _is_file_of(path, fd):
+            os.unlink(path)
+    except OSError:
+        pass                                     # an unwritable folder: the file stays
     finally:
-        os.close(fd)                                        # and the lock with it
+        os.close(fd)                             # and the lock with it
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -620,6 +806,8 @@ class BatchSummary:
     turns_path: Path | None = None
     worker_rss_mb: float | None = None
     seed: int | None = None
+    #: what a resumed run found amiss and mended (a journal damaged or cut short)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -633,6 +821,23 @@ class BatchSummary:
                 for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))}
 
 
+def same_scenario(recorded: str, key: str) -> bool:
+    """Whether a run that recorded the scenario ``recorded`` is of the scenario loaded as
+    ``key``: the same bundled name, or the same file however its path is spelled (relative
+    to the current folder or absolute, through symbolic links)."""
+    if recorded == key:
+        return True
+    from gwe_fast.scenario.loader import bundled_scenarios
+
+    bundled = bundled_scenarios()
+    if recorded in bundled or key in bundled:
+        return False
+    try:
+        return _same_file(Path(recorded), Path(key)) and Path(key).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _check_same_run(rows: pa.Table, path: Path, expect: dict) -> None:
     """One sentence naming the first difference between ``rows`` and the run asked for."""
     what = {"scenario": "scenario", "data_hash": "scenario data (hash)",
@@ -640,6 +845,9 @@ def _check_same_run(rows: pa.Table, path: Path, expect: dict) -> None:
             "package_version": "gwe_fast version", "scenario_version": "scenario version"}
     for col, label in what.items():
         values = set(rows.column(col).unique().to_pylist())
+        if col == "scenario" and len(values) == 1 and same_scenario(next(iter(values)),
+                                                                     expect[col]):
+            continue
         if values != {expect[col]}:
             found = ", ".join(str(v) for v in sorted(values, key=str))
             raise ResumeError(f"cannot resume {path}: it is a run with {label} {found}, not "
@@ -647,9 +855,10 @@ def _check_same_run(rows: pa.Table, path: Path, expect: dict) -> None:
 
 
 def _recover(out: Path, turns_out: Path | None, expect: dict, game_sch: pa.Schema,
-             turn_sch: pa.Schema | None) -> tuple[pa.Table | None, pa.Table | None]:
+             turn_sch: pa.Schema | None, notes: list[str] | None = None
+             ) -> tuple[pa.Table | None, pa.Table | None]:
     try:
-        games = read_rows(out, game_sch)
+        games = read_rows(out, game_sch, notes=notes)
     except RowsError as exc:
         raise ResumeError(f"cannot resume: {exc}") from None
     if games is None or games.num_rows == 0:
@@ -670,19 +879,29 @@ def _recover(out: Path, turns_out: Path | None, expect: dict, game_sch: pa.Schem
                               f"with --per-turn")
         return games, None
     try:
-        turns = read_rows(turns_out, turn_sch, keys=done)
+        turns = read_rows(turns_out, turn_sch, keys=done, notes=notes, one_per_game=False)
     except RowsError as exc:
         raise ResumeError(f"cannot resume: {exc}") from None
     played = set(games.filter(pc.not_equal(games.column("result"), ERROR))
                  .column("game_index").to_pylist())
-    if played and (turns is None or turns.num_rows == 0):
+    recorded = any(p.exists() for p in (turns_out, partial_path(turns_out),
+                                        journal_path(turns_out)))
+    if played and not recorded:
         raise ResumeError(f"cannot resume {out} with --per-turn: no per-turn rows were "
                           f"recorded for its {len(played)} games (at {turns_out})")
     if turns is not None and set(turns.column("master_seed").unique().to_pylist()) != {
             expect["master_seed"]}:
         raise ResumeError(f"cannot resume {turns_out}: its rows are not of seed "
                           f"{expect['master_seed']}")
-    return games, turns
+    # A game's per-turn rows are written whole, in one journal record (ParquetSink), so a game
+    # either has them all or none. A game whose rows were lost (a damaged per-turn journal)
+    # is played again, rather than kept without them.
+    lost = played - set(turns.column("game_index").to_pylist() if turns is not None else ())
+    if lost:
+        games = games.filter(pc.invert(pc.is_in(games.column("game_index"),
+                                                pa.array(sorted(lost), games.schema.field(
+                                                    "game_index").type))))
+    return (games if games.num_rows else None), turns
 
 
 def turns_path_for(out: Path) -> Path:
@@ -726,12 +945,29 @@ def run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     it, sorted by ``game_index``. An interruption raises ``BatchInterrupted``, a write
     failure ``BatchWriteError``; either way every game already written stays in
     ``<out>.partial`` for ``resume``. A game that raises is a row with ``result = "error"``.
-    While another run writes ``out`` (``output_lock``), ``OutputBusy`` and nothing is done.
+    While another run writes ``out`` or ``per_turn`` (``output_lock``), ``OutputBusy`` and
+    nothing is done; output names that would write into each other, ``OutputClash``. A game
+    count, seed or index out of range is a ``ValueError`` before anything is done.
     """
-    with output_lock(Path(out)):
+    check_arguments(games, seed, workers)
+    check_outputs(Path(out), Path(per_turn) if per_turn is not None else None)
+    more = [Path(per_turn)] if per_turn is not None else []
+    with output_lock(Path(out), *more):
         return _run_batch(scenario, games, seed, Path(out), policies=policies, workers=workers,
                           per_turn=per_turn, resume=resume, progress=progress, backend=backend,
                           scheduler=scheduler, indices=indices)
+
+
+def check_arguments(games: int, seed: int, workers: int = 1) -> None:
+    """Refuse (``ValueError``, one sentence) a game count or master seed out of range (the
+    columns that hold them are an int32 and an int64), or a worker count that is."""
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"the number of games must be 1 to {MAX_GAMES}, not {games}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the master seed must be 0 to {MAX_SEED}, not {seed}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"the number of worker processes must be 1 to {MAX_WORKERS}, not "
+                         f"{workers}")
 
 
 def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
@@ -739,9 +975,7 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
                resume: bool, progress: Callable[[int, int, float], None] | None,
                backend: str, scheduler: str | None,
                indices: Sequence[int] | None) -> BatchSummary:
-    """``run_batch`` with ``out`` locked."""
-    if games < 1:
-        raise ValueError("the number of games must be at least 1")
+    """``run_batch`` with its files locked."""
     if backend not in ("local", "dask"):
         raise ValueError(f"unknown backend {backend!r} (local or dask)")
     if backend == "dask" and not scheduler:
@@ -760,8 +994,11 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     per_turn = Path(per_turn) if per_turn is not None else None
 
     prior_games = prior_turns = None
+    notes: list[str] = []
     if resume:
-        prior_games, prior_turns = _recover(out, per_turn, fixed, game_sch, turn_sch)
+        prior_games, prior_turns = _recover(out, per_turn, fixed, game_sch, turn_sch, notes)
+        if prior_games is not None:          # the scenario as the run recorded it (its path
+            fixed["scenario"] = prior_games.column("scenario")[0].as_py()   # spelled so)
     done = set(prior_games.column("game_index").to_pylist()) if prior_games is not None else set()
     todo = [i for i in target if i not in done]
 
@@ -862,7 +1099,8 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
         raise
     seconds = time.perf_counter() - t0
     meta = {"format_version": FORMAT_VERSION, "package_version": __version__,
-            "scenario": scenario.key, "scenario_name": scenario.name, "game": scenario.game,
+            "scenario": fixed["scenario"], "scenario_name": scenario.name,
+            "game": scenario.game,
             "scenario_version": scenario.version, "data_hash": scenario.data_hash,
             "options": dict(scenario.options), "options_hash": scenario.options_hash,
             "master_seed": seed, "games": game_sink.rows, "policies": specs,
@@ -890,7 +1128,7 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     m, lo, hi = mean_ci(vps) if vps else (math.nan, math.nan, math.nan)
     return BatchSummary(out, game_sink.rows, seconds, results, m, results.get(ERROR, 0),
                         rows_path, played, winners, (lo, hi), sorted(lost), why,
-                        per_turn, peak, seed)
+                        per_turn, peak, seed, notes)
 
 
 @contextmanager
@@ -923,13 +1161,13 @@ def _keep(flush: Callable[[], None], sinks: list[ParquetSink]) -> None:
 
 
 def worker_count(requested: int) -> int:
-    """``requested`` processes, or one per usable core for 0."""
+    """``requested`` processes, or one per usable core for 0 (at most ``MAX_WORKERS``)."""
     if requested > 0:
         return requested
     try:
-        return len(os.sched_getaffinity(0))
+        return min(len(os.sched_getaffinity(0)), MAX_WORKERS)
     except AttributeError:
-        return os.cpu_count() or 1
+        return min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 from gwe_fast.runner.dask_backend import BackendError  # noqa: E402 - no dask import needed
@@ -944,12 +1182,12 @@ BACKEND_ERRORS = (WorkerError, BackendError)
 
 def run_name(scenario: Scenario) -> str:
     """A file-name-friendly name of a scenario: ``brusilov-historical``, or ``<folder>-<file
-    stem>`` for a scenario file."""
+    stem>`` for a scenario file (the folder it is really in, however its path is given)."""
     from gwe_fast.scenario.loader import bundled_scenarios
 
     if scenario.key in bundled_scenarios():
         return scenario.key.replace("/", "-")
-    p = Path(scenario.path or scenario.key)
+    p = Path(os.path.realpath(scenario.path or scenario.key))   # however its path is spelled
     return f"{p.parent.name}-{p.stem}" if p.parent.name else p.stem
 
 

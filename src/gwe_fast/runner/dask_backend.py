@@ -16,10 +16,16 @@ Needs ``pip install "gwe_fast[cluster]"`` on the client and on every worker.
 
 from __future__ import annotations
 
+import re
+import socket
 from collections.abc import Iterator, Sequence
 
 CHUNK_GAMES = 100      #: games per task: enough to make the task overhead negligible
-CONNECT_TIMEOUT = "30s"
+#: seconds to wait for the scheduler: a live one answers within a second or two
+CONNECT_TIMEOUT = 10
+
+_ADDRESS = re.compile(r"(?:(?P<scheme>tcp|tls|ws|wss|ucx)://)?"
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})/?")
 
 
 class BackendError(RuntimeError):
@@ -37,22 +43,76 @@ def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
     return [list(indices[a:a + size]) for a in range(0, len(indices), size)]
 
 
+def check_address(address: str) -> tuple[str, int] | None:
+    """Refuse (``BackendError``, one sentence) a scheduler address that is not
+    ``[PROTOCOL://]HOST:PORT`` (protocol tcp, tls, ws, wss or ucx) or ``inproc://…``; return
+    ``(host, port)`` of a TCP-based one.
+
+    >>> check_address("tcp://10.0.0.5:8786")
+    ('10.0.0.5', 8786)
+    >>> check_address("nonsense")
+    Traceback (most recent call last):
+    ...
+    gwe_fast.runner.dask_backend.BackendError: 'nonsense' is not the address of a dask scheduler: give PROTOCOL://HOST:PORT, for example tcp://10.0.0.5:8786
+    """
+    text = str(address).strip()
+    if text.startswith("inproc://") and len(text) > len("inproc://"):
+        return None
+    m = _ADDRESS.fullmatch(text)
+    if m is None or not 0 < int(m["port"]) < 65536:
+        raise BackendError(f"{address!r} is not the address of a dask scheduler: give "
+                           f"PROTOCOL://HOST:PORT, for example tcp://10.0.0.5:8786")
+    return m["host"].strip("[]"), int(m["port"])
+
+
 def dask_games(job, todo: Sequence[int], scheduler: str,
                chunk_games: int | None = None) -> Iterator[tuple]:
     """Connect to the cluster at ``scheduler`` (now, so that an unreachable one fails before
     anything is written) and return the events ``("game", i, row, turns)``, ``("lost", [i],
     why)`` and ``("rss", mb)`` of the games ``todo`` of ``job``, chunk by chunk as they
-    finish."""
+    finish.
+
+    The address is checked first, then whether anything answers there (a plain connection,
+    at most ``CONNECT_TIMEOUT`` seconds), and only then is a dask client made: a client that
+    fails to connect takes twice its timeout more to close when the program ends."""
     try:
         from distributed import Client
     except ImportError:
         raise BackendError('the dask backend needs dask.distributed: pip install '
                            '"gwe_fast[cluster]"') from None
+    where = check_address(scheduler)
+    if where is not None:
+        try:
+            socket.create_connection(where, timeout=CONNECT_TIMEOUT).close()
+        except OSError as exc:
+            why = exc.strerror or str(exc) or type(exc).__name__
+            raise BackendError(f"cannot reach the dask scheduler at {scheduler}: "
+                               f"{why}") from None
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise BackendError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
+        client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+    except Exception as exc:  # noqa: BLE001 - whatever answered there is not a scheduler
+        _drop_half_made_client(exc)
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        raise BackendError(f"cannot use the dask scheduler at {scheduler}: {why}") from None
     return _Events(client, _stream(client, job, chunks(list(todo), chunk_games or CHUNK_GAMES)))
+
+
+def _drop_half_made_client(exc: BaseException) -> None:
+    """Mark the client whose constructor raised ``exc`` closed, so that it does not spend
+    twice its timeout trying to close when it is collected (and print a traceback then)."""
+    from distributed import Client
+
+    tb = exc.__traceback__
+    while tb is not None:
+        obj = tb.tb_frame.f_locals.get("self")
+        if isinstance(obj, Client):
+            try:
+                obj.status = "closed"
+                obj._loop_runner.stop()
+            except Exception:  # noqa: BLE001 - a best effort; the error is reported anyway
+                pass
+            return
+        tb = tb.tb_next
 
 
 class _Events:

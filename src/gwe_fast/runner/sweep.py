@@ -37,8 +37,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from gwe_fast import __version__
 from gwe_fast.analysis.stats import mean_ci, wilson
 from gwe_fast.scenario.errors import GIVEN, Fault, ScenarioError
@@ -393,12 +391,15 @@ class _Reader:
                 self.fault(parts + [k], f"unknown key {k!r} (allowed: "
                                         f"{', '.join(sorted(allowed))})")
 
-    def int_(self, value, parts, lo: int) -> int | None:
+    def int_(self, value, parts, lo: int, hi: int | None = None) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fault(parts, f"must be an integer, not {_kind(value)}")
             return None
         if value < lo:
             self.fault(parts, f"must be at least {lo}, not {value}")
+            return None
+        if hi is not None and value > hi:
+            self.fault(parts, f"must be at most {hi}, not {value}")
             return None
         return value
 
@@ -540,10 +541,13 @@ def read_sweep(path: str | Path) -> Sweep:
         if ref not in bundled_scenarios() and not Path(ref).is_absolute() and (
                 near.exists() or near.suffix == ".toml"):
             ref = str(near.resolve())
+    from gwe_fast.runner.batch import MAX_GAMES, MAX_SEED
+
     kw: dict[str, Any] = {}
-    for k, lo in (("games", 1), ("seed", 0), ("max_games", 1), ("batch", 1)):
+    for k, lo, hi in (("games", 1, MAX_GAMES), ("seed", 0, MAX_SEED),
+                      ("max_games", 1, MAX_GAMES), ("batch", 1, MAX_GAMES)):
         if k in sw:
-            v = rd.int_(sw[k], where + [k], lo)
+            v = rd.int_(sw[k], where + [k], lo, hi)
             if v is not None:
                 kw[k] = v
     if "until_ci" in sw:
@@ -1045,6 +1049,7 @@ def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
     is what ``prepare(sweep)`` returned, if the caller has it already.
     """
     from gwe_fast.runner.batch import ResumeError, run_batch
+    from gwe_fast.runner.parquet import RowsError, read_metadata, read_table
     from gwe_fast.scenario.loader import load_scenario
 
     log = log or (lambda msg: None)
@@ -1071,7 +1076,12 @@ def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
     batch = sweep.batch or sweep.games
     for run in runs:
         cell = run.cell
-        have = pq.read_metadata(run.file).num_rows if run.file.exists() else 0
+        try:
+            have = read_metadata(run.file).get("games", 0) if run.file.exists() else 0
+            have = have if isinstance(have, int) and not isinstance(have, bool) else 0
+        except RowsError as exc:
+            raise SweepError([Fault(str(run.file), "", f"{exc}; remove it or give another "
+                                                       f"--out")]) from None
         first = min(sweep.games, sweep.max_games) if sweep.until_ci is not None else sweep.games
         target = max(first, have)
         label = f"cell {cell.name!r}"
@@ -1094,7 +1104,10 @@ def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
                     f"{label}: {len(summary.not_played)} games could not be played "
                     f"({'; '.join(summary.lost_because)}); the others are kept in "
                     f"{summary.rows_path}; run the sweep again to play them")
-            cols = pq.read_table(run.file, columns=["result", "winner", "vp"]).to_pydict()
+            try:
+                cols = read_table(run.file, columns=["result", "winner", "vp"]).to_pydict()
+            except RowsError as exc:
+                raise SweepError([Fault(str(run.file), "", str(exc))]) from None
             have = run.games = len(cols["result"])
             run.errors = sum(r == "error" for r in cols["result"])
             n, run.value, run.low, run.high = interval(cols, sweep.metric)

@@ -424,9 +424,8 @@ def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
     tournament resumed in the folder of a ladder-only one plays only the missing pairs. An
     illegal answer ends its game with an ``IllegalChoice`` error (the engine counts it in
     ``PlayedGame.rejections`` and raises), so each such game counts one rejection."""
-    import pyarrow.parquet as pq
-
     from gwe_fast.runner.batch import run_batch
+    from gwe_fast.runner.parquet import read_table
 
     if games < 1:
         raise ValueError("the number of games per pair must be at least 1")
@@ -458,8 +457,8 @@ def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
 
         summary = run_batch(scenario, games, seed, path, policies={"allied": a, "central": c},
                             workers=workers, resume=resume, progress=step)
-        rows = pq.read_table(summary.rows_path,
-                             columns=["game_index", "vp", "winner", "error", "wall_time_s"])
+        rows = read_table(summary.rows_path,
+                          columns=["game_index", "vp", "winner", "error", "wall_time_s"])
         rows = rows.sort_by("game_index").to_pydict()
         for vp, winner, error, sec in zip(rows["vp"], rows["winner"], rows["error"],
                                           rows["wall_time_s"]):
