@@ -101,6 +101,7 @@ def default_outputs(scenario, seed: int = 0, sweep: str = "sweep",
     run = batch.default_out(Path("results"), scenario, seed)
     folder = default_folder(SimpleNamespace(name=sweep))
     return {"run": run, "per-turn": batch.turns_path_for(run),
+            "towns": batch.towns_path_for(run),
             "partial": batch.partial_path(run),
             "tournament": tournament_out(scenario),
             "tournament games": games_dir_for(tournament_out(scenario)) / "a--b.parquet",
@@ -255,7 +256,8 @@ def run(
                                       "seed<S>-<date>-<time>.parquet).")] = None,
     per_turn: Annotated[bool, typer.Option(
         "--per-turn", help="Also write one row per game, Game-Turn and side to "
-                           "<out stem>.turns.parquet.")] = False,
+                           "<out stem>.turns.parquet, and one row per game and VP town to "
+                           "<out stem>.towns.parquet.")] = False,
     turns_out: Annotated[Path | None, typer.Option(
         "--turns-out", metavar="FILE",
         help="Where to write the per-turn rows (implies --per-turn).")] = None,
