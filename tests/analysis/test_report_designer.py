@@ -166,6 +166,6 @@ def test_the_committed_format_2_study_is_reported_and_says_what_it_lacks():
     rep = build_report([BALANCE / "brusilov_historical_greedy"])
     table = " ".join(_table(rep.text, "What the inputs lack").split())   # wrapped text
     assert "no town table" in table
-    assert "derived as vp + towns_vp_russian" in table
+    assert "no vp_if_ended_now: only the running VP" in table
     assert "Towns\n" not in rep.text                 # no town table to show
     assert "VP by Game-Turn" in rep.text and "VP by cause" in rep.text

@@ -647,17 +647,17 @@ def overrides(cell: CellData) -> str:
 
 def ended_now(cell: CellData) -> tuple[np.ndarray | None, str]:
     """The per-turn VP if the game ended then, and how it was found: the per-turn file's
-    ``vp_if_ended_now``, or, in a Brusilov file written before that column, ``vp`` plus the
-    towns' VP (25.11, the only points the end of that game adds)."""
+    ``vp_if_ended_now``, or, in a Brusilov file of format 3 written before that column,
+    ``vp`` plus ``towns_vp_allied`` (25.11, the only points the end of that game adds). A
+    format 2 file has none (None, and the reason)."""
     t = cell.turns
     if t is None:
         return None, "no per-turn file"
     if "vp_if_ended_now" in t:
         return t["vp_if_ended_now"], ""
-    for col in ("towns_vp_allied", "towns_vp_russian"):
-        if col in t:
-            return t["vp"] + t[col], f"ended-now VP derived as vp + {col} (25.11)"
-    return None, "its per-turn file has no vp_if_ended_now"
+    if "towns_vp_allied" in t:
+        return t["vp"] + t["towns_vp_allied"], "ended-now VP derived as vp + towns_vp_allied"
+    return None, "no vp_if_ended_now: only the running VP by Game-Turn"
 
 
 def lacking(cell: CellData) -> list[str]:
