@@ -983,8 +983,7 @@ def calibrate(
         "--out", help="Folder for the games of each value and calibration.json (default "
                       "results/calibrate/<scenario>-<knob>).")] = None,
 ) -> None:
-    """Find the value of a knob that makes the game even at a given strength, with an
-    interval.
+    """Find the value of a knob that makes the game even.
 
     Every value tried plays the same games (common random numbers). victory_line reads the
     answer off one batch (the line does not change play); the other knobs are searched by
