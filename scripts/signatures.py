@@ -45,10 +45,17 @@ FORMER_RECORD_NAMES = {
 FORMER_TURN_NAMES = {"towns_held_allied": "towns_held_russian",
                      "towns_vp_allied": "towns_vp_russian"}
 
+#: per-turn columns added since the signatures were recorded, each computed from columns the
+#: signature already hashes (the Brusilov Offensive's ``vp_if_ended_now`` is ``vp`` plus
+#: ``towns_vp_allied``, 25.11): left out of the hash, so that a new output column, which
+#: changes no game, changes no signature. (The Kaiser's Battle had its own from the start.)
+ADDED_TURN_NAMES = {"brusilov/historical": ("vp_if_ended_now",)}
 
-def _former(row: dict, names: dict[str, str]) -> dict:
-    """``row`` with its keys as they were named when the signatures were recorded."""
-    return {names.get(k, k): v for k, v in row.items()}
+
+def _former(row: dict, names: dict[str, str], added: tuple[str, ...] = ()) -> dict:
+    """``row`` with its keys as they were named when the signatures were recorded (and
+    without the columns ``added`` since)."""
+    return {names.get(k, k): v for k, v in row.items() if k not in added}
 
 
 def signature(key: str, policy: str, seed: int, index: int) -> str:
@@ -63,7 +70,8 @@ def signature(key: str, policy: str, seed: int, index: int) -> str:
                    policies={0: make_policy(policy), 1: make_policy(policy)})
     r = d.play(g)
     record = _former(d.record(g), FORMER_RECORD_NAMES)
-    per_turn = [_former(t, FORMER_TURN_NAMES) for t in r.per_turn]
+    added = ADDED_TURN_NAMES.get(key, ())
+    per_turn = [_former(t, FORMER_TURN_NAMES, added) for t in r.per_turn]
     blob = repr((record, r.vp, r.level, r.winner, per_turn, g.events))
     return hashlib.sha256(blob.encode()).hexdigest()
 

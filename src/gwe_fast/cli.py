@@ -163,6 +163,7 @@ def default_outputs(scenario, seed: int = 0, sweep: str = "sweep",
     run = batch.default_out(Path("results"), scenario, seed)
     folder = default_folder(SimpleNamespace(name=sweep))
     return {"run": run, "per-turn": batch.turns_path_for(run),
+            "towns": batch.towns_path_for(run),
             "partial": batch.partial_path(run),
             "tournament": tournament_out(scenario),
             "tournament games": games_dir_for(tournament_out(scenario)) / "a--b.parquet",
@@ -319,7 +320,8 @@ def run(
                                       "seed<S>-<date>-<time>.parquet).")] = None,
     per_turn: Annotated[bool, typer.Option(
         "--per-turn", help="Also write one row per game, Game-Turn and side to "
-                           "<out stem>.turns.parquet.")] = False,
+                           "<out stem>.turns.parquet, and one row per game and VP town to "
+                           "<out stem>.towns.parquet.")] = False,
     turns_out: Annotated[Path | None, typer.Option(
         "--turns-out", metavar="FILE",
         help="Where to write the per-turn rows (implies --per-turn).")] = None,
@@ -1107,10 +1109,10 @@ def calibrate(
         "--out", help="Folder for the games of each value and calibration.json (default "
                       "results/calibrate/<scenario>-<knob>).")] = None,
 ) -> None:
-    """Find the value of a knob that makes the game even, with an interval.
+    """Find the value of a knob that makes the game even.
 
-    The game is played at a given strength (the policies). Every value tried plays the same games (common random numbers). victory_line reads the
-    answer off one batch (the line does not change play); the other knobs are searched by
+    The game is played at a given strength (the policies). Every value tried plays the same
+    games (common random numbers). victory_line reads the answer off one batch (the line does not change play); the other knobs are searched by
     bisection, replaying the games at each value. The interval holds every value at which the
     Allied win rate's 95 % Wilson interval contains the target (docs/sweeps.md,
     "Calibration"). The games of each value are kept in --out: run the same command again to

@@ -324,6 +324,7 @@ def test_a_killed_run_keeps_its_games_and_resume_completes_it(tiny, tmp_path, my
               per_turn=tmp_path / "whole.turns.parquet")
     same_rows(out, tmp_path / "whole.parquet")
     same_rows(tmp_path / "killed.turns.parquet", tmp_path / "whole.turns.parquet")
+    same_rows(tmp_path / "killed.towns.parquet", tmp_path / "whole.towns.parquet")
 
 
 def test_a_killed_worker_loses_only_its_game_and_resume_plays_it(tiny, tmp_path, mypolicies):

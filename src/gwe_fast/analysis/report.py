@@ -30,18 +30,26 @@ import base64
 import html
 import json
 import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from gwe_fast.analysis.stats import mean_ci, paired_diff, wilson
+from gwe_fast.analysis.stats import holm, mean_ci, paired_test, wilson
 
 GAME_COLUMNS = ("master_seed", "game_index", "result", "vp")
 TURN_COLUMNS = ("master_seed", "game_index", "turn", "vp")
+TOWN_COLUMNS = ("master_seed", "game_index", "town", "taken", "held_at_end",
+                "first_changed_turn")
 ERROR = "error"
 SIDES = ("allied", "central")
 MANIFEST = "sweep.json"
+_NUMERIC = __import__("re").compile(r"^([-+<]?[\d.]|—$|no game differs$|inf)")
+WIDTH = 100                 #: the text report's lines are at most this long
+MAX_COLUMN = 34             #: a wider column of the text report wraps its text
+ALPHA = 0.05                #: the family-wise error rate of the adjusted comparisons
+DOMINANT = 0.5              #: a VP cause above this share of the absolute VP is flagged
 
 
 class ReportError(ValueError):
@@ -62,6 +70,8 @@ class CellData:
     meta: dict
     turns: dict[str, np.ndarray] | None = None
     turns_path: Path | None = None
+    towns: dict[str, np.ndarray] | None = None
+    towns_path: Path | None = None
 
     @property
     def scenario(self) -> str:
@@ -130,9 +140,11 @@ def _read(path: Path) -> tuple[str, dict[str, np.ndarray], dict]:
         kind, need = "games", GAME_COLUMNS
     elif "turn" in names:
         kind, need = "turns", TURN_COLUMNS
+    elif "town" in names:
+        kind, need = "towns", TOWN_COLUMNS
     else:
-        raise ReportError(f"{path} is neither a results file (no 'result' column) nor a "
-                          f"per-turn file (no 'turn' column)")
+        raise ReportError(f"{path} is neither a results file (no 'result' column), a per-turn "
+                          f"file (no 'turn' column) nor a town table (no 'town' column)")
     missing = [c for c in need if c not in names]
     if missing:
         raise ReportError(f"{path} lacks the column{'s' if len(missing) > 1 else ''} "
@@ -186,7 +198,7 @@ def load_cells(paths: list[Path]) -> tuple[list[CellData], str | None]:
             if not files:
                 raise ReportError(f"folder {p} holds no .parquet file")
             for f in files:
-                if f.name.endswith(".turns.parquet"):
+                if f.name.endswith((".turns.parquet", ".towns.parquet")):
                     loose_turns.append(f)
                 else:
                     named.append((None, f, None))
@@ -195,7 +207,7 @@ def load_cells(paths: list[Path]) -> tuple[list[CellData], str | None]:
     cells: list[CellData] = []
     for label, f, t in named:
         kind, cols, meta = _read(f)
-        if kind == "turns":
+        if kind in ("turns", "towns"):
             loose_turns.append(f)
             continue
         cells.append(CellData(label or f.stem, f, cols, meta))
@@ -203,11 +215,14 @@ def load_cells(paths: list[Path]) -> tuple[list[CellData], str | None]:
         t = t or (beside if beside is not None and beside.exists() else None)
         if t is not None:
             _attach(cells[-1], t)
+        towns = f.parent / meta["towns"] if isinstance(meta.get("towns"), str) else None
+        if towns is not None and towns.exists():
+            _attach(cells[-1], towns)
     if not cells:
         raise ReportError("no results file among the inputs (only per-turn files)")
     for t in loose_turns:
-        if any(c.turns_path is not None and c.turns_path.resolve() == t.resolve()
-               for c in cells):
+        if any(p is not None and p.resolve() == t.resolve()
+               for c in cells for p in (c.turns_path, c.towns_path)):
             continue                          # already found beside its results file
         _attach(_owner(cells, t), t)
     labels = [c.label for c in cells]
@@ -231,8 +246,10 @@ def _owner(cells: list[CellData], turns: Path) -> CellData:
     for c in cells:
         if games_file and c.path.name == games_file and c.path.parent == turns.parent:
             return c
-    stem = turns.name[: -len(".turns.parquet")] if turns.name.endswith(".turns.parquet") \
-        else turns.stem
+    stem = turns.stem
+    for suffix in (".turns.parquet", ".towns.parquet"):
+        if turns.name.endswith(suffix):
+            stem = turns.name[: -len(suffix)]
     for c in cells:
         if c.path.stem == stem and c.path.parent == turns.parent:
             return c
@@ -247,11 +264,14 @@ def _owner(cells: list[CellData], turns: Path) -> CellData:
 
 def _attach(cell: CellData, path: Path) -> None:
     kind, cols, _ = _read(path)
-    if kind != "turns":
-        raise ReportError(f"{path} is a results file, not a per-turn file")
-    if cell.turns is not None:
-        raise ReportError(f"{cell.path} has two per-turn files ({cell.turns_path} and {path})")
-    cell.turns, cell.turns_path = cols, path
+    if kind == "games":
+        raise ReportError(f"{path} is a results file, not a per-turn file or town table")
+    what = "per-turn files" if kind == "turns" else "town tables"
+    if getattr(cell, kind) is not None:
+        raise ReportError(f"{cell.path} has two {what} ({getattr(cell, kind + '_path')} and "
+                          f"{path})")
+    setattr(cell, kind, cols)
+    setattr(cell, kind + "_path", path)
 
 
 def choose_baseline(cells: list[CellData], baseline: str | None,
@@ -300,6 +320,8 @@ class Interval:
     n: int
     count: float | None = None
     signed: bool = False
+    #: a paired difference over games that are all equal (every difference 0)
+    no_difference: bool = False
 
     def _empty(self) -> bool:
         return self.n == 0 or math.isnan(self.value)
@@ -308,6 +330,8 @@ class Interval:
         """As a percentage (a difference in percentage points)."""
         if self._empty():
             return "—"
+        if self.no_difference:
+            return "no game differs"
         if self.signed:
             return f"{100 * self.value:+.1f} pts [{_end(100 * self.low, 1, True)}, " \
                    f"{_end(100 * self.high, 1, True)}]"
@@ -316,6 +340,8 @@ class Interval:
     def num(self, digits: int = 2) -> str:
         if self._empty():
             return "—"
+        if self.no_difference:
+            return "no game differs"
         v = f"{self.value:+.{digits}f}" if self.signed else f"{self.value:.{digits}f}"
         lo, hi = (_end(x, digits, self.signed) for x in (self.low, self.high))
         return f"{v} [{lo}, {hi}]"
@@ -370,14 +396,37 @@ def _keyed(cell: CellData) -> dict[tuple[int, int], int]:
 
 @dataclass
 class Paired:
+    """A cell against the baseline: ``vp`` and ``allied`` are the 95 % intervals; ``vp_p``,
+    ``allied_p`` the p-values of the t test of no difference; ``vp_adj``, ``allied_adj`` the
+    intervals and ``vp_holm``, ``allied_holm`` the p-values adjusted for the family of
+    comparisons (``adjust_family``)."""
+
     n: int
     vp: Interval
     allied: Interval | None
+    vp_p: float = math.nan
+    allied_p: float = math.nan
+    vp_adj: Interval | None = None
+    allied_adj: Interval | None = None
+    vp_holm: float = math.nan
+    allied_holm: float = math.nan
+    pairs: tuple = ()
+
+
+def _allied_points(w: np.ndarray) -> np.ndarray:
+    return np.where(w == "allied", 1.0, np.where(w == "draw", 0.5, 0.0))
+
+
+def _diff(a: np.ndarray, b: np.ndarray, n: int, level: float = 0.95) -> tuple[Interval, float]:
+    d, lo, hi, p = paired_test(a, b, level)
+    same = bool(np.all(a == b)) and n > 0
+    return Interval(d, lo, hi, n, signed=True, no_difference=same), p
 
 
 def paired(cell: CellData, base: CellData) -> Paired:
     """``cell`` minus ``base`` over the games both finished with the same master seed and
-    game index: mean VP difference and Allied win-rate difference, 95 % t intervals."""
+    game index: mean VP difference and Allied win-rate difference, 95 % t intervals and the
+    p-values of the paired t test."""
     a, b = _keyed(cell), _keyed(base)
     common = sorted(set(a) & set(b))
     ra = np.array([a[k] for k in common], dtype=int)
@@ -385,15 +434,40 @@ def paired(cell: CellData, base: CellData) -> Paired:
     n = len(common)
     if n == 0:
         return Paired(0, Interval(math.nan, math.nan, math.nan, 0, signed=True), None)
-    d, lo, hi = paired_diff(cell.games["vp"][ra].astype(float), base.games["vp"][rb].astype(float))
-    vp = Interval(d, lo, hi, n, signed=True)
-    allied = None
+    va, vb = cell.games["vp"][ra].astype(float), base.games["vp"][rb].astype(float)
+    vp, vp_p = _diff(va, vb, n)
+    allied, allied_p, pairs = None, math.nan, [(va, vb)]
     if "winner" in cell.games and "winner" in base.games:
-        def score(w):
-            return np.where(w == "allied", 1.0, np.where(w == "draw", 0.5, 0.0))
-        d, lo, hi = paired_diff(score(cell.games["winner"][ra]), score(base.games["winner"][rb]))
-        allied = Interval(d, lo, hi, n, signed=True)
-    return Paired(n, vp, allied)
+        wa = _allied_points(cell.games["winner"][ra])
+        wb = _allied_points(base.games["winner"][rb])
+        allied, allied_p = _diff(wa, wb, n)
+        pairs.append((wa, wb))
+    return Paired(n, vp, allied, vp_p, allied_p, pairs=tuple(pairs))
+
+
+def adjust_family(found: list[Paired], alpha: float = ALPHA) -> int:
+    """Adjust every comparison of ``found`` (the VP and the Allied win rate of each cell) for
+    the family they make: Holm's step-down p-values (family-wise error rate ``alpha``) and
+    Bonferroni intervals (each at level ``1 - alpha / m``, together covering all ``m`` true
+    differences at ``1 - alpha``). Returns ``m``, the size of the family."""
+    tests = [(p, "vp") for p in found if p.n] + [(p, "allied") for p in found
+                                                  if p.n and p.allied is not None]
+    m = len(tests)
+    if not m:
+        return 0
+    adjusted = holm([getattr(p, f"{what}_p") for p, what in tests])
+    level = 1 - alpha / m
+    for (p, what), q in zip(tests, adjusted):
+        setattr(p, f"{what}_holm", q)
+        a, b = p.pairs[0 if what == "vp" else 1]
+        setattr(p, f"{what}_adj", _diff(a, b, p.n, level)[0])
+    return m
+
+
+def _p(x: float) -> str:
+    if x is None or math.isnan(x):
+        return "—"
+    return "<0.001" if x < 0.001 else f"{x:.3f}"
 
 
 def turn_bands(turns: dict[str, np.ndarray], column: str) -> dict[str, np.ndarray]:
@@ -425,11 +499,47 @@ class Report:
     images: list[Path] = field(default_factory=list)
 
 
-def _table(head: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
-    line = lambda r: "  ".join(str(x).ljust(w) if i == 0 else str(x).rjust(w)  # noqa: E731
-                               for i, (x, w) in enumerate(zip(r, widths))).rstrip()
-    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+def _table(head: list[str], rows: list[list[str]], width: int = WIDTH) -> str:
+    """A text table at most ``width`` columns wide: a column wider than ``MAX_COLUMN`` wraps
+    its text over several lines, and columns that still do not fit go on to a further block,
+    which repeats the first column."""
+    data = [[str(x) for x in r] for r in [head] + rows]
+    natural = [max(len(r[i]) for r in data) for i in range(len(head))]
+    widths = [min(MAX_COLUMN, w) for w in natural]
+    widths[0] = min(widths[0], width // 3)
+    spare = width - sum(widths) - 2 * (len(widths) - 1)
+    for i, w in enumerate(natural):              # room left: unwrap the wrapped columns
+        if spare > 0 and w > widths[i]:
+            more = min(spare, w - widths[i])
+            widths[i] += more
+            spare -= more
+    numeric = [bool(rows) and all(_NUMERIC.match(r[i]) for r in data[1:])
+               for i in range(len(head))]
+    groups: list[list[int]] = [[]]
+    used = widths[0]
+    for i in range(1, len(head)):
+        if groups[-1] and used + 2 + widths[i] > width:
+            groups.append([])
+            used = widths[0]
+        groups[-1].append(i)
+        used += 2 + widths[i]
+
+    def lines(row: list[str], idx: list[int]) -> list[str]:
+        cells = [textwrap.wrap(row[i], widths[i], break_on_hyphens=False) or [""] for i in idx]
+        out = []
+        for k in range(max(len(c) for c in cells)):
+            parts = [(c[k] if k < len(c) else "") for c in cells]
+            out.append("  ".join(x.rjust(widths[i]) if j and numeric[i] else x.ljust(widths[i])
+                                 for j, (x, i) in enumerate(zip(parts, idx))).rstrip())
+        return out
+
+    blocks = []
+    for idx in ([0] + g for g in groups):
+        text = lines(data[0], idx) + ["  ".join("-" * widths[i] for i in idx)]
+        for r in data[1:]:
+            text += lines(r, idx)
+        blocks.append("\n".join(text))
+    return "\n\n".join(blocks)
 
 
 def tables(rep: Report) -> list[tuple[str, list[str], list[list[str]], str]]:
@@ -441,11 +551,20 @@ def tables(rep: Report) -> list[tuple[str, list[str], list[list[str]], str]]:
         meta = c.meta
         rows.append([c.label, c.path.name, c.scenario, str(len(c.games["result"])), str(c.errors),
                      ", ".join(sorted({str(int(s)) for s in c.games["master_seed"]})),
-                     _short_json(c.games.get("options"), meta.get("options")),
+                     overrides(c),
                      _short_json(c.games.get("policies"), meta.get("policies"))])
     out.append(("Inputs", ["cell", "file", "scenario", "games", "errors", "master seed",
-                           "options", "policies"], rows,
-                "Statistics below are over finished games (errors excluded)."))
+                           "options changed", "policies"], rows,
+                "Statistics below are over finished games (errors excluded). 'options "
+                "changed': the options whose value differs from the scenario's default "
+                "('defaults': none does)."))
+    lacks = [[c.label, str(c.meta.get("format_version", "?")), "; ".join(what)]
+             for c in cells for what in [lacking(c)] if what]
+    if lacks:
+        out.append(("What the inputs lack", ["cell", "results format", "left out"], lacks,
+                    "Files written before a column or table existed (results format 2, such as "
+                    "the committed results/balance/, or format 3 before the town table) are "
+                    "reported without it."))
     shares = {c.label: level_shares(c, rep.levels) for c in cells}
     rows = [[lv] + [shares[c.label][lv].pct() for c in cells] for lv in rep.levels]
     out.append(("Results by level of victory", ["level"] + labels, rows,
@@ -466,20 +585,331 @@ def tables(rep: Report) -> list[tuple[str, list[str], list[list[str]], str]]:
                      f"{_f(v['min'], 0)} .. {_f(v['max'], 0)}"])
     out.append(("Victory points", ["cell", "games", "mean VP [95 % t]", "sd", "median", "range"],
                 rows, "Final VP total of each finished game; the interval is Student's t."))
+    out.extend(cause_tables(cells))
     if rep.baseline is not None and len(cells) > 1:
+        found = [(c, paired(c, rep.baseline)) for c in cells if c is not rep.baseline]
+        m = adjust_family([p for _, p in found])
         rows = []
-        for c in cells:
-            if c is rep.baseline:
-                continue
-            p = paired(c, rep.baseline)
-            rows.append([c.label, str(p.n), p.vp.num(),
-                         p.allied.pct() if p.allied is not None else "—"])
+        for c, p in found:
+            adj = [p.vp_adj.num() if p.vp_adj else "—", _p(p.vp_holm)]
+            if p.allied is not None:
+                adj_a = [p.allied_adj.pct() if p.allied_adj else "—", _p(p.allied_holm)]
+            else:
+                adj_a = ["—", "—"]
+            rows.append([c.label, str(p.n), p.vp.num(), *adj,
+                         p.allied.pct() if p.allied is not None else "—", *adj_a])
         out.append((f"Paired differences against {rep.baseline.label!r}",
-                    ["cell", "paired games", "Δ mean VP [95 %]", "Δ Allied win rate [95 %]"],
+                    ["cell", "paired games", "Δ mean VP [95 %]", "Δ VP [adjusted]",
+                     "p (Holm)", "Δ Allied win rate [95 %]", "Δ win rate [adjusted]",
+                     "p (Holm)"],
                     rows, "Cell minus baseline over the games both played with the same master "
                           "seed and game index (common random numbers); 95 % t intervals of "
-                          "the mean paired difference."))
+                          f"the mean paired difference. The {m} comparisons of this table are "
+                          f"one family: 'p (Holm)' is the p-value of the paired t test adjusted "
+                          f"by Holm's step-down method (family-wise error rate "
+                          f"{ALPHA:.0%}); '[adjusted]' is the Bonferroni interval (each at "
+                          f"{100 * (1 - ALPHA / max(m, 1)):.2f} %, all {m} together at "
+                          f"{1 - ALPHA:.0%}). Call a difference measured only when its Holm "
+                          f"p-value is below {ALPHA}. 'no game differs': every pair of games "
+                          f"ended alike."))
+    out.extend(turn_tables(cells))
+    out.extend(town_tables(cells))
+    out.extend(loss_tables(cells))
     return out
+
+
+# --- what a designer asks: ended-now VP, towns, causes, losses against history ----------
+
+_SCENARIOS: dict[str, object] = {}
+
+
+def scenario_of(cell: CellData):
+    """The cell's scenario, loaded with its defaults (for option defaults and ``history``);
+    None when it cannot be loaded (a scenario file moved away, another version's data)."""
+    key = cell.scenario
+    if key not in _SCENARIOS:
+        from gwe_fast import load_scenario
+
+        try:
+            _SCENARIOS[key] = load_scenario(key)
+        except Exception:  # noqa: BLE001 - the report goes on without what it would give
+            _SCENARIOS[key] = None
+    return _SCENARIOS[key]
+
+
+def overrides(cell: CellData) -> str:
+    """The cell's options that differ from its scenario's defaults (``defaults`` if none),
+    or every option when the scenario cannot be loaded."""
+    col = cell.games.get("options")
+    values = sorted({str(x) for x in col}) if col is not None and len(col) else []
+    if len(values) > 1:
+        return f"{len(values)} different"
+    try:
+        opts = json.loads(values[0]) if values else cell.meta.get("options")
+    except ValueError:
+        return values[0]
+    if not isinstance(opts, dict):
+        return "?"
+    sc = scenario_of(cell)
+    if sc is None:
+        return ", ".join(f"{k}={_v(v)}" for k, v in opts.items()) or "defaults"
+    default = dict(sc.options)
+    changed = {k: v for k, v in opts.items() if k not in default or default[k] != v}
+    return ", ".join(f"{k}={_v(v)}" for k, v in changed.items()) or "defaults"
+
+
+def ended_now(cell: CellData) -> tuple[np.ndarray | None, str]:
+    """The per-turn VP if the game ended then, and how it was found: the per-turn file's
+    ``vp_if_ended_now``, or, in a Brusilov file of format 3 written before that column,
+    ``vp`` plus ``towns_vp_allied`` (25.11, the only points the end of that game adds). A
+    format 2 file has none (None, and the reason)."""
+    t = cell.turns
+    if t is None:
+        return None, "no per-turn file"
+    if "vp_if_ended_now" in t:
+        return t["vp_if_ended_now"], ""
+    if "towns_vp_allied" in t:
+        return t["vp"] + t["towns_vp_allied"], "ended-now VP derived as vp + towns_vp_allied"
+    return None, "no vp_if_ended_now: only the running VP by Game-Turn"
+
+
+def lacking(cell: CellData) -> list[str]:
+    """What the report leaves out for this cell because its files lack it."""
+    out = []
+    if cell.turns is None:
+        out.append("no per-turn file: no VP by Game-Turn")
+    else:
+        v, how = ended_now(cell)
+        if v is None or how:
+            out.append(how)
+    if cell.towns is None and cell.turns is not None:
+        out.append("no town table (<stem>.towns.parquet): no town statistics")
+    if not any(k.startswith("vp_") for k in cell.games):
+        out.append("no vp_* columns: no VP by cause")
+    return out
+
+
+def vp_causes(cell: CellData) -> dict[str, tuple[float, float]]:
+    """Per VP cause (the ``vp_*`` columns): its mean over finished games and its share of the
+    absolute VP (the sum over games and causes of the points' sizes, whatever their sign)."""
+    ok = cell.finished
+    cols = {k[3:]: cell.games[k][ok].astype(float) for k in cell.games if k.startswith("vp_")}
+    total = sum(float(np.abs(v).sum()) for v in cols.values())
+    return {k: (float(v.mean()) if v.size else math.nan,
+                float(np.abs(v).sum()) / total if total else 0.0) for k, v in cols.items()}
+
+
+def cause_tables(cells: list[CellData]) -> list[tuple]:
+    causes: dict[str, dict[str, tuple[float, float]]] = {c.label: vp_causes(c) for c in cells}
+    names = list(dict.fromkeys(k for c in cells for k in causes[c.label]))
+    if not names:
+        return []
+    rows, flags = [], []
+    for k in names:
+        row = [k.replace("_", " ")]
+        for c in cells:
+            got = causes[c.label].get(k)
+            if got is None:
+                row.append("—")
+                continue
+            mean, share = got
+            mark = ", dominates" if share > DOMINANT else ""
+            row.append(f"{mean:+.1f} ({100 * share:.0f} %{mark})")
+            if share > DOMINANT:
+                flags.append(f"in {c.label!r} {k.replace('_', ' ')} makes {100 * share:.0f} % "
+                             f"of the absolute VP")
+        rows.append(row)
+    note = ("Mean VP of each cause per game, and its share of the absolute VP (the points of "
+            "every cause counted whatever their sign). ")
+    if flags:
+        note += ("One cause dominates the score (over half of it): " + "; ".join(flags)
+                 + ". The result then says more about that cause than about the rest of the "
+                   "game.")
+    else:
+        note += "No cause makes over half of the absolute VP."
+    return [("VP by cause", ["cause"] + [c.label for c in cells], rows, note)]
+
+
+def turn_tables(cells: list[CellData]) -> list[tuple]:
+    """Median running VP and ended-now VP by Game-Turn, per cell with a per-turn file."""
+    have = [c for c in cells if c.turns is not None]
+    if not have:
+        return []
+    series = {}
+    for c in have:
+        running = turn_bands(c.turns, "vp")
+        now, _ = ended_now(c)
+        ended = turn_bands({**c.turns, "_now": now}, "_now") if now is not None else None
+        series[c.label] = (running, ended)
+    turns = sorted({int(t) for r, _ in series.values() for t in r["turn"]})
+    rows = []
+    for t in turns:
+        row = [str(t)]
+        for c in have:
+            running, ended = series[c.label]
+            k = np.flatnonzero(running["turn"] == t)
+            run = _f(float(running["median"][k[0]]), 1) if k.size else "—"
+            if ended is not None and k.size:
+                row.append(f"{run} / {_f(float(ended['median'][k[0]]), 1)}")
+            else:
+                row.append(f"{run} / —")
+        rows.append(row)
+    return [("VP by Game-Turn", ["turn"] + [c.label for c in have], rows,
+             "Median over games at the end of each Game-Turn: the running VP (points scored so "
+             "far) / the VP if the game ended then (the running VP and every point the end of "
+             "the game adds: towns 25.11 in the Brusilov Offensive; towns 20.11 and Allied "
+             "units in trench hexes 20.13 in The Kaiser's Battle). The last Game-Turn's ended-"
+             "now VP is the final score.")]
+
+
+def town_stats(cell: CellData) -> dict[str, dict]:
+    """Per town: its value, the share of finished games in which it changed hands and in
+    which it was held at the end by its taker (Wilson intervals), and the median Game-Turn it
+    first changed hands in the games it did."""
+    t = cell.towns
+    ok = set(_keyed(cell))
+    keep = np.array([(int(s), int(g)) in ok for s, g in zip(t["master_seed"], t["game_index"])],
+                    dtype=bool)
+    out: dict[str, dict] = {}
+    n = len(ok)
+    names = t["town"][keep]
+    for name in dict.fromkeys(names.tolist()):
+        m = names == name
+        taken = t["taken"][keep][m].astype(bool)
+        held = t["held_at_end"][keep][m].astype(bool)
+        first = t["first_changed_turn"][keep][m][taken]
+        value = int(t["value"][keep][m][0]) if "value" in t else 0
+        out[name] = {"value": value, "taken": share(float(taken.sum()), n),
+                     "held": share(float(held.sum()), n),
+                     "median_turn": float(np.median(first)) if first.size else math.nan}
+    return out
+
+
+def _history_turn(th) -> str:
+    if th is None:
+        return "—"
+    if th.outcome == "never":
+        return "never"
+    if th.outcome == "after":
+        return f"after the game ({th.date})" if th.date else "after the game"
+    a, b = th.turns if th.turns else (None, None)
+    text = "?" if a is None else (str(a) if a == b else f"{a}-{b}")
+    return text + (f", retaken {th.retaken}" if th.retaken is not None else "")
+
+
+def town_tables(cells: list[CellData]) -> list[tuple]:
+    have = [c for c in cells if c.towns is not None]
+    if not have:
+        return []
+    stats = {c.label: town_stats(c) for c in have}
+    sc = scenario_of(have[0])
+    history = getattr(sc, "history", None)
+    names = list(dict.fromkeys(k for c in have for k in stats[c.label]))
+    shown = [k for k in names if any(stats[c.label].get(k, {}).get("taken", Interval(
+        0, 0, 0, 0, 0)).count for c in have) or (history and history.town(k))]
+    value = {k: next(stats[c.label][k]["value"] for c in have if k in stats[c.label])
+             for k in names}
+    shown.sort(key=lambda k: (-value[k], k))
+    rows = []
+    for k in shown:
+        row = [k, str(value[k]), _history_turn(history.town(k) if history else None)]
+        for c in have:
+            st = stats[c.label].get(k)
+            if st is None:
+                row.append("—")
+                continue
+            turn = "—" if math.isnan(st["median_turn"]) else f"{st['median_turn']:g}"
+            row.append(f"{100 * st['taken'].value:.0f} % / {100 * st['held'].value:.0f} % / "
+                       f"{turn}")
+        rows.append(row)
+    left = len(names) - len(shown)
+    note = ("Per town: the share of games in which it changed hands (taken), the share in which "
+            "its taker held it at the end (held), and the median Game-Turn it first changed "
+            "hands in the games it did; 'history' is the Game-Turn it changed hands in the real "
+            "campaign (the scenario's [history] table, its sources in the scenario file). "
+            "Towns in order of value.")
+    if left:
+        note += f" {left} town{'s' if left > 1 else ''} never taken and without history left out."
+    if history is None:
+        note += " The scenario has no [history] table."
+    head = ["town", "VP", "history"] + [f"{c.label}: taken / held / turn" for c in have]
+    return [("Towns", head, rows, note)]
+
+
+def _ratio_ci(num: np.ndarray, den: np.ndarray, seed: int = 0) -> tuple[float, float, float]:
+    """The ratio of the means ``num / den`` with a 95 % percentile bootstrap interval over
+    games (2000 resamples, a fixed seed: the same input gives the same interval)."""
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    if not num.size or den.sum() == 0:
+        return math.nan, math.nan, math.nan
+    r = float(num.mean() / den.mean())
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, num.size, size=(2000, num.size))
+    d = den[idx].mean(axis=1)
+    boot = np.where(d > 0, num[idx].mean(axis=1) / np.where(d > 0, d, 1), np.inf)
+    lo, hi = np.percentile(boot, [2.5, 97.5])
+    return r, float(lo), float(hi)
+
+
+def loss_tables(cells: list[CellData]) -> list[tuple]:
+    rows = []
+    for c in cells:
+        g, ok = c.games, c.finished
+        for what, cols in (("SP eliminated", ("sp_lost_central", "sp_lost_allied")),
+                           ("steps lost", ("steps_lost_central_", "steps_lost_allied_"))):
+            if what == "steps lost":
+                parts = [[k for k in g if k.startswith(p)] for p in cols]
+                if not all(parts):
+                    continue
+                cen = sum(g[k][ok].astype(float) for k in parts[0])
+                al = sum(g[k][ok].astype(float) for k in parts[1])
+            else:
+                if not all(k in g for k in cols):
+                    continue
+                cen, al = g[cols[0]][ok].astype(float), g[cols[1]][ok].astype(float)
+            r, lo, hi = _ratio_ci(cen, al)
+            ratio = "—" if math.isnan(r) else f"{r:.2f} [{_end(lo, 2, False)}, {_end(hi, 2, False)}]"
+            rows.append([f"{c.label}: {what}", f"{cen.mean():.1f}",
+                         f"{al.mean():.1f}", ratio, "the game"])
+    sc = scenario_of(cells[0])
+    history = getattr(sc, "history", None)
+    periods: dict[tuple, dict[str, object]] = {}
+    if history is not None and history.losses:
+        for x in history.losses:
+            periods.setdefault(x.turns, {})[x.side] = x
+        for turns, by in periods.items():
+            cen, al = by.get("central"), by.get("allied")
+
+            def men(x):
+                if x is None:
+                    return "—"
+                return f"{x.low:,}" if x.low == x.high else f"{x.low:,}-{x.high:,}"
+            ratio = "—"
+            if cen is not None and al is not None and al.low > 0:
+                lo, hi = cen.low / al.high, cen.high / al.low
+                ratio = f"{cen.low / al.low:.2f}" if lo == hi else f"{lo:.2f}-{hi:.2f}"
+            period = (cen or al).period
+            what = "; ".join(f"{x.side}: {x.what} ({x.confidence} confidence)"
+                             for x in (cen, al) if x is not None)
+            rows.append([f"history, {period}: {what}", men(cen), men(al), ratio,
+                         f"Game-Turns {turns[0]}-{turns[1]}"])
+    if not rows:
+        return []
+    note = ("Losses of the Central Powers (the Germans) against those of the Allies (the "
+            "Russians; the British and French): the game's mean per game over finished games "
+            "(SP eliminated: stacking points of the units eliminated; steps lost: all causes), "
+            "the ratio of the means with a 95 % bootstrap interval; below, the historical "
+            "figures of the scenario's [history] table, in men, with their ratio where the "
+            "sources give both sides for the same period (a range when a figure is a range). "
+            "Stacking points and men are not the same unit: compare the ratios, not the "
+            "numbers.")
+    if history is None:
+        note += " The scenario has no [history] table."
+    elif not any(len(by) == 2 for by in periods.values()):
+        note += (" The scenario's sources give no figures of both sides for the same period, "
+                 "so there is no historical ratio to set beside the game's.")
+    return [("Losses against history", ["what", "central", "allied", "central : allied",
+                                          "period"], rows, note)]
 
 
 def _f(x: float, digits: int = 2) -> str:
@@ -509,7 +939,7 @@ def _v(v) -> str:
 def text_report(rep: Report) -> str:
     parts = []
     for title, head, rows, note in tables(rep):
-        parts.append(f"{title}\n{_table(head, rows)}\n({note})")
+        parts.append(f"{title}\n{_table(head, rows)}\n{textwrap.fill(f'({note})', WIDTH)}")
     return "\n\n".join(parts) + "\n"
 
 
@@ -569,11 +999,20 @@ def plot_vp(rep: Report, path: Path) -> Path:
     return path
 
 
-def _band(ax, cells, column, title):
+def _band(ax, cells, column, title, ended=False):
     for j, c in enumerate(cells):
         if c.turns is None or column not in c.turns:
             continue
         b = turn_bands(c.turns, column)
+        now = ended_now(c)[0] if ended else None
+        if now is not None:           # the ended-now VP, banded; the running VP dashed
+            e = turn_bands({**c.turns, "_now": now}, "_now")
+            ax.fill_between(e["turn"], e["low"], e["high"], color=f"C{j % 10}", alpha=0.2)
+            ax.plot(e["turn"], e["median"], color=f"C{j % 10}",
+                    label=f"{c.label}: if the game ended then")
+            ax.plot(b["turn"], b["median"], color=f"C{j % 10}", linestyle="--",
+                    label=f"{c.label}: running")
+            continue
         ax.fill_between(b["turn"], b["low"], b["high"], color=f"C{j % 10}", alpha=0.2)
         ax.plot(b["turn"], b["median"], color=f"C{j % 10}", label=c.label)
     from matplotlib.ticker import MaxNLocator
@@ -586,7 +1025,8 @@ def _band(ax, cells, column, title):
 def plot_turn_vp(rep: Report, path: Path) -> Path:
     fig = _figure(7, 4)
     ax = fig.add_subplot()
-    _band(ax, rep.cells, "vp", "VP by Game-Turn: median and 10-90 % band")
+    _band(ax, rep.cells, "vp", "VP by Game-Turn if the game ended then (solid, 10-90 % band) "
+                               "and running (dashed): medians", ended=True)
     ax.set_ylabel("VP")
     ax.legend(fontsize=8)
     fig.savefig(path)
@@ -611,7 +1051,8 @@ _CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;c
 table{border-collapse:collapse;margin:.5em 0 .3em}td,th{border:1px solid #ccc;padding:.25em .6em}
 th{background:#f0f0f0}td{text-align:right;font-variant-numeric:tabular-nums}
 td:first-child,th:first-child{text-align:left}p.note{color:#555;font-size:.9em;margin-top:0}
-img{max-width:100%;border:1px solid #eee;margin:.5em 0}"""
+img{max-width:100%;border:1px solid #eee;margin:.5em 0}
+table{display:block;overflow-x:auto;max-width:100%}"""
 
 
 def _html(rep: Report, images: list[tuple[str, Path]]) -> str:

@@ -8,7 +8,9 @@ tournaments and the benchmarks see of a game:
 * ``RECORD_FIELDS``: the game's own columns of the one-row-per-game record (pyarrow fields,
   non-null), which ``record(game, result)`` fills;
 * ``TURN_FIELDS``: the columns of the one-row-per-turn-and-side record; ``GameResult.per_turn``
-  holds those rows.
+  holds those rows;
+* ``TOWN_FIELDS`` (the hex games): the columns of the one-row-per-game-and-town record, which
+  ``play(game, towns=True)`` puts in ``GameResult.towns``.
 
 Examples
 --------
@@ -41,6 +43,8 @@ class GameResult:
     winner: str
     turns_played: int
     per_turn: list[dict] = field(default_factory=list)
+    #: the town record (``gwe_fast.games.towns``), when asked for (``play(..., towns=True)``)
+    towns: list[dict] | None = None
 
 
 def driver(game: str) -> ModuleType:

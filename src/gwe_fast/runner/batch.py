@@ -180,6 +180,57 @@ def turn_schema(scenario: Scenario) -> pa.Schema:
     return pa.schema(TURN_KEY_FIELDS + [f.with_nullable(False) for f in d.TURN_FIELDS])
 
 
+#: the key under which a game's town rows travel with its row from the process that played it;
+#: taken off before the row is written
+TOWNS_KEY = "__towns__"
+
+
+def records_towns(driver) -> bool:
+    """Whether a game keeps a town record (``TOWN_FIELDS``: the hex games)."""
+    return driver is not None and hasattr(driver, "TOWN_FIELDS")
+
+
+def town_schema(scenario: Scenario) -> pa.Schema | None:
+    """The town table (one row per game and Victory Point town): ``master_seed``,
+    ``game_index`` + ``gwe_fast.games.towns.TOWN_FIELDS``; None for a game without one."""
+    d = _driver(scenario.game)
+    if not records_towns(d):
+        return None
+    return pa.schema(TURN_KEY_FIELDS + [f.with_nullable(False) for f in d.TOWN_FIELDS])
+
+
+def towns_path_for(out: Path) -> Path:
+    """The town table of a run written to ``out``: ``<stem>.towns.parquet``, beside it."""
+    out = Path(out)
+    return out.with_name(f"{out.stem}.towns{out.suffix or '.parquet'}")
+
+
+def _recover_towns(out: Path, towns_out: Path, games: pa.Table | None, expect: dict,
+                   schema: pa.Schema, n_towns: int) -> pa.Table | None:
+    """The town rows already written for the games in ``games`` (``_recover``'s per-turn
+    check, for the town table): every finished game must have its ``n_towns`` rows."""
+    if games is None or games.num_rows == 0:
+        return None
+    done = set(games.column("game_index").to_pylist())
+    try:
+        towns = read_rows(towns_out, schema, keys=done)
+    except RowsError as exc:
+        raise ResumeError(f"cannot resume: {exc}") from None
+    played = set(games.filter(pc.not_equal(games.column("result"), ERROR))
+                 .column("game_index").to_pylist())
+    have = set(towns.column("game_index").to_pylist()) if towns is not None else set()
+    missing = sorted(played - have) if n_towns else []
+    if missing:
+        raise ResumeError(f"cannot resume {out} with --per-turn: {towns_out} has no town rows "
+                          f"for {len(missing)} of its {len(played)} finished games (game "
+                          f"{missing[0]} the first); was the run begun by an older gwe_fast?")
+    if towns is not None and towns.num_rows and set(
+            towns.column("master_seed").unique().to_pylist()) != {expect["master_seed"]}:
+        raise ResumeError(f"cannot resume {towns_out}: its rows are not of seed "
+                          f"{expect['master_seed']}")
+    return towns
+
+
 def _canonical_spec(spec: str) -> str:
     name, params = parse_spec(spec)
     if not params:
@@ -274,6 +325,8 @@ class Player:
                              if per_turn and self.driver is not None else {})
         if self.driver is not None:
             self._record_takes_result = len(inspect.signature(self.driver.record).parameters) > 1
+        #: the town record goes with the per-turn record, for a game that keeps one
+        self.towns = per_turn and records_towns(self.driver)
 
     def play(self, index: int) -> tuple[dict, list[dict]]:
         t0 = time.perf_counter()
@@ -312,11 +365,13 @@ class Player:
         if d is not None:
             result = None
             try:
-                result = d.play(g)
+                result = d.play(g, towns=True) if self.towns else d.play(g)
                 row.update(result=result.level, winner=result.winner,
                            turns_played=int(result.turns_played))
                 if self.per_turn:
                     turns = [dict(r) for r in result.per_turn]
+                if self.towns:
+                    row[TOWNS_KEY] = [dict(r) for r in result.towns or ()]
             except Exception as exc:  # noqa: BLE001 - recorded with its index; the run goes on
                 row.update(result=ERROR, winner=ERROR, error=f"{type(exc).__name__}: {exc}",
                            turns_played=max(0, _turn(g) - self.scenario.first_turn))
@@ -661,6 +716,9 @@ def check_outputs(out: Path, per_turn: Path | None = None) -> None:
             raise OutputClash(f"{flag} {p} ends in {ending}, as the files a run writes beside "
                               f"its --out file do (.partial, .partial.journal, the lock); "
                               f"choose another name")
+    if per_turn is not None and _same_file(towns_path_for(Path(out)), Path(per_turn)):
+        raise OutputClash(f"--turns-out {per_turn} is the town table the run writes beside "
+                          f"{out}; choose another name")
     if per_turn is not None and _same_file(Path(out), Path(per_turn)):
         raise OutputClash(f"--turns-out {per_turn} is the --out file {out}: the per-turn rows "
                           f"need a file of their own (by default "
@@ -808,6 +866,8 @@ class BatchSummary:
     seed: int | None = None
     #: what a resumed run found amiss and mended (a journal damaged or cut short)
     notes: list[str] = field(default_factory=list)
+    #: the town table (``<stem>.towns.parquet``), written with the per-turn rows
+    towns_path: Path | None = None
 
     @property
     def complete(self) -> bool:
@@ -873,8 +933,9 @@ def _recover(out: Path, turns_out: Path | None, expect: dict, game_sch: pa.Schem
             had_turns = None
     default_turns = turns_path_for(out)
     if turns_out is None:
-        if had_turns or any(p.exists() for p in (default_turns, partial_path(default_turns),
-                                                 journal_path(default_turns))):
+        default_towns = towns_path_for(out)
+        if had_turns or any(p.exists() for t in (default_turns, default_towns)
+                            for p in (t, partial_path(t), journal_path(t))):
             raise ResumeError(f"cannot resume {out}: it recorded per-turn rows; resume it "
                               f"with --per-turn")
         return games, None
@@ -927,7 +988,8 @@ def run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     workers
         Processes playing games (1: in this process). Ignored by the dask backend.
     per_turn
-        Also write one row per game, Game-Turn and side to this Parquet file.
+        Also write one row per game, Game-Turn and side to this Parquet file, and (a hex
+        game) one row per game and Victory Point town to ``towns_path_for(out)``.
     resume
         Keep the games already in ``out`` (complete) or ``<out>.partial`` and play only the
         missing indices; with a larger ``games`` this extends a finished run. The file must
@@ -951,7 +1013,8 @@ def run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     """
     check_arguments(games, seed, workers)
     check_outputs(Path(out), Path(per_turn) if per_turn is not None else None)
-    more = [Path(per_turn)] if per_turn is not None else []
+    # the per-turn file and the town table written with it (towns_path_for) share the lock
+    more = [Path(per_turn), towns_path_for(Path(out))] if per_turn is not None else []
     with output_lock(Path(out), *more):
         return _run_batch(scenario, games, seed, Path(out), policies=policies, workers=workers,
                           per_turn=per_turn, resume=resume, progress=progress, backend=backend,
@@ -992,13 +1055,18 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     game_sch = game_schema(scenario)
     turn_sch = turn_schema(scenario) if per_turn is not None else None
     per_turn = Path(per_turn) if per_turn is not None else None
+    town_sch = town_schema(scenario) if per_turn is not None else None
+    towns_out = towns_path_for(out) if town_sch is not None else None
 
-    prior_games = prior_turns = None
+    prior_games = prior_turns = prior_towns = None
     notes: list[str] = []
     if resume:
         prior_games, prior_turns = _recover(out, per_turn, fixed, game_sch, turn_sch, notes)
         if prior_games is not None:          # the scenario as the run recorded it (its path
             fixed["scenario"] = prior_games.column("scenario")[0].as_py()   # spelled so)
+        if town_sch is not None:
+            n_towns = len(_driver(scenario.game).town_values(scenario))
+            prior_towns = _recover_towns(out, towns_out, prior_games, fixed, town_sch, n_towns)
     done = set(prior_games.column("game_index").to_pylist()) if prior_games is not None else set()
     todo = [i for i in target if i not in done]
 
@@ -1027,6 +1095,8 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     try:
         if per_turn is not None:           # the turns first: a game's row follows its turns
             sinks.append(ParquetSink(per_turn, turn_sch, prior_turns))
+        if towns_out is not None:          # and its towns
+            sinks.append(ParquetSink(towns_out, town_sch, prior_towns))
         sinks.append(ParquetSink(out, game_sch, prior_games))
     except OSError as exc:
         for s in sinks:
@@ -1035,11 +1105,13 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
         raise BatchWriteError(exc, out, partial_path(out), 0) from exc
     game_sink = sinks[-1]
     turn_sink = sinks[0] if per_turn is not None else None
+    town_sink = sinks[-2] if towns_out is not None else None
 
     t0 = time.perf_counter()
     step = max(1, min(256, len(target) // 20))          # a row group about every 5 %
     buf: list[dict] = []
     tbuf: list[dict] = []
+    townbuf: list[dict] = []
     last_flush = time.monotonic()
     lost: list[int] = []
     why: list[str] = []
@@ -1047,17 +1119,19 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     played = 0
 
     def flush() -> None:
-        nonlocal buf, tbuf, last_flush
+        nonlocal buf, tbuf, townbuf, last_flush
         with _signals_deferred():        # a row group is written whole, or not at all
             try:
                 if turn_sink is not None and tbuf:
                     turn_sink.write({f.name: [r[f.name] for r in tbuf] for f in turn_sch})
+                if town_sink is not None and townbuf:
+                    town_sink.write({f.name: [r[f.name] for r in townbuf] for f in town_sch})
                 if buf:
                     game_sink.write({f.name: [r[f.name] for r in buf] for f in game_sch})
             except OSError as exc:           # a full disk, a file system gone read-only …
                 raise BatchWriteError(exc, out, partial_path(out), game_sink.rows) from exc
             finally:
-                buf, tbuf, last_flush = [], [], time.monotonic()
+                buf, tbuf, townbuf, last_flush = [], [], [], time.monotonic()
 
     try:
         try:
@@ -1070,8 +1144,10 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
                     why.append(ev[2])
                     continue
                 _, i, row, turns = ev
+                towns = row.pop(TOWNS_KEY, None) or ()
                 buf.append({**fixed, **row})
                 tbuf.extend({"master_seed": seed, "game_index": i, **t} for t in turns)
+                townbuf.extend({"master_seed": seed, "game_index": i, **t} for t in towns)
                 results[row["result"]] = results.get(row["result"], 0) + 1
                 winners[row["winner"]] = winners.get(row["winner"], 0) + 1
                 vps.append(row["vp"])
@@ -1106,6 +1182,7 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
             "master_seed": seed, "games": game_sink.rows, "policies": specs,
             "engine": scenario.game if _driver(scenario.game) is not None else SETUP_ONLY,
             "per_turn": per_turn.name if per_turn is not None else None,
+            "towns": towns_out.name if towns_out is not None else None,
             "backend": backend, "workers": workers if backend == "local" else None,
             "seconds": round(seconds, 3), "resumed_from": len(done),
             "max_worker_rss_mb": round(peak, 1) if peak is not None else None}
@@ -1120,15 +1197,19 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
             else:
                 if turn_sink is not None:
                     turn_sink.close({**meta, "table": "turns", "games_file": out.name})
+                if town_sink is not None:
+                    town_sink.close({**meta, "table": "towns", "games_file": out.name})
                 rows_path = game_sink.close({**meta, "table": "games"})
     except OSError as exc:
         for s in sinks:
             s.abort()
         raise BatchWriteError(exc, out, partial_path(out), game_sink.rows) from exc
     m, lo, hi = mean_ci(vps) if vps else (math.nan, math.nan, math.nan)
-    return BatchSummary(out, game_sink.rows, seconds, results, m, results.get(ERROR, 0),
-                        rows_path, played, winners, (lo, hi), sorted(lost), why,
-                        per_turn, peak, seed, notes)
+    summary = BatchSummary(out, game_sink.rows, seconds, results, m, results.get(ERROR, 0),
+                           rows_path, played, winners, (lo, hi), sorted(lost), why,
+                           per_turn, peak, seed, notes)
+    summary.towns_path = towns_out
+    return summary
 
 
 @contextmanager
@@ -1208,7 +1289,8 @@ def latest_run(folder: Path, scenario: Scenario, seed: int) -> Path | None:
             if name.endswith(suffix):
                 name = name[: -len(suffix)]
         stamp = name[len(prefix):]
-        if name.endswith(".parquet") and ".turns." not in name and stamp[:8].isdigit():
+        if (name.endswith(".parquet") and ".turns." not in name and ".towns." not in name
+                and stamp[:8].isdigit()):
             found.add(name)
     return Path(folder) / max(found) if found else None
 
@@ -1287,6 +1369,9 @@ def format_summary(summary: BatchSummary, scenario: Scenario) -> list[str]:
     if summary.turns_path is not None:
         where = summary.turns_path if summary.complete else partial_path(summary.turns_path)
         lines.append(f"  per-turn rows: {where}")
+    if summary.towns_path is not None:
+        where = summary.towns_path if summary.complete else partial_path(summary.towns_path)
+        lines.append(f"  town rows: {where}")
     if summary.worker_rss_mb is not None:
         lines.append(f"  peak memory per worker process: {summary.worker_rss_mb:.0f} MB")
     if summary.results and set(summary.results) == {SETUP_ONLY}:

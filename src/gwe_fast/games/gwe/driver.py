@@ -7,6 +7,7 @@ import pyarrow as pa
 from gwe_fast.enums import Side
 from gwe_fast.games import GameResult
 from gwe_fast.games.gwe.game import LOSS_CAUSES, VP_CAUSES, GweGame
+from gwe_fast.games.towns import TOWN_FIELDS  # noqa: F401 - the town record's columns
 
 GAME_CLASS = GweGame
 SIDES = tuple(s.name.lower() for s in Side)
@@ -40,7 +41,7 @@ RECORD_FIELDS = (
 #: the per-turn record (engine.snapshot), one row per Game-Turn and Player-Turn
 TURN_FIELDS = (
     [pa.field("turn", pa.int16(), nullable=False), pa.field("side", pa.string(), nullable=False),
-     pa.field("vp", _I32, nullable=False),
+     pa.field("vp", _I32, nullable=False), pa.field("vp_if_ended_now", _I32, nullable=False),
      pa.field("towns_held_allied", pa.int16(), nullable=False),
      pa.field("towns_vp_allied", _I32, nullable=False)]
     + [pa.field(f"{k}_{s}", _I32, nullable=False) for s in SIDES
@@ -79,12 +80,30 @@ def new_game(scenario, seed: int, index: int, policies=None, events: bool = Fals
     return GweGame(scenario, seed=seed, game_index=index, policies=policies, events=events)
 
 
-def play(game: GweGame, check=None) -> GameResult:
+def play(game: GweGame, check=None, towns: bool = False) -> GameResult:
+    """Play to the end; with ``towns`` the result's ``towns`` holds the town record
+    (``TOWN_FIELDS``), watched after every phase."""
     from gwe_fast.games.gwe import engine
 
-    r = engine.play(game, check=check)
+    watch = town_watch(game) if towns else None
+    r = engine.play(game, check=watch.chain(check) if watch is not None else check)
     return GameResult(vp=r.vp, level=r.level, winner=r.winner, turns_played=r.turns_played,
-                      per_turn=r.per_turn)
+                      per_turn=r.per_turn,
+                      towns=watch.rows(game, _scored(game)) if watch is not None else None)
+
+
+def town_watch(game: GweGame):
+    """A ``TownWatch`` of the valued towns, held by the Russian player (25.12)."""
+    from gwe_fast.games.gwe.victory import russian_held
+    from gwe_fast.games.towns import TownWatch
+
+    return TownWatch(game, town_values(game.scenario), russian_held, int(Side.ALLIED))
+
+
+def _scored(game: GweGame) -> dict[int, int]:
+    """The VP each town gave at the end (25.11), by cell."""
+    [towns] = end_scoring(game)
+    return dict(zip(towns["cells"], towns["values"]))
 
 
 def record(game: GweGame) -> dict:

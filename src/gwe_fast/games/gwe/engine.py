@@ -427,9 +427,11 @@ def snapshot(game: GweGame, turn: int, side: int) -> dict:
     out_of_supply = on & ((st.unit_status & _OUT_OF_SUPPLY) != 0)
     towns = victory.russian_towns(game)
     held = set(towns)
+    towns_vp = sum(p.vp for p in sc.places if p.cell in held)
+    # the towns are the only points the end of the game adds (25.11)
     row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp),
-           "towns_held_allied": len(towns),
-           "towns_vp_allied": sum(p.vp for p in sc.places if p.cell in held)}
+           "vp_if_ended_now": int(st.vp) + towns_vp, "towns_held_allied": len(towns),
+           "towns_vp_allied": towns_vp}
     ooc = game.arr("ooc_count").tolist()
     steps_lost, sp_lost = game.arr("steps_lost"), game.arr("sp_lost").sum(axis=1).tolist()
     hexes_held = np.bincount(st.hex_last[st.hex_last >= 0], minlength=2).tolist()

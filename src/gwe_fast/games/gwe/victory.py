@@ -23,14 +23,22 @@ def russian_towns(game: GweGame) -> list[int]:
     valued = [p.cell for p in sc.places if p.vp > 0]
     if not valued:
         return []
-    russians_there = occupied(sc, st, Side.ALLIED)
-    central_there = occupied(sc, st, Side.CENTRAL)
-    mine = [c for c in valued if (st.hex_last[c] == _ALLIED or russians_there[c])
-            and not central_there[c]]
+    held = russian_held(game, np.array(valued, dtype=np.int64))
+    mine = [c for c, h in zip(valued, held.tolist()) if h]
     if not mine:
         return []
     ok = supplied_cells(sc, st, Side.ALLIED)
     return [c for c in mine if ok[c]]
+
+
+def russian_held(game: GweGame, cells: np.ndarray) -> np.ndarray:
+    """Per cell of ``cells``: a Russian unit was the last to occupy or move through it, or
+    occupies it now, and no Central Powers unit occupies it (25.12 without its supply
+    condition)."""
+    sc, st = game.scenario, game.state
+    russians_there = occupied(sc, st, Side.ALLIED)[cells]
+    central_there = occupied(sc, st, Side.CENTRAL)[cells]
+    return ((st.hex_last[cells] == _ALLIED) | russians_there) & ~central_there
 
 
 def score_towns(game: GweGame) -> int:

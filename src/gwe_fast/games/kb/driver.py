@@ -7,6 +7,7 @@ import pyarrow as pa
 from gwe_fast.enums import Side
 from gwe_fast.games import GameResult
 from gwe_fast.games.kb.game import LOSS_CAUSES, MISSIONS, VP_CAUSES, WEATHER, KbGame
+from gwe_fast.games.towns import TOWN_FIELDS  # noqa: F401 - the town record's columns
 
 GAME_CLASS = KbGame
 SIDES = tuple(s.name.lower() for s in Side)
@@ -91,10 +92,26 @@ def new_game(scenario, seed: int, index: int, policies=None, events: bool = Fals
     return KbGame(scenario, seed=seed, game_index=index, policies=policies, events=events)
 
 
-def play(game: KbGame, check=None) -> GameResult:
+def play(game: KbGame, check=None, towns: bool = False) -> GameResult:
+    """Play to the end; with ``towns`` the result's ``towns`` holds the town record
+    (``TOWN_FIELDS``), watched after every phase."""
     from gwe_fast.games.kb import engine
 
-    return engine.play(game, check=check)
+    watch = town_watch(game) if towns else None
+    r = engine.play(game, check=watch.chain(check) if watch is not None else check)
+    if watch is not None:
+        [scored, _] = end_scoring(game)
+        r.towns = watch.rows(game, dict(zip(scored["cells"], scored["values"])))
+    return r
+
+
+def town_watch(game: KbGame):
+    """A ``TownWatch`` of the towns west of the VP line, held by the German player (20.11)."""
+    from gwe_fast.games.kb.victory import german_held
+    from gwe_fast.games.towns import TownWatch
+
+    return TownWatch(game, town_values(game.scenario),
+                     lambda g, cells: german_held(g)[cells], int(Side.CENTRAL))
 
 
 def record(game: KbGame) -> dict:

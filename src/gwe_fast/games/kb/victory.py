@@ -19,11 +19,16 @@ _CENTRAL = int(Side.CENTRAL)
 def german_towns(game: KbGame) -> np.ndarray:
     """Towns west of the German Victory Point line that the German player occupies or was the
     last to pass through (20.11)."""
+    return game.data.town & game.data.west_of_vp_line & german_held(game)
+
+
+def german_held(game: KbGame) -> np.ndarray:
+    """Per cell: the German player occupies it, or was the last to pass through it and no
+    Allied unit occupies it now (20.11)."""
     st = game.state
-    towns = game.data.town & game.data.west_of_vp_line
     ger = occupied(game, Side.CENTRAL)
     allied = occupied(game, Side.ALLIED)
-    return towns & (ger | ((st.hex_last == _CENTRAL) & ~allied))
+    return ger | ((st.hex_last == _CENTRAL) & ~allied)
 
 
 def allied_in_trenches(game: KbGame) -> int:
