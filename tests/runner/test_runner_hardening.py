@@ -218,7 +218,8 @@ def test_item_1_a_new_run_does_not_overwrite_an_existing_per_turn_file(tiny, tmp
 def test_item_14_a_finished_run_leaves_no_lock_file(tiny, tmp_path):
     sc = load_scenario(tiny)
     run_batch(sc, 3, 1, tmp_path / "r.parquet", per_turn=tmp_path / "r.turns.parquet")
-    assert files_in(tmp_path) == ["r.parquet", "r.turns.parquet"]
+    # the results, the per-turn rows and the town table written with them; no lock, no partial
+    assert files_in(tmp_path) == ["r.parquet", "r.towns.parquet", "r.turns.parquet"]
 
     def stop(done, total, seconds):
         if done == 2:
@@ -868,3 +869,14 @@ def test_item_8_resume_accepts_the_same_scenario_spelled_differently(tiny, tmp_p
                                  "1", "--out", str(out), "--resume"])
     assert result.exit_code == 2
     assert "it is a run with scenario" in one_sentence(result.stderr)
+
+
+def test_item_1_turns_out_naming_the_town_table_is_refused(tiny, tmp_path):
+    """The town table (<stem>.towns.parquet) is written with the per-turn rows: a --turns-out
+    that names it would have two sinks write one file."""
+    out = tmp_path / "r.parquet"
+    result = runner.invoke(app, ["run", str(tiny), "-n", "1", "-w", "1", "--out", str(out),
+                                 "--turns-out", str(tmp_path / "r.towns.parquet")])
+    assert result.exit_code == 2
+    assert "is the town table the run writes beside" in result.output
+    assert not out.exists()
