@@ -1,0 +1,1847 @@
+# cython: language_level=3
+"""The rules of The Guns of August in C, each once (declared in ``rules.pxd``).
+
+Every function mirrors the reference function of the same name in ``games/goa/`` (its module
+is named above each group), in the same order of loops, so that options come out in the same
+order and dice are rolled in the same order; the parity tests hold the two together. Lists
+the reference builds by scanning are read from the per-scenario lists of ``GoaT`` where the
+order is the same (ascending).
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from gwe_fast._core.goa.codes cimport *
+from gwe_fast._core.goa.dice cimport die
+from gwe_fast._core.goa.tables cimport GoaS, GoaT
+
+
+# == world.py ===================================================================================
+
+cdef int enemy_held_cities(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    cdef int own = s.side[c]
+    if own == NEUTRAL:
+        return 0
+    cdef int foe = enemy(own), n = 0, i
+    for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
+        if s.city[t.c_city_list[i]] == foe:
+            n += 1
+    return n
+
+
+cdef int objectives_held(const GoaT* t, const GoaS* s, int side) noexcept nogil:
+    cdef int n = 0, i
+    for i in range(t.n_objectives):
+        if s.city[t.obj_list[i]] == side:
+            n += 1
+    return n
+
+
+cdef bint any_belligerent(const GoaT* t, const GoaS* s, int side) noexcept nogil:
+    cdef int c
+    for c in range(t.C):
+        if at_war(s, c) and s.side[c] == side:
+            return True
+    return False
+
+
+# == entry.py ===================================================================================
+
+cdef void join(const GoaT* t, GoaS* s, int c, int side, int month, bint limited) noexcept nogil:
+    cdef bint first = s.entered[c] < 0
+    cdef int k, l, d, i
+    s.side[c] = side
+    s.limited[c] = 1 if limited else 0
+    if first:
+        s.entered[c] = month
+    for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
+        k = t.c_city_list[i]
+        if s.city[k] == NEUTRAL:
+            s.city[k] = side
+    for k in range(t.K):
+        s.entry_city[c * t.K + k] = s.city[k]
+    for l in range(t.L):
+        if t.l_owner[l] == c and s.colony[l] == NEUTRAL:
+            s.colony[l] = side
+    if limited or not first:
+        return
+    if c == t.italy or c == t.united_states:                     # M._5
+        for d in range(t.C):
+            if d != c and at_war(s, d) and s.side[d] == side and s.entered[d] < month:
+                s.joined_with[d] += 1
+    if c == t.turkey:                                            # C.66
+        for l in range(t.L):
+            if t.l_kind[l] == L_TURKISH and s.colony[l] == NEUTRAL:
+                s.colony[l] = side
+            elif t.l_kind[l] == L_TURKISH_OPPONENT and s.colony[l] == NEUTRAL:
+                s.colony[l] = 1 - side
+
+
+cdef void leave(const GoaT* t, GoaS* s, int c) noexcept nogil:
+    cdef int i, h
+    s.side[c] = NEUTRAL
+    s.limited[c] = 0
+    for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
+        s.city[t.c_city_list[i]] = NEUTRAL
+    for h in range(t.C):
+        s.army[c] += s.abroad[c * t.C + h]
+        s.abroad[c * t.C + h] = 0
+
+
+cdef int rolls_for_entry(const GoaT* t, const GoaS* s, int32_t* out) noexcept nogil:
+    cdef int n = 0, c
+    for c in range(t.C):
+        if not t.c_rolls[c] or s.conquered[c] >= 0:
+            continue
+        if c == t.japan and not t.colonies:
+            continue
+        if s.side[c] == NEUTRAL or (c == t.britain and s.limited[c]):
+            out[n] = c
+            n += 1
+    return n
+
+
+cdef bint _colonial_presence(const GoaT* t, const GoaS* s, int only, int side, int area) noexcept nogil:
+    # land units or squadrons in colonies on `area` of country `only` (>= 0), or of every
+    # Allied belligerent but Japan (only == -1)
+    cdef int l, c, q, sc
+    for l in range(t.L):
+        if not t.l_area[l * t.A + area]:
+            continue
+        for c in range(t.C):
+            if _presence_member(t, s, c, only) and s.col_units[l * t.C + c] > 0:
+                return True
+        for q in range(t.Q):
+            sc = s.squadron_country[q]
+            if s.squadron_base[q] == t.P + l and _presence_member(t, s, sc, only) \
+                    and s.squadron_damage[q] < 3:
+                return True
+    return False
+
+
+cdef inline bint _presence_member(const GoaT* t, const GoaS* s, int c, int only) noexcept nogil:
+    if only >= 0:
+        return c == only
+    return c != t.japan and at_war(s, c) and s.side[c] == ALLIED
+
+
+cdef bint _japan_abroad(const GoaT* t, const GoaS* s) noexcept nogil:
+    cdef int j = t.japan, l, a
+    for l in range(t.L):
+        if s.col_units[l * t.C + j] > 0:
+            for a in range(t.A):
+                if t.l_area[l * t.A + a] and a != t.east_pacific:
+                    return True
+    return s.scalars[SC_JAPAN_CONQUESTS] > 1
+
+
+cdef int entry_modifier(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    cdef int m = 0, d, group, us = t.united_states
+    cdef int joined[2]
+    if c == t.britain and s.limited[c]:
+        m -= 1                                                   # V._2
+    if c == t.italy:                                             # V._3
+        m += (1 if s.med_blockade[CENTRAL] else 0) - (1 if s.med_blockade[ALLIED] else 0)
+    if c == t.turkey:                                            # V._4
+        m += -1 if s.gift_turkey[ALLIED] else 1
+        m += 1 if s.gift_turkey[CENTRAL] else 0
+    if c == t.japan:                                             # V._6
+        if t.germany >= 0 and t.east_pacific >= 0 and _colonial_presence(t, s, t.germany, 0, t.east_pacific):
+            m -= 1
+        if t.east_pacific >= 0 and _colonial_presence(t, s, -1, ALLIED, t.east_pacific):
+            m += 1
+        if us >= 0 and at_war(s, us) and s.side[us] == ALLIED:
+            m -= 1
+    if c == us and t.japan >= 0 and at_war(s, t.japan) and _japan_abroad(t, s):
+        m += -1 if s.side[t.japan] == CENTRAL else 1             # V._6
+    if c == t.britain or c == us:                                # V._7 = N.64
+        m += (1 if s.usw_since_roll[ALLIED] else 0) - (1 if s.usw_since_roll[CENTRAL] else 0)
+    group = t.c_group[c]
+    if group >= 0:                                               # V._8
+        joined[0] = 0
+        joined[1] = 0
+        for d in range(t.C):
+            if d != c and t.c_group[d] == group and s.entered[d] >= 0 and not s.limited[d] \
+                    and s.side[d] != NEUTRAL:
+                joined[s.side[d]] = 1
+        m += joined[CENTRAL] - joined[ALLIED]
+    return m
+
+
+cdef int entry_outcome(const GoaT* t, const GoaS* s, int c, int total, bint* limited) noexcept nogil:
+    limited[0] = False
+    if c == t.britain:
+        if total < 1:
+            return ALLIED
+        if total <= 5:
+            limited[0] = True
+            return ALLIED
+        return NEUTRAL
+    if total < 1 and t.c_may_join[c * 2 + ALLIED]:
+        return ALLIED
+    if total > 6 and t.c_may_join[c * 2 + CENTRAL]:
+        return CENTRAL
+    return NEUTRAL
+
+
+cdef void apply_entry_roll(const GoaT* t, GoaS* s, int c, int total, int month) noexcept nogil:
+    cdef bint limited
+    cdef int side = entry_outcome(t, s, c, total, &limited)
+    if c == t.britain:
+        if side == NEUTRAL:
+            if s.limited[c]:
+                leave(t, s, c)
+        elif not limited:
+            join(t, s, c, ALLIED, month, False)
+        elif s.side[c] == NEUTRAL:
+            join(t, s, c, ALLIED, month, True)
+        return
+    if side != NEUTRAL:
+        join(t, s, c, side, month, False)
+
+
+cdef void base_entries(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int i, c
+    for i in range(t.E):
+        c = t.base_entry[i * 3]
+        if t.base_entry[i * 3 + 1] == month and s.side[c] == NEUTRAL and s.conquered[c] < 0:
+            join(t, s, c, t.base_entry[i * 3 + 2], month, False)
+
+
+cdef int invadable(const GoaT* t, const GoaS* s, int32_t* out) noexcept nogil:
+    if not at_war(s, t.germany):
+        return 0
+    cdef int n = 0
+    if t.belgium >= 0 and s.side[t.belgium] == NEUTRAL and s.conquered[t.belgium] < 0:
+        out[n] = t.belgium
+        n += 1
+    if t.netherlands >= 0 and s.side[t.netherlands] == NEUTRAL and s.conquered[t.netherlands] < 0:
+        out[n] = t.netherlands
+        n += 1
+    return n
+
+
+cdef void invade(const GoaT* t, GoaS* s, int c, int month) noexcept nogil:
+    join(t, s, c, ALLIED, month, False)
+    s.invaded[c] = 1
+    cdef int b = t.britain
+    if b >= 0 and s.conquered[b] < 0 and (s.side[b] == NEUTRAL or s.limited[b]):
+        if s.side[b] == NEUTRAL:
+            join(t, s, b, ALLIED, month, False)
+        else:
+            s.limited[b] = 0
+
+
+cdef int gift_options(const GoaT* t, const GoaS* s, int side, int month, int32_t* out) noexcept nogil:
+    cdef int tur = t.turkey, g, q, n = 0, c
+    if tur < 0 or s.side[tur] != NEUTRAL or s.gift_turkey[side]:
+        return 0
+    if side == CENTRAL:
+        g = t.goeben
+        if month == 0 and g >= 0 and s.squadron_country[g] == t.germany and s.squadron_damage[g] < 3:
+            out[0] = g
+            return 1
+        return 0
+    if month == 0:
+        return 0
+    for q in range(t.Q):
+        c = s.squadron_country[q]
+        if s.squadron_base[q] >= 0 and s.squadron_damage[q] < 3 \
+                and (t.q_kind[q] == SHIP_DREADNOUGHT or t.q_kind[q] == SHIP_BATTLECRUISER) \
+                and at_war(s, c) and s.side[c] == ALLIED:
+            out[n] = q
+            n += 1
+    return n
+
+
+cdef void give(const GoaT* t, GoaS* s, int side, int q) noexcept nogil:
+    s.squadron_country[q] = t.turkey
+    s.squadron_base[q] = t.constantinople_port
+    s.squadron_sortie[q] = -1
+    s.gift_turkey[side] = 1
+
+
+# == economy.py =================================================================================
+
+cdef bint _receives_points(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
+    if not at_war(s, c):
+        return False
+    if c == t.united_states:
+        return month >= us_ready_month(t, s)
+    return True
+
+
+cdef int us_ready_month(const GoaT* t, const GoaS* s) noexcept nogil:
+    cdef int u = t.united_states
+    if u < 0 or s.entered[u] < 0:
+        return 1 << 20
+    return s.entered[u] + t.us_reinforcements[0]
+
+
+cdef int _mobilization_steps(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
+    cdef int since = s.mobilized[c]
+    if since < 0 or not t.production:
+        return 0
+    return 1 + <int>min(4, fdiv(month - since, 12))
+
+
+cdef int supply_due(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
+    cdef int base = t.c_supply[c]
+    if c == t.britain and s.limited[c]:
+        base = <int>fdiv(base, 2)
+    return base + _mobilization_steps(t, s, c, month) * <int>ceil_div(t.c_supply[c], 10)
+
+
+cdef int personnel_due(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    cdef int pp = t.c_personnel[c], state
+    if c == t.britain and s.limited[c]:
+        pp = <int>fdiv(pp, 2)
+    if t.production:
+        state = s.conscription[c]
+        if state == 1 and not t.c_conscription0[c]:
+            pp *= 2
+        elif state == 2 and t.c_conscription0[c]:
+            pp = <int>fdiv(pp, 2)
+    if s.reduced[c]:
+        pp = <int>fdiv(pp, 2)
+    return pp
+
+
+cdef void produce(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int c, pp, sp
+    for c in range(t.C):
+        if not _receives_points(t, s, c, month):
+            s.personnel_last[c] = 0
+            s.supply_last[c] = 0
+            continue
+        pp = personnel_due(t, s, c)
+        sp = supply_due(t, s, c, month)
+        s.personnel_last[c] = pp
+        s.supply_last[c] = sp
+        if c != t.japan:
+            s.army[c] += pp
+        else:
+            s.scalars[SC_JAPAN_PERSONNEL] += pp
+        s.supply[c] = min(s.supply[c] + sp, t.supply_cap * max(sp, 1))
+
+
+cdef void reinforce(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int q, c, u = t.united_states, k
+    for q in range(t.Q):
+        if t.q_arrive[q] == month:
+            c = s.squadron_country[q]
+            if not t.q_neutral_only[q] or s.side[c] == NEUTRAL:
+                s.squadron_base[q] = t.q_base0[q]
+    if u < 0 or not at_war(s, u):
+        return
+    k = month - s.entered[u]
+    if 0 <= k < t.us_reinforcements[0]:
+        s.army[u] += t.us_reinforcements[1]
+
+
+cdef bint may_change_policy(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
+    if not t.production or not at_war(s, c):
+        return False
+    if c == t.britain and s.limited[c]:
+        return False
+    if c == t.united_states and month < us_ready_month(t, s):
+        return False
+    return True
+
+
+cdef void set_mobilization(const GoaT* t, GoaS* s, int c, bint on, int month) noexcept nogil:
+    cdef int before = supply_due(t, s, c, month)
+    if on:
+        s.mobilized[c] = month
+        s.since_roll[c] |= MOBILIZED_SINCE
+    else:
+        s.mobilized[c] = -1
+        s.since_roll[c] |= DEMOBILIZED_SINCE
+    s.supply[c] = max(0, s.supply[c] + supply_due(t, s, c, month) - before)
+    s.supply_last[c] = supply_due(t, s, c, month)
+
+
+cdef void set_conscription(const GoaT* t, GoaS* s, int c, bint on) noexcept nogil:
+    cdef int before = personnel_due(t, s, c), lost, delta
+    if on:
+        s.conscription[c] = 1
+        s.since_roll[c] |= CONSCRIPTED_SINCE | IMPLEMENTED_SINCE
+    else:
+        s.conscription[c] = 2
+        lost = <int>ceil_div(<int64_t>s.army[c] * t.repeal_disband, 100)
+        s.army[c] -= lost
+        s.strength_lost[c] += lost
+    delta = personnel_due(t, s, c) - before
+    if c != t.japan:
+        s.army[c] = max(0, s.army[c] + delta)
+    s.personnel_last[c] = personnel_due(t, s, c)
+
+
+cdef uint32_t _port_areas_of(const GoaT* t, const GoaS* s, int c, int side) noexcept nogil:
+    # the sea areas (any, in play or not) on which c has a port usable by `side`
+    cdef uint32_t m = 0
+    cdef int i, p
+    for i in range(t.c_port_start[c], t.c_port_start[c + 1]):
+        p = t.c_port_list[i]
+        if port_usable(t, s, p, side):
+            m |= t.p_amask_raw[p]
+    return m
+
+
+cdef bint sea_route(const GoaT* t, const GoaS* s, int c, int d) noexcept nogil:
+    cdef int side = s.side[c], foe = enemy(side), a
+    cdef uint32_t open_ = 0, both
+    for a in range(t.A):
+        if t.a_in_play[a] and not s.blockade[a * 2 + foe]:
+            open_ |= 1u << a
+    if not open_:
+        return False
+    both = open_ & _port_areas_of(t, s, c, side)
+    if not both:
+        return False
+    return (both & _port_areas_of(t, s, d, side)) != 0
+
+
+cdef int supply_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+    out[0] = 0
+    if not t.naval or not at_war(s, c) or c == t.japan:
+        return 1
+    cdef int n = 1, d, i
+    cdef int amounts[3]
+    amounts[0] = 2
+    amounts[1] = 4
+    amounts[2] = 8
+    for d in range(t.C):
+        if d == c or not at_war(s, d) or s.side[d] != s.side[c] or d == t.japan:
+            continue
+        if not sea_route(t, s, c, d):
+            continue
+        for i in range(3):
+            if amounts[i] <= s.supply[c]:
+                out[n] = 1 + 3 * d + i
+                n += 1
+    return n
+
+
+cdef void send_supply(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
+    if code == 0:
+        return
+    cdef int d = (code - 1) // 3, i = (code - 1) % 3
+    cdef int amount = 2 if i == 0 else (4 if i == 1 else 8)
+    s.supply[c] -= amount
+    s.supply[d] += amount
+    s.received[d] = 1
+
+
+cdef void russian_sea_supply(const GoaT* t, GoaS* s) noexcept nogil:
+    cdef int r = t.russia, d
+    if r < 0 or not t.naval:
+        return
+    if at_war(s, r) and s.side[r] == ALLIED:
+        for d in range(t.C):
+            if at_war(s, d) and d != r and s.side[d] == ALLIED and d != t.japan \
+                    and sea_route(t, s, d, r):
+                s.supply[r] += 4
+                break
+    s.fed[r] = min(3, s.fed[r] + 1) if s.received[r] else 0
+
+
+# engine.marines: the most American infantry units that may become marines now (0: no ask)
+cdef int marines_max(const GoaT* t, const GoaS* s, int month) noexcept nogil:
+    cdef int u = t.united_states
+    if u < 0 or not at_war(s, u) or month < us_ready_month(t, s):
+        return 0
+    cdef int left = 3 - s.marines[0]
+    return <int>min(left, min(fdiv(s.army[u], t.corps + 5), fdiv(s.supply[u], 5)))
+
+
+cdef void make_marines(const GoaT* t, GoaS* s, int n, int month) noexcept nogil:
+    cdef int u = t.united_states
+    s.army[u] -= n * (t.corps + 5)
+    s.supply[u] -= 5 * n
+    s.marines[0] += n
+    s.marines[2 + pmod(month + 3, 4)] += n
+
+
+# == morale.py ==================================================================================
+
+cdef bint roll_month(const GoaT* t, int month) noexcept nogil:
+    return t.roll_months[month_of_year(month)] != 0
+
+
+cdef int morale_table(int total) noexcept nogil:
+    if total <= -3:
+        return MOR_SURRENDER
+    if total == -2:
+        return MOR_D2
+    if total == -1:
+        return MOR_D1
+    if total == 0:
+        return MOR_RR
+    return MOR_NONE
+
+
+cdef int _year_modifier(const GoaT* t, int month) noexcept nogil:
+    return t.year_modifier[min(year_of(month) - 1914, t.n_year - 1)]
+
+
+cdef bint _us_on_map(const GoaT* t, const GoaS* s) noexcept nogil:
+    cdef int u = t.united_states, h
+    if u < 0:
+        return False
+    for h in range(t.C):
+        if s.abroad[u * t.C + h] > 0:
+            return True
+    return False
+
+
+cdef bint _garrisoned(const GoaT* t, const GoaS* s, int c, bint objectives_only) noexcept nogil:
+    cdef int i, k
+    for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
+        k = t.c_city_list[i]
+        if (t.k_objective[k] or not objectives_only) and s.garrison[k] < 3:
+            return False
+    return True
+
+
+cdef int _surrendered_majors(const GoaT* t, const GoaS* s, int side) noexcept nogil:
+    cdef int majors[7]
+    cdef int n = 0, i, c
+    majors[0] = t.austria_hungary
+    majors[1] = t.britain
+    majors[2] = t.france
+    majors[3] = t.germany
+    majors[4] = t.italy
+    majors[5] = t.russia
+    majors[6] = t.united_states
+    for i in range(7):
+        c = majors[i]
+        if c < 0 or s.conquered[c] < 0 or s.side[c] == side:
+            continue
+        if side == CENTRAL and c == t.russia and not _garrisoned(t, s, c, False):
+            continue
+        if side == CENTRAL and (c == t.france or c == t.italy) and not _garrisoned(t, s, c, True):
+            continue
+        n += 1
+    return n
+
+
+cdef int _unheld_surrenders(const GoaT* t, const GoaS* s) noexcept nogil:
+    cdef int n = 0, r = t.russia, c, i
+    if r >= 0 and s.conquered[r] >= 0 and s.side[r] == ALLIED and not _garrisoned(t, s, r, False):
+        n += 1
+    for i in range(2):
+        c = t.france if i == 0 else t.italy
+        if c >= 0 and s.conquered[c] >= 0 and s.side[c] == ALLIED and not _garrisoned(t, s, c, True):
+            n += 1
+            break
+    return n
+
+
+cdef int _variant_modifier(const GoaT* t, const GoaS* s, int c, int side, int foe,
+                           int month) noexcept nogil:
+    cdef int m = 0, i, k, l, bits
+    cdef bint lost = False, gained = False
+    for i in range(t.n_objectives):                      # M._1
+        k = t.obj_list[i]
+        if s.entry_city[c * t.K + k] == side and s.city[k] == foe:
+            lost = True
+        elif s.entry_city[c * t.K + k] == foe and s.city[k] == side:
+            gained = True
+    m += (1 if gained else 0) - (1 if lost else 0)
+    for l in range(t.L):                                 # M._2 = C.69
+        if t.l_owner[l] == c and s.colony[l] == foe:
+            m -= 1
+            break
+    if c == t.russia and s.fed[c] >= 3:                  # M._3
+        m += 1
+    bits = s.since_roll[c]                               # M._4
+    if bits & MOBILIZED_SINCE:
+        m -= 1
+    if bits & DEMOBILIZED_SINCE:
+        m -= 1
+    if bits & CONSCRIPTED_SINCE:
+        m -= 1
+    if bits & IMPLEMENTED_SINCE:
+        m -= 1
+    m += s.joined_with[c]                                # M._5
+    m += _surrendered_majors(t, s, side)                 # M._6
+    if s.suffered[c]:                                    # M._8
+        m -= 1
+    m += _year_modifier(t, month)                        # M._9
+    return m
+
+
+cdef int morale_modifier(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
+    cdef int side = s.side[c], foe = enemy(side), u
+    cdef int m = -enemy_held_cities(t, s, c)
+    if t.naval:
+        if s.since_roll[c] & BLOCKADE_LOSS_SINCE:
+            m -= 1
+    elif side == CENTRAL:                                # allied_blockade_holds: not naval
+        m -= 1
+    if c == t.britain or c == t.france:
+        u = t.united_states
+        if u < 0 or not (at_war(s, u) and s.side[u] == ALLIED):
+            m -= 1
+        elif _us_on_map(t, s):
+            m += 1
+    if c == t.russia and t.constantinople >= 0 and s.city[t.constantinople] == ALLIED:
+        m += 1
+    if t.morale:
+        m += _variant_modifier(t, s, c, side, foe, month)
+    if t.surrender and side == CENTRAL:
+        m -= _unheld_surrenders(t, s)                    # S._14
+    return m
+
+
+cdef void _desert(const GoaT* t, GoaS* s, int c, int pct) noexcept nogil:
+    cdef int lost = <int>ceil_div(<int64_t>s.army[c] * pct, 100), h, x
+    s.army[c] -= lost
+    s.strength_lost[c] += lost
+    for h in range(t.C):
+        if s.abroad[c * t.C + h]:
+            x = <int>ceil_div(<int64_t>s.abroad[c * t.C + h] * pct, 100)
+            s.abroad[c * t.C + h] -= x
+            s.strength_lost[c] += x
+
+
+cdef void apply_morale(const GoaT* t, GoaS* s, int c, int result, int month) noexcept nogil:
+    cdef int pct
+    s.morale_results[c * 5 + result] += 1
+    if result == MOR_NONE:
+        return
+    if result == MOR_RR:
+        s.reduced[c] = 1
+        return
+    if result == MOR_D1 or result == MOR_D2:
+        pct = t.morale_effects[1 if result == MOR_D1 else 2]
+        _desert(t, s, c, pct)
+        s.demoralized[c] = month + t.morale_effects[3]
+        s.suffered[c] = 1
+        return
+    conquer(t, s, c, enemy(s.side[c]), month)
+
+
+cdef void new_roll_period(GoaS* s, int c) noexcept nogil:
+    cdef int bits = 0
+    if s.mobilized[c] >= 0:
+        bits |= MOBILIZED_SINCE
+    if s.conscription[c] == 1:
+        bits |= CONSCRIPTED_SINCE
+    s.since_roll[c] = bits
+    s.reduced[c] = 0
+
+
+cdef int favour(const GoaS* s, int kind, int c, int side) noexcept nogil:
+    if kind == ENTRY_ROLL:
+        return -1 if side == ALLIED else 1
+    return 1 if s.side[c] == side else -1
+
+
+cdef bint _might_affect(const GoaT* t, const GoaS* s, int kind, int c, int modifier,
+                        int shift) noexcept nogil:
+    # the outcome of some die 1..6 changes when the roll is shifted (morale.might_affect)
+    cdef int d, a, b
+    cdef bint la, lb
+    for d in range(1, 7):
+        if kind == MORALE_ROLL:
+            if morale_table(d + modifier) != morale_table(d + modifier + shift):
+                return True
+        else:
+            a = entry_outcome(t, s, c, d + modifier, &la)
+            b = entry_outcome(t, s, c, d + modifier + shift, &lb)
+            if a != b or la != lb:
+                return True
+    return False
+
+
+cdef int trade_options(const GoaT* t, const GoaS* s, const int32_t* kinds, const int32_t* countries,
+                       const int32_t* mods, int n, int side, int32_t* out) noexcept nogil:
+    cdef int other = enemy(side), i, j, m = 1
+    out[0] = 0
+    # which rolls j may be moved in the other player's favour: ok_j, as bits of a small buffer
+    cdef int8_t ok[256]                     # n <= 2 C + 2 <= 256 (CoreTables checks C)
+    for j in range(n):
+        ok[j] = _might_affect(t, s, kinds[j], countries[j], mods[j],
+                              favour(s, kinds[j], countries[j], other))
+    for i in range(n):
+        for j in range(n):
+            if i != j and ok[j]:
+                out[m] = 1 + i * n + j
+                m += 1
+    return m
+
+
+# == surrender.py ===============================================================================
+
+cdef int _garrison_payer(const GoaT* t, const GoaS* s, int side) noexcept nogil:
+    cdef int best = -1, strength = 0, c
+    for c in range(t.C):
+        if at_war(s, c) and s.side[c] == side and s.army[c] > strength:
+            best = c
+            strength = s.army[c]
+    return best
+
+
+cdef void _place_garrison(const GoaT* t, GoaS* s, int k, int side, int units) noexcept nogil:
+    cdef int payer
+    while s.garrison[k] < units:
+        payer = _garrison_payer(t, s, side)
+        if payer < 0 or s.army[payer] < t.corps:
+            return
+        s.army[payer] -= t.corps
+        s.garrison[k] += 1
+
+
+cdef void _release_garrison(const GoaT* t, GoaS* s, int k, int side, int units) noexcept nogil:
+    cdef int payer
+    while s.garrison[k] > units:
+        payer = _garrison_payer(t, s, side)
+        if payer < 0:
+            s.garrison[k] = units
+            return
+        s.army[payer] += t.corps
+        s.garrison[k] -= 1
+
+
+cdef void conquer(const GoaT* t, GoaS* s, int c, int by, int month) noexcept nogil:
+    if s.conquered[c] >= 0:
+        return
+    cdef int h, q, l, i, k, C = t.C
+    cdef int64_t total = s.army[c]
+    s.conquered[c] = month
+    for h in range(C):
+        total += s.abroad[c * C + h]
+    s.strength_lost[c] += <int32_t>total
+    s.army[c] = 0
+    for h in range(C):
+        s.abroad[c * C + h] = 0
+    s.supply[c] = 0
+    for h in range(C):
+        if s.abroad[h * C + c]:
+            s.army[h] += s.abroad[h * C + c]
+            s.abroad[h * C + c] = 0
+    for q in range(t.Q):
+        if s.squadron_country[q] == c and s.squadron_damage[q] < DMG_SUNK:
+            s.squadron_damage[q] = DMG_SUNK
+            s.squadron_base[q] = -1
+            s.squadron_sortie[q] = -1
+    for l in range(t.L):
+        s.col_af[l * C + c] = 0
+        s.col_units[l * C + c] = 0
+    for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
+        k = t.c_city_list[i]
+        if s.city[k] != by:
+            s.city[k] = by
+        if t.surrender and s.garrison[k] < 1:
+            _place_garrison(t, s, k, by, 1)
+
+
+cdef bint triple_target(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    return c >= 0 and s.conquered[c] >= 0 and s.side[c] == ALLIED
+
+
+cdef void set_triple(const GoaT* t, GoaS* s, int c, bint on) noexcept nogil:
+    cdef int i, k
+    for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
+        k = t.c_city_list[i]
+        if s.city[k] != CENTRAL:
+            continue
+        if c != t.russia and not t.k_objective[k]:
+            continue
+        if on:
+            _place_garrison(t, s, k, CENTRAL, 3)
+        else:
+            _release_garrison(t, s, k, CENTRAL, 1)
+
+
+cdef void occupation_conquests(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int c, foe, i, n
+    cdef bint all_held
+    for c in range(t.C):
+        if not at_war(s, c):
+            continue
+        if t.c_offmap_port[c]:
+            continue
+        foe = 1 - s.side[c]
+        n = t.c_city_start[c + 1] - t.c_city_start[c]
+        if n == 0:
+            continue
+        all_held = True
+        for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
+            if s.city[t.c_city_list[i]] != foe:
+                all_held = False
+                break
+        if all_held:
+            conquer(t, s, c, foe, month)
+
+
+cdef void abandoned_off_map_ports(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int q, b, c
+    for q in range(t.Q):
+        b = s.squadron_base[q]
+        if b < 0 or b >= t.P or s.squadron_damage[q] == DMG_SUNK:
+            continue
+        c = t.p_country[b]
+        if t.p_off_map[b] and c >= 0 and 0 <= s.conquered[c] < month:
+            s.squadron_damage[q] = DMG_SUNK
+            s.squadron_base[q] = -1
+            s.squadron_sortie[q] = -1
+
+
+# == victory.py =================================================================================
+
+cdef void finish(GoaS* s, int result, int month) noexcept nogil:
+    s.scalars[SC_RESULT] = result
+    s.scalars[SC_RESULT_MONTH] = month
+
+
+cdef bint _side_beaten(const GoaT* t, const GoaS* s, int side) noexcept nogil:
+    cdef bint any_entered = False
+    cdef int c
+    for c in range(t.C):
+        if s.side[c] == side and s.entered[c] >= 0:
+            any_entered = True
+            if at_war(s, c):
+                return False
+    return any_entered
+
+
+cdef int _outside_objectives(const GoaT* t, const GoaS* s) noexcept nogil:
+    cdef int n = 0, i, k, c
+    for i in range(t.n_objectives):
+        k = t.obj_list[i]
+        c = t.k_country[k]
+        if s.city[k] == CENTRAL and c != t.germany and c != t.austria_hungary:
+            n += 1
+    return n
+
+
+cdef void victory_check(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int held, i
+    if _side_beaten(t, s, CENTRAL):
+        finish(s, RES_ALLIED_CONQUEST, month)
+        return
+    if _side_beaten(t, s, ALLIED):
+        finish(s, RES_CENTRAL_CONQUEST, month)
+        return
+    if t.victory:
+        held = objectives_held(t, s, CENTRAL)
+        if held == 0:
+            finish(s, RES_ALLIED_OBJECTIVES, month)
+            return
+        if held == t.n_objectives:
+            if s.scalars[SC_ALL_OBJECTIVES_SINCE] >= 0:
+                finish(s, RES_CENTRAL_OBJECTIVES, month)
+                return
+            s.scalars[SC_ALL_OBJECTIVES_SINCE] = month
+        else:
+            s.scalars[SC_ALL_OBJECTIVES_SINCE] = -1
+        return
+    for i in range(t.X):
+        if t.base_checks[i * 2] == month and _outside_objectives(t, s) < t.base_checks[i * 2 + 1]:
+            finish(s, RES_BASE_ALLIED, month)
+            return
+
+
+# == land.py ====================================================================================
+
+cdef bint _side_at_war(const GoaT* t, const GoaS* s, int side) noexcept nogil:
+    return any_belligerent(t, s, side)
+
+
+cdef bint _holder_at_war(const GoaT* t, const GoaS* s, int k) noexcept nogil:
+    cdef int c = t.k_country[k]
+    return at_war(s, c) or s.conquered[c] >= 0
+
+
+cdef void historical_events(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int i, k, side, holder
+    for i in range(t.H):
+        if t.h_month[i] != month:
+            continue
+        k = t.h_city[i]
+        side = t.h_to[i]
+        holder = s.city[k]
+        if holder == enemy(side) and _side_at_war(t, s, side) and _holder_at_war(t, s, k):
+            s.city[k] = side
+
+
+cdef inline bint _front_active(const GoaT* t, const GoaS* s, int f) noexcept nogil:
+    cdef int a = t.f_a[f], b = t.f_b[f]
+    return at_war(s, a) and at_war(s, b) and s.side[a] != s.side[b]
+
+
+cdef bint _contributes(const GoaT* t, const GoaS* s, int c, int f) noexcept nogil:
+    if not at_war(s, c) or not _front_active(t, s, f):
+        return False
+    cdef int a = t.f_a[f], b = t.f_b[f], host
+    if c == a or c == b:
+        return True
+    if not t.f_helper[f * t.C + c] or (s.side[c] != s.side[a] and s.side[c] != s.side[b]):
+        return False
+    if t.c_overseas[c]:
+        host = a if s.side[a] == s.side[c] else b
+        return s.abroad[c * t.C + host] > 0
+    return True
+
+
+cdef int _fronts_of(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+    cdef int n = 0, i, f
+    for i in range(t.c_front_start[c], t.c_front_start[c + 1]):
+        f = t.c_front_list[i]
+        if _contributes(t, s, c, f):
+            out[n] = f
+            n += 1
+    return n
+
+
+cdef int _target_city(const GoaT* t, const GoaS* s, int f, int side) noexcept nogil:
+    cdef int a = t.f_a[f], mine, theirs, i, k, M = t.M
+    if s.side[a] == side:
+        mine, theirs = 0, 1
+    else:
+        mine, theirs = 1, 0
+    cdef int foe = enemy(side)
+    cdef const int16_t* chain = t.f_chain + (f * 2 + mine) * M
+    for i in range(M - 1, -1, -1):
+        k = chain[i]
+        if k >= 0 and s.city[k] == foe:
+            return k
+    chain = t.f_chain + (f * 2 + theirs) * M
+    for i in range(M):
+        k = chain[i]
+        if k >= 0 and s.city[k] == foe:
+            return k
+    return -1
+
+
+cdef int land_options(const GoaT* t, const GoaS* s, int c, int month, int32_t* out) noexcept nogil:
+    cdef int32_t fronts[64]
+    cdef int nf = _fronts_of(t, s, c, fronts), n = 1, i, j, f, foe_country
+    cdef int commits[4]
+    commits[0] = 0
+    commits[1] = 0
+    commits[2] = 6
+    commits[3] = 12
+    out[0] = 0
+    for i in range(nf):
+        f = fronts[i]
+        out[n] = 1 + 4 * f
+        n += 1
+        if s.demoralized[c] >= month:
+            continue
+        foe_country = t.f_b[f] if s.side[t.f_a[f]] == s.side[c] else t.f_a[f]
+        if c == t.britain and s.limited[c] and (foe_country == t.germany
+                                                or foe_country == t.austria_hungary):
+            continue
+        if _target_city(t, s, f, s.side[c]) < 0:
+            continue
+        for j in range(1, 4):
+            if commits[j] <= s.supply[c]:
+                out[n] = 1 + 4 * f + j
+                n += 1
+    return n
+
+
+cdef void upkeep(const GoaT* t, GoaS* s, int8_t* short_) noexcept nogil:
+    cdef int per = t.land_mods[LM_UPKEEP], c, h
+    cdef int64_t total, need
+    for c in range(t.C):
+        short_[c] = 0
+        if not at_war(s, c):
+            continue
+        total = s.army[c]
+        for h in range(t.C):
+            total += s.abroad[c * t.C + h]
+        need = ceil_div(total, per)
+        if s.supply[c] >= need:
+            s.supply[c] -= <int32_t>need
+        else:
+            s.supply[c] = 0
+            short_[c] = 1
+
+
+cdef void _spread(const GoaT* t, int32_t* alloc, int c, int64_t pool, const int32_t* fronts,
+                  int nf, int main, int share) noexcept nogil:
+    if pool <= 0 or nf == 0:
+        return
+    cdef bint has_main = False
+    cdef int i
+    for i in range(nf):
+        if fronts[i] == main:
+            has_main = True
+    cdef int64_t lead = fdiv(pool * share, 100) if has_main else 0
+    cdef int64_t rest = pool - lead
+    cdef int64_t each = fdiv(rest, nf), extra = rest - each * nf
+    for i in range(nf):
+        alloc[fronts[i] * t.C + c] += <int32_t>(each + (1 if i < extra else 0)
+                                                + (lead if fronts[i] == main else 0))
+
+
+cdef void _allocate(const GoaT* t, const GoaS* s, const int32_t* orders, int32_t* alloc) noexcept nogil:
+    cdef int share = t.land_mods[LM_MAIN_SHARE], c, h, nf, nh, i, main, f
+    cdef int32_t fronts[64]
+    cdef int32_t here[64]
+    memset(alloc, 0, t.F * t.C * sizeof(int32_t))
+    for c in range(t.C):
+        nf = _fronts_of(t, s, c, fronts)
+        if nf == 0:
+            continue
+        main = (orders[c] - 1) // 4 if orders[c] > 0 else -1
+        if t.c_overseas[c]:
+            for h in range(t.C):
+                nh = 0
+                for i in range(nf):
+                    f = fronts[i]
+                    if h == t.f_a[f] or h == t.f_b[f]:
+                        here[nh] = f
+                        nh += 1
+                _spread(t, alloc, c, s.abroad[c * t.C + h], here, nh, main, share)
+        else:
+            _spread(t, alloc, c, s.army[c], fronts, nf, main, share)
+
+
+cdef int column(int64_t att, int64_t dfn, int* shift) noexcept nogil:
+    if dfn <= 0:
+        shift[0] = 1
+        return 5
+    if att < dfn:
+        shift[0] = -1
+        return 0
+    cdef int64_t r = fdiv(att, dfn)
+    if r > 6:
+        shift[0] = 1
+        return 5
+    shift[0] = 0
+    return <int>r - 1
+
+
+cdef int _land_modifier(const GoaT* t, const GoaS* s, int k, const int8_t* defender, int commit,
+                        int month) noexcept nogil:
+    cdef const int8_t* mods = t.land_mods
+    cdef int m = mods[LM_FORT] if t.k_terrain[k] == TER_FORT else mods[LM_CITY], c
+    if month >= t.entrench_from:
+        m += mods[LM_ENTRENCH]
+    for c in range(t.C):
+        if defender[c] and s.demoralized[c] >= month:
+            m += mods[LM_DEMORALIZED]
+            break
+    m += <int>fdiv(commit, mods[LM_PER_SP])
+    cdef int cap = mods[LM_CAP]
+    return max(-cap, min(cap, m))
+
+
+cdef void _losses(const GoaT* t, GoaS* s, int f, const int8_t* who, const int32_t* alloc_f,
+                  int pct) noexcept nogil:
+    if pct <= 0:
+        return
+    cdef int c, a, h
+    cdef int64_t lost, take
+    for c in range(t.C):
+        if not who[c]:
+            continue
+        lost = ceil_div(<int64_t>alloc_f[c] * pct, 100)
+        if t.c_overseas[c]:
+            a = t.f_a[f]
+            h = a if s.side[a] == s.side[c] else t.f_b[f]
+            take = min(lost, <int64_t>s.abroad[c * t.C + h])
+            s.abroad[c * t.C + h] -= <int32_t>take
+            s.strength_lost[c] += <int32_t>take
+        else:
+            take = min(lost, <int64_t>s.army[c])
+            s.army[c] -= <int32_t>take
+            s.strength_lost[c] += <int32_t>take
+
+
+cdef void _attack(const GoaT* t, GoaS* s, int f, int side, int k, const int32_t* alloc_f,
+                  int commit, int month, uint64_t* dice, int8_t* mine, int8_t* theirs) noexcept nogil:
+    cdef int foe = enemy(side), c, col, shift, d, result
+    cdef int64_t att = 0, dfn = 0
+    for c in range(t.C):
+        mine[c] = alloc_f[c] > 0 and s.side[c] == side
+        theirs[c] = alloc_f[c] > 0 and s.side[c] == foe
+        if mine[c]:
+            att += alloc_f[c]
+        if theirs[c]:
+            dfn += alloc_f[c]
+    if att <= 0:
+        return
+    if dfn <= 0:
+        s.city[k] = side
+        return
+    col = column(att, dfn, &shift)
+    d = die(dice) + shift + _land_modifier(t, s, k, theirs, commit, month)
+    result = t.crt[max(0, min(6, d)) * 6 + col]
+    _losses(t, s, f, mine, alloc_f, t.land_loss[result * 2])
+    _losses(t, s, f, theirs, alloc_f, t.land_loss[result * 2 + 1])
+    if result == LAND_AD or result == LAND_BD:
+        for c in range(t.C):
+            if mine[c]:
+                s.demoralized[c] = max(<int>s.demoralized[c], month + 1)
+    if result == LAND_BD or result == LAND_DD:
+        for c in range(t.C):
+            if theirs[c]:
+                s.demoralized[c] = max(<int>s.demoralized[c], month + 1)
+    if result == LAND_DX or result == LAND_DE:
+        s.city[k] = side
+        if s.garrison[k]:
+            s.garrison[k] = 0
+
+
+cdef void fight_fronts(const GoaT* t, GoaS* s, const int32_t* orders, const int8_t* short_,
+                       int month, uint64_t* dice, int32_t* alloc, int32_t* work) noexcept nogil:
+    # alloc: room for F * C; work: room for 2 C bytes (as int8)
+    cdef int c, f, side_i, side, k, commit, spend, o
+    cdef bint any_attacker
+    cdef int commits[4]
+    commits[0] = 0
+    commits[1] = 0
+    commits[2] = 6
+    commits[3] = 12
+    _allocate(t, s, orders, alloc)
+    for c in range(t.C):
+        if short_[c]:
+            for f in range(t.F):
+                alloc[f * t.C + c] = alloc[f * t.C + c] // 2
+    cdef int8_t* mine = <int8_t*>work
+    cdef int8_t* theirs = mine + t.C
+    for side_i in range(2):
+        side = CENTRAL if side_i == 0 else ALLIED
+        for f in range(t.F):
+            any_attacker = False
+            for c in range(t.C):
+                o = orders[c]
+                if o > 0 and (o - 1) // 4 == f and (o - 1) % 4 > 0 and s.side[c] == side:
+                    any_attacker = True
+                    break
+            if not any_attacker or not _front_active(t, s, f):
+                continue
+            k = _target_city(t, s, f, side)
+            if k < 0:
+                continue
+            commit = 0
+            for c in range(t.C):
+                o = orders[c]
+                if o > 0 and (o - 1) // 4 == f and (o - 1) % 4 > 0 and s.side[c] == side:
+                    spend = min(commits[(o - 1) % 4], s.supply[c])
+                    s.supply[c] -= spend
+                    commit += spend
+            _attack(t, s, f, side, k, alloc + f * t.C, commit, month, dice, mine, theirs)
+
+
+# == naval.py ===================================================================================
+
+cdef inline bint _coast_connected(const GoaT* t, int p1, int p2) noexcept nogil:
+    if p1 >= t.P or p2 >= t.P or t.p_off_map[p1] or t.p_off_map[p2]:
+        return False
+    return t.p_country[p1] == t.p_country[p2] and (t.p_amask_raw[p1] & t.p_amask_raw[p2]) != 0
+
+
+cdef uint32_t _blockaded_mask(const GoaT* t, const int8_t* blockade, int side) noexcept nogil:
+    # the areas `side` blockades in `blockade` ([A, 2])
+    cdef uint32_t m = 0
+    cdef int a
+    for a in range(t.A):
+        if blockade[a * 2 + side]:
+            m |= 1u << a
+    return m
+
+
+cdef bint active_squadron(const GoaT* t, const GoaS* s, int q, int side) noexcept nogil:
+    cdef int c = s.squadron_country[q]
+    return s.squadron_damage[q] < DMG_SUNK and s.squadron_base[q] >= 0 and at_war(s, c) \
+        and s.side[c] == side
+
+
+cdef int squadron_options(const GoaT* t, const GoaS* s, int q, int32_t* out) noexcept nogil:
+    cdef int side = s.side[s.squadron_country[q]], here = s.squadron_base[q], n = 1, i, dest, a
+    cdef uint32_t here_m = t.pl_amask[here], shared, foe_prev
+    foe_prev = _blockaded_mask(t, s.blockade_prev, enemy(side))
+    out[0] = 0
+    # may_move, for the places sharing an area in play with the base (the others share none)
+    for i in range(t.pl_nb_start[here], t.pl_nb_start[here + 1]):
+        dest = t.pl_nb_list[i]
+        if not place_usable(t, s, dest, side):
+            continue
+        shared = here_m & t.pl_amask[dest]
+        if _coast_connected(t, here, dest) or (shared & ~foe_prev) != 0:
+            out[n] = 1 + dest
+            n += 1
+    if s.squadron_damage[q] < DMG_HEAVY:
+        for a in range(t.A):
+            if here_m & (1u << a):
+                out[n] = SORTIE + a
+                out[n + 1] = SCREEN + a
+                n += 2
+    return n
+
+
+cdef void apply_order(GoaS* s, int q, int code) noexcept nogil:
+    s.squadron_sortie[q] = -1
+    s.screen[q] = 0
+    if code == 0:
+        return
+    if code >= SCREEN:
+        s.squadron_sortie[q] = code - SCREEN
+        s.screen[q] = 1
+    elif code >= SORTIE:
+        s.squadron_sortie[q] = code - SORTIE
+    else:
+        s.squadron_base[q] = code - 1
+        s.moved[q] = 1
+
+
+cdef int sortied(const GoaT* t, const GoaS* s, int a, int side, int32_t* out) noexcept nogil:
+    cdef int n = 0, q
+    for q in range(t.Q):
+        if s.squadron_sortie[q] == a and s.squadron_damage[q] < DMG_SUNK \
+                and s.side[s.squadron_country[q]] == side:
+            out[n] = q
+            n += 1
+    return n
+
+
+cdef bint has_sortied(const GoaT* t, const GoaS* s, int a, int side) noexcept nogil:
+    cdef int q
+    for q in range(t.Q):
+        if s.squadron_sortie[q] == a and s.squadron_damage[q] < DMG_SUNK \
+                and s.side[s.squadron_country[q]] == side:
+            return True
+    return False
+
+
+cdef inline bint _usw_reaches(const GoaT* t, int side, int a) noexcept nogil:
+    return side == ALLIED or t.a_onmap_port[a] != 0
+
+
+cdef bint submarine_area(const GoaT* t, const GoaS* s, int a, int side) noexcept nogil:
+    if not t.chart or s.usw[side] < 0:
+        return False
+    return has_sortied(t, s, a, enemy(side)) and not has_sortied(t, s, a, side) \
+        and _usw_reaches(t, side, a)
+
+
+cdef int gunnery(const GoaT* t, const GoaS* s, const int32_t* qs, int n) noexcept nogil:
+    cdef int g = 0, i
+    for i in range(n):
+        if not s.screen[qs[i]]:
+            g += t.q_gunnery[qs[i]]
+    return g
+
+
+cdef int chart_column(const GoaT* t, int g) noexcept nogil:
+    cdef int col = -1, i
+    for i in range(t.n_ncc):
+        if t.ncc_columns[i] <= g:
+            col = i
+    return col
+
+
+cdef int chart_damage(const GoaT* t, int col, int d) noexcept nogil:
+    d = max(1, min(6, d))
+    if col < 0:
+        return t.ncc_far_left[d - 1]
+    return t.ncc_damage[(d - 1) * t.n_ncc + col]
+
+
+cdef bint mostly(const GoaT* t, const GoaS* s, const int32_t* qs, int n) noexcept nogil:
+    if n == 0:
+        return False
+    cdef int special = 0, i, c
+    for i in range(n):
+        c = s.squadron_country[qs[i]]
+        if c == t.germany or c == t.britain or c == t.united_states:
+            special += 1
+    return 2 * special > n
+
+
+cdef void worsen(GoaS* s, int q, int level) noexcept nogil:
+    cdef int new = min(DMG_SUNK, s.squadron_damage[q] + level)
+    s.squadron_damage[q] = new
+    s.squadron_repair[q] = 0
+    if new == DMG_SUNK:
+        s.squadron_base[q] = -1
+        s.squadron_sortie[q] = -1
+        s.sunk[s.side[s.squadron_country[q]]] += 1
+
+
+cdef void repair(const GoaT* t, GoaS* s) noexcept nogil:
+    cdef int q, d, b, c
+    for q in range(t.Q):
+        d = s.squadron_damage[q]
+        if d == DMG_NONE or d == DMG_SUNK or s.squadron_sortie[q] >= 0:
+            continue
+        b = s.squadron_base[q]
+        c = s.squadron_country[q]
+        if b < 0 or b >= t.P or t.p_country[b] != c or not port_usable(t, s, b, s.side[c]):
+            continue
+        s.squadron_repair[q] += 1
+        if s.squadron_repair[q] >= t.repair_months[d]:
+            s.squadron_damage[q] = d - 1
+            s.squadron_repair[q] = 0
+
+
+cdef inline int _blockade_plus(int kind) noexcept nogil:
+    return 1 if kind == SHIP_BATTLESHIP else (2 if kind == SHIP_DREADNOUGHT else 3)
+
+
+cdef inline int _blockade_minus(int kind) noexcept nogil:
+    return 1 if kind == SHIP_DREADNOUGHT else (2 if kind == SHIP_BATTLECRUISER else 0)
+
+
+cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int month) noexcept nogil:
+    cdef int m = 0, q, sd, foe = enemy(side), won = s.sortie_won[a]
+    for q in range(t.Q):
+        if s.squadron_sortie[q] != a or s.squadron_damage[q] >= DMG_SUNK:
+            continue
+        sd = s.side[s.squadron_country[q]]
+        if sd == side:
+            if won == side or won == -1:
+                m += _blockade_plus(t.q_kind[q])
+        elif sd == foe:
+            if s.screen[q] and not s.supported[q] and not s.in_combat[q]:
+                m -= _blockade_minus(t.q_kind[q])
+    if s.usw[side] >= 0 and _usw_reaches(t, side, a):       # usw_bonus
+        m += 4 + <int>fdiv(month - s.usw[side], 12)
+    return m
+
+
+cdef int _blockade_supply_loss(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    if c == t.russia and not t.colonies:
+        return 0                                              # N.67
+    cdef int side = s.side[c], foe = enemy(side), base = t.c_supply[c], loss = 0, i, p, a
+    cdef uint32_t held = _blockaded_mask(t, s.blockade, foe), mine = 0, in_play = 0
+    if c != t.russia and c != t.japan:
+        for a in range(t.A):
+            if t.a_in_play[a]:
+                in_play |= 1u << a
+        for i in range(t.c_port_start[c], t.c_port_start[c + 1]):
+            p = t.c_port_list[i]
+            if t.p_in_play[p]:
+                mine |= t.p_amask_raw[p] & in_play
+        if mine and (mine & ~held) == 0:
+            loss = <int>ceil_div(base, 3)
+        else:
+            if t.east_med >= 0 and (held & mine & (1u << t.east_med)):
+                loss += <int>ceil_div(base, 10)
+            if t.west_med >= 0 and (held & mine & (1u << t.west_med)):
+                loss += <int>ceil_div(base, 10)
+            if t.north_atlantic >= 0 and (held & mine & (1u << t.north_atlantic)):
+                loss += <int>ceil_div(base, 4)
+        if c == t.britain and t.north_atlantic >= 0 and t.north_sea >= 0 \
+                and (held & (1u << t.north_atlantic)) and (held & (1u << t.north_sea)):
+            loss = max(loss, <int>ceil_div(base, 3))
+        loss = min(loss, <int>ceil_div(base, 3))
+    if t.colonies and side == ALLIED:                          # C.45
+        if t.south_atlantic >= 0 and s.blockade[t.south_atlantic * 2 + CENTRAL] and c == t.britain:
+            loss += 3
+        if t.indian_ocean >= 0 and s.blockade[t.indian_ocean * 2 + CENTRAL] and c == t.britain:
+            loss += 3
+        if t.east_pacific >= 0 and s.blockade[t.east_pacific * 2 + CENTRAL]:
+            if c == t.britain:
+                loss += 1
+            elif c == t.russia:
+                loss += 4
+            elif c == t.united_states:
+                loss += 3
+        if t.west_pacific >= 0 and s.blockade[t.west_pacific * 2 + CENTRAL] and c == t.united_states:
+            loss += 3
+    if c == t.japan and t.east_pacific >= 0 and s.blockade[t.east_pacific * 2 + foe]:
+        loss += 12                                            # C.45
+    return loss
+
+
+cdef void apply_blockade_losses(const GoaT* t, GoaS* s) noexcept nogil:
+    cdef int c, due, loss
+    for c in range(t.C):
+        if not at_war(s, c):
+            continue
+        due = _blockade_supply_loss(t, s, c)
+        loss = min(s.supply[c], due)
+        if due > 0:
+            s.since_roll[c] |= BLOCKADE_LOSS_SINCE
+        s.supply[c] -= loss
+        s.blockade_lost[c] += loss
+
+
+cdef inline int _ship_capacity(const GoaT* t, int c) noexcept nogil:
+    return 6 if (c == t.britain or c == t.united_states) else 3
+
+
+cdef inline bint _detached(const GoaT* t, int c, int host) noexcept nogil:
+    if host == c:
+        return False
+    if host == t.france and (c == t.britain or c == t.united_states):
+        return False
+    if host == t.britain and c == t.united_states:
+        return False
+    return True
+
+
+cdef int _detached_units(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    cdef int n = 0, h, l
+    for h in range(t.C):
+        if _detached(t, c, h):
+            n += <int>fdiv(s.abroad[c * t.C + h], t.corps)
+    for l in range(t.L):
+        n += s.col_units[l * t.C + c]
+    return n
+
+
+cdef uint32_t _sail_areas(const GoaT* t, const GoaS* s, int c, int side) noexcept nogil:
+    # the sea areas in play that c's land units reach from its usable home ports, open
+    # (not blockaded by the enemy): routes_to and _sea_reach's inner loops, once
+    cdef uint32_t m = 0, shut = _blockaded_mask(t, s.blockade, enemy(side))
+    cdef int i, p
+    for i in range(t.c_home_start[c], t.c_home_start[c + 1]):
+        p = t.c_home_list[i]
+        if port_usable(t, s, p, side):
+            m |= t.pl_amask[p]
+    return m & ~shut
+
+
+cdef bint _routes_to(const GoaT* t, const GoaS* s, int c, int dest, uint32_t sail) noexcept nogil:
+    cdef int side = s.side[c], foe = enemy(side), q
+    if not place_usable(t, s, dest, side):
+        return False
+    for q in range(t.Q):
+        if s.squadron_base[q] == dest and s.squadron_damage[q] < DMG_SUNK \
+                and s.side[s.squadron_country[q]] == foe:
+            return False
+    return (t.pl_amask[dest] & sail) != 0
+
+
+cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+    out[0] = 0
+    if not t.naval or not at_war(s, c):
+        return 1
+    cdef int C = t.C, L = t.L, cap = _ship_capacity(t, c), n = 1, h, i, p, l, k, n_max, there
+    cdef int room = (12 if (c == t.britain or c == t.united_states) else 6) - _detached_units(t, s, c)
+    cdef int home_units = <int>fdiv(s.army[c], t.corps)
+    cdef uint32_t sail = _sail_areas(t, s, c, s.side[c])
+    cdef bint reach
+    for h in range(C):
+        if t.c_host[c * C + h] and at_war(s, h) and s.side[h] == s.side[c]:
+            reach = False                                        # host_reachable
+            for i in range(t.c_port_start[h], t.c_port_start[h + 1]):
+                p = t.c_port_list[i]
+                if not t.p_off_map[p] and _routes_to(t, s, c, p, sail):
+                    reach = True
+                    break
+            if reach:
+                n_max = min(cap, min(home_units, room if _detached(t, c, h) else cap))
+                for k in range(1, n_max + 1):
+                    out[n] = 1 + 8 * h + k - 1
+                    n += 1
+        there = <int>fdiv(s.abroad[c * C + h], t.corps)
+        if there > 0:
+            for k in range(1, min(cap, there) + 1):
+                out[n] = 1 + 8 * (C + h) + k - 1
+                n += 1
+    if t.colonies:
+        for l in range(L):
+            if _routes_to(t, s, c, t.P + l, sail):
+                n_max = min(cap, min(home_units, room))
+                for k in range(1, n_max + 1):
+                    out[n] = 1 + 8 * (2 * C + l) + k - 1
+                    n += 1
+            if s.col_units[l * C + c] > 0 and s.colony[l] == s.side[c]:
+                n_max = min(cap, <int>s.col_units[l * C + c])
+                for k in range(1, n_max + 1):
+                    out[n] = 1 + 8 * (2 * C + L + l) + k - 1
+                    n += 1
+    return n
+
+
+cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
+    if code == 0:
+        return
+    cdef int C = t.C, L = t.L, dest = (code - 1) // 8, n = (code - 1) % 8 + 1, h, l, move, af
+    if dest < C:
+        s.army[c] -= n * t.corps
+        s.abroad[c * C + dest] += n * t.corps
+    elif dest < 2 * C:
+        h = dest - C
+        move = min(n * t.corps, s.abroad[c * C + h])
+        s.abroad[c * C + h] -= move
+        s.army[c] += move
+    elif dest < 2 * C + L:
+        l = dest - 2 * C
+        s.army[c] -= n * t.corps
+        s.col_units[l * C + c] += n
+        s.col_af[l * C + c] += n * t.corps
+    else:
+        l = dest - 2 * C - L
+        af = <int>fdiv(<int64_t>s.col_af[l * C + c] * n, s.col_units[l * C + c])
+        s.col_units[l * C + c] -= n
+        s.col_af[l * C + c] -= af
+        s.army[c] += n * t.corps
+
+
+# == naval_combat.py: amphibious invasions =====================================================
+
+cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds,
+                          int32_t* index) noexcept nogil:
+    cdef int side = s.side[c], foe = enemy(side), n = 0, b, p, l, k
+    cdef uint32_t sail = _sail_areas(t, s, c, side)          # _sea_reach's ports and areas
+    for b in range(t.B):
+        k = t.b_city[b]
+        if k >= 0 and s.city[k] == foe and not (side == CENTRAL and t.b_no_central[b]) \
+                and (t.b_amask_raw[b] & sail):
+            kinds[n] = 0
+            index[n] = b
+            n += 1
+    for p in range(t.P):
+        k = t.p_city[p]
+        if k >= 0 and s.city[k] == foe and (t.pl_amask[p] & sail):
+            kinds[n] = 1
+            index[n] = p
+            n += 1
+    if t.colonies:
+        for l in range(t.L):
+            if s.colony[l] == foe and ((t.pl_amask[t.P + l] & sail) or t.l_overland[l * t.C + c]):
+                kinds[n] = 2
+                index[n] = l
+                n += 1
+    return n
+
+
+cdef inline int _available_units(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    return <int>fdiv(s.army[c], t.corps) + (s.marines[1] if c == t.united_states else 0)
+
+
+cdef int invasion_units(const GoaT* t, const GoaS* s, int c, int kind, int index) noexcept nogil:
+    cdef int cap = 6 if (kind == 2 and t.l_kind[index] == L_JAPAN) else 3
+    return min(cap, _available_units(t, s, c))
+
+
+cdef bint _support(const GoaT* t, GoaS* s, int side, uint32_t areas) noexcept nogil:
+    cdef int q, a
+    for q in range(t.Q):
+        a = s.squadron_sortie[q]
+        if a >= 0 and (areas & (1u << a)) and s.screen[q] and not s.in_combat[q] \
+                and not s.supported[q] and s.squadron_damage[q] < DMG_SUNK \
+                and s.side[s.squadron_country[q]] == side:
+            s.supported[q] = 1
+            return True
+    return False
+
+
+cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind, int index,
+                        int n, int month) noexcept nogil:
+    cdef int side = s.side[c], foe = enemy(side), marines, attack, l, mod, k, holder, col
+    cdef int shift, d, result
+    cdef uint32_t areas
+    cdef int64_t defence, lost
+    n = min(n, _available_units(t, s, c))
+    if n <= 0:
+        return
+    marines = min(n, <int>s.marines[1]) if c == t.united_states else 0
+    attack = marines * 8 + (n - marines) * t.corps
+    s.army[c] -= (n - marines) * t.corps
+    s.marines[1] -= marines
+    if kind == 2:
+        l = index
+        areas = t.pl_amask[t.P + l]
+        mod = attack // 3 + (1 if _support(t, s, side, areas) else 0)
+        if die(dice) + mod > t.l_defense[l]:
+            s.colony[l] = side
+            s.col_units[l * t.C + c] += n
+            s.col_af[l * t.C + c] += attack
+            s.colonies_taken[side] += 1
+            if c == t.japan:
+                s.scalars[SC_JAPAN_CONQUESTS] += 1
+        else:
+            s.strength_lost[c] += attack
+        return
+    if kind == 0:
+        k = t.b_city[index]
+        areas = t.b_amask_raw[index]
+    else:
+        k = t.p_city[index]
+        areas = t.pl_amask[index]
+    holder = t.k_country[k]
+    defence = <int64_t>s.garrison[k] * t.corps
+    if at_war(s, holder) and s.side[holder] == foe:
+        defence += ceil_div(<int64_t>s.army[holder] * t.coast_share, 100)
+    col = column(attack, defence, &shift)
+    d = die(dice) + shift
+    d += 1 if _support(t, s, side, areas) else 0
+    result = t.crt[max(0, min(6, d)) * 6 + col]
+    if result == LAND_DX or result == LAND_DE:
+        s.city[k] = side
+        s.garrison[k] = n
+        if at_war(s, holder) and s.side[holder] == foe:
+            lost = ceil_div(defence * t.land_loss[result * 2 + 1], 100)
+            lost = min(lost, <int64_t>s.army[holder])
+            s.army[holder] -= <int32_t>lost
+            s.strength_lost[holder] += <int32_t>lost
+    else:
+        s.strength_lost[c] += attack
+
+
+# == colonial.py ================================================================================
+
+cdef void japanese_forces(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    cdef int j = t.japan, home = t.japan_area, u = t.united_states, i, attack, support, cost
+    if j < 0 or home < 0:
+        return
+    if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
+        s.col_units[home * t.C + j] += 3
+        s.col_af[home * t.C + j] += 9
+    if not at_war(s, j):
+        return
+    i = s.scalars[SC_JAPAN_POOL]
+    while i < t.U:
+        attack = t.japan_pool[i * 2]
+        support = t.japan_pool[i * 2 + 1]
+        cost = max(1, attack)
+        if s.scalars[SC_JAPAN_PERSONNEL] < cost:
+            break
+        s.scalars[SC_JAPAN_PERSONNEL] -= cost
+        s.col_units[home * t.C + j] += 1
+        if not support:
+            s.col_af[home * t.C + j] += attack
+        i += 1
+    s.scalars[SC_JAPAN_POOL] = i
+
+
+cdef bint _enemy_units(const GoaT* t, const GoaS* s, int l, int foe) noexcept nogil:
+    cdef int d
+    for d in range(t.C):
+        if s.col_units[l * t.C + d] > 0 and s.side[d] == foe:
+            return True
+    return False
+
+
+cdef inline int _move_code(int L, int src, int dst, int n) noexcept nogil:
+    return 1 + 8 * (src * (L + 1) + dst) + n - 1
+
+
+cdef int move_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+    cdef int L = t.L, C = t.C, side = s.side[c], foe = enemy(side), n = 1, i, l, k, src, dst
+    cdef int have, home_units = <int>fdiv(s.army[c], t.corps)
+    cdef bint ok
+    out[0] = 0
+    for i in range(t.c_overland_start[c], t.c_overland_start[c + 1]):
+        l = t.c_overland_list[i]
+        if c == t.turkey and (t.constantinople < 0 or s.city[t.constantinople] != side):
+            continue
+        if s.colony[l] == side and home_units:
+            for k in range(1, min(8, home_units) + 1):
+                out[n] = _move_code(L, L, l, k)
+                n += 1
+        if s.col_units[l * C + c]:
+            for k in range(1, min(8, <int>s.col_units[l * C + c]) + 1):
+                out[n] = _move_code(L, l, L, k)
+                n += 1
+    for src in range(L):
+        have = s.col_units[src * C + c]
+        if not have or s.colony[src] != side:
+            continue
+        for i in range(t.l_out_start[src], t.l_out_start[src + 1]):
+            dst = t.l_out_list[i]
+            ok = s.colony[dst] == side
+            if (t.l_kind[dst] == L_SOVEREIGN or t.l_kind[dst] == L_CHINA) and t.l_defense[dst] >= 0:
+                ok = ok or (s.colony[dst] == NEUTRAL and not _enemy_units(t, s, dst, foe))
+            if ok:
+                for k in range(1, min(8, have) + 1):
+                    out[n] = _move_code(L, src, dst, k)
+                    n += 1
+    return n
+
+
+cdef void apply_move(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
+    if code == 0:
+        return
+    cdef int L = t.L, C = t.C, pair = (code - 1) // 8, n = (code - 1) % 8 + 1
+    cdef int src = pair // (L + 1), dst = pair % (L + 1), af
+    if src == L:
+        s.army[c] -= n * t.corps
+        af = n * t.corps
+    else:
+        af = <int>fdiv(<int64_t>s.col_af[src * C + c] * n, s.col_units[src * C + c])
+        s.col_units[src * C + c] -= n
+        s.col_af[src * C + c] -= af
+    if dst == L:
+        s.army[c] += n * t.corps
+        return
+    s.col_units[dst * C + c] += n
+    s.col_af[dst * C + c] += af
+    if s.colony[dst] == NEUTRAL and (t.l_kind[dst] == L_SOVEREIGN or t.l_kind[dst] == L_CHINA):
+        s.colony[dst] = s.side[c]
+
+
+cdef bint abyssinia_may_attack(const GoaT* t, const GoaS* s, int side) noexcept nogil:
+    # colonial_phase: Abyssinia neutral and next to a colony of `side` with its land units
+    cdef int ab = t.abyssinia, i, b, d
+    cdef int64_t af
+    if ab < 0 or s.colony[ab] != NEUTRAL:
+        return False
+    for i in range(t.l_in_start[ab], t.l_in_start[ab + 1]):
+        b = t.l_in_list[i]
+        if s.colony[b] != side:
+            continue
+        af = 0
+        for d in range(t.C):
+            if s.side[d] == side:
+                af += s.col_af[b * t.C + d]
+        if af:
+            return True
+    return False
+
+
+cdef bint _home_colony(const GoaT* t, const GoaS* s, int b, int side) noexcept nogil:
+    cdef int owner = t.l_owner[b], kind = t.l_kind[b]
+    if kind == L_SOVEREIGN or kind == L_CHINA:
+        return True
+    if kind == L_TURKISH or kind == L_TURKISH_OPPONENT:
+        return True
+    return owner >= 0 and s.side[owner] == side
+
+
+cdef int _allied_targets(const GoaT* t, const GoaS* s, int32_t* out) noexcept nogil:
+    cdef int n = 0, l, kind, owner
+    for l in range(t.L):
+        if s.colony[l] != CENTRAL:
+            continue
+        kind = t.l_kind[l]
+        owner = t.l_owner[l]
+        if kind == L_COLONY and (owner < 0 or s.side[owner] != CENTRAL):
+            continue
+        if (kind == L_SOVEREIGN or kind == L_CHINA) and not _enemy_units(t, s, l, ALLIED):
+            continue
+        if kind == L_JAPAN:
+            continue
+        out[n] = l
+        n += 1
+    return n
+
+
+cdef int _central_targets(const GoaT* t, const GoaS* s, int32_t* out) noexcept nogil:
+    cdef int n = 0, l, i, b, kind
+    cdef bint base
+    for l in range(t.L):
+        kind = t.l_kind[l]
+        if s.colony[l] != ALLIED or kind == L_JAPAN:
+            continue
+        if (kind == L_SOVEREIGN or kind == L_CHINA) and not _enemy_units(t, s, l, CENTRAL):
+            continue
+        base = False
+        for i in range(t.l_in_start[l], t.l_in_start[l + 1]):
+            b = t.l_in_list[i]
+            if s.colony[b] == CENTRAL and _home_colony(t, s, b, CENTRAL):
+                base = True
+                break
+        if base:
+            out[n] = l
+            n += 1
+    return n
+
+
+cdef int _attack_modifier(const GoaT* t, const GoaS* s, int l, int side, int* base) noexcept nogil:
+    cdef int best = 0, i, b, d
+    cdef int64_t af
+    base[0] = -1
+    for i in range(t.l_in_start[l], t.l_in_start[l + 1]):
+        b = t.l_in_list[i]
+        if s.colony[b] != side:
+            continue
+        af = 0
+        for d in range(t.C):
+            if s.side[d] == side and at_war(s, d):
+                af += s.col_af[b * t.C + d]
+        if fdiv(af, 3) > best:
+            best = <int>fdiv(af, 3)
+            base[0] = b
+    return best
+
+
+cdef void _conquer_colony(const GoaT* t, GoaS* s, int l, int side, bint by_japan) noexcept nogil:
+    cdef int foe = enemy(side), d, q
+    s.colony[l] = side
+    s.colonies_taken[side] += 1
+    for d in range(t.C):
+        if s.side[d] == foe and s.col_units[l * t.C + d]:
+            s.strength_lost[d] += s.col_af[l * t.C + d]
+            s.col_units[l * t.C + d] = 0
+            s.col_af[l * t.C + d] = 0
+    for q in range(t.Q):
+        if s.squadron_base[q] == t.P + l and s.side[s.squadron_country[q]] == foe \
+                and s.squadron_damage[q] < DMG_SUNK:
+            s.squadron_damage[q] = DMG_SUNK
+            s.squadron_base[q] = -1
+            s.sunk[foe] += 1
+    if by_japan:
+        s.scalars[SC_JAPAN_CONQUESTS] += 1
+
+
+cdef inline bint _japanese(const GoaT* t, const GoaS* s, int base) noexcept nogil:
+    return base >= 0 and t.japan >= 0 and s.col_units[base * t.C + t.japan] > 0
+
+
+cdef void colonial_combat(const GoaT* t, GoaS* s, uint64_t* dice, int month,
+                          int32_t* work) noexcept nogil:
+    if not t.colonial_months[month_of_year(month)]:
+        return
+    cdef int n, i, l, mod, base
+    n = _allied_targets(t, s, work)
+    for i in range(n):
+        l = work[i]
+        mod = _attack_modifier(t, s, l, ALLIED, &base)
+        if die(dice) + mod > t.l_defense[l]:
+            _conquer_colony(t, s, l, ALLIED, _japanese(t, s, base))
+    n = _central_targets(t, s, work)
+    for i in range(n):
+        l = work[i]
+        if s.colony[l] != ALLIED:
+            continue
+        mod = _attack_modifier(t, s, l, CENTRAL, &base)
+        if die(dice) + mod > t.l_defense[l]:
+            _conquer_colony(t, s, l, CENTRAL, _japanese(t, s, base))
+
+
+cdef bint may_return(const GoaT* t, const GoaS* s, int q) noexcept nogil:
+    cdef int b = s.squadron_base[q]
+    return (b >= t.P and t.q_kind[q] == SHIP_BATTLECRUISER
+            and s.squadron_damage[q] == DMG_NONE and s.returning[q] < 0
+            and not t.l_no_return[b - t.P] and s.squadron_sortie[q] < 0)
+
+
+cdef int interceptors(const GoaT* t, const GoaS* s, int side, int32_t* out) noexcept nogil:
+    cdef int n = 0, q, c
+    for q in range(t.Q):
+        c = s.squadron_country[q]
+        if t.q_kind[q] == SHIP_BATTLECRUISER and s.squadron_damage[q] < DMG_HEAVY \
+                and s.squadron_base[q] >= 0 and s.squadron_sortie[q] < 0 and not s.moved[q] \
+                and s.returning[q] < 0 and at_war(s, c) and s.side[c] == side:
+            out[n] = q
+            n += 1
+    return n
+
+
+cdef int return_port(const GoaT* t, const GoaS* s, int q) noexcept nogil:
+    cdef int c = s.squadron_country[q], side = s.side[c], na = t.north_atlantic, own, p
+    if na < 0:
+        return -1
+    for own in range(2):
+        for p in range(t.P):
+            if t.p_area[p * t.A + na] and not t.p_off_map[p] and port_usable(t, s, p, side) \
+                    and (t.p_country[p] == c) == (own == 0):
+                return p
+    return -1
+
+
+cdef void intercept(const GoaT* t, GoaS* s, uint64_t* dice, int q, const int32_t* hunters,
+                    int n) noexcept nogil:
+    cdef int i, h, target, t0 = t.tenney[0], t1 = t.tenney[1]
+    for i in range(n):
+        h = hunters[i]
+        s.moved[h] = 1
+        if s.squadron_damage[q] < DMG_SUNK and die(dice) <= ceil_div(t.q_gunnery[h], t0):
+            worsen(s, q, 2 if die(dice) > fdiv(t.q_protection[q], t1) else 1)
+    target = hunters[0]
+    if die(dice) <= ceil_div(t.q_gunnery[q], t0):
+        worsen(s, target, 2 if die(dice) > fdiv(t.q_protection[target], t1) else 1)
