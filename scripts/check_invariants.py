@@ -4,6 +4,7 @@
     python scripts/check_invariants.py --games 1000 --seed 1 --workers 2
     python scripts/check_invariants.py --scenario brusilov/attack_on_schedule --option sga_early=true
     python scripts/check_invariants.py --scenario kaisers_battle/historical --games 2000
+    python scripts/check_invariants.py --scenario goa/campaign --option colonies=true --games 10000
 
 Prints one line per failing game (seed, game index, the broken invariant) and a summary; exits
 1 if any game failed. The test suite runs a few such games every time; this script is for the

@@ -66,13 +66,22 @@ class ByGame(Policy):
 class Passive(ByGame):
     name = "passive"
     IMPLS = {"gwe": "gwe_fast.policies.gwe.passive:PassivePolicy",
-             "kb": "gwe_fast.policies.kb.passive:KbPassivePolicy"}
+             "kb": "gwe_fast.policies.kb.passive:KbPassivePolicy",
+             "goa": "gwe_fast.policies.goa.greedy:GoaPassivePolicy"}
 
 
 class Greedy(ByGame):
     name = "greedy"
     IMPLS = {"gwe": "gwe_fast.policies.gwe.greedy:GreedyPolicy",
-             "kb": "gwe_fast.policies.kb.greedy:KbGreedyPolicy"}
+             "kb": "gwe_fast.policies.kb.greedy:KbGreedyPolicy",
+             "goa": "gwe_fast.policies.goa.greedy:GoaGreedyPolicy"}
+
+
+class Historical(ByGame):
+    """The choices the belligerents made (The Guns of August only)."""
+
+    name = "historical"
+    IMPLS = {"goa": "gwe_fast.policies.goa.historical:GoaHistoricalPolicy"}
 
 
 class Doctrine(ByGame):

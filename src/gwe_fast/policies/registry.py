@@ -36,6 +36,7 @@ POLICIES: dict[str, str] = {
     "greedy": "gwe_fast.policies.ladder:Greedy",
     "doctrine": "gwe_fast.policies.ladder:Doctrine",
     "lookahead": "gwe_fast.policies.ladder:Lookahead",
+    "historical": "gwe_fast.policies.ladder:Historical",
 }
 
 

@@ -27,6 +27,8 @@ def japanese_forces(t: GoaTables, s: GoaState, month: int) -> None:
     if j < 0 or home < 0:
         return
     u = t.united_states
+    if s.conquered[j] >= 0:
+        return
     if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
         s.col_units[home, j] += 3
         s.col_af[home, j] += 9
@@ -189,6 +191,7 @@ def conquer_colony(t: GoaTables, s: GoaState, l: int, side: int, by_japan: bool 
                 and s.squadron_damage[q] < Damage.SUNK:
             s.squadron_damage[q] = Damage.SUNK
             s.squadron_base[q] = -1
+            s.squadron_sortie[q] = -1
             s.sunk[foe] += 1
     if by_japan:
         s.scalars[JAPAN_CONQUESTS] += 1

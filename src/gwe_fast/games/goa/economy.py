@@ -101,7 +101,7 @@ def reinforce(t: GoaTables, s: GoaState, month: int) -> None:
     for q in range(t.n_squadrons):
         if t.q_arrive[q] == month:
             c = int(s.squadron_country[q])
-            if not t.q_neutral_only[q] or s.side[c] == NEUTRAL:
+            if s.conquered[c] < 0 and (not t.q_neutral_only[q] or s.side[c] == NEUTRAL):
                 s.squadron_base[q] = t.q_base0[q]
     u = t.united_states
     if u < 0 or not at_war(s, u):

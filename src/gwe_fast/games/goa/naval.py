@@ -62,9 +62,11 @@ def may_move(t: GoaTables, s: GoaState, q: int, dest: int, side: int) -> bool:
 
 
 def active_squadrons(t: GoaTables, s: GoaState, side: int) -> list[int]:
-    """Squadrons ``side`` gives orders to: afloat, based, of a belligerent (N.31)."""
+    """Squadrons ``side`` gives orders to: afloat, based, of a belligerent (N.31), and not
+    on their way back to Europe (C.44: such a squadron does nothing else until it arrives)."""
     return [q for q in range(t.n_squadrons)
             if s.squadron_damage[q] < Damage.SUNK and s.squadron_base[q] >= 0
+            and s.returning[q] < 0
             and at_war(s, int(s.squadron_country[q]))
             and s.side[s.squadron_country[q]] == side]
 

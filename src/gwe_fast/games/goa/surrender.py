@@ -24,6 +24,8 @@ def conquer(t: GoaTables, s: GoaState, c: int, by: int, month: int, by_morale: b
     s.army[c] = 0
     s.abroad[c, :] = 0
     s.supply[c] = 0
+    s.personnel_last[c] = 0          # this month's points are lost with the country
+    s.supply_last[c] = 0
     for h in range(t.n_countries):       # forces abroad in it go home (docs/rulings.md, S._16)
         if s.abroad[h, c]:
             s.army[h] += s.abroad[h, c]

@@ -1,0 +1,1 @@
+"""The Guns of August's ladder of policies: passive, greedy, historical (and look-ahead)."""
