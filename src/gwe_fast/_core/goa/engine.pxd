@@ -1,6 +1,7 @@
 # The turn loop of The Guns of August as a resumable C state machine (engine.pyx).
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 
+from gwe_fast._core.goa.rules cimport Facts
 from gwe_fast._core.goa.tables cimport CoreTables, GoaS, GoaT
 
 
@@ -53,6 +54,9 @@ cdef struct Core:
     int32_t* tkind                # [B + P + L] the targets of the decision being asked
     int32_t* tindex
     int32_t* work                 # [max(Q, L, 2 C) + 8]
+    Facts facts                   # the naval option generators' position facts
+    int32_t* bmods                # [A, 2] blockade modifiers
+    int8_t* area_sides            # [A] bit side: side has squadrons sortied into the area
     # naval combat in one area
     int ca, fstage, fsub, german, fside, flevel, fused, fhit
     int nfleet[2]
@@ -96,7 +100,7 @@ cdef int register_chooser(int level, chooser_t fn) noexcept nogil
 cdef class GoaCore:
     cdef Core k
     cdef readonly CoreTables tables
-    cdef readonly object state          # the GoaState played (its buffer is written in place)
-    cdef object _buffer
+    cdef object _state                  # the GoaState played (made on first use when not given)
+    cdef readonly object buffer         # its buffer, written in place
     cdef void* _block
     cdef object _opts_view

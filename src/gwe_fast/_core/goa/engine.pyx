@@ -393,6 +393,7 @@ cdef int st_naval(Core* k) noexcept nogil:
     for q in range(t.Q):
         s.squadron_sortie[q] = -1
         k.orders[q] = -1
+    facts_of(t, s, &k.facts)
     k.cs = 0
     k.ci = 0
     k.pc = PC_ORDERS
@@ -402,13 +403,13 @@ cdef int st_naval(Core* k) noexcept nogil:
 cdef int st_orders(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int side, q, i
+    cdef int side, q, i, a
     while k.cs < 2:                                   # N.21, N.32-N.35, in secret
         side = k.cs
         while k.ci < t.Q:
             q = k.ci
             if active_squadron(t, s, q, side):
-                k.n_opts = squadron_options(t, s, q, k.opts)
+                k.n_opts = squadron_options(t, s, &k.facts, q, k.opts)
                 i = ask(k, K_SQUADRON, side, q, True)
                 if i < 0:
                     return SUSPEND
@@ -416,9 +417,13 @@ cdef int st_orders(Core* k) noexcept nogil:
             k.ci += 1
         k.ci = 0
         k.cs += 1
+    memset(k.area_sides, 0, t.A)
     for q in range(t.Q):
         if k.orders[q] >= 0:
             apply_order(s, q, k.orders[q])
+        a = s.squadron_sortie[q]
+        if a >= 0 and s.squadron_damage[q] < DMG_SUNK and s.side[s.squadron_country[q]] < 2:
+            k.area_sides[a] |= 1 << s.side[s.squadron_country[q]]
     memset(k.subs, 0, 2 * t.A)
     k.cs = 0
     k.ci = 0
@@ -482,8 +487,8 @@ cdef int st_combat(Core* k) noexcept nogil:
         a = k.ca
         if k.fstage == 0:
             k.fsub = ALLIED if k.subs[a] else (CENTRAL if k.subs[t.A + a] else -1)
-            if not ((has_sortied(t, s, a, ALLIED) and has_sortied(t, s, a, CENTRAL))
-                    or k.fsub >= 0):
+            # both sides sortied here (fights in other areas touch no squadron of this one)
+            if not (k.area_sides[a] == 3 or k.fsub >= 0):
                 k.ca += 1
                 continue
             if k.fsub >= 0:
@@ -617,12 +622,16 @@ cdef int st_usw(Core* k) noexcept nogil:
                 else:
                     s.usw[side] = -1
             k.cs += 1
+    blockade_modifiers(t, s, m, k.bmods)             # what the loop reads, it does not change
+    cdef bint at_war_side[2]
+    at_war_side[0] = any_belligerent(t, s, ALLIED)
+    at_war_side[1] = any_belligerent(t, s, CENTRAL)
     for a in range(t.A):                              # N.61-N.63, N.69
         for side in range(2):
             s.blockade[a * 2 + side] = 0
-            if not t.a_in_play[a] or k.forgo[side * t.A + a] or not any_belligerent(t, s, side):
+            if not t.a_in_play[a] or k.forgo[side * t.A + a] or not at_war_side[side]:
                 continue
-            mod = blockade_modifier(t, s, a, side, m)
+            mod = k.bmods[a * 2 + side]
             if 6 + mod >= 7 and die(&k.dice) + mod >= 7:
                 s.blockade[a * 2 + side] = 1
                 s.blockade_months[a * 2 + side] += 1
@@ -634,6 +643,7 @@ cdef int st_usw(Core* k) noexcept nogil:
     for c in range(t.C):
         k.sends[c] = -1
         k.ships[c] = -1
+    facts_of(t, s, &k.facts)
     k.cs = 0
     k.ci = 0
     k.cj = 0
@@ -651,13 +661,13 @@ cdef int st_sea(Core* k) noexcept nogil:
             c = k.ci
             if at_war(s, c) and s.side[c] == side:
                 if k.cj == 0:
-                    k.n_opts = supply_options(t, s, c, k.opts)
+                    k.n_opts = supply_options(t, s, &k.facts, c, k.opts)
                     i = ask(k, K_SEND_SUPPLY, side, c, True)
                     if i < 0:
                         return SUSPEND
                     k.sends[c] = k.opts[i]
                     k.cj = 1
-                k.n_opts = ship_options(t, s, c, k.opts)
+                k.n_opts = ship_options(t, s, &k.facts, c, k.opts)
                 i = ask(k, K_SHIP, side, c, True)
                 if i < 0:
                     return SUSPEND
@@ -677,6 +687,8 @@ cdef int st_sea(Core* k) noexcept nogil:
                 ship(t, s, c, k.ships[c])
     for c in range(t.C):
         k.pick_n[c] = 0
+    # the facts of st_usw still hold: supply sent and land units shipped change no port's
+    # control, blockade or squadron
     k.cs = 0
     k.ci = 0
     k.pc = PC_LANDING
@@ -692,7 +704,7 @@ cdef int st_landing(Core* k) noexcept nogil:
         while k.ci < t.C:
             c = k.ci
             if at_war(s, c) and s.side[c] == side:
-                nt = invasion_targets(t, s, c, k.tkind, k.tindex)
+                nt = invasion_targets(t, s, &k.facts, c, k.tkind, k.tindex)
                 k.opts[0] = 0
                 n = 1
                 for j in range(nt):
@@ -1038,13 +1050,14 @@ cdef class GoaCore:
         cdef cnp.ndarray buf
         self.tables = ct
         if state is None:
-            state = GoaState(ct.initial.copy(), ct.layout)
-        buf = state.buffer
-        if buf.dtype != np.uint8 or buf.ndim != 1 or buf.shape[0] != ct.state_size \
-                or not buf.flags.c_contiguous or not buf.flags.writeable:
-            raise ValueError("the state is not a writeable GoaState of these tables")
-        self.state = state
-        self._buffer = buf
+            buf = ct.initial.copy()                 # one copy; the GoaState's views when asked
+        else:
+            buf = state.buffer
+            if buf.dtype != np.uint8 or buf.ndim != 1 or buf.shape[0] != ct.state_size \
+                    or not buf.flags.c_contiguous or not buf.flags.writeable:
+                raise ValueError("the state is not a writeable GoaState of these tables")
+        self._state = state
+        self.buffer = buf
         ct.bind(&self.k.s, <uint8_t*>cnp.PyArray_DATA(buf))
         self.k.t = t
         if streams is not None:
@@ -1064,11 +1077,14 @@ cdef class GoaCore:
         cdef Py_ssize_t months = max(1, t.last_month - t.first_month + 1)
         cdef Py_ssize_t n32 = (t.max_options + 5 * R + Q + 5 * C + F * C + 3 * C + 2 * T + W
                                + 2 * Q + Q + months * C * N_HIST + months)
-        cdef Py_ssize_t n8 = 4 * A + C + Q
+        cdef Py_ssize_t NPL = t.NPL
+        n32 += 2 * C + C + 2 * A + 4 * t.NW + 2        # facts, bmods
+        cdef Py_ssize_t n8 = 4 * A + C + Q + 4 * NPL + A
         self._block = malloc(n32 * sizeof(int32_t) + n8 + 16)
         if self._block == NULL:
             raise MemoryError()
         cdef int32_t* p = <int32_t*>self._block
+        self.k.facts.usable_bits = <uint64_t*>p; p += 4 * t.NW      # first: 8-byte aligned
         self.k.opts = p; p += t.max_options
         self.k.roll_kind = p; p += R
         self.k.roll_c = p; p += R
@@ -1091,12 +1107,18 @@ cdef class GoaCore:
         self.k.fleet[1] = p; p += Q
         self.k.hunters = p; p += Q
         self.k.hist = p; p += months * C * N_HIST + months
+        self.k.facts.port_areas = <uint32_t*>p; p += 2 * C
+        self.k.facts.sail = <uint32_t*>p; p += C
+        self.k.bmods = p; p += 2 * A
         self.k.n_hist_months = <int>months
         cdef int8_t* b = <int8_t*>p
         self.k.subs = b; b += 2 * A
         self.k.forgo = b; b += 2 * A
         self.k.short_ = b; b += C
         self.k.chosen = b; b += Q
+        self.k.facts.usable = <uint8_t*>b; b += 2 * NPL
+        self.k.facts.foe_ships = <uint8_t*>b; b += 2 * NPL
+        self.k.area_sides = b; b += A
         memset(self.k.hist, 0, (months * C * N_HIST + months) * sizeof(int32_t))
         self.k.answer = -1
         self.k.record = record
@@ -1181,6 +1203,13 @@ cdef class GoaCore:
         return arr
 
     # -- the game ------------------------------------------------------------------------------
+    @property
+    def state(self):
+        """The ``GoaState`` played (views of ``buffer``)."""
+        if self._state is None:
+            self._state = GoaState(self.buffer, self.tables.layout)
+        return self._state
+
     @property
     def month(self) -> int:
         """The month being played (the last one once the game is over)."""

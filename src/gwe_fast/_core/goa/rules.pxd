@@ -3,22 +3,37 @@
 # of the same name in games/goa/*.py (the module is named in the comment above it).
 # Option generators write the legal codes to `out` (room for GoaT.max_options) and return
 # how many; functions that roll take the game's dice stream.
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from gwe_fast._core.goa.codes cimport NEUTRAL
 from gwe_fast._core.goa.tables cimport GoaS, GoaT
 
 
+# Position facts the naval option generators read, computed by facts_of() in one pass over the
+# ports and squadrons; valid until the state changes. The caller owns the arrays.
+cdef struct Facts:
+    uint8_t* usable                   # [2, NPL] place_usable(place, side)
+    uint64_t* usable_bits             # [2, NW] the same as bit sets
+    uint8_t* foe_ships                # [2, NPL] a squadron of side's enemy is based there
+    uint32_t* port_areas              # [2, C] sea areas (in play or not) of c's ports side may use
+    uint32_t* sail                    # [C] areas in play c's land units reach from its usable home
+                                      #     ports, not blockaded against c's side (N.81-N.83)
+    uint32_t open_[2]                 # areas in play not blockaded against side
+    uint32_t foe_prev[2]              # areas side's enemy blockaded last month (N.33)
+
+
 # -- arithmetic: Python's floor division, for the few places a sign is not certain -------------
+# (b > 0 wherever the rules divide: table counts, percentages, corps)
 cdef inline int64_t fdiv(int64_t a, int64_t b) noexcept nogil:
-    cdef int64_t q = a / b
-    if (a % b != 0) and ((a < 0) != (b < 0)):
-        q -= 1
-    return q
+    if a >= 0:
+        return a / b
+    return -((-a + b - 1) / b)
 
 
 cdef inline int64_t ceil_div(int64_t a, int64_t b) noexcept nogil:
-    return -fdiv(-a, b)
+    if a >= 0:
+        return (a + b - 1) / b
+    return -((-a) / b)
 
 
 cdef inline int enemy(int side) noexcept nogil:
@@ -83,6 +98,7 @@ cdef inline bint place_usable(const GoaT* t, const GoaS* s, int place, int side)
     return t.colonies and s.colony[place - t.P] == side
 
 
+cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil
 cdef int enemy_held_cities(const GoaT* t, const GoaS* s, int c) noexcept nogil
 cdef int objectives_held(const GoaT* t, const GoaS* s, int side) noexcept nogil
 cdef bint any_belligerent(const GoaT* t, const GoaS* s, int side) noexcept nogil
@@ -110,7 +126,7 @@ cdef bint may_change_policy(const GoaT* t, const GoaS* s, int c, int month) noex
 cdef void set_mobilization(const GoaT* t, GoaS* s, int c, bint on, int month) noexcept nogil
 cdef void set_conscription(const GoaT* t, GoaS* s, int c, bint on) noexcept nogil
 cdef bint sea_route(const GoaT* t, const GoaS* s, int c, int d) noexcept nogil
-cdef int supply_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil
+cdef int supply_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil
 cdef void send_supply(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
 cdef void russian_sea_supply(const GoaT* t, GoaS* s) noexcept nogil
 cdef int marines_max(const GoaT* t, const GoaS* s, int month) noexcept nogil
@@ -146,8 +162,12 @@ cdef void fight_fronts(const GoaT* t, GoaS* s, const int32_t* orders, const int8
 cdef int column(int64_t att, int64_t dfn, int* shift) noexcept nogil
 
 # -- naval.py ---------------------------------------------------------------------------------
-cdef bint active_squadron(const GoaT* t, const GoaS* s, int q, int side) noexcept nogil
-cdef int squadron_options(const GoaT* t, const GoaS* s, int q, int32_t* out) noexcept nogil
+# naval.active_squadrons: the squadrons `side` gives orders to (N.31, C.44)
+cdef inline bint active_squadron(const GoaT* t, const GoaS* s, int q, int side) noexcept nogil:
+    cdef int c = s.squadron_country[q]
+    return s.squadron_damage[q] < 3 and s.squadron_base[q] >= 0 and s.returning[q] < 0 \
+        and at_war(s, c) and s.side[c] == side
+cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q, int32_t* out) noexcept nogil
 cdef void apply_order(GoaS* s, int q, int code) noexcept nogil
 cdef int sortied(const GoaT* t, const GoaS* s, int a, int side, int32_t* out) noexcept nogil
 cdef bint has_sortied(const GoaT* t, const GoaS* s, int a, int side) noexcept nogil
@@ -159,12 +179,13 @@ cdef bint mostly(const GoaT* t, const GoaS* s, const int32_t* qs, int n) noexcep
 cdef void worsen(GoaS* s, int q, int level) noexcept nogil
 cdef void repair(const GoaT* t, GoaS* s) noexcept nogil
 cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int month) noexcept nogil
+cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* out) noexcept nogil
 cdef void apply_blockade_losses(const GoaT* t, GoaS* s) noexcept nogil
-cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil
+cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil
 cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
 
 # -- naval_combat.py: invasions ---------------------------------------------------------------
-cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds,
+cdef int invasion_targets(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
                           int32_t* index) noexcept nogil
 cdef int invasion_units(const GoaT* t, const GoaS* s, int c, int kind, int index) noexcept nogil
 cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind, int index,

@@ -8,7 +8,7 @@ the reference builds by scanning are read from the per-scenario lists of ``GoaT`
 order is the same (ascending).
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 from gwe_fast._core.goa.codes cimport *
@@ -43,6 +43,70 @@ cdef bint any_belligerent(const GoaT* t, const GoaS* s, int side) noexcept nogil
         if at_war(s, c) and s.side[c] == side:
             return True
     return False
+
+
+cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
+    cdef int NPL = t.NPL, C = t.C, side, place, q, sd, b, c, i, p, ctrl, closer, l
+    cdef uint32_t m
+    cdef uint32_t shut[2]
+    cdef uint32_t shut_prev[2]
+    cdef uint8_t* u0 = f.usable
+    cdef uint8_t* u1 = f.usable + NPL
+    memset(f.port_areas, 0, 2 * C * sizeof(uint32_t))
+    for p in range(t.P):                      # port_usable for both sides, the port's facts once
+        u0[p] = 0
+        u1[p] = 0
+        if not t.p_in_play[p] or port_closed(t, s, p):
+            continue
+        ctrl = port_control(t, s, p)
+        if ctrl > 1:
+            continue
+        closer = t.p_closed_by[p]
+        if closer >= 0:
+            if at_war(s, closer) and s.side[closer] == enemy(ctrl):
+                continue
+            if s.conquered[closer] >= 0 and s.side[closer] == ctrl:
+                continue
+        f.usable[ctrl * NPL + p] = 1
+        f.port_areas[ctrl * C + t.p_country[p]] |= t.p_amask_raw[p]
+    for l in range(t.L):                      # colonies function as ports (C.41)
+        u0[t.P + l] = t.colonies and s.colony[l] == ALLIED
+        u1[t.P + l] = t.colonies and s.colony[l] == CENTRAL
+    shut[0] = 0
+    shut[1] = 0
+    shut_prev[0] = 0
+    shut_prev[1] = 0
+    for b in range(t.A):
+        for side in range(2):
+            if s.blockade[b * 2 + side]:
+                shut[side] |= 1u << b
+            if s.blockade_prev[b * 2 + side]:
+                shut_prev[side] |= 1u << b
+    for side in range(2):
+        f.open_[side] = t.a_in_play_mask & ~shut[1 - side]
+        f.foe_prev[side] = shut_prev[1 - side]
+    memset(f.usable_bits, 0, 2 * t.NW * sizeof(uint64_t))
+    for side in range(2):
+        for place in range(NPL):
+            if f.usable[side * NPL + place]:
+                f.usable_bits[side * t.NW + (place >> 6)] |= (<uint64_t>1) << (place & 63)
+    memset(f.foe_ships, 0, 2 * NPL)
+    for q in range(t.Q):
+        b = s.squadron_base[q]
+        if b >= 0 and s.squadron_damage[q] < DMG_SUNK:
+            sd = s.side[s.squadron_country[q]]
+            if sd < 2:
+                f.foe_ships[(1 - sd) * NPL + b] = 1
+    for c in range(C):
+        sd = s.side[c]
+        m = 0
+        if sd < 2:
+            for i in range(t.c_home_start[c], t.c_home_start[c + 1]):
+                p = t.c_home_list[i]
+                if f.usable[sd * NPL + p]:
+                    m |= t.pl_amask[p]
+            m &= f.open_[sd]
+        f.sail[c] = m
 
 
 # == entry.py ===================================================================================
@@ -330,7 +394,7 @@ cdef void reinforce(const GoaT* t, GoaS* s, int month) noexcept nogil:
     for q in range(t.Q):
         if t.q_arrive[q] == month:
             c = s.squadron_country[q]
-            if not t.q_neutral_only[q] or s.side[c] == NEUTRAL:
+            if s.conquered[c] < 0 and (not t.q_neutral_only[q] or s.side[c] == NEUTRAL):
                 s.squadron_base[q] = t.q_base0[q]
     if u < 0 or not at_war(s, u):
         return
@@ -389,32 +453,29 @@ cdef uint32_t _port_areas_of(const GoaT* t, const GoaS* s, int c, int side) noex
 
 
 cdef bint sea_route(const GoaT* t, const GoaS* s, int c, int d) noexcept nogil:
-    cdef int side = s.side[c], foe = enemy(side), a
-    cdef uint32_t open_ = 0, both
-    for a in range(t.A):
-        if t.a_in_play[a] and not s.blockade[a * 2 + foe]:
-            open_ |= 1u << a
-    if not open_:
-        return False
-    both = open_ & _port_areas_of(t, s, c, side)
-    if not both:
-        return False
-    return (both & _port_areas_of(t, s, d, side)) != 0
+    # N.79: c and d each have a usable port on one sea area in play not blockaded against c's side
+    cdef int side = s.side[c]
+    cdef uint32_t both = (t.a_in_play_mask & ~_blockaded_mask(t, s.blockade, enemy(side))
+                          & _port_areas_of(t, s, c, side))
+    return both != 0 and (both & _port_areas_of(t, s, d, side)) != 0
 
 
-cdef int supply_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+cdef int supply_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil:
     out[0] = 0
     if not t.naval or not at_war(s, c) or c == t.japan:
         return 1
-    cdef int n = 1, d, i
+    cdef int n = 1, d, i, side = s.side[c]
     cdef int amounts[3]
     amounts[0] = 2
     amounts[1] = 4
     amounts[2] = 8
+    cdef uint32_t both = f.open_[side] & f.port_areas[side * t.C + c]     # sea_route(c, .)
+    if not both:
+        return 1
     for d in range(t.C):
-        if d == c or not at_war(s, d) or s.side[d] != s.side[c] or d == t.japan:
+        if d == c or not at_war(s, d) or s.side[d] != side or d == t.japan:
             continue
-        if not sea_route(t, s, c, d):
+        if not (both & f.port_areas[side * t.C + d]):
             continue
         for i in range(3):
             if amounts[i] <= s.supply[c]:
@@ -437,12 +498,16 @@ cdef void russian_sea_supply(const GoaT* t, GoaS* s) noexcept nogil:
     cdef int r = t.russia, d
     if r < 0 or not t.naval:
         return
+    cdef uint32_t open_, mine
     if at_war(s, r) and s.side[r] == ALLIED:
-        for d in range(t.C):
-            if at_war(s, d) and d != r and s.side[d] == ALLIED and d != t.japan \
-                    and sea_route(t, s, d, r):
-                s.supply[r] += 4
-                break
+        open_ = t.a_in_play_mask & ~_blockaded_mask(t, s.blockade, CENTRAL)
+        mine = open_ & _port_areas_of(t, s, r, ALLIED)      # sea_route(d, r), r's half once
+        if mine:
+            for d in range(t.C):
+                if at_war(s, d) and d != r and s.side[d] == ALLIED and d != t.japan \
+                        and (mine & _port_areas_of(t, s, d, ALLIED)):
+                    s.supply[r] += 4
+                    break
     s.fed[r] = min(3, s.fed[r] + 1) if s.received[r] else 0
 
 
@@ -718,6 +783,8 @@ cdef void conquer(const GoaT* t, GoaS* s, int c, int by, int month) noexcept nog
     for h in range(C):
         s.abroad[c * C + h] = 0
     s.supply[c] = 0
+    s.personnel_last[c] = 0
+    s.supply_last[c] = 0
     for h in range(C):
         if s.abroad[h * C + c]:
             s.army[h] += s.abroad[h * C + c]
@@ -1133,10 +1200,17 @@ cdef void fight_fronts(const GoaT* t, GoaS* s, const int32_t* orders, const int8
 
 # == naval.py ===================================================================================
 
-cdef inline bint _coast_connected(const GoaT* t, int p1, int p2) noexcept nogil:
-    if p1 >= t.P or p2 >= t.P or t.p_off_map[p1] or t.p_off_map[p2]:
-        return False
-    return t.p_country[p1] == t.p_country[p2] and (t.p_amask_raw[p1] & t.p_amask_raw[p2]) != 0
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int _lowest_bit(uint32_t m) noexcept nogil:
+    return __builtin_ctz(m)
+
+
+cdef inline int _lowest_bit64(uint64_t m) noexcept nogil:
+    return __builtin_ctzll(m)
 
 
 cdef uint32_t _blockaded_mask(const GoaT* t, const int8_t* blockade, int side) noexcept nogil:
@@ -1149,26 +1223,29 @@ cdef uint32_t _blockaded_mask(const GoaT* t, const int8_t* blockade, int side) n
     return m
 
 
-cdef bint active_squadron(const GoaT* t, const GoaS* s, int q, int side) noexcept nogil:
-    cdef int c = s.squadron_country[q]
-    return s.squadron_damage[q] < DMG_SUNK and s.squadron_base[q] >= 0 and at_war(s, c) \
-        and s.side[c] == side
-
-
-cdef int squadron_options(const GoaT* t, const GoaS* s, int q, int32_t* out) noexcept nogil:
-    cdef int side = s.side[s.squadron_country[q]], here = s.squadron_base[q], n = 1, i, dest, a
-    cdef uint32_t here_m = t.pl_amask[here], shared, foe_prev
-    foe_prev = _blockaded_mask(t, s.blockade_prev, enemy(side))
+cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q, int32_t* out) noexcept nogil:
+    cdef int side = s.side[s.squadron_country[q]], here = s.squadron_base[q], n = 1, w, a, NW = t.NW
+    cdef uint32_t here_m = t.pl_amask[here], open_m
+    cdef uint64_t cand[8]
+    cdef uint64_t word
     out[0] = 0
-    # may_move, for the places sharing an area in play with the base (the others share none)
-    for i in range(t.pl_nb_start[here], t.pl_nb_start[here + 1]):
-        dest = t.pl_nb_list[i]
-        if not place_usable(t, s, dest, side):
-            continue
-        shared = here_m & t.pl_amask[dest]
-        if _coast_connected(t, here, dest) or (shared & ~foe_prev) != 0:
-            out[n] = 1 + dest
+    # may_move: a usable place sharing an area in play with the base, either coast-connected
+    # to it or sharing one such area the enemy did not blockade last month (N.33)
+    for w in range(NW):
+        cand[w] = t.coast_nb[here * NW + w]
+    open_m = here_m & ~f.foe_prev[side]
+    while open_m:
+        a = _lowest_bit(open_m)
+        open_m &= open_m - 1
+        for w in range(NW):
+            cand[w] |= t.area_places[a * NW + w]
+    cand[here >> 6] &= ~((<uint64_t>1) << (here & 63))
+    for w in range(NW):
+        word = cand[w] & f.usable_bits[side * NW + w]
+        while word:
+            out[n] = 1 + w * 64 + _lowest_bit64(word)
             n += 1
+            word &= word - 1
     if s.squadron_damage[q] < DMG_HEAVY:
         for a in range(t.A):
             if here_m & (1u << a):
@@ -1308,19 +1385,35 @@ cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int mo
     return m
 
 
+cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* out) noexcept nogil:
+    # blockade_modifier of every area and side (out[a * 2 + side]) in one pass over the squadrons
+    cdef int q, a, sd, side, won
+    memset(out, 0, t.A * 2 * sizeof(int32_t))
+    for q in range(t.Q):
+        a = s.squadron_sortie[q]
+        if a < 0 or s.squadron_damage[q] >= DMG_SUNK:
+            continue
+        sd = s.side[s.squadron_country[q]]
+        if sd > 1:
+            continue
+        won = s.sortie_won[a]
+        if won == sd or won == -1:
+            out[a * 2 + sd] += _blockade_plus(t.q_kind[q])
+        if s.screen[q] and not s.supported[q] and not s.in_combat[q]:
+            out[a * 2 + 1 - sd] -= _blockade_minus(t.q_kind[q])
+    for side in range(2):
+        if s.usw[side] >= 0:
+            for a in range(t.A):
+                if _usw_reaches(t, side, a):
+                    out[a * 2 + side] += 4 + <int>fdiv(month - s.usw[side], 12)
+
+
 cdef int _blockade_supply_loss(const GoaT* t, const GoaS* s, int c) noexcept nogil:
     if c == t.russia and not t.colonies:
         return 0                                              # N.67
     cdef int side = s.side[c], foe = enemy(side), base = t.c_supply[c], loss = 0, i, p, a
-    cdef uint32_t held = _blockaded_mask(t, s.blockade, foe), mine = 0, in_play = 0
+    cdef uint32_t held = _blockaded_mask(t, s.blockade, foe), mine = t.c_port_areas[c]
     if c != t.russia and c != t.japan:
-        for a in range(t.A):
-            if t.a_in_play[a]:
-                in_play |= 1u << a
-        for i in range(t.c_port_start[c], t.c_port_start[c + 1]):
-            p = t.c_port_list[i]
-            if t.p_in_play[p]:
-                mine |= t.p_amask_raw[p] & in_play
         if mine and (mine & ~held) == 0:
             loss = <int>ceil_div(base, 3)
         else:
@@ -1358,7 +1451,7 @@ cdef void apply_blockade_losses(const GoaT* t, GoaS* s) noexcept nogil:
     for c in range(t.C):
         if not at_war(s, c):
             continue
-        due = _blockade_supply_loss(t, s, c)
+        due = _blockade_supply_loss(t, s, c)            # pure: the reference's two calls, once
         loss = min(s.supply[c], due)
         if due > 0:
             s.since_roll[c] |= BLOCKADE_LOSS_SINCE
@@ -1380,69 +1473,60 @@ cdef inline bint _detached(const GoaT* t, int c, int host) noexcept nogil:
     return True
 
 
+cdef inline int _detached_limit(const GoaT* t, int c) noexcept nogil:
+    return 12 if (c == t.britain or c == t.united_states) else 6
+
+
 cdef int _detached_units(const GoaT* t, const GoaS* s, int c) noexcept nogil:
     cdef int n = 0, h, l
     for h in range(t.C):
-        if _detached(t, c, h):
-            n += <int>fdiv(s.abroad[c * t.C + h], t.corps)
+        if s.abroad[c * t.C + h] > 0 and _detached(t, c, h):
+            n += s.abroad[c * t.C + h] // t.corps
     for l in range(t.L):
         n += s.col_units[l * t.C + c]
     return n
 
 
-cdef uint32_t _sail_areas(const GoaT* t, const GoaS* s, int c, int side) noexcept nogil:
-    # the sea areas in play that c's land units reach from its usable home ports, open
-    # (not blockaded by the enemy): routes_to and _sea_reach's inner loops, once
-    cdef uint32_t m = 0, shut = _blockaded_mask(t, s.blockade, enemy(side))
-    cdef int i, p
-    for i in range(t.c_home_start[c], t.c_home_start[c + 1]):
-        p = t.c_home_list[i]
-        if port_usable(t, s, p, side):
-            m |= t.pl_amask[p]
-    return m & ~shut
+cdef inline bint _routes_to(const GoaT* t, const Facts* f, int side, int c, int dest) noexcept nogil:
+    # N.81-N.83: dest usable by side, holding no enemy squadron, sharing an open area with a
+    # home port of c (the tests in the cheapest order; each is pure)
+    return (t.pl_amask[dest] & f.sail[c]) != 0 and f.usable[side * t.NPL + dest] != 0 \
+        and not f.foe_ships[side * t.NPL + dest]
 
 
-cdef bint _routes_to(const GoaT* t, const GoaS* s, int c, int dest, uint32_t sail) noexcept nogil:
-    cdef int side = s.side[c], foe = enemy(side), q
-    if not place_usable(t, s, dest, side):
-        return False
-    for q in range(t.Q):
-        if s.squadron_base[q] == dest and s.squadron_damage[q] < DMG_SUNK \
-                and s.side[s.squadron_country[q]] == foe:
-            return False
-    return (t.pl_amask[dest] & sail) != 0
-
-
-cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil:
     out[0] = 0
     if not t.naval or not at_war(s, c):
         return 1
     cdef int C = t.C, L = t.L, cap = _ship_capacity(t, c), n = 1, h, i, p, l, k, n_max, there
-    cdef int room = (12 if (c == t.britain or c == t.united_states) else 6) - _detached_units(t, s, c)
-    cdef int home_units = <int>fdiv(s.army[c], t.corps)
-    cdef uint32_t sail = _sail_areas(t, s, c, s.side[c])
+    cdef int room = -1000000                  # detached_limit - detached_units, when first needed
+    cdef int home_units = s.army[c] // t.corps, side = s.side[c]
     cdef bint reach
     for h in range(C):
         if t.c_host[c * C + h] and at_war(s, h) and s.side[h] == s.side[c]:
             reach = False                                        # host_reachable
             for i in range(t.c_port_start[h], t.c_port_start[h + 1]):
                 p = t.c_port_list[i]
-                if not t.p_off_map[p] and _routes_to(t, s, c, p, sail):
+                if not t.p_off_map[p] and _routes_to(t, f, side, c, p):
                     reach = True
                     break
             if reach:
+                if room == -1000000:
+                    room = _detached_limit(t, c) - _detached_units(t, s, c)
                 n_max = min(cap, min(home_units, room if _detached(t, c, h) else cap))
                 for k in range(1, n_max + 1):
                     out[n] = 1 + 8 * h + k - 1
                     n += 1
-        there = <int>fdiv(s.abroad[c * C + h], t.corps)
-        if there > 0:
+        if s.abroad[c * C + h] >= t.corps:
+            there = s.abroad[c * C + h] // t.corps
             for k in range(1, min(cap, there) + 1):
                 out[n] = 1 + 8 * (C + h) + k - 1
                 n += 1
     if t.colonies:
         for l in range(L):
-            if _routes_to(t, s, c, t.P + l, sail):
+            if _routes_to(t, f, side, c, t.P + l):
+                if room == -1000000:
+                    room = _detached_limit(t, c) - _detached_units(t, s, c)
                 n_max = min(cap, min(home_units, room))
                 for k in range(1, n_max + 1):
                     out[n] = 1 + 8 * (2 * C + l) + k - 1
@@ -1482,10 +1566,10 @@ cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
 
 # == naval_combat.py: amphibious invasions =====================================================
 
-cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds,
+cdef int invasion_targets(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
                           int32_t* index) noexcept nogil:
     cdef int side = s.side[c], foe = enemy(side), n = 0, b, p, l, k
-    cdef uint32_t sail = _sail_areas(t, s, c, side)          # _sea_reach's ports and areas
+    cdef uint32_t sail = f.sail[c]                            # _sea_reach's ports and areas
     for b in range(t.B):
         k = t.b_city[b]
         if k >= 0 and s.city[k] == foe and not (side == CENTRAL and t.b_no_central[b]) \
@@ -1587,6 +1671,8 @@ cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind,
 cdef void japanese_forces(const GoaT* t, GoaS* s, int month) noexcept nogil:
     cdef int j = t.japan, home = t.japan_area, u = t.united_states, i, attack, support, cost
     if j < 0 or home < 0:
+        return
+    if s.conquered[j] >= 0:
         return
     if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
         s.col_units[home * t.C + j] += 3
@@ -1773,6 +1859,7 @@ cdef void _conquer_colony(const GoaT* t, GoaS* s, int l, int side, bint by_japan
                 and s.squadron_damage[q] < DMG_SUNK:
             s.squadron_damage[q] = DMG_SUNK
             s.squadron_base[q] = -1
+            s.squadron_sortie[q] = -1
             s.sunk[foe] += 1
     if by_japan:
         s.scalars[SC_JAPAN_CONQUESTS] += 1

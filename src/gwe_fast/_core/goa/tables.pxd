@@ -1,6 +1,6 @@
 # The fixed record of a Guns of August game (GoaTables) and the state's arrays (GoaState),
 # as C records for the core and for policies written in C.
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 
 
 cdef struct GoaT:
@@ -104,6 +104,8 @@ cdef struct GoaT:
     const uint32_t* b_amask_raw       # [B] a beach's sea areas, in play or not
     const uint8_t* a_onmap_port       # [A] some port on the map touches the area (C.43)
     const uint8_t* c_offmap_port      # [C] the country has an off-map port in play (N.15)
+    const uint32_t* c_port_areas      # [C] sea areas in play of the country's ports in play (N.66)
+    uint32_t a_in_play_mask           # the sea areas in play
     const int32_t* c_city_start       # the cities of each country
     const int32_t* c_city_list
     const int32_t* c_port_start       # the ports of each country
@@ -121,6 +123,11 @@ cdef struct GoaT:
     const int32_t* l_in_start         # colonies having l as neighbour (l_neighbor[x, l])
     const int32_t* l_in_list
     const int32_t* obj_list           # the objective cities
+    # sets of places as bit sets of NW 64-bit words (place x: word x // 64, bit x % 64)
+    int NW
+    const uint64_t* area_places       # [A, NW] the places an area in play touches
+    const uint64_t* coast_nb          # [NPL, NW] places sharing an area in play with x and
+                                      #     coast-connected to it (naval._coast_connected, N.33)
     int max_options                   # the most options any decision can have
 
 

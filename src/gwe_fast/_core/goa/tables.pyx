@@ -16,7 +16,7 @@ game's state is one copy.
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 
 from gwe_fast.games.goa.model import state_layout
 
@@ -114,6 +114,8 @@ cdef class CoreTables:
         B, F = len(t.b_key), t.n_fronts
         if C > 120:
             raise ValueError(f"the compiled core handles at most 120 countries, not {C}")
+        if P + L > 512:
+            raise ValueError(f"the compiled core handles at most 512 ports and colonies, not {P + L}")
         if F > 64:
             raise ValueError(f"the compiled core handles at most 64 fronts, not {F}")
         if A > 32:
@@ -244,6 +246,12 @@ cdef class CoreTables:
         offmap = np.array([any(t.p_off_map[p] and t.p_country[p] == c and t.p_in_play[p]
                                for p in range(P)) for c in range(C)], np.uint8)
         r.c_offmap_port = <const uint8_t*>self._ptr(offmap, np.dtype(np.uint8), C)
+        r.a_in_play_mask = _mask(in_play)
+        c_areas = np.array([_mask(np.any([p_area[p] * in_play for p in range(P)
+                                          if t.p_country[p] == c and t.p_in_play[p]]
+                                         or [np.zeros(A, np.int8)], axis=0))
+                            for c in range(C)], np.uint32)
+        r.c_port_areas = <const uint32_t*>self._ptr(c_areas, np.dtype(np.uint32), C)
         self._lists(&r.c_city_start, &r.c_city_list,
                     [[k for k in range(K) if t.k_country[k] == c] for c in range(C)])
         self._lists(&r.c_port_start, &r.c_port_list,
@@ -262,6 +270,28 @@ cdef class CoreTables:
                     [[x for x in range(L) if t.l_neighbor[l, x]] for l in range(L)])
         self._lists(&r.l_in_start, &r.l_in_list,
                     [[x for x in range(L) if t.l_neighbor[x, l]] for l in range(L)])
+        NW = (P + L + 63) // 64
+        r.NW = NW
+
+        def bits(places):
+            w = np.zeros(NW, np.uint64)
+            for x in places:
+                w[x // 64] |= np.uint64(1) << np.uint64(x % 64)
+            return w
+
+        area_places = np.array([bits([x for x in range(P + L) if pl_amask[x] >> a & 1])
+                                for a in range(A)], np.uint64).reshape(A, NW)
+        r.area_places = <const uint64_t*>self._ptr(area_places, np.dtype(np.uint64), A * NW)
+        p_raw_l = [int(m) for m in p_raw]
+
+        def coast(x, d):               # naval.coast_connected, without the map
+            return (x < P and d < P and not t.p_off_map[x] and not t.p_off_map[d]
+                    and t.p_country[x] == t.p_country[d] and p_raw_l[x] & p_raw_l[d])
+
+        coast_nb = np.array([bits([d for d in range(P + L) if d != x and pl_amask[x] & pl_amask[d]
+                                   and coast(x, d)]) for x in range(P + L)],
+                            np.uint64).reshape(P + L, NW)
+        r.coast_nb = <const uint64_t*>self._ptr(coast_nb, np.dtype(np.uint64), (P + L) * NW)
         objs = np.array([k for k in range(K) if t.k_objective[k]], np.int32)
         r.obj_list = <const int32_t*>self._ptr(objs, I4, len(objs))
         # the most options of any decision (each kind's bound, from the sizes)
