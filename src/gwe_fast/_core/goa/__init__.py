@@ -16,3 +16,10 @@ The reference engine (``games/goa/engine.py``) is the readable statement of the 
 parity tests (``tests/games/goa/test_core_parity.py``) hold the two together decision by
 decision, die by die and byte by byte.
 """
+
+#: who answers a side's decisions (``GoaCore(levels=...)``): a Python policy (``run()`` returns
+#: with the decision pending), the random policy inside the core; ladder levels 1.. are
+#: compiled policies registered with ``engine.register_chooser`` (C)
+LEVEL_EXTERNAL, LEVEL_RANDOM = -1, 0
+#: what ``GoaCore.run()`` stopped on
+RUN_OVER, RUN_DECISION, RUN_MONTH_END = 0, 1, 2

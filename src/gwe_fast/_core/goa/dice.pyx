@@ -10,9 +10,8 @@ holds it to numpy's over many seeds.
 
 from libc.stdint cimport uint32_t, uint64_t
 
-from gwe_fast.games.goa.dice import STREAMS
-
 from gwe_fast.dice import stream_code
+from gwe_fast.games.goa.dice import STREAMS
 
 cdef enum:
     POOL = 4
@@ -100,3 +99,15 @@ def stream_state(master_seed: int, game_index: int, name: str) -> int:
 def game_states(master_seed: int, game_index: int) -> tuple:
     """The starting states of a game's three streams, in ``dice.STREAMS`` order."""
     return tuple(stream_state(master_seed, game_index, name) for name in STREAMS)
+
+
+def below_draws(state: int, ns) -> tuple:
+    """``([below(n) for n in ns], the state left)`` drawn in C from a stream at ``state`` (the
+    tests hold it to ``dice.Stream``)."""
+    cdef uint64_t st = state & 0xFFFFFFFFFFFFFFFF
+    out = []
+    for n in ns:
+        if not 0 < n < 1 << 31:
+            raise ValueError(f"cannot draw below {n}")
+        out.append(below(&st, n))
+    return out, st

@@ -25,12 +25,14 @@ look at the whole state then (the invariant checker, the parity tests).
 
 Examples
 --------
->>> import sys; sys.path.insert(0, "tests/games/goa")
+>>> import gwe_fast, pathlib, sys
+>>> sys.path.insert(0, str(pathlib.Path(gwe_fast.__file__).parents[2] / "tests" / "games" / "goa"))
 >>> import tiny
 >>> from gwe_fast.games.goa.tables import compile_tables
+>>> from gwe_fast._core.goa import LEVEL_RANDOM, RUN_OVER
 >>> core = GoaCore(compile_tables(tiny.raw()), seed=3, game_index=0)
->>> core.play(LEVEL_RANDOM, LEVEL_RANDOM)
-0
+>>> core.play(LEVEL_RANDOM, LEVEL_RANDOM) == RUN_OVER
+True
 >>> core.over, core.result > 0, core.decisions > 0
 (True, True, True)
 """
@@ -92,9 +94,6 @@ cdef chooser_t CHOOSERS[N_LEVELS]
 for _i in range(N_LEVELS):
     CHOOSERS[_i] = NULL
 
-#: codes returned by run() and policy levels
-RUN_OVER_, RUN_DECISION_, RUN_MONTH_END_ = RUN_OVER, RUN_DECISION, RUN_MONTH_END
-LEVEL_EXTERNAL_, LEVEL_RANDOM_ = LEVEL_EXTERNAL, LEVEL_RANDOM
 HISTORY_COLUMNS = ("side", "limited", "conquered", "land_strength", "supply_stock", "personnel",
                    "supply", "cities_held_by_enemy", "mobilized", "conscription",
                    "supply_lost_blockade")
@@ -139,6 +138,10 @@ cdef int ask(Core* k, int kind, int side, int subject, bint secret) noexcept nog
     cdef int n = k.n_opts, i, lv
     if n == 1:
         return 0
+    if n > k.t.max_options:                       # the tables' bound is wrong: stop loudly
+        k.error = 2
+        k.pending = True
+        return -1
     k.kind = kind
     k.side = side
     k.subject = subject
@@ -1043,7 +1046,7 @@ cdef class GoaCore:
     """
 
     def __init__(self, goa, state=None, seed=None, game_index=0, streams=None,
-                 levels=(LEVEL_EXTERNAL, LEVEL_EXTERNAL), record=False,
+                 levels=(-1, -1), record=False,
                  stop_at_month_end=False, trace=False):
         cdef CoreTables ct = core_tables(goa)
         cdef GoaT* t = &ct.t
@@ -1151,12 +1154,15 @@ cdef class GoaCore:
             raise RuntimeError("a decision is pending: choose() first")
         with nogil:
             r = run_core(&self.k)
+        if self.k.error == 2:
+            raise RuntimeError(f"a decision of kind {self.k.kind} had {self.k.n_opts} options, "
+                               f"more than the core's room ({self.k.t.max_options})")
         if self.k.error:
             raise RuntimeError(f"the compiled policy of level {self.k.level[self.k.side]} "
-                               f"gave no valid option for a {self.k.kind} decision")
+                               f"gave no valid option for a decision of kind {self.k.kind}")
         return r
 
-    def play(self, allied: int = LEVEL_RANDOM, central: int = LEVEL_RANDOM) -> int:
+    def play(self, allied: int = 0, central: int = 0) -> int:
         """Set the sides' levels and ``run()``."""
         self.set_levels(allied, central)
         return self.run()
@@ -1311,4 +1317,7 @@ def c_codes() -> dict:
         "colonial.COLONY": L_COLONY, "colonial.SOVEREIGN": L_SOVEREIGN,
         "colonial.CHINA": L_CHINA, "colonial.TURKISH": L_TURKISH,
         "colonial.TURKISH_OPPONENT": L_TURKISH_OPPONENT, "colonial.JAPAN": L_JAPAN,
+        "core.LEVEL_EXTERNAL": LEVEL_EXTERNAL, "core.LEVEL_RANDOM": LEVEL_RANDOM,
+        "core.RUN_OVER": RUN_OVER, "core.RUN_DECISION": RUN_DECISION,
+        "core.RUN_MONTH_END": RUN_MONTH_END,
     }

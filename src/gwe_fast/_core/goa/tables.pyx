@@ -6,7 +6,8 @@ squadron may move to ...). It also holds the byte offsets of the state's arrays 
 checked against ``model.state_layout``, and the state at the scenario's start, so that a new
 game's state is one copy.
 
->>> import sys; sys.path.insert(0, "tests/games/goa")
+>>> import gwe_fast, pathlib, sys
+>>> sys.path.insert(0, str(pathlib.Path(gwe_fast.__file__).parents[2] / "tests" / "games" / "goa"))
 >>> import tiny
 >>> from gwe_fast.games.goa.tables import compile_tables
 >>> ct = core_tables(compile_tables(tiny.raw()))
