@@ -167,21 +167,25 @@ def record(game: GoaGame) -> dict:
     t, s = game.t, game.state
     row = {"result_month": int(s.scalars[RESULT_MONTH]),
            "objectives_held_central": objectives_held(t, s, CENTRAL)}
+    entered, side, conquered = s.entered.tolist(), s.side.tolist(), s.conquered.tolist()
+    lost_blockade, lost, morale = (s.blockade_lost.tolist(), s.strength_lost.tolist(),
+                                   s.morale_results.tolist())
     for c, key in enumerate(t.c_key):
-        row[f"entry_month_{key}"] = int(s.entered[c])
-        row[f"entry_side_{key}"] = SIDE_TEXT[Side(int(s.side[c]))]
-        row[f"surrender_month_{key}"] = int(s.conquered[c])
-        row[f"supply_lost_blockade_{key}"] = int(s.blockade_lost[c])
-        row[f"strength_lost_{key}"] = int(s.strength_lost[c])
+        row[f"entry_month_{key}"] = entered[c]
+        row[f"entry_side_{key}"] = SIDE_TEXT[side[c]]
+        row[f"surrender_month_{key}"] = conquered[c]
+        row[f"supply_lost_blockade_{key}"] = lost_blockade[c]
+        row[f"strength_lost_{key}"] = lost[c]
         for m in (Morale.RR, Morale.D1, Morale.D2):
-            row[f"morale_{MORALE_NAMES[m]}_{key}"] = int(s.morale_results[c, m])
+            row[f"morale_{MORALE_NAMES[m]}_{key}"] = morale[c][m]
+    months = s.blockade_months.tolist()
     for a, key in enumerate(t.a_key):
-        for side, name in enumerate(SIDES):
-            row[f"blockade_months_{key}_{name}"] = int(s.blockade_months[a, side])
-    for side, name in enumerate(SIDES):
-        row[f"usw_months_{name}"] = int(s.usw_months[side])
-        row[f"colonies_taken_{name}"] = int(s.colonies_taken[side])
-        row[f"squadrons_sunk_{name}"] = int(s.sunk[side])
+        for side_i, name in enumerate(SIDES):
+            row[f"blockade_months_{key}_{name}"] = months[a][side_i]
+    for side_i, name in enumerate(SIDES):
+        row[f"usw_months_{name}"] = int(s.usw_months[side_i])
+        row[f"colonies_taken_{name}"] = int(s.colonies_taken[side_i])
+        row[f"squadrons_sunk_{name}"] = int(s.sunk[side_i])
     return row
 
 
