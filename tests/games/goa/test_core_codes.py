@@ -52,3 +52,16 @@ def test_the_tables_are_built_once_per_scenario():
     t = compile_tables(tiny.raw())
     assert core_tables(t) is core_tables(t)
     assert core_tables(t).state_size == model.state_layout(t)[1]
+
+
+def test_the_tables_still_pickle_and_their_core_record_goes_with_them():
+    import gc
+    import pickle
+
+    t = compile_tables(tiny.raw())
+    ct = core_tables(t)
+    copy = pickle.loads(pickle.dumps(t))
+    assert core_tables(copy) is not ct and core_tables(copy).state_size == ct.state_size
+    del t, copy
+    gc.collect()
+    assert ct.goa is None

@@ -189,7 +189,7 @@ cdef struct GoaS:
 
 cdef class CoreTables:
     cdef GoaT t
-    cdef readonly object goa            # the GoaTables
+    cdef object _goa                    # a weak reference to the GoaTables
     cdef readonly Py_ssize_t state_size
     cdef readonly object initial        # uint8 buffer of the state at the scenario's start
     cdef readonly object layout         # model.state_layout's list for this scenario

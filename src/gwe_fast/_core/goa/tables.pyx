@@ -10,10 +10,13 @@ game's state is one copy.
 >>> sys.path.insert(0, str(pathlib.Path(gwe_fast.__file__).parents[2] / "tests" / "games" / "goa"))
 >>> import tiny
 >>> from gwe_fast.games.goa.tables import compile_tables
->>> ct = core_tables(compile_tables(tiny.raw()))
->>> ct is core_tables(ct.goa), ct.state_size == len(ct.initial)
-(True, True)
+>>> t = compile_tables(tiny.raw())
+>>> ct = core_tables(t)
+>>> ct is core_tables(t), ct.goa is t, ct.state_size == len(ct.initial)
+(True, True, True)
 """
+
+import weakref
 
 import numpy as np
 cimport numpy as cnp
@@ -107,7 +110,7 @@ cdef class CoreTables:
         from gwe_fast.games.goa.tables import initial_state
 
         t = goa
-        self.goa = goa
+        self._goa = weakref.ref(goa)
         self._keep = []
         cdef GoaT* r = &self.t
         C, K, A, P, L, Q = (t.n_countries, t.n_cities, t.n_areas, t.n_ports, t.n_colonies,
@@ -404,11 +407,20 @@ cdef class CoreTables:
     def max_options(self) -> int:
         return self.t.max_options
 
+    @property
+    def goa(self):
+        """The ``GoaTables`` (``None`` once it is gone)."""
+        return self._goa()
+
+
+#: each GoaTables' CoreTables, as long as the GoaTables lives (kept out of the GoaTables, so
+#: that it pickles and copies as before)
+_BUILT = weakref.WeakKeyDictionary()
+
 
 def core_tables(goa) -> CoreTables:
-    """The ``CoreTables`` of a ``GoaTables``, built on first use and kept with it."""
-    ct = goa.__dict__.get("_core_tables")
+    """The ``CoreTables`` of a ``GoaTables``, built on first use and kept while it lives."""
+    ct = _BUILT.get(goa)
     if ct is None:
-        ct = CoreTables(goa)
-        object.__setattr__(goa, "_core_tables", ct)
+        ct = _BUILT[goa] = CoreTables(goa)
     return ct
