@@ -496,17 +496,13 @@ def _coerce_option(spec: OptionSpec, raw: Any) -> Any:
 
 
 #: The Guns of August's data files beside its scenario files (games/goa/scenario.py)
-GOA_DATA_FILES = ("countries", "cities", "naval", "colonies", "land", "morale")
+GOA_DATA_FILES = ("countries", "cities", "naval", "colonies", "land", "morale", "rules")
 
 
 def bundled_scenarios() -> dict[str, Path]:
     """Bundled scenarios by key (``"brusilov/historical"``), in a stable order."""
     out = {}
     for game_dir in sorted(p for p in DATA_DIR.iterdir() if p.is_dir()):
-        if game_dir.name == "goa":
-            # The Guns of August is read by gwe_fast.games.goa.data until its engine is
-            # wired into this loader (issue 27); its data files are not scenarios.
-            continue
         for f in sorted(game_dir.glob("*.toml")):
             if f.stem in ("map", "counters", "tables") or f.stem in GOA_DATA_FILES:
                 continue

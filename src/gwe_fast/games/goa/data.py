@@ -30,7 +30,7 @@ from gwe_fast.scenario.loader import Checker
 from gwe_fast.scenario.tomlfile import find_line, read_toml
 
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "goa"
-DATA_FILES = ("countries", "cities", "naval", "colonies", "land", "morale")
+DATA_FILES = ("countries", "cities", "naval", "colonies", "land", "morale", "rules")
 SCENARIO_FILES = ("campaign", "1915", "1916", "1917", "1918")
 SIDES = ("allied", "central", "neutral")
 WAR_SIDES = ("allied", "central")
@@ -514,6 +514,33 @@ class ScenarioInfo:
 
 
 @dataclass(frozen=True)
+class Rules:
+    """The procedures' numbers that are not charts (rules.toml): the land war by fronts
+    (``main_share`` %, ``upkeep`` strength per supply point, ``coast_share`` %, ``losses``:
+    result -> (attacker %, defender %)); production (``supply_cap_months``,
+    ``repeal_disband`` %, ``us_reinforcements`` (months, strength a month), ``japan_pool`` as
+    (attack, support, count) rows); the naval war (``usw_from``, ``colonial_months``,
+    ``tenney`` = (hit divisor, heavy divisor)); ``morale_years`` (M._9 by year from 1914);
+    ``base_entry`` as (country, month, side) and ``base_victory`` as (month, objective cities
+    outside Germany and Austria-Hungary) without their variants."""
+
+    main_share: int
+    upkeep: int
+    coast_share: int
+    losses: Mapping[str, tuple[int, int]]
+    supply_cap_months: int
+    repeal_disband: int
+    us_reinforcements: tuple[int, int]
+    japan_pool: tuple[tuple[int, int, int], ...]
+    usw_from: str
+    colonial_months: tuple[int, ...]
+    tenney: tuple[int, int]
+    morale_years: tuple[int, ...]
+    base_entry: tuple[tuple[str, str, str], ...]
+    base_victory: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
 class GoaData:
     """Everything read from the GoA data files and one scenario file, validated.
 
@@ -545,6 +572,7 @@ class GoaData:
     history: tuple[HistoryEvent, ...]
     morale: Morale
     scenario: ScenarioInfo
+    rules: Rules
 
     def squadrons_at(self, start: str, colonies: bool) -> tuple[Squadron, ...]:
         """The squadron rows present at ``start`` (``"1914"``..``"1918"``), the colonial ones
@@ -1301,6 +1329,88 @@ def _morale(r: _Reader, data: dict, countries) -> Morale:
                   r.source(m, "source", "morale"))
 
 
+def _rules(r: _Reader, data: dict, countries, crt_results) -> Rules:
+    r.keys(data, "", {"land_war", "production", "naval_war", "morale_years", "base_entry",
+                      "base_victory"}, ("land_war", "production", "naval_war", "morale_years"))
+    lw = r.table(data.get("land_war", {}), "land_war")
+    r.keys(lw, "land_war", {"main_share", "main_share_source", "upkeep", "upkeep_source",
+                            "coast_share", "coast_share_source", "losses", "losses_source"},
+           ("main_share", "upkeep", "coast_share", "losses", "main_share_source",
+            "upkeep_source", "coast_share_source", "losses_source"))
+    for k in ("main_share_source", "upkeep_source", "coast_share_source", "losses_source"):
+        r.source(lw, k, "land_war")
+    losses = {}
+    for name, v in r.table(lw.get("losses", {}), "land_war.losses").items():
+        pair = r.int_list({name: v}, name, "land_war.losses", 2, 0, 100)
+        if name not in crt_results:
+            r.fault(f"land_war.losses.{name}", f"{name!r} is not a result of [crt.results]")
+        elif pair:
+            losses[name] = pair
+    for name in crt_results:
+        if name not in losses:
+            r.fault("land_war.losses", f"missing the losses of result {name!r}")
+    pr = r.table(data.get("production", {}), "production")
+    r.keys(pr, "production", {"supply_cap_months", "supply_cap_source", "repeal_disband",
+                              "repeal_disband_source", "us_reinforcement_months",
+                              "us_reinforcement_strength", "us_reinforcements_source",
+                              "japan_pool", "japan_pool_source"},
+           ("supply_cap_months", "repeal_disband", "us_reinforcement_months",
+            "us_reinforcement_strength", "japan_pool"))
+    for k in ("supply_cap_source", "repeal_disband_source", "us_reinforcements_source",
+              "japan_pool_source"):
+        r.source(pr, k, "production")
+    pool = []
+    jp = pr.get("japan_pool", [])
+    if not isinstance(jp, list):
+        r.fault("production.japan_pool", "must be a list of [attack, support, count] rows")
+        jp = []
+    for i, row in enumerate(jp):
+        got = r.int_list({"row": row}, "row", f"production.japan_pool[{i}]", 3, 0, INT8[1])
+        if got:
+            if got[1] not in (0, 1):
+                r.fault(f"production.japan_pool[{i}]", "support must be 0 (combat) or 1")
+            pool.append(got)
+    nw = r.table(data.get("naval_war", {}), "naval_war")
+    r.keys(nw, "naval_war", {"usw_from", "usw_from_source", "colonial_months",
+                             "colonial_months_source", "hit_divisor", "heavy_divisor",
+                             "tenney_source"},
+           ("usw_from", "colonial_months", "hit_divisor", "heavy_divisor"))
+    for k in ("usw_from_source", "colonial_months_source", "tenney_source"):
+        r.source(nw, k, "naval_war")
+    my = r.table(data.get("morale_years", {}), "morale_years")
+    r.keys(my, "morale_years", {"values", "source"}, ("values", "source"))
+    r.source(my, "source", "morale_years")
+    entries = []
+    for i, d in enumerate(_array(r, data, "base_entry")):
+        key = f"base_entry[{i}]"
+        r.keys(d, key, {"country", "month", "side", "source"}, ("country", "month", "side", "source"))
+        c = r.str_(d, "country", key, "", empty=False)
+        if c and c not in countries:
+            r.fault(f"{key}.country", f"unknown country {c!r}", c)
+        entries.append((c, r.month(d, "month", key), r.choice(d, "side", key, ("allied", "central"))))
+        r.source(d, "source", key)
+    checks = []
+    for i, d in enumerate(_array(r, data, "base_victory")):
+        key = f"base_victory[{i}]"
+        r.keys(d, key, {"month", "outside_objectives", "source"},
+               ("month", "outside_objectives", "source"))
+        checks.append((r.month(d, "month", key), r.int_(d, "outside_objectives", key, 0, INT8[1])))
+        r.source(d, "source", key)
+    return Rules(
+        r.int_(lw, "main_share", "land_war", 0, 100), r.int_(lw, "upkeep", "land_war", 1, INT16[1], 1),
+        r.int_(lw, "coast_share", "land_war", 0, 100), MappingProxyType(losses),
+        r.int_(pr, "supply_cap_months", "production", 1, INT8[1], 1),
+        r.int_(pr, "repeal_disband", "production", 0, 100),
+        (r.int_(pr, "us_reinforcement_months", "production", 0, INT8[1]),
+         r.int_(pr, "us_reinforcement_strength", "production", 0, INT16[1])),
+        tuple(pool), r.month(nw, "usw_from", "naval_war"),
+        r.int_list(nw, "colonial_months", "naval_war", None, 1, 12),
+        (r.int_(nw, "hit_divisor", "naval_war", 1, INT8[1], 1),
+         r.int_(nw, "heavy_divisor", "naval_war", 1, INT8[1], 1)),
+        r.int_list(my, "values", "morale_years", 6, INT8[0], INT8[1]) or (4, 3, 2, 1, 0, -1),
+        tuple(entries), tuple(checks))
+
+
 def _scenario(r: _Reader, data: dict, key: str, path, countries, cities, colonies, areas):
     r.keys(data, "", {"scenario", "options", "start"}, required=("scenario", "options", "start"))
     sc = r.table(data.get("scenario", {}), "scenario")
@@ -1487,6 +1597,7 @@ def read_goa(folder_or_scenario_path: str | Path) -> GoaData:
     colonies, areas, deployments = _colonies(rd["colonies"], col, countries, seas, ports)
     land, crt, fronts, history = _land(rd["land"], parts["land"], countries, cities)
     morale = _morale(rd["morale"], parts["morale"], countries)
+    rules = _rules(rd["rules"], parts["rules"], countries, crt.results)
     scenario = _scenario(rd["scenario"], parts["scenario"], key, sc_path, countries, cities,
                          colonies, areas)
     _cross_checks(faults, shown, texts, countries, cities, ports, colonies, areas)
@@ -1499,4 +1610,4 @@ def read_goa(folder_or_scenario_path: str | Path) -> GoaData:
         arrivals=arrivals, naval_combat_chart=chart, repair=repair,
         colonies=MappingProxyType(colonies), areas=MappingProxyType(areas),
         deployments=deployments, land=land, crt=crt, fronts=MappingProxyType(fronts),
-        history=history, morale=morale, scenario=scenario)
+        history=history, morale=morale, scenario=scenario, rules=rules)

@@ -118,7 +118,7 @@ def morale_phase(t: GoaTables, s: GoaState, dice, month: int):
     results = []
     for i, (kind, c, mod) in enumerate(rolls):
         if kind == morale.MORALE_ROLL:
-            results.append((c, morale.morale_table(dice.die() + mod + extra[i])))
+            results.append((c, morale.morale_table(t, dice.die() + mod + extra[i])))
     for c, result in results:
         morale.new_roll_period(s, c)
         morale.apply_morale(t, s, c, result, month)

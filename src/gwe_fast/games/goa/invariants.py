@@ -57,7 +57,8 @@ def check_state(t: GoaTables, s: GoaState, month: int) -> None:
         owner = int(t.k_country[k])
         if ctrl not in (0, 1, 2):
             _fail(month, f"city {t.k_key[k]} has control code {ctrl}")
-        if s.side[owner] == NEUTRAL and s.conquered[owner] < 0 and ctrl != NEUTRAL:
+        if (s.side[owner] == NEUTRAL and s.conquered[owner] < 0 and ctrl != NEUTRAL
+                and t.c_rolls[owner] and ctrl != t.k_control0[k]):
             _fail(month, f"city {t.k_key[k]} of neutral {t.c_key[owner]} is held by side {ctrl}")
         if s.side[owner] != NEUTRAL and ctrl == NEUTRAL:
             _fail(month, f"city {t.k_key[k]} of belligerent {t.c_key[owner]} is neutral")

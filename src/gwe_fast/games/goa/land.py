@@ -32,25 +32,19 @@ COMMITS = (0, 0, 6, 12)
 
 
 def historical_events(t: GoaTables, s: GoaState, month: int) -> None:
-    """``land=historical``: this month's city changes, where the war allows them."""
+    """``land=historical``: this month's city changes, where the war allows them: the city
+    is held by the side's enemy (not by a neutral) and both sides have belligerents."""
     for i in range(len(t.h_month)):
         if t.h_month[i] != month:
             continue
         k, side = int(t.h_city[i]), int(t.h_to[i])
         holder = int(s.city[k])
-        if holder == enemy(side) and side_at_war(t, s, side) and holder_at_war(t, s, k):
+        if holder == enemy(side) and side_at_war(t, s, side) and side_at_war(t, s, holder):
             s.city[k] = side
 
 
 def side_at_war(t: GoaTables, s: GoaState, side: int) -> bool:
     return any(at_war(s, c) and s.side[c] == side for c in range(t.n_countries))
-
-
-def holder_at_war(t: GoaTables, s: GoaState, k: int) -> bool:
-    """The city's own country is at war, or conquered (its cities then belong to whoever
-    holds them)."""
-    c = t.k_country[k]
-    return at_war(s, c) or s.conquered[c] >= 0
 
 
 # -- fronts ---------------------------------------------------------------------------------
@@ -69,7 +63,8 @@ def contributes(t: GoaTables, s: GoaState, c: int, f: int) -> bool:
     a, b = int(t.f_a[f]), int(t.f_b[f])
     if c == a or c == b:
         return True
-    if not t.f_helper[f, c] or s.side[c] not in (s.side[a], s.side[b]):
+    helps = int(t.f_helper[f, c])          # 1 may help a, 2 may help b
+    if not ((helps & 1 and s.side[c] == s.side[a]) or (helps & 2 and s.side[c] == s.side[b])):
         return False
     if t.c_overseas[c]:
         host = a if s.side[a] == s.side[c] else b

@@ -125,6 +125,11 @@ class GoaTables:
     roll_months: np.ndarray      #: int8[13]: 1 where morale and entry rolls happen (1..12)
     colonial_months: np.ndarray  #: int8[13]: 1 where colonial combat is rolled (C.61)
     morale_effects: np.ndarray   #: int8[4]: RR % personnel, D1 %, D2 % strength lost, months
+    morale_table: np.ndarray     #: int8[4]: the highest roll giving surrender, D2, D1, RR
+    base_morale: np.ndarray      #: int8[5]: the base game's modifiers (tables.BASE_MORALE)
+    usw0: np.ndarray             #: int16[2]: month each side's USW began before the start, -1
+    ncc_below_one: int           #: 1: a chart roll below 1 does no damage; 0: read row 1
+    heavy_home_port: int         #: 1: heavy damage is repaired only in a home port (N.5)
     year_modifier: np.ndarray    #: int8[6]: M._9 by year from 1914
     base_entry: np.ndarray       #: int16[E, 3]: (country, month, side) without variable entry
     base_checks: np.ndarray      #: int16[X, 2]: (month, objective cities outside DE/AH needed)

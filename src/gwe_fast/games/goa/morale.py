@@ -26,16 +26,13 @@ def roll_month(t: GoaTables, month: int) -> bool:
     return bool(t.roll_months[Month.month_of_year(month)])
 
 
-def morale_table(total: int) -> int:
-    """The base game's morale table (stand-in transcription)."""
-    if total <= -3:
-        return Morale.SURRENDER
-    if total == -2:
-        return Morale.D2
-    if total == -1:
-        return Morale.D1
-    if total == 0:
-        return Morale.RR
+def morale_table(t: GoaTables, total: int) -> int:
+    """The base game's morale table (stand-in transcription, ``morale_table``: the highest
+    modified roll giving surrender, D2, D1, RR; no effect above)."""
+    for result, at_most in zip((Morale.SURRENDER, Morale.D2, Morale.D1, Morale.RR),
+                               t.morale_table):
+        if total <= at_most:
+            return result
     return Morale.NONE
 
 
@@ -62,22 +59,23 @@ def morale_modifier(t: GoaTables, s: GoaState, c: int, month: int) -> int:
     """Every modifier of ``c``'s morale roll this month, but the roll trade."""
     side = int(s.side[c])
     foe = enemy(side)
-    m = -enemy_held_cities(t, s, c)                # base game = M._1's first sentence, once
+    base = t.base_morale                           # tables.BASE_MORALE
+    m = int(base[0]) * enemy_held_cities(t, s, c)  # base game = M._1's first sentence, once
     # the blockade: the base game's modifier, or the naval variant's supply losses (N.68 =
     # M._3, stated twice and applied once)
     if t.options["naval"]:
         if s.since_roll[c] & BLOCKADE_LOSS_SINCE:
             m -= 1
     elif side == CENTRAL and allied_blockade_holds(t, s):
-        m -= 1
+        m += int(base[1])
     if c in (t.britain, t.france):
         u = t.united_states
         if u < 0 or not (at_war(s, u) and s.side[u] == ALLIED):
-            m -= 1
+            m += int(base[2])
         elif us_on_map(t, s):
-            m += 1
+            m += int(base[3])
     if c == t.russia and t.constantinople >= 0 and s.city[t.constantinople] == ALLIED:
-        m += 1
+        m += int(base[4])
     if t.options["morale"]:
         m += _variant_modifier(t, s, c, side, foe, month)
     if t.options["surrender"] and side == CENTRAL:
@@ -219,7 +217,7 @@ def favour(t: GoaTables, s: GoaState, kind: int, c: int, side: int) -> int:
 def outcomes(t: GoaTables, s: GoaState, kind: int, c: int, modifier: int) -> tuple:
     """What each die 1..6 gives on this roll with this modifier."""
     if kind == MORALE_ROLL:
-        return tuple(morale_table(d + modifier) for d in range(1, 7))
+        return tuple(morale_table(t, d + modifier) for d in range(1, 7))
     from gwe_fast.games.goa.entry import entry_outcome
 
     return tuple(entry_outcome(t, s, c, d + modifier) for d in range(1, 7))

@@ -150,6 +150,10 @@ def chart_column(t: GoaTables, g: int) -> int:
 
 
 def chart_damage(t: GoaTables, col: int, die: int) -> int:
+    """The chart's damage for a modified die; a die below 1 does none (``ncc_below_one``) or
+    reads row 1."""
+    if die < 1 and t.ncc_below_one:
+        return 0
     die = max(1, min(6, die))
     if col < 0:
         return int(t.ncc_far_left[die - 1])
@@ -193,16 +197,18 @@ def worsen(s: GoaState, q: int, level: int) -> None:
 
 
 def repair(t: GoaTables, s: GoaState) -> None:
-    """N.5 (stand-in for Tenney's module): a damaged squadron in port, not sortied this
-    month, at a usable port of its own country, repairs one level after ``repair_months``
-    of that level."""
+    """N.5 (stand-in for Tenney's module): a damaged squadron in a usable friendly port, not
+    sortied this month, repairs one level after ``repair_months`` of that level; heavy
+    damage only in a port of its own country (``heavy_home_port``)."""
     for q in range(t.n_squadrons):
         d = int(s.squadron_damage[q])
         if d == Damage.NONE or d == Damage.SUNK or s.squadron_sortie[q] >= 0:
             continue
         b = int(s.squadron_base[q])
         c = int(s.squadron_country[q])
-        if b >= t.n_ports or t.p_country[b] != c or not port_usable(t, s, b, int(s.side[c])):
+        if b >= t.n_ports or not port_usable(t, s, b, int(s.side[c])):
+            continue
+        if d == Damage.HEAVY and t.heavy_home_port and t.p_country[b] != c:
             continue
         s.squadron_repair[q] += 1
         if s.squadron_repair[q] >= t.repair_months[d]:

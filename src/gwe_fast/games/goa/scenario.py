@@ -113,9 +113,10 @@ def check_options(specs: dict[str, OptionSpec], values: dict[str, Any], shown: s
         if values.get(name) is True:
             for n in needed:
                 if values.get(n) is not True:
-                    faults.append(Fault(shown, f"options.{name}",
-                                        f"option {name} needs option {n}: the colonial variant "
-                                        f"must be used together with the naval variant"))
+                    why = (": the colonial variant must be used together with the naval variant"
+                           if name == "colonies" else "")
+                    faults.append(Fault("<options>", name,
+                                        f"option {name} needs option {n}{why}"))
     for name, spec in specs.items():
         if values.get(name) is True:
             for x in spec.excludes:
@@ -126,15 +127,18 @@ def check_options(specs: dict[str, OptionSpec], values: dict[str, Any], shown: s
 
 
 def load_goa(key: str, path: Path, data: dict, options: dict[str, Any] | None) -> GoaScenario:
-    """Build a scenario from its (already ``extends``-merged) scenario file ``data``."""
+    """Build a scenario from its scenario file (``data``: its content, ``extends`` merged):
+    the data files beside it are validated (``data.read_goa``), compiled once with the
+    options (``tables.compile_tables``)."""
     from gwe_fast.games.goa.data import read_goa
-    from gwe_fast.games.goa.tables import compile_tables
+    from gwe_fast.games.goa.tables import compile_tables, raw_from_data
 
+    gd = read_goa(path)                         # raises ScenarioError with every fault
     shown = str(path)
-    raw = read_goa(path.parent, data, shown)           # raises ScenarioError with every fault
-    sc = data["scenario"]
-    specs, faults = option_specs(data.get("options", {}), shown)
+    specs = {name: OptionSpec(name, o.default, o.help, o.case, 0, tuple(o.excludes), ())
+             for name, o in gd.scenario.options.items()}
     values = {name: spec.default for name, spec in specs.items()}
+    faults: list[Fault] = []
     for name, value in (options or {}).items():
         if name not in specs:
             faults.append(Fault("<options>", name, f"unknown option {name!r} (known: "
@@ -144,18 +148,18 @@ def load_goa(key: str, path: Path, data: dict, options: dict[str, Any] | None) -
             values[name] = coerce(specs[name], value)
         except ValueError as exc:
             faults.append(Fault("<options>", name, str(exc)))
-    requires = {name: tuple(o.get("requires", ())) for name, o in data.get("options", {}).items()
-                if isinstance(o, dict)}
+    requires = {name: tuple(o.requires) for name, o in gd.scenario.options.items()}
     faults += check_options(specs, values, shown, requires)
     if faults:
         raise ScenarioError(faults)
+    raw = raw_from_data(gd)
     t = compile_tables(raw, values)
+    sc = gd.scenario
     return GoaScenario(
-        game="goa", key=key, name=str(sc.get("name", key)), version=int(sc.get("version", 1)),
-        path=path, option_specs=MappingProxyType(specs), options=MappingProxyType(values),
-        data_hash=_hash({k: v for k, v in raw.items()}), options_hash=_hash(values),
-        first_turn=t.first_month, last_turn=t.last_month, goa=t,
-        raw=MappingProxyType(raw), description=str(sc.get("description", "")))
+        game="goa", key=key, name=sc.name, version=int(sc.version), path=path,
+        option_specs=MappingProxyType(specs), options=MappingProxyType(values),
+        data_hash=_hash(raw), options_hash=_hash(values), first_turn=t.first_month,
+        last_turn=t.last_month, goa=t, raw=MappingProxyType(raw), description=sc.description)
 
 
 def scenario_from_raw(raw: dict, options: dict[str, Any] | None = None,

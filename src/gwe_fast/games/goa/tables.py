@@ -25,6 +25,9 @@ TERRAIN = {"city": Terrain.CITY, "fort": Terrain.FORT, "rough": Terrain.ROUGH,
 AREA_KINDS = {"colony": 0, "sovereign": 1, "china": 2, "turkish_entry": 3,
               "turkish_opponent": 4, "japan": 5}
 RESULTS = {name: int(v) for name, v in Land.__members__.items()}
+#: the base game's morale modifiers (morale.toml's keys) and their defaults
+BASE_MORALE = (("enemy_held_city", -1), ("allied_blockade", -1), ("no_american_ally", -1),
+               ("americans_on_map", 1), ("allies_hold_constantinople", 1))
 #: the countries and places the rules name
 NAMED_COUNTRIES = ("germany", "austria_hungary", "turkey", "bulgaria", "france", "russia",
                    "britain", "belgium", "serbia", "montenegro", "italy", "romania", "greece",
@@ -34,8 +37,8 @@ NAMED_AREAS = ("north_sea", "north_atlantic", "baltic_sea", "east_mediterranean"
                "indian_ocean", "east_pacific", "west_pacific", "south_pacific")
 DEFAULT_OPTIONS = {"variable_entry": True, "morale": True, "production": True, "victory": True,
                    "surrender": True, "naval": True, "colonies": False,
-                   "naval_combat_chart": False, "objective_berlin": False,
-                   "objective_london": False, "land": "historical", "through_1919": False}
+                   "naval_combat_chart": False, "swap_berlin": False,
+                   "swap_london": False, "land": "historical", "through_1919": False}
 
 
 def _index(keys) -> dict[str, int]:
@@ -112,10 +115,10 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
     # cities and objectives
     objective = [1 if cities[k].get("objective", False) else 0 for k in kkeys]
     swaps = raw.get("objectives", {})
-    if opts["objective_berlin"] and "berlin" in ki:
+    if opts["swap_berlin"] and "berlin" in ki:
         objective[ki["berlin"]] = 1
         objective[ki[swaps.get("swap_berlin_for", "brest_litovsk")]] = 0
-    if opts["objective_london"] and "london" in ki:
+    if opts["swap_london"] and "london" in ki:
         objective[ki["london"]] = 1
         objective[ki[swaps.get("swap_london_for", "frankfurt")]] = 0
     city_port = [-1] * K
@@ -259,7 +262,11 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
         for j, key in enumerate(f["b_cities"]):
             f_chain[i, 1, j] = ki[key]
         for h in f.get("helpers", []):
-            f_helper[i, ci[h]] = 1
+            f_helper[i, ci[h]] = 3
+        for h in f.get("helpers_a", []):
+            f_helper[i, ci[h]] |= 1
+        for h in f.get("helpers_b", []):
+            f_helper[i, ci[h]] |= 2
     hist = sorted(raw.get("history", []), key=lambda h: Month.of(h["month"]))
     morale = raw["morale"]
     months = np.zeros(13, np.int8)
@@ -269,6 +276,11 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
     for m in raw.get("colonial_months", [2, 5, 8, 11]):
         col_months[m] = 1
     eff = morale["effects"]
+    table = morale.get("table", [-3, -2, -1, 0])
+    base_mod = morale.get("base", {})
+    base_morale = [base_mod.get(k, v) for k, v in BASE_MORALE]
+    usw0 = [Month.of(start.get("usw", {}).get(side, "")) if start.get("usw", {}).get(side) else -1
+            for side in ("allied", "central")]
     base_entry = [(ci[e["country"]], Month.of(e["month"]), SIDES[e["side"]])
                   for e in raw.get("entry", {}).get("base", [])]
     base_checks = [(Month.of(x["month"]), int(x["outside_objectives"]))
@@ -351,6 +363,10 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
         morale_effects=_i([eff["rr_personnel"], eff["d1_strength"], eff["d2_strength"],
                            eff["months"]], np.int8),
         year_modifier=_i(morale["year_modifier"], np.int8),
+        morale_table=_i(table, np.int8), base_morale=_i(base_morale, np.int8),
+        usw0=_i(usw0, np.int16),
+        ncc_below_one=1 if ncc.get("below_one", "row1") == "none" else 0,
+        heavy_home_port=1 if repair.get("heavy_needs_home_port", True) else 0,
         base_entry=_i(np.array(base_entry, np.int16).reshape(-1, 3), np.int16),
         base_checks=_i(np.array(base_checks, np.int16).reshape(-1, 2), np.int16),
         first_month=first, last_month=last, options=opts, named=named,
@@ -369,7 +385,7 @@ def initial_state(t: GoaTables) -> GoaState:
     s.mobilized[:] = t.c_mobilized0
     s.conscription[:] = t.c_conscription0
     s.demoralized[:] = -1
-    s.usw[:] = -1
+    s.usw[:] = t.usw0
     s.city[:] = t.k_control0
     for c in range(t.n_countries):
         if s.side[c] != NEUTRAL:
@@ -387,3 +403,143 @@ def initial_state(t: GoaTables) -> GoaState:
         if s.conquered[c] >= 0:
             s.army[c] = 0
     return s
+
+
+# -- from the validated data files -----------------------------------------------------------
+
+def _support(attack: int, defense: int, move: int) -> bool:
+    """The seed's field artillery (2-2-2, 3-3-3) are the support units C.68 leaves out: the
+    units whose three factors are equal (docs/rulings.md, C.68)."""
+    return attack == defense == move
+
+
+def raw_from_data(data) -> dict:
+    """The layout ``compile_tables`` reads, from a validated ``data.GoaData``."""
+    sc = data.scenario
+    first = sc.start
+    start_countries = {}
+    for key, st in sc.countries.items():
+        start_countries[key] = {
+            "side": st.side, "entered": st.entered,
+            "conquered": Month.name(Month.of(first) - 1) if st.conquered else "",
+            "conscription": st.conscription_since != "",
+            "mobilized": st.mobilization_since, "usw": st.usw_since}
+    countries = {}
+    for key, c in data.countries.items():
+        countries[key] = {
+            "name": c.name, "side": c.side, "major": c.major, "personnel": c.personnel,
+            "supply": c.supply, "conscription": c.conscription,
+            "entry": "roll" if c.entry == "roll" else "never", "may_join": list(c.may_join),
+            "entry_group": c.entry_group, "army": c.army, "overseas": c.overseas,
+            "hosts": list(c.ship_to)}
+    city_of_port = {c.port: key for key, c in data.cities.items() if c.port}
+    cities = {key: {"name": c.name, "country": c.country, "objective": c.objective,
+                    "terrain": c.terrain} for key, c in data.cities.items()}
+    closers = {"K7": "netherlands"}          # the Scheldt: see docs/rulings.md (Ports chart)
+    ports = {}
+    for key, p in data.ports.items():
+        ports[key] = {"name": p.name, "country": p.country, "sea_areas": list(p.sea_areas),
+                      "off_map": p.off_map, "colonial": p.colonial,
+                      "city": city_of_port.get(key, ""),
+                      "closed_by": closers.get(p.closed_if_enemy_in, ""),
+                      "units_may_embark": p.units_may_embark, "overland": p.overland}
+    beaches = {key: {"country": b.country, "sea_areas": list(b.sea_areas),
+                     "no_central_occupation": b.no_central_occupation,
+                     "target_city": b.target_city} for key, b in data.beaches.items()}
+    kinds = data.squadron_kinds
+    factors = {}
+    for country, f in kinds.factors.items():
+        by_kind = dict(zip(kinds.kinds, range(len(kinds.kinds))))
+        order = ("dreadnought", "battlecruiser", "battleship")
+        factors[country] = {"gunnery": [f.gunnery[by_kind[k]] for k in order],
+                            "protection": [f.protection[by_kind[k]] for k in order]}
+    colonies_on = True                        # filtered by compile_tables
+    squadrons = []
+    for s in data.squadrons_at(sc.setup, colonies_on):
+        squadrons.append({"country": s.country, "kind": s.kind, "base": s.base,
+                          "count": s.count, "colonial": s.colonial,
+                          "factors_of": s.country if s.country in factors else "britain"})
+    for a in data.arrivals:
+        squadrons.append({"country": a.country, "kind": a.kind, "base": a.base,
+                          "count": a.count, "colonial": a.colonial, "arrives": a.month,
+                          "if_neutral": a.while_neutral,
+                          "factors_of": a.country if a.country in factors else "britain"})
+    ncc = data.naval_combat_chart
+    colonies = {key: {"country": c.country, "sea_areas": list(c.sea_areas),
+                      "neighbors": list(c.neighbors), "defense": c.defense}
+                for key, c in data.colonies.items()}
+    area_kind = {"sovereign": "sovereign", "china": "china", "turkish_colony": "turkish_entry",
+                 "turkish_opponent": "turkish_opponent", "home": "japan"}
+    areas = {key: {"sea_areas": list(a.sea_areas), "neighbors": list(a.neighbors),
+                   "defense": a.defense, "kind": area_kind.get(a.kind, "sovereign")}
+             for key, a in data.areas.items()}
+    overland = {"the_caucasus": ["russia"], "vladivostok": ["russia"],
+                "armenia": ["turkey"], "iraq": ["turkey"], "syria": ["turkey"]}   # C.52, C.64
+    for key, links in overland.items():
+        if key in colonies:
+            colonies[key]["overland"] = links
+        if key in ("armenia", "the_caucasus") and key in colonies:
+            colonies[key]["no_return"] = True                                  # C.44
+    deployments = []
+    for d in data.deployments_at(sc.setup):
+        deployments.append({"start": d.start, "place": d.place, "country": d.country,
+                            "units": [[a, df, mv, n, 1 if _support(a, df, mv) else 0]
+                                      for a, df, mv, n in d.units]})
+    mods = data.crt.modifiers
+    rules = data.rules
+    land = {"corps_strength": data.land.corps_strength,
+            "entrenchment_from": data.land.entrenchment_from,
+            "fort": mods.get("fort", -2), "entrenchment": mods.get("entrenchment", -1),
+            "city": mods.get("city", -1), "demoralized": mods.get("demoralized_defender", 1),
+            "supply_per_shift": mods.get("artillery_points_per_plus_one", 6),
+            "cap": mods.get("cap", 3), "main_share": rules.main_share,
+            "upkeep": rules.upkeep, "coast_share": rules.coast_share,
+            "losses": {k: list(v) for k, v in rules.losses.items()}}
+    fronts = [{"a": f.a, "b": f.b, "a_cities": list(f.a_cities), "b_cities": list(f.b_cities),
+               "helpers_a": list(f.helpers_a), "helpers_b": list(f.helpers_b)}
+              for f in data.fronts.values()]
+    m = data.morale
+    effects = m.effects
+    results = {name: at for at, name in m.results}
+    start_usw = {side: "" for side in ("allied", "central")}
+    for key, st in sc.countries.items():
+        if st.usw_since and st.side in start_usw:
+            start_usw[st.side] = min(filter(None, (start_usw[st.side], st.usw_since)))
+    return {
+        "scenario": {"start": sc.start, "last": sc.last, "start_key": sc.setup},
+        "start": {"countries": start_countries, "cities": dict(sc.cities),
+                  "colonies": dict(sc.colonies), "usw": start_usw},
+        "countries": countries, "cities": cities,
+        "objectives": {"swap_berlin_for": data.objectives.swap_berlin_for,
+                       "swap_london_for": data.objectives.swap_london_for},
+        "sea_areas": {k: {"name": a.name, "colonial": a.colonial} for k, a in data.sea_areas.items()},
+        "ports": ports, "beaches": beaches, "squadron_kinds": factors, "squadrons": squadrons,
+        "naval_combat_chart": {"columns": list(ncc.columns), "far_left": list(ncc.far_left),
+                               "damage": [list(r) for r in ncc.damage], "dash": ncc.dash,
+                               "below_one": ncc.dice_below_one},
+        "repair": {"months_light": data.repair.months_light,
+                   "months_heavy": data.repair.months_heavy,
+                   "heavy_needs_home_port": data.repair.heavy_needs_home_port},
+        "tenney": {"hit_divisor": rules.tenney[0], "heavy_divisor": rules.tenney[1]},
+        "colonies": colonies, "areas": areas, "deployments": deployments,
+        "land": land, "crt": {"rows": [list(r) for r in data.crt.rows]},
+        "fronts": fronts,
+        "history": [{"city": h.city, "month": h.month, "to": h.to} for h in data.history],
+        "morale": {"roll_months": list(m.months), "year_modifier": list(rules.morale_years),
+                   "table": [results.get(n, -99) for n in ("surrender", "D2", "D1", "RR")],
+                   "effects": {"rr_personnel": effects["RR"].personnel_factor_pct,
+                               "d1_strength": effects["D1"].strength_loss_pct,
+                               "d2_strength": effects["D2"].strength_loss_pct,
+                               "months": effects["D1"].no_attack_months},
+                   "base": {mod.key: mod.value for mod in m.modifiers}},
+        "entry": {"base": [{"country": c, "month": mo, "side": side}
+                           for c, mo, side in rules.base_entry]},
+        "victory": {"base_checks": [{"month": mo, "outside_objectives": n}
+                                    for mo, n in rules.base_victory]},
+        "production": {"supply_cap_months": rules.supply_cap_months,
+                       "repeal_disband": rules.repeal_disband,
+                       "us_reinforcements": list(rules.us_reinforcements),
+                       "japan_pool": [list(r) for r in rules.japan_pool]},
+        "naval": {"usw_from": rules.usw_from},
+        "colonial_months": list(rules.colonial_months),
+    }
