@@ -57,7 +57,7 @@ def test_core_plays_the_reference_games(n):
 
 def test_core_plays_the_reference_game_with_every_variant():
     t = _tables({"colonies": True, "naval_combat_chart": True, "land": "fronts",
-                 "through_1919": True, "objective_berlin": True, "objective_london": True})
+                 "through_1919": True, "swap_berlin": True, "swap_london": True})
     assert parity.compare(t, 7, 3) is None
 
 

@@ -235,7 +235,7 @@ cdef int st_trade(Core* k) noexcept nogil:
         k.roll_extra[j] += favour(s, k.roll_kind[j], k.roll_c[j], enemy(side))
     for i in range(n):
         if k.roll_kind[i] == MORALE_ROLL:
-            k.roll_result[i] = morale_table(die(&k.dice) + k.roll_mod[i] + k.roll_extra[i])
+            k.roll_result[i] = morale_table(t, die(&k.dice) + k.roll_mod[i] + k.roll_extra[i])
     for i in range(n):
         if k.roll_kind[i] == MORALE_ROLL:
             new_roll_period(s, k.roll_c[i])

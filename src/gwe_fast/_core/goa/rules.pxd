@@ -134,7 +134,7 @@ cdef void make_marines(const GoaT* t, GoaS* s, int n, int month) noexcept nogil
 
 # -- morale.py --------------------------------------------------------------------------------
 cdef bint roll_month(const GoaT* t, int month) noexcept nogil
-cdef int morale_table(int total) noexcept nogil
+cdef int morale_table(const GoaT* t, int total) noexcept nogil
 cdef int morale_modifier(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil
 cdef void apply_morale(const GoaT* t, GoaS* s, int c, int result, int month) noexcept nogil
 cdef void new_roll_period(GoaS* s, int c) noexcept nogil

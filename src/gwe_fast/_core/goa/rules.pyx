@@ -534,14 +534,15 @@ cdef bint roll_month(const GoaT* t, int month) noexcept nogil:
     return t.roll_months[month_of_year(month)] != 0
 
 
-cdef int morale_table(int total) noexcept nogil:
-    if total <= -3:
+cdef int morale_table(const GoaT* t, int total) noexcept nogil:
+    # the highest modified roll giving surrender, D2, D1, RR (morale_table); no effect above
+    if total <= t.morale_table[0]:
         return MOR_SURRENDER
-    if total == -2:
+    if total <= t.morale_table[1]:
         return MOR_D2
-    if total == -1:
+    if total <= t.morale_table[2]:
         return MOR_D1
-    if total == 0:
+    if total <= t.morale_table[3]:
         return MOR_RR
     return MOR_NONE
 
@@ -639,20 +640,21 @@ cdef int _variant_modifier(const GoaT* t, const GoaS* s, int c, int side, int fo
 
 cdef int morale_modifier(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
     cdef int side = s.side[c], foe = enemy(side), u
-    cdef int m = -enemy_held_cities(t, s, c)
+    cdef const int8_t* base = t.base_morale              # tables.BASE_MORALE
+    cdef int m = base[0] * enemy_held_cities(t, s, c)
     if t.naval:
         if s.since_roll[c] & BLOCKADE_LOSS_SINCE:
             m -= 1
     elif side == CENTRAL:                                # allied_blockade_holds: not naval
-        m -= 1
+        m += base[1]
     if c == t.britain or c == t.france:
         u = t.united_states
         if u < 0 or not (at_war(s, u) and s.side[u] == ALLIED):
-            m -= 1
+            m += base[2]
         elif _us_on_map(t, s):
-            m += 1
+            m += base[3]
     if c == t.russia and t.constantinople >= 0 and s.city[t.constantinople] == ALLIED:
-        m += 1
+        m += base[4]
     if t.morale:
         m += _variant_modifier(t, s, c, side, foe, month)
     if t.surrender and side == CENTRAL:
@@ -711,7 +713,7 @@ cdef bint _might_affect(const GoaT* t, const GoaS* s, int kind, int c, int modif
     cdef bint la, lb
     for d in range(1, 7):
         if kind == MORALE_ROLL:
-            if morale_table(d + modifier) != morale_table(d + modifier + shift):
+            if morale_table(t, d + modifier) != morale_table(t, d + modifier + shift):
                 return True
         else:
             a = entry_outcome(t, s, c, d + modifier, &la)
@@ -918,11 +920,6 @@ cdef bint _side_at_war(const GoaT* t, const GoaS* s, int side) noexcept nogil:
     return any_belligerent(t, s, side)
 
 
-cdef bint _holder_at_war(const GoaT* t, const GoaS* s, int k) noexcept nogil:
-    cdef int c = t.k_country[k]
-    return at_war(s, c) or s.conquered[c] >= 0
-
-
 cdef void historical_events(const GoaT* t, GoaS* s, int month) noexcept nogil:
     cdef int i, k, side, holder
     for i in range(t.H):
@@ -931,7 +928,7 @@ cdef void historical_events(const GoaT* t, GoaS* s, int month) noexcept nogil:
         k = t.h_city[i]
         side = t.h_to[i]
         holder = s.city[k]
-        if holder == enemy(side) and _side_at_war(t, s, side) and _holder_at_war(t, s, k):
+        if holder == enemy(side) and _side_at_war(t, s, side) and _side_at_war(t, s, holder):
             s.city[k] = side
 
 
@@ -946,7 +943,8 @@ cdef bint _contributes(const GoaT* t, const GoaS* s, int c, int f) noexcept nogi
     cdef int a = t.f_a[f], b = t.f_b[f], host
     if c == a or c == b:
         return True
-    if not t.f_helper[f * t.C + c] or (s.side[c] != s.side[a] and s.side[c] != s.side[b]):
+    cdef int helps = t.f_helper[f * t.C + c]             # 1 may help a, 2 may help b
+    if not ((helps & 1 and s.side[c] == s.side[a]) or (helps & 2 and s.side[c] == s.side[b])):
         return False
     if t.c_overseas[c]:
         host = a if s.side[a] == s.side[c] else b
@@ -1317,6 +1315,8 @@ cdef int chart_column(const GoaT* t, int g) noexcept nogil:
 
 
 cdef int chart_damage(const GoaT* t, int col, int d) noexcept nogil:
+    if d < 1 and t.ncc_below_one:
+        return 0
     d = max(1, min(6, d))
     if col < 0:
         return t.ncc_far_left[d - 1]
@@ -1352,7 +1352,9 @@ cdef void repair(const GoaT* t, GoaS* s) noexcept nogil:
             continue
         b = s.squadron_base[q]
         c = s.squadron_country[q]
-        if b < 0 or b >= t.P or t.p_country[b] != c or not port_usable(t, s, b, s.side[c]):
+        if b < 0 or b >= t.P or not port_usable(t, s, b, s.side[c]):
+            continue
+        if d == DMG_HEAVY and t.heavy_home_port and t.p_country[b] != c:
             continue
         s.squadron_repair[q] += 1
         if s.squadron_repair[q] >= t.repair_months[d]:

@@ -11,6 +11,8 @@ cdef struct GoaT:
     int usw_from, coast_share
     bint variable_entry, morale, production, victory, surrender, naval, colonies
     bint chart, fronts
+    bint ncc_below_one                # a chart roll below 1 does no damage (else row 1)
+    bint heavy_home_port              # heavy damage is repaired in a home port only (N.5)
     # named countries, areas and places (-1 when absent)
     int germany, austria_hungary, turkey, bulgaria, france, russia, britain, belgium
     int serbia, montenegro, italy, romania, greece, netherlands, united_states, japan, albania
@@ -92,6 +94,8 @@ cdef struct GoaT:
     const int8_t* roll_months         # [13]
     const int8_t* colonial_months     # [13]
     const int8_t* morale_effects      # [4]
+    const int8_t* morale_table        # [4] the highest roll giving surrender, D2, D1, RR
+    const int8_t* base_morale         # [5] the base game's morale modifiers (tables.BASE_MORALE)
     const int8_t* year_modifier       # [n_year]
     const int16_t* base_entry         # [E, 3]
     const int16_t* base_checks        # [X, 2]

@@ -145,6 +145,8 @@ cdef class CoreTables:
         if o["land"] not in ("historical", "fronts"):
             raise ValueError(f"unknown land mode {o['land']!r}")
         r.fronts = o["land"] == "fronts"
+        r.ncc_below_one = bool(t.ncc_below_one)
+        r.heavy_home_port = bool(t.heavy_home_port)
         n = t.named
         r.germany, r.austria_hungary, r.turkey = n["germany"], n["austria_hungary"], n["turkey"]
         r.bulgaria, r.france, r.russia = n["bulgaria"], n["france"], n["russia"]
@@ -230,6 +232,8 @@ cdef class CoreTables:
         r.roll_months = <const int8_t*>self._ptr(t.roll_months, I1, 13)
         r.colonial_months = <const int8_t*>self._ptr(t.colonial_months, I1, 13)
         r.morale_effects = <const int8_t*>self._ptr(t.morale_effects, I1, 4)
+        r.morale_table = <const int8_t*>self._ptr(t.morale_table, I1, 4)
+        r.base_morale = <const int8_t*>self._ptr(t.base_morale, I1, 5)
         r.year_modifier = <const int8_t*>self._ptr(t.year_modifier, I1, r.n_year)
         r.base_entry = <const int16_t*>self._ptr(t.base_entry, I2, r.E * 3)
         r.base_checks = <const int16_t*>self._ptr(t.base_checks, I2, r.X * 2)

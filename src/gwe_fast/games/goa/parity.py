@@ -198,7 +198,7 @@ OPTION_VALUES = {
     "victory": (True, False), "surrender": (True, False),
     "sea": ((False, False, False), (True, False, False), (True, False, True),
             (True, True, False), (True, True, True)),
-    "objective_berlin": (False, True), "objective_london": (False, True),
+    "swap_berlin": (False, True), "swap_london": (False, True),
     "land": ("historical", "fronts"), "through_1919": (False, True),
 }
 
