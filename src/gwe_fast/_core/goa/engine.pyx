@@ -420,13 +420,10 @@ cdef int st_orders(Core* k) noexcept nogil:
             k.ci += 1
         k.ci = 0
         k.cs += 1
-    memset(k.area_sides, 0, t.A)
     for q in range(t.Q):
         if k.orders[q] >= 0:
             apply_order(s, q, k.orders[q])
-        a = s.squadron_sortie[q]
-        if a >= 0 and s.squadron_damage[q] < DMG_SUNK and s.side[s.squadron_country[q]] < 2:
-            k.area_sides[a] |= 1 << s.side[s.squadron_country[q]]
+    sortie_sides(t, s, k.area_sides)
     memset(k.subs, 0, 2 * t.A)
     k.cs = 0
     k.ci = 0
@@ -442,7 +439,7 @@ cdef int st_subs(Core* k) noexcept nogil:
         side = k.cs
         while k.ci < t.A:
             a = k.ci
-            if submarine_area(t, s, a, side):
+            if submarine_area(t, s, a, side, k.area_sides[a]):
                 i = ask_yes_no(k, K_SUBMARINE, side, a, False)
                 if i < 0:
                     return SUSPEND
@@ -646,7 +643,10 @@ cdef int st_usw(Core* k) noexcept nogil:
     for c in range(t.C):
         k.sends[c] = -1
         k.ships[c] = -1
-    facts_of(t, s, &k.facts)
+    # no port, city or colony has changed hands since st_naval's facts_of: the naval
+    # combat, repair, USW and blockades change squadrons, blockades and supply only
+    facts_at_sea(t, s, &k.facts)
+    facts_units(t, s, &k.facts)
     k.cs = 0
     k.ci = 0
     k.cj = 0
@@ -707,15 +707,7 @@ cdef int st_landing(Core* k) noexcept nogil:
         while k.ci < t.C:
             c = k.ci
             if at_war(s, c) and s.side[c] == side:
-                nt = invasion_targets(t, s, &k.facts, c, k.tkind, k.tindex)
-                k.opts[0] = 0
-                n = 1
-                for j in range(nt):
-                    n_max = invasion_units(t, s, c, k.tkind[j], k.tindex[j])
-                    for u in range(1, n_max + 1):
-                        k.opts[n] = 1 + 8 * j + u - 1
-                        n += 1
-                k.n_opts = n
+                k.n_opts = landing_options(t, s, &k.facts, c, k.tkind, k.tindex, k.opts)
                 i = ask(k, K_LANDING, side, c, True)
                 if i < 0:
                     return SUSPEND
@@ -744,6 +736,7 @@ cdef void _begin_colonial(Core* k) noexcept nogil:
     cdef int c
     for c in range(k.t.C):
         k.moves[c] = -1
+    facts_units(k.t, &k.s, &k.facts)              # land units moved by sea since the Naval Phase
     k.cs = 0
     k.ci = 0
     k.pc = PC_COLONIAL
@@ -758,7 +751,7 @@ cdef int st_colonial(Core* k) noexcept nogil:
         while k.ci < t.C:
             c = k.ci
             if at_war(s, c) and s.side[c] == side:
-                k.n_opts = move_options(t, s, c, k.opts)
+                k.n_opts = move_options(t, s, &k.facts, c, k.opts)
                 i = ask(k, K_COLONIAL, side, c, True)
                 if i < 0:
                     return SUSPEND
@@ -1081,13 +1074,15 @@ cdef class GoaCore:
         cdef Py_ssize_t n32 = (t.max_options + 5 * R + Q + 5 * C + F * C + 3 * C + 2 * T + W
                                + 2 * Q + Q + months * C * N_HIST + months)
         cdef Py_ssize_t NPL = t.NPL
-        n32 += 2 * C + C + 2 * A + 4 * t.NW + 2        # facts, bmods
+        n32 += 2 * C + C + 2 * A + 8 * t.NW + 2 * C * t.NW + 2     # facts, bmods
         cdef Py_ssize_t n8 = 4 * A + C + Q + 4 * NPL + A
         self._block = malloc(n32 * sizeof(int32_t) + n8 + 16)
         if self._block == NULL:
             raise MemoryError()
         cdef int32_t* p = <int32_t*>self._block
         self.k.facts.usable_bits = <uint64_t*>p; p += 4 * t.NW      # first: 8-byte aligned
+        self.k.facts.foe_ship_bits = <uint64_t*>p; p += 4 * t.NW
+        self.k.facts.unit_bits = <uint64_t*>p; p += 2 * C * t.NW
         self.k.opts = p; p += t.max_options
         self.k.roll_kind = p; p += R
         self.k.roll_c = p; p += R

@@ -15,6 +15,9 @@ cdef struct Facts:
     uint8_t* usable                   # [2, NPL] place_usable(place, side)
     uint64_t* usable_bits             # [2, NW] the same as bit sets
     uint8_t* foe_ships                # [2, NPL] a squadron of side's enemy is based there
+    uint64_t* foe_ship_bits           # [2, NW] the same as bit sets
+    uint64_t* unit_bits               # [C, NW] colonies where c has land units, col_units != 0
+                                      #     (facts_units)
     uint32_t* port_areas              # [2, C] sea areas (in play or not) of c's ports side may use
     uint32_t* sail                    # [C] areas in play c's land units reach from its usable home
                                       #     ports, not blockaded against c's side (N.81-N.83)
@@ -99,6 +102,11 @@ cdef inline bint place_usable(const GoaT* t, const GoaS* s, int place, int side)
 
 
 cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil
+# the facts that naval combat, blockades and moves change (open_, foe_prev, foe_ships, sail):
+# enough after them while no port, city or colony has changed hands (facts_of's usable stands)
+cdef void facts_at_sea(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil
+# unit_bits, for ship_options and move_options: valid until land units move
+cdef void facts_units(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil
 cdef int enemy_held_cities(const GoaT* t, const GoaS* s, int c) noexcept nogil
 cdef int objectives_held(const GoaT* t, const GoaS* s, int side) noexcept nogil
 cdef bint any_belligerent(const GoaT* t, const GoaS* s, int side) noexcept nogil
@@ -171,7 +179,9 @@ cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q, i
 cdef void apply_order(GoaS* s, int q, int code) noexcept nogil
 cdef int sortied(const GoaT* t, const GoaS* s, int a, int side, int32_t* out) noexcept nogil
 cdef bint has_sortied(const GoaT* t, const GoaS* s, int a, int side) noexcept nogil
-cdef bint submarine_area(const GoaT* t, const GoaS* s, int a, int side) noexcept nogil
+# the sides with squadrons (not sunk) sortied into each area: out[a] bit side
+cdef void sortie_sides(const GoaT* t, const GoaS* s, int8_t* out) noexcept nogil
+cdef bint submarine_area(const GoaT* t, const GoaS* s, int a, int side, int sides) noexcept nogil
 cdef int gunnery(const GoaT* t, const GoaS* s, const int32_t* qs, int n) noexcept nogil
 cdef int chart_column(const GoaT* t, int g) noexcept nogil
 cdef int chart_damage(const GoaT* t, int col, int die) noexcept nogil
@@ -188,12 +198,16 @@ cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
 cdef int invasion_targets(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
                           int32_t* index) noexcept nogil
 cdef int invasion_units(const GoaT* t, const GoaS* s, int c, int kind, int index) noexcept nogil
+# engine.invasions: c's landing options (0, or 1 + 8 * target + units - 1), the targets in
+# kinds / index
+cdef int landing_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
+                         int32_t* index, int32_t* out) noexcept nogil
 cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind, int index,
                         int n, int month) noexcept nogil
 
 # -- colonial.py ------------------------------------------------------------------------------
 cdef void japanese_forces(const GoaT* t, GoaS* s, int month) noexcept nogil
-cdef int move_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil
+cdef int move_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil
 cdef void apply_move(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
 cdef bint abyssinia_may_attack(const GoaT* t, const GoaS* s, int side) noexcept nogil
 cdef bint may_return(const GoaT* t, const GoaS* s, int q) noexcept nogil

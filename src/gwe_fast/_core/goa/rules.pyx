@@ -9,7 +9,7 @@ order is the same (ascending).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcmp, memset
 
 from gwe_fast._core.goa.codes cimport *
 from gwe_fast._core.goa.dice cimport die
@@ -46,13 +46,11 @@ cdef bint any_belligerent(const GoaT* t, const GoaS* s, int side) noexcept nogil
 
 
 cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
-    cdef int NPL = t.NPL, C = t.C, side, place, q, sd, b, c, i, p, ctrl, closer, l
-    cdef uint32_t m
-    cdef uint32_t shut[2]
-    cdef uint32_t shut_prev[2]
+    cdef int NPL = t.NPL, C = t.C, side, place, p, ctrl, closer, l
     cdef uint8_t* u0 = f.usable
     cdef uint8_t* u1 = f.usable + NPL
     memset(f.port_areas, 0, 2 * C * sizeof(uint32_t))
+    memset(f.usable_bits, 0, 2 * t.NW * sizeof(uint64_t))
     for p in range(t.P):                      # port_usable for both sides, the port's facts once
         u0[p] = 0
         u1[p] = 0
@@ -68,10 +66,44 @@ cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
             if s.conquered[closer] >= 0 and s.side[closer] == ctrl:
                 continue
         f.usable[ctrl * NPL + p] = 1
+        f.usable_bits[ctrl * t.NW + (p >> 6)] |= (<uint64_t>1) << (p & 63)
         f.port_areas[ctrl * C + t.p_country[p]] |= t.p_amask_raw[p]
-    for l in range(t.L):                      # colonies function as ports (C.41)
-        u0[t.P + l] = t.colonies and s.colony[l] == ALLIED
-        u1[t.P + l] = t.colonies and s.colony[l] == CENTRAL
+    if t.colonies:                            # colonies function as ports (C.41)
+        for l in range(t.L):
+            side = s.colony[l]
+            u0[t.P + l] = side == ALLIED
+            u1[t.P + l] = side == CENTRAL
+            if side < 2:
+                place = t.P + l
+                f.usable_bits[side * t.NW + (place >> 6)] |= (<uint64_t>1) << (place & 63)
+    else:
+        memset(u0 + t.P, 0, t.L)
+        memset(u1 + t.P, 0, t.L)
+    facts_at_sea(t, s, f)
+
+
+cdef int16_t _ZEROS[128]                      # a row of col_units holding no unit (C <= 120)
+
+
+cdef void facts_units(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
+    cdef int l, c, x, C = t.C
+    cdef const int16_t* row
+    memset(f.unit_bits, 0, C * t.NW * sizeof(uint64_t))
+    for l in range(t.L):
+        row = s.col_units + l * C
+        if memcmp(row, _ZEROS, C * sizeof(int16_t)) == 0:      # most colonies hold none
+            continue
+        x = t.P + l
+        for c in range(C):
+            if row[c] != 0:
+                f.unit_bits[c * t.NW + (x >> 6)] |= (<uint64_t>1) << (x & 63)
+
+
+cdef void facts_at_sea(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
+    cdef int NPL = t.NPL, C = t.C, side, q, sd, b, c, i, p
+    cdef uint32_t m
+    cdef uint32_t shut[2]
+    cdef uint32_t shut_prev[2]
     shut[0] = 0
     shut[1] = 0
     shut_prev[0] = 0
@@ -85,18 +117,16 @@ cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
     for side in range(2):
         f.open_[side] = t.a_in_play_mask & ~shut[1 - side]
         f.foe_prev[side] = shut_prev[1 - side]
-    memset(f.usable_bits, 0, 2 * t.NW * sizeof(uint64_t))
-    for side in range(2):
-        for place in range(NPL):
-            if f.usable[side * NPL + place]:
-                f.usable_bits[side * t.NW + (place >> 6)] |= (<uint64_t>1) << (place & 63)
     memset(f.foe_ships, 0, 2 * NPL)
+    memset(f.foe_ship_bits, 0, 2 * t.NW * sizeof(uint64_t))
     for q in range(t.Q):
         b = s.squadron_base[q]
         if b >= 0 and s.squadron_damage[q] < DMG_SUNK:
             sd = s.side[s.squadron_country[q]]
             if sd < 2:
                 f.foe_ships[(1 - sd) * NPL + b] = 1
+                f.foe_ship_bits[(1 - sd) * t.NW + (b >> 6)] |= (<uint64_t>1) << (b & 63)
+
     for c in range(C):
         sd = s.side[c]
         m = 0
@@ -167,18 +197,18 @@ cdef int rolls_for_entry(const GoaT* t, const GoaS* s, int32_t* out) noexcept no
 
 cdef bint _colonial_presence(const GoaT* t, const GoaS* s, int only, int side, int area) noexcept nogil:
     # land units or squadrons in colonies on `area` of country `only` (>= 0), or of every
-    # Allied belligerent but Japan (only == -1)
-    cdef int l, c, q, sc
+    # Allied belligerent but Japan (only == -1): the squadrons in one pass, then the units
+    cdef int l, c, q, b
+    for q in range(t.Q):
+        b = s.squadron_base[q] - t.P
+        if b >= 0 and t.l_area[b * t.A + area] and s.squadron_damage[q] < 3 \
+                and _presence_member(t, s, s.squadron_country[q], only):
+            return True
     for l in range(t.L):
         if not t.l_area[l * t.A + area]:
             continue
         for c in range(t.C):
-            if _presence_member(t, s, c, only) and s.col_units[l * t.C + c] > 0:
-                return True
-        for q in range(t.Q):
-            sc = s.squadron_country[q]
-            if s.squadron_base[q] == t.P + l and _presence_member(t, s, sc, only) \
-                    and s.squadron_damage[q] < 3:
+            if s.col_units[l * t.C + c] > 0 and _presence_member(t, s, c, only):
                 return True
     return False
 
@@ -1291,11 +1321,22 @@ cdef inline bint _usw_reaches(const GoaT* t, int side, int a) noexcept nogil:
     return side == ALLIED or t.a_onmap_port[a] != 0
 
 
-cdef bint submarine_area(const GoaT* t, const GoaS* s, int a, int side) noexcept nogil:
+cdef void sortie_sides(const GoaT* t, const GoaS* s, int8_t* out) noexcept nogil:
+    cdef int q, a, sd
+    memset(out, 0, t.A)
+    for q in range(t.Q):
+        a = s.squadron_sortie[q]
+        if a >= 0 and s.squadron_damage[q] < DMG_SUNK:
+            sd = s.side[s.squadron_country[q]]
+            if sd < 2:
+                out[a] |= 1 << sd
+
+
+cdef bint submarine_area(const GoaT* t, const GoaS* s, int a, int side, int sides) noexcept nogil:
+    # N.45 (sides: sortie_sides' bits of the area): only the enemy sortied there
     if not t.chart or s.usw[side] < 0:
         return False
-    return has_sortied(t, s, a, enemy(side)) and not has_sortied(t, s, a, side) \
-        and _usw_reaches(t, side, a)
+    return (sides >> enemy(side)) & 1 and not (sides >> side) & 1 and _usw_reaches(t, side, a)
 
 
 cdef int gunnery(const GoaT* t, const GoaS* s, const int32_t* qs, int n) noexcept nogil:
@@ -1479,13 +1520,18 @@ cdef inline int _detached_limit(const GoaT* t, int c) noexcept nogil:
     return 12 if (c == t.britain or c == t.united_states) else 6
 
 
-cdef int _detached_units(const GoaT* t, const GoaS* s, int c) noexcept nogil:
-    cdef int n = 0, h, l
+cdef int _detached_units(const GoaT* t, const GoaS* s, const Facts* f, int c) noexcept nogil:
+    cdef int n = 0, h, w, x
+    cdef uint64_t word
     for h in range(t.C):
         if s.abroad[c * t.C + h] > 0 and _detached(t, c, h):
             n += s.abroad[c * t.C + h] // t.corps
-    for l in range(t.L):
-        n += s.col_units[l * t.C + c]
+    for w in range(t.NW):                     # the colonies holding c's units (unit_bits)
+        word = f.unit_bits[c * t.NW + w]
+        while word:
+            x = w * 64 + _lowest_bit64(word)
+            word &= word - 1
+            n += s.col_units[(x - t.P) * t.C + c]
     return n
 
 
@@ -1514,7 +1560,7 @@ cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32
                     break
             if reach:
                 if room == -1000000:
-                    room = _detached_limit(t, c) - _detached_units(t, s, c)
+                    room = _detached_limit(t, c) - _detached_units(t, s, f, c)
                 n_max = min(cap, min(home_units, room if _detached(t, c, h) else cap))
                 for k in range(1, n_max + 1):
                     out[n] = 1 + 8 * h + k - 1
@@ -1524,21 +1570,46 @@ cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32
             for k in range(1, min(cap, there) + 1):
                 out[n] = 1 + 8 * (C + h) + k - 1
                 n += 1
+    cdef int NW = t.NW, w, x
+    cdef uint64_t reach_w[8]
+    cdef uint64_t to_, from_, word
     if t.colonies:
-        for l in range(L):
-            if _routes_to(t, f, side, c, t.P + l):
-                if room == -1000000:
-                    room = _detached_limit(t, c) - _detached_units(t, s, c)
-                n_max = min(cap, min(home_units, room))
-                for k in range(1, n_max + 1):
-                    out[n] = 1 + 8 * (2 * C + l) + k - 1
-                    n += 1
-            if s.col_units[l * C + c] > 0 and s.colony[l] == s.side[c]:
-                n_max = min(cap, <int>s.col_units[l * C + c])
-                for k in range(1, n_max + 1):
-                    out[n] = 1 + 8 * (2 * C + L + l) + k - 1
-                    n += 1
+        # the colonies c's units may sail to (routes_to) and those of its side it has units
+        # in, as bit sets, visited in ascending order: each colony's two kinds of option in turn
+        _reach_bits(t, f.sail[c], reach_w)
+        for w in range(NW):
+            to_ = reach_w[w] & f.usable_bits[side * NW + w] & ~f.foe_ship_bits[side * NW + w]
+            from_ = f.unit_bits[c * NW + w] & f.usable_bits[side * NW + w]    # colony[l] == side
+            word = (to_ | from_) & t.colony_bits[w]
+            while word:
+                x = w * 64 + _lowest_bit64(word)
+                word &= word - 1
+                l = x - t.P
+                if (to_ >> (x & 63)) & 1:
+                    if room == -1000000:
+                        room = _detached_limit(t, c) - _detached_units(t, s, f, c)
+                    n_max = min(cap, min(home_units, room))
+                    for k in range(1, n_max + 1):
+                        out[n] = 1 + 8 * (2 * C + l) + k - 1
+                        n += 1
+                if (from_ >> (x & 63)) & 1 and s.col_units[l * C + c] > 0:
+                    n_max = min(cap, <int>s.col_units[l * C + c])
+                    for k in range(1, n_max + 1):
+                        out[n] = 1 + 8 * (2 * C + L + l) + k - 1
+                        n += 1
     return n
+
+
+cdef inline void _reach_bits(const GoaT* t, uint32_t areas, uint64_t* out) noexcept nogil:
+    # the places touching any of `areas` (area_places' union)
+    cdef int w, a
+    for w in range(t.NW):
+        out[w] = 0
+    while areas:
+        a = _lowest_bit(areas)
+        areas &= areas - 1
+        for w in range(t.NW):
+            out[w] |= t.area_places[a * t.NW + w]
 
 
 cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
@@ -1570,8 +1641,10 @@ cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
 
 cdef int invasion_targets(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
                           int32_t* index) noexcept nogil:
-    cdef int side = s.side[c], foe = enemy(side), n = 0, b, p, l, k
+    cdef int side = s.side[c], foe = enemy(side), n = 0, b, p, l, k, i, w, x, NW = t.NW
     cdef uint32_t sail = f.sail[c]                            # _sea_reach's ports and areas
+    cdef uint64_t reach[8]
+    cdef uint64_t word
     for b in range(t.B):
         k = t.b_city[b]
         if k >= 0 and s.city[k] == foe and not (side == CENTRAL and t.b_no_central[b]) \
@@ -1579,17 +1652,24 @@ cdef int invasion_targets(const GoaT* t, const GoaS* s, const Facts* f, int c, i
             kinds[n] = 0
             index[n] = b
             n += 1
-    for p in range(t.P):
-        k = t.p_city[p]
-        if k >= 0 and s.city[k] == foe and (t.pl_amask[p] & sail):
+    for i in range(t.n_city_ports):
+        p = t.city_ports[i]
+        if s.city[t.p_city[p]] == foe and (t.pl_amask[p] & sail):
             kinds[n] = 1
             index[n] = p
             n += 1
-    if t.colonies:
-        for l in range(t.L):
-            if s.colony[l] == foe and ((t.pl_amask[t.P + l] & sail) or t.l_overland[l * t.C + c]):
+    if t.colonies and foe < 2:
+        # enemy colonies (usable by the enemy: colonies function as ports) reached by sea
+        # or overland, in ascending order
+        _reach_bits(t, sail, reach)
+        for w in range(NW):
+            word = (f.usable_bits[foe * NW + w] & (reach[w] | t.c_overland_bits[c * NW + w])
+                    & t.colony_bits[w])
+            while word:
+                x = w * 64 + _lowest_bit64(word)
+                word &= word - 1
                 kinds[n] = 2
-                index[n] = l
+                index[n] = x - t.P
                 n += 1
     return n
 
@@ -1601,6 +1681,21 @@ cdef inline int _available_units(const GoaT* t, const GoaS* s, int c) noexcept n
 cdef int invasion_units(const GoaT* t, const GoaS* s, int c, int kind, int index) noexcept nogil:
     cdef int cap = 6 if (kind == 2 and t.l_kind[index] == L_JAPAN) else 3
     return min(cap, _available_units(t, s, c))
+
+
+cdef int landing_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
+                         int32_t* index, int32_t* out) noexcept nogil:
+    cdef int nt = invasion_targets(t, s, f, c, kinds, index), n = 1, j, u, n_max
+    cdef int avail = _available_units(t, s, c)
+    out[0] = 0
+    if avail <= 0:
+        return 1
+    for j in range(nt):
+        n_max = min(6 if (kinds[j] == 2 and t.l_kind[index[j]] == L_JAPAN) else 3, avail)
+        for u in range(n_max):                          # invasion_units, avail once
+            out[n] = 1 + 8 * j + u
+            n += 1
+    return n
 
 
 cdef bint _support(const GoaT* t, GoaS* s, int side, uint32_t areas) noexcept nogil:
@@ -1708,7 +1803,7 @@ cdef inline int _move_code(int L, int src, int dst, int n) noexcept nogil:
     return 1 + 8 * (src * (L + 1) + dst) + n - 1
 
 
-cdef int move_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+cdef int move_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil:
     cdef int L = t.L, C = t.C, side = s.side[c], foe = enemy(side), n = 1, i, l, k, src, dst
     cdef int have, home_units = <int>fdiv(s.army[c], t.corps)
     cdef bint ok
@@ -1725,19 +1820,26 @@ cdef int move_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcep
             for k in range(1, min(8, <int>s.col_units[l * C + c]) + 1):
                 out[n] = _move_code(L, l, L, k)
                 n += 1
-    for src in range(L):
-        have = s.col_units[src * C + c]
-        if not have or s.colony[src] != side:
-            continue
-        for i in range(t.l_out_start[src], t.l_out_start[src + 1]):
-            dst = t.l_out_list[i]
-            ok = s.colony[dst] == side
-            if (t.l_kind[dst] == L_SOVEREIGN or t.l_kind[dst] == L_CHINA) and t.l_defense[dst] >= 0:
-                ok = ok or (s.colony[dst] == NEUTRAL and not _enemy_units(t, s, dst, foe))
-            if ok:
-                for k in range(1, min(8, have) + 1):
-                    out[n] = _move_code(L, src, dst, k)
-                    n += 1
+    cdef int w, x
+    cdef uint64_t word
+    for w in range(t.NW):                     # the colonies where c has units (unit_bits)
+        word = f.unit_bits[c * t.NW + w]
+        while word:
+            x = w * 64 + _lowest_bit64(word)
+            word &= word - 1
+            src = x - t.P
+            have = s.col_units[src * C + c]
+            if not have or s.colony[src] != side:
+                continue
+            for i in range(t.l_out_start[src], t.l_out_start[src + 1]):
+                dst = t.l_out_list[i]
+                ok = s.colony[dst] == side
+                if (t.l_kind[dst] == L_SOVEREIGN or t.l_kind[dst] == L_CHINA) and t.l_defense[dst] >= 0:
+                    ok = ok or (s.colony[dst] == NEUTRAL and not _enemy_units(t, s, dst, foe))
+                if ok:
+                    for k in range(1, min(8, have) + 1):
+                        out[n] = _move_code(L, src, dst, k)
+                        n += 1
     return n
 
 

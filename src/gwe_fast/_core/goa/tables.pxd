@@ -132,6 +132,10 @@ cdef struct GoaT:
     const uint64_t* area_places       # [A, NW] the places an area in play touches
     const uint64_t* coast_nb          # [NPL, NW] places sharing an area in play with x and
                                       #     coast-connected to it (naval._coast_connected, N.33)
+    const uint64_t* colony_bits       # [NW] the colonies and areas (places P .. P + L - 1)
+    const uint64_t* c_overland_bits   # [C, NW] the places c may reach overland (C.52, C.64)
+    int n_city_ports
+    const int32_t* city_ports         # the ports that are cities on the map, ascending
     int max_options                   # the most options any decision can have
 
 
