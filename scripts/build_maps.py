@@ -689,7 +689,9 @@ def render_toml(b: Builder, m: dict) -> str:
     L.append(f"name = {json.dumps(g.NAME)}")
     L.append(f"columns = [{b.c0}, {b.c1}]")
     L.append(f"rows = [{b.r0}, {b.r1}]")
+    L.append(f"turns = [{g.TURNS[0]}, {g.TURNS[1]}]")
     L.append(f"hex_km = {p.km_per_hex:g}")
+    L.append(f"north = {-p.theta_deg:g}")      # true north, degrees clockwise from map up
     L.append("absent = []")
     L.append(f"source = {json.dumps(g.SOURCE)}")
     L.append("")

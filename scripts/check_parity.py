@@ -3,7 +3,7 @@
 
     python scripts/check_parity.py --scenario kaisers_battle/historical --games 500 --seed 1
     python scripts/check_parity.py --scenario brusilov/historical --games 50 --seed 2 \
-        --policy allied=greedy --policy central=greedy --log results/parity.jsonl
+        --policy allied=greedy --policy central=greedy --log results/parity/parity.jsonl
 
 Each game is played twice from the same seed and index, once on each implementation of the
 kernels (``load_scenario(..., impl="pure")``), and must give the same record

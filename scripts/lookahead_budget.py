@@ -63,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--reuse", type=Path)
-    ap.add_argument("--out", type=Path, default=Path("results/lookahead_budget.md"))
+    ap.add_argument("--out", type=Path, required=True,
+                    help="the Markdown file to write (the committed study is "
+                         "results/lookahead_budget.md: name it to write it again)")
     args = ap.parse_args(argv)
     budgets = parse_budgets(args.budgets)
     try:

@@ -29,6 +29,26 @@ from pathlib import Path
 
 SCENARIOS = ("brusilov/historical", "kaisers_battle/historical")
 POLICIES = ("random", "passive", "greedy", "doctrine")
+#: columns renamed since the signatures were recorded (results format 3 names every side
+#: ``allied`` or ``central``): a game is hashed under the names it had then, so that a rename,
+#: which changes no game, changes no signature
+FORMER_RECORD_NAMES = {
+    "vp_central_stacking_point_eliminated": "vp_central_powers_stacking_point_eliminated",
+    "vp_central_stacking_point_eliminated_surrounded":
+        "vp_central_powers_stacking_point_eliminated_surrounded",
+    "vp_central_hq_eliminated": "vp_central_powers_hq_eliminated",
+    "vp_allied_stacking_point_eliminated": "vp_russian_stacking_point_eliminated",
+    "vp_allied_stacking_point_eliminated_surrounded":
+        "vp_russian_stacking_point_eliminated_surrounded",
+    "vp_allied_hq_eliminated": "vp_russian_hq_eliminated",
+}
+FORMER_TURN_NAMES = {"towns_held_allied": "towns_held_russian",
+                     "towns_vp_allied": "towns_vp_russian"}
+
+
+def _former(row: dict, names: dict[str, str]) -> dict:
+    """``row`` with its keys as they were named when the signatures were recorded."""
+    return {names.get(k, k): v for k, v in row.items()}
 
 
 def signature(key: str, policy: str, seed: int, index: int) -> str:
@@ -42,7 +62,9 @@ def signature(key: str, policy: str, seed: int, index: int) -> str:
     g = d.new_game(sc, seed, index, events=True,
                    policies={0: make_policy(policy), 1: make_policy(policy)})
     r = d.play(g)
-    blob = repr((d.record(g), r.vp, r.level, r.winner, r.per_turn, g.events))
+    record = _former(d.record(g), FORMER_RECORD_NAMES)
+    per_turn = [_former(t, FORMER_TURN_NAMES) for t in r.per_turn]
+    blob = repr((record, r.vp, r.level, r.winner, per_turn, g.events))
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

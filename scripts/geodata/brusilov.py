@@ -8,6 +8,9 @@ the points; expect 3-5 km errors, well under the 14 km hex.
 
 GAME = "brusilov"
 NAME = "Brusilov Offensive"
+# The Game-Turn Record Track of the map: the longest scenario, Attack On Schedule (26.2),
+# ends with Game-Turn 18 (its depots run "through 18", 26.23). No scenario may go past it.
+TURNS = (1, 18)
 COLUMNS = (1, 31)
 ROWS = (1, 20)
 HEX_KM = 14.0

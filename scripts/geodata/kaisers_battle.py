@@ -8,6 +8,9 @@ of the ground, anchored on the GeoNames communes named beside the points (1-2 km
 
 GAME = "kaisers_battle"
 NAME = "The Kaiser's Battle"
+# The Game-Turn Record Track of the map: the game ends at the completion of Game-Turn 10
+# (20.0), and the artillery schedule (9.81-9.82) stops there.
+TURNS = (1, 10)
 COLUMNS = (1, 46)
 ROWS = (1, 28)
 HEX_KM = 1.5          # starting value only: the rules print no scale; the fit sets it

@@ -11,20 +11,23 @@ import shutil
 import sys
 from enum import Enum
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated
 
 import typer
 
 from gwe_fast import __version__
-from gwe_fast.scenario.errors import ScenarioError
+from gwe_fast.scenario.errors import GIVEN, Fault, ScenarioError
 from gwe_fast.scenario.loader import bundled_scenarios, load_scenario, validate
 
 app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,          # plain help: flags without a <bool>, our metavars kept
     no_args_is_help=True,
     help="gwe_fast: batch simulation of The Great War in the East (Brusilov Offensive) and "
-         "The Kaiser's Battle.\n\nExample: gwe run --games 100",
+         "The Kaiser's Battle.\n\nExample: gwe run --games 100\n\n"
+         "Every command has its own help: gwe COMMAND --help.",
 )
 
 DEFAULT_SCENARIO = "brusilov/historical"
@@ -45,16 +48,64 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def load_or_fail(scenario: str, options: dict[str, str], consequence: str):
+def fault_line(fault: Fault) -> str:
+    """A fault as one line; a bad option value names the command-line option it came from."""
+    if fault.file == GIVEN:
+        return f"--option {fault.key}: {fault.message}"
+    return str(fault)
+
+
+#: the flag that lets a scenario name files outside its folder and the bundled data
+AllowOutside = Annotated[bool, typer.Option(
+    "--allow-outside-paths", help="Let the scenario read map, counters, tables and extends "
+                                  "files outside its own folder and the bundled data.")]
+
+
+def load_or_fail(scenario: str, options: dict[str, str], consequence: str,
+                 allow_outside_paths: bool = False):
     """Load a scenario, or print each fault and exit with status 2."""
     try:
-        return load_scenario(scenario, options)
+        return load_scenario(scenario, options, allow_outside_paths=allow_outside_paths)
     except ScenarioError as exc:
         for fault in exc.faults:
-            typer.echo(str(fault), err=True)
+            typer.echo(fault_line(fault), err=True)
         n = len(exc.faults)
-        fail(f"scenario {scenario} does not load ({n} fault{'s' if n != 1 else ''}); "
-             f"{consequence}")
+        what = (f"the --option values do not fit scenario {scenario}"
+                if all(f.file == GIVEN for f in exc.faults) else
+                f"scenario {scenario} does not load")
+        fail(f"{what} ({n} fault{'s' if n != 1 else ''}); {consequence}")
+
+
+def _progress(prefix: str = ""):
+    """The progress line of long work on stderr (``runner.progress.Progress``)."""
+    from gwe_fast.runner.progress import Progress
+
+    tty = sys.stderr.isatty()
+    return Progress(write=lambda text: typer.echo(text, err=True, nl=not tty), tty=tty,
+                    prefix=prefix)
+
+
+def default_outputs(scenario, seed: int = 0, sweep: str = "sweep",
+                    results_file: Path = Path("results/run.parquet")) -> dict[str, Path]:
+    """Where each command writes when it is given no ``--out``, relative to the working
+    directory: every one is a folder or name that the repository's .gitignore ignores, so
+    that no default ever overwrites a committed file (tests/test_readme_examples.py)."""
+    from gwe_fast.analysis.report import default_out as report_out
+    from gwe_fast.render.replay import default_out as replay_out
+    from gwe_fast.runner import batch
+    from gwe_fast.runner.sweep import default_folder
+    from gwe_fast.runner.tournament import default_out as tournament_out
+    from gwe_fast.runner.tournament import games_dir_for
+
+    run = batch.default_out(Path("results"), scenario, seed)
+    folder = default_folder(SimpleNamespace(name=sweep))
+    return {"run": run, "per-turn": batch.turns_path_for(run),
+            "partial": batch.partial_path(run),
+            "tournament": tournament_out(scenario),
+            "tournament games": games_dir_for(tournament_out(scenario)) / "a--b.parquet",
+            "sweep": folder / "sweep.json", "report": report_out([folder]) / "report.html",
+            "report of a file": report_out([results_file]) / "report.html",
+            "replay": replay_out(scenario, seed, 0)}
 
 
 def version_callback(value: bool) -> None:
@@ -76,8 +127,11 @@ def main_options(
 def scenarios() -> None:
     """List the bundled scenarios and their options.
 
+    \b
     Example: gwe scenarios
     """
+    from gwe_fast.runner.batch import side_words
+
     for key in bundled_scenarios():
         try:
             sc = load_scenario(key)
@@ -87,9 +141,11 @@ def scenarios() -> None:
                        f"'gwe validate {key}')")
             continue
         typer.echo(sc.describe())
+        names, vp_for, _ = side_words(sc)
+        whose = f"{names[vp_for]} VP" if vp_for else "VP"       # whose total an option moves
         for name, spec in sc.option_specs.items():
             case = f" [{spec.case}]" if spec.case else ""
-            vp = f" (VP {spec.vp:+d})" if spec.vp else ""
+            vp = f" ({whose} {spec.vp:+d})" if spec.vp else ""
             typer.echo(f"    --option {name}={str(spec.default).lower()}{case}{vp}: {spec.help}")
 
 
@@ -110,25 +166,30 @@ def _scenario_files(target: str) -> list[str]:
 @app.command("validate")
 def validate_cmd(
     paths: Annotated[list[str], typer.Argument(
-        help="Scenario files, folders of them, or bundled scenario names.")],
+        metavar="SCENARIO...", help="Scenario files, folders of them, or bundled scenario "
+                                    "names.")],
     option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Also check an option value, NAME=VALUE (repeatable).")] = None,
+        "--option", "-o", metavar="NAME=VALUE",
+        help="Also check an option value (repeatable).")] = None,
+    allow_outside_paths: AllowOutside = False,
 ) -> None:
-    """Check scenario files and every file they name; report every fault.
+    """Check scenario files and every file they name.
 
-    Exit status 0 when all are valid, 2 when any fault is found.
+    Every fault is reported, each with its file, line and key. Exit status 0 when all are
+    valid, 2 when any fault is found.
 
+    \b
     Example: gwe validate mine/historical.toml
     """
     opts = parse_options(option)
     total = 0
     for target in paths:
         for f in _scenario_files(target):
-            faults = validate(f, opts)
+            faults = validate(f, opts, allow_outside_paths=allow_outside_paths)
             if faults:
                 total += len(faults)
                 for fault in faults:
-                    typer.echo(str(fault), err=True)
+                    typer.echo(fault_line(fault), err=True)
             else:
                 typer.echo(f"{f}: ok")
     if total:
@@ -137,12 +198,18 @@ def validate_cmd(
 
 @app.command("copy-scenario")
 def copy_scenario(
-    name: Annotated[str, typer.Argument(help="A bundled scenario, e.g. brusilov/historical.")],
-    dest: Annotated[Path, typer.Argument(help="A new folder to copy the game's files into.")],
+    name: Annotated[str, typer.Argument(
+        metavar="SCENARIO", help="A bundled scenario, e.g. brusilov/historical.")],
+    dest: Annotated[Path, typer.Argument(
+        metavar="FOLDER", help="A new folder to copy the game's files into.")],
 ) -> None:
-    """Copy a bundled game folder (map, counters, tables, scenarios) to edit as your own.
+    """Copy a bundled game folder to edit as your own.
 
-    Example: gwe copy-scenario brusilov/historical mine && gwe validate mine/historical.toml
+    The whole folder: map, counters, tables and every scenario of the game.
+
+    \b
+    Example: gwe copy-scenario brusilov/historical mine
+             gwe validate mine/historical.toml
     """
     bundled = bundled_scenarios()
     if name not in bundled:
@@ -164,27 +231,33 @@ class Backend(str, Enum):
 @app.command()
 def run(
     scenario: Annotated[str, typer.Argument(
-        help="Bundled scenario name or path to a scenario file.")] = DEFAULT_SCENARIO,
+        metavar="SCENARIO", help="Bundled scenario name or path to a scenario file.")]
+    = DEFAULT_SCENARIO,
     games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, help="Number of games: indices 0 .. N-1.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+        "--games", "-n", min=1, metavar="N", help="Number of games: indices 0 .. N-1.")]
+    = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+                                      help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
+        "--option", "-o", metavar="NAME=VALUE",
+        help="A scenario option (repeatable).")] = None,
     policy: Annotated[list[str] | None, typer.Option(
-        "--policy", "-p", help="SIDE=SPEC: the policy of a side (allied or central, or the "
-                               "game's name for it), e.g. central=random or "
-                               "allied=mypkg.mod:MyPolicy:x=1 (repeatable; default: "
-                               "random).")] = None,
+        "--policy", "-p", metavar="SIDE=SPEC",
+        help="The policy of a side (allied or central, or the game's name for it), e.g. "
+             "central=random or allied=mypkg.mod:MyPolicy:x=1 (repeatable; default: "
+             "random).")] = None,
     workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
+        "--workers", "-w", min=0, metavar="N", help="Worker processes (0: one per core).")]
+    = 0,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Parquet file to write (default results/<scenario>-seed<S>-<date>-"
-                      "<time>.parquet).")] = None,
+        "--out", metavar="FILE", help="Parquet file to write (default results/<scenario>-"
+                                      "seed<S>-<date>-<time>.parquet).")] = None,
     per_turn: Annotated[bool, typer.Option(
         "--per-turn", help="Also write one row per game, Game-Turn and side to "
                            "<out stem>.turns.parquet.")] = False,
     turns_out: Annotated[Path | None, typer.Option(
-        "--turns-out", help="Where to write the per-turn rows (implies --per-turn).")] = None,
+        "--turns-out", metavar="FILE",
+        help="Where to write the per-turn rows (implies --per-turn).")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Keep the games already in --out (or its .partial file) and play "
                          "only the missing ones; a larger --games extends a finished run. "
@@ -194,10 +267,12 @@ def run(
         "--backend", help="Where games are played: local processes, or a dask cluster.")]
     = Backend.local,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="Address of the dask scheduler, e.g. tcp://10.0.0.5:8786 "
-                            "(with --backend dask).")] = None,
+        "--scheduler", metavar="ADDRESS", help="Address of the dask scheduler, e.g. "
+                                               "tcp://10.0.0.5:8786 (with --backend dask).")]
+    = None,
+    allow_outside_paths: AllowOutside = False,
 ) -> None:
-    """Play a batch of games headless and write one row per game to Parquet.
+    """Play games headless and write one row per game to Parquet.
 
     Each game is played to its end with the given policies; game i of seed S
     is the same game whatever the workers, backend or interruptions. Rows
@@ -211,15 +286,15 @@ def run(
     a worker; 3 games raised an error (each a row with its message); 130
     interrupted.
 
-    Example: gwe run brusilov/historical --games 1000 --seed 7 --option sga_early=true --per-turn
+    \b
+    Example: gwe run brusilov/historical -n 500 --seed 7 --option sga_early=true
     """
     import signal
-    import time
 
     from gwe_fast.policies.registry import PolicyError
     from gwe_fast.runner import batch
 
-    sc = load_or_fail(scenario, parse_options(option), "nothing was run")
+    sc = load_or_fail(scenario, parse_options(option), "nothing was run", allow_outside_paths)
     pairs = {}
     for item in policy or []:
         side, sep, spec = item.partition("=")
@@ -258,21 +333,7 @@ def run(
                f"{', '.join(f'{k} {v}' for k, v in specs.items())}, on {where} -> {out}"
                + (f" (per-turn rows -> {turns})" if turns else ""), err=True)
 
-    tty = sys.stderr.isatty()
-    shown = {"t": 0.0, "n": 0}
-
-    def progress(done: int, total: int, seconds: float) -> None:
-        now = time.monotonic()
-        every = max(1, total // 20)
-        if done != total and (now - shown["t"] < (0.25 if tty else 60.0)
-                              and (tty or done - shown["n"] < every)):
-            return
-        shown["t"], shown["n"] = now, done
-        rate = done / seconds if seconds > 0 else float("inf")
-        eta = (total - done) / rate if rate > 0 else 0.0
-        line = (f"{done}/{total} games, {rate:,.2f} games/s, ETA "
-                f"{batch.format_seconds(eta)}")
-        typer.echo(f"\r{line}   " if tty else line, err=True, nl=not tty or done == total)
+    progress = _progress()
 
     def stop(signum, frame):        # a kill from a scheduler ends the run like Ctrl-C
         raise KeyboardInterrupt
@@ -318,9 +379,10 @@ def run(
 map_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,          # plain help: flags without a <bool>, our metavars kept
     no_args_is_help=True,
-    help="Draw a scenario's map, with its set-up or a saved position, to PNG or SVG.\n\n"
-         "Example: gwe map render brusilov/historical --out brusilov.png",
+    help="Draw a scenario's map to PNG or SVG.\n\n"
+         "Example: gwe map render brusilov/historical --out results/maps/brusilov.png",
 )
 app.add_typer(map_app, name="map")
 
@@ -328,27 +390,32 @@ app.add_typer(map_app, name="map")
 @map_app.command("render")
 def map_render(
     scenario: Annotated[str, typer.Argument(
-        help="Bundled scenario name or path to a scenario file.")],
+        metavar="SCENARIO", help="Bundled scenario name or path to a scenario file.")],
     out: Annotated[Path, typer.Option(
-        "--out", help="Image to write: FILE.png or FILE.svg (its folder is created).")],
+        "--out", metavar="FILE", help="Image to write: FILE.png or FILE.svg (its folder is "
+                                      "created).")],
     state: Annotated[Path | None, typer.Option(
-        "--state", help="Draw the units of this saved game state (a .npz written by "
-                        "gwe_fast.State.save) instead of the set-up.")] = None,
+        "--state", metavar="FILE", help="Draw the units of this saved game state (a .npz "
+                                        "written by gwe_fast.State.save) instead of the "
+                                        "set-up.")] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
+        "--option", "-o", metavar="NAME=VALUE",
+        help="A scenario option (repeatable).")] = None,
     dpi: Annotated[int | None, typer.Option(
-        "--dpi", min=20, max=600, help="PNG resolution in dots per inch (default 120, about "
-                                       "120 pixels per hex).")] = None,
+        "--dpi", min=20, max=600, metavar="DPI",
+        help="PNG resolution in dots per inch (default 120, about 120 pixels per hex).")]
+    = None,
     ids: Annotated[bool, typer.Option(
         "--ids/--no-ids", help="Print the hex id XXYY in every hex.")] = True,
 ) -> None:
-    """Draw the map: terrain, hexsides, rails, towns with their VP, hex ids, entry hexes, units.
+    """Draw the map with its units to PNG or SVG.
 
-    The units are those of the set-up, or of a saved game state with --state.
+    Terrain, hexsides, rails, towns with their VP, hex ids, entry hexes, a compass, and the
+    units (each counter with its type symbol, designation and values) of the set-up, or of
+    a saved game state with --state.
 
-    Needs matplotlib: pip install "gwe_fast\\[render]".
-
-    Example: gwe map render brusilov/historical --out docs/maps/brusilov.png
+    \b
+    Example: gwe map render brusilov/historical --out results/maps/brusilov.png
     """
     from gwe_fast.render import output_format, render_map
     from gwe_fast.state import State
@@ -385,44 +452,60 @@ class Every(str, Enum):
 @app.command()
 def replay(
     scenario: Annotated[str | None, typer.Argument(
-        help="Bundled scenario name or path to a scenario file (not with --from).")] = None,
+        metavar="SCENARIO", help="Bundled scenario name or path to a scenario file (not "
+                                 "with --from).")] = None,
     from_: Annotated[Path | None, typer.Option(
-        "--from", help="A results file written by gwe run: replay one of its rows.")] = None,
+        "--from", metavar="FILE", help="A results file written by gwe run: replay one of "
+                                       "its rows.")] = None,
     row: Annotated[int | None, typer.Option(
-        "--row", min=0, help="With --from: the row to replay (0 is the first).")] = None,
+        "--row", min=0, metavar="N", help="With --from: the row to replay (0 is the "
+                                          "first).")] = None,
     game_index: Annotated[int | None, typer.Option(
-        "--game-index", "-i", min=0, help="The game index (default 0); with --from, the "
-                                          "row whose game_index this is.")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+        "--game-index", "-i", min=0, metavar="I", help="The game index (default 0); with "
+                                                       "--from, the row whose game_index "
+                                                       "this is.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+                                      help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
+        "--option", "-o", metavar="NAME=VALUE",
+        help="A scenario option (repeatable).")] = None,
     policy: Annotated[list[str] | None, typer.Option(
-        "--policy", "-p", help="SIDE=SPEC, e.g. central=random (repeatable; a side not "
-                               "given plays the random policy).")] = None,
+        "--policy", "-p", metavar="SIDE=SPEC",
+        help="The policy of a side, e.g. central=random (repeatable; a side not given "
+             "plays the random policy).")] = None,
     every: Annotated[Every, typer.Option(
         "--every", help="A frame at the end of every Game-Turn or every phase.")] = Every.turn,
     last_turn: Annotated[int | None, typer.Option(
-        "--last-turn", min=0, help="Stop the replay after this Game-Turn (then the final "
-                                   "result is not known).")] = None,
+        "--last-turn", min=0, metavar="TURN", help="Stop the replay after this Game-Turn "
+                                                   "(then the final result is not known).")]
+    = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="HTML page to write (default results/replay-<scenario>-seed<S>-"
-                      "game<I>.html).")] = None,
+        "--out", metavar="FILE", help="HTML page to write (default results/replays/"
+                                      "<scenario>-seed<S>-game<I>.html).")] = None,
     frames: Annotated[Path | None, typer.Option(
-        "--frames", help="Also write every frame as a PNG into this folder.")] = None,
+        "--frames", metavar="FOLDER",
+        help="Also write every frame as a PNG into this folder.")] = None,
     dpi: Annotated[int, typer.Option(
-        "--dpi", min=20, max=300, help="Frame resolution in dots per inch (about pixels "
-                                       "per hex).")] = 60,
+        "--dpi", min=20, max=300, metavar="DPI",
+        help="Frame resolution in dots per inch (about pixels per hex).")] = 60,
 ) -> None:
-    """Replay one game and write it as a self-contained HTML page: the map at the end of
-    every Game-Turn (or phase) with a slider, previous/next buttons and arrow keys, and
-    the events of each frame beside the map.
+    """Replay one game as an HTML page, a map per turn or phase.
+
+    The page is self-contained: the map at the set-up, at the end of every Game-Turn (or
+    phase) and after the end-of-game scoring, with a slider, previous/next buttons and arrow
+    keys, and the events of each frame beside the map.
 
     The game comes from a row of a results file (--from, with --row or --game-index), whose
     scenario, options, policies and seeds fix it exactly, and the replay is checked against
     the row's result and VP; or from a scenario, --seed, --game-index, --option and
-    --policy. Needs matplotlib: pip install "gwe_fast\\[render]".
+    --policy.
 
-    Example: gwe replay --from results/brusilov-historical-seed0.parquet --row 3 --out r.html
+    \b
+    Example: gwe run --games 10 --out results/ten.parquet
+             gwe replay --from results/ten.parquet --row 3
+
+    \b
+    Example: gwe replay brusilov/historical --seed 7 --game-index 41 --every phase
     """
     import time
 
@@ -456,8 +539,7 @@ def replay(
         fail(f"--last-turn {last_turn} is not a Game-Turn of {sc.key} "
              f"({sc.first_turn} to {sc.last_turn})")
     if out is None:
-        out = (Path("results") / f"replay-{sc.key.replace('/', '-')}-seed{spec.seed}-"
-                                 f"game{spec.game_index}.html")
+        out = rep.default_out(sc, spec.seed, spec.game_index)
     if out.is_dir():
         fail(f"--out {out} is a folder; give a file name ending in .html")
     if frames is not None and frames.exists() and not frames.is_dir():
@@ -491,8 +573,8 @@ def replay(
     except OSError as exc:
         fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}", 1)
     seconds = time.perf_counter() - t0
-    typer.echo(f"wrote {written}: {len(rp.frames)} frames, one per "
-               f"{'phase' if every is Every.phase else 'Game-Turn'}; game replayed in "
+    count, _, what = rp.frames_description().partition(": ")
+    typer.echo(f"wrote {written}: {count} frames: {what}; game replayed in "
                f"{rp.seconds:.2f} s, frames drawn in {seconds:.2f} s "
                f"({pictures.seconds_per_frame:.2f} s per frame)")
     if frames is not None:
@@ -524,68 +606,84 @@ def _pairs(flag: str, items: list[str] | None, example: str) -> dict[str, str]:
 @app.command()
 def sweep(
     sweepfile: Annotated[Path | None, typer.Argument(
-        help="A sweep file (TOML, see docs/sweeps.md); or give --scenario and --vary.")] = None,
+        metavar="SWEEPFILE", help="A sweep file (TOML, see docs/sweeps.md); or give "
+                                  "--scenario and --vary.")] = None,
     scenario: Annotated[str | None, typer.Option(
-        "--scenario", help="Without a sweep file: the scenario, bundled name or file.")] = None,
+        "--scenario", metavar="SCENARIO",
+        help="Without a sweep file: the scenario, bundled name or file.")] = None,
     vary: Annotated[list[str] | None, typer.Option(
-        "--vary", help="An axis AXIS=V1,V2,... (repeatable; cells are the product): "
-                       "option.NAME, policy.allied, policy.central, or a scenario path such "
-                       "as tables.victory_levels.band[2].max.")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Without a sweep file: option NAME=VALUE of every cell.")] = None,
-    policy: Annotated[list[str] | None, typer.Option(
-        "--policy", "-p", help="Without a sweep file: SIDE=SPEC for every cell (allied or "
-                               "central; SPEC such as random or NAME:key=value).")] = None,
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", help="Without a sweep file: PATH=VALUE, a scenario value of every cell.")]
+        "--vary", metavar="AXIS=V1,V2,...",
+        help="An axis (repeatable; cells are the product): option.NAME, policy.allied, "
+             "policy.central, or a scenario path such as tables.victory_levels.band[2].max.")]
     = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="NAME=VALUE",
+        help="Without a sweep file: an option of every cell.")] = None,
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", "-p", metavar="SIDE=SPEC",
+        help="Without a sweep file: the policy of a side in every cell (allied or central; "
+             "SPEC such as random or NAME:key=value).")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="PATH=VALUE",
+        help="Without a sweep file: a scenario value of every cell.")] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-n", min=1, help="Games per cell (with --until-ci: the first round); "
-                                     "default 100 or the file's.")] = None,
+        "--games", "-n", min=1, metavar="N",
+        help="Games per cell (with --until-ci: the first round); default 100 or the "
+             "file's.")] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", min=0, help="Master seed shared by every cell (default 0 or the "
-                                    "file's).")] = None,
+        "--seed", "-s", min=0, metavar="S",
+        help="Master seed shared by every cell (default 0 or the file's).")] = None,
     until_ci: Annotated[float | None, typer.Option(
-        "--until-ci", help="Add games to each cell until the 95 % interval of its --metric "
-                           "is narrower than this (0.05: five points of win rate).")] = None,
+        "--until-ci", metavar="WIDTH",
+        help="Add games to each cell until the 95 % interval of its --metric is narrower "
+             "than this (0.05: five points of win rate).")] = None,
     metric: Annotated[SweepMetric | None, typer.Option(
         "--metric", help="What --until-ci measures: allied_win (Wilson interval of the "
                          "Allied win rate, a draw half) or vp (t interval of the mean VP).")]
     = None,
     max_games: Annotated[int | None, typer.Option(
-        "--max-games", min=1, help="Cap on the games of a cell under --until-ci "
-                                   "(default 10000).")] = None,
+        "--max-games", min=1, metavar="N",
+        help="Cap on the games of a cell under --until-ci (default 10000).")] = None,
     batch: Annotated[int | None, typer.Option(
-        "--batch", min=1, help="Under --until-ci, cells grow by whole batches of this many "
-                               "games (default: --games).")] = None,
+        "--batch", min=1, metavar="N",
+        help="Under --until-ci, cells grow by whole batches of this many games (default: "
+             "--games).")] = None,
     per_turn: Annotated[bool | None, typer.Option(
         "--per-turn/--no-per-turn", help="Also write each cell's per-turn record.")] = None,
     baseline: Annotated[str | None, typer.Option(
-        "--baseline", help="The cell the report compares the others with (default: the "
-                           "file's, or the first cell).")] = None,
+        "--baseline", metavar="CELL",
+        help="The cell the report compares the others with (default: the file's, or the "
+             "first cell).")] = None,
     workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
+        "--workers", "-w", min=0, metavar="N", help="Worker processes (0: one per core).")]
+    = 0,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Folder for the cell files and sweep.json (default "
-                      "results/sweeps/<name>).")] = None,
+        "--out", metavar="FOLDER", help="Folder for the cell files and sweep.json (default "
+                                        "results/sweeps/<name>).")] = None,
+    allow_outside_paths: AllowOutside = False,
 ) -> None:
-    """Play a grid of variations of one scenario, every cell on the same games.
+    """Play variations of one scenario, all on the same games.
 
-    Every cell uses the same master seed and game indices (common random numbers), so game i
-    differs between cells only by the variation. Each cell goes to its own Parquet file in
-    --out, named in sweep.json; a cell file already there is extended, not replayed.
+    The cells are a grid of variations. Every cell uses the same master seed and game
+    indices (common random numbers), so game i differs between cells only by the variation.
+    Each cell goes to its own Parquet file in --out, named in sweep.json; a cell file
+    already there is extended, not replayed.
 
+    \b
     Example: gwe sweep --scenario brusilov/historical --vary option.sga_early=false,true
 
-    Example: gwe sweep examples/sweeps/sga_early.toml --games 400 --out results/sweeps/sga
+    \b
+    Example: gwe sweep examples/sweeps/sga_early.toml --out results/sweeps/sga_early
 
+    \b
     Example: gwe sweep examples/sweeps/victory_bands.toml --until-ci 0.05
     """
     import signal
 
     from gwe_fast.runner.batch import worker_count
-    from gwe_fast.runner.sweep import (DEFAULT_GAMES, CellIncomplete, SweepError, describe_run,
-                                       prepare, read_sweep, run_sweep, sweep_from_args)
+    from gwe_fast.runner.sweep import (DEFAULT_GAMES, CellIncomplete, SweepError, default_folder,
+                                       describe_run, prepare, read_sweep, run_sweep,
+                                       sweep_from_args)
 
     overrides = {k: v for k, v in (("games", games), ("seed", seed), ("until_ci", until_ci),
                                    ("metric", metric.value if metric else None),
@@ -616,6 +714,7 @@ def sweep(
                 sets=_pairs("--set", set_, "PATH=VALUE (for example "
                                            "tables.victory_levels.band[2].max=30)"),
                 baseline=baseline, **{"games": DEFAULT_GAMES, **overrides})
+        sw.allow_outside_paths = allow_outside_paths
         cells = prepare(sw)
     except SweepError as exc:
         for fault in exc.faults:
@@ -625,17 +724,11 @@ def sweep(
     if sw.until_ci is not None and sw.max_games < sw.games:
         fail(f"--max-games {sw.max_games} is below --games {sw.games}")
     if out is None:
-        out = Path("results") / "sweeps" / sw.name.replace("/", "-")
+        out = default_folder(sw)
     if out.exists() and not out.is_dir():
         fail(f"--out {out} is a file; give a folder for the cell files")
 
-    def progress(done: int, total: int, seconds: float) -> None:
-        if done % max(1, total // 20) and done != total:
-            return                                  # about every 5 % of a round
-        rate = done / seconds if seconds > 0 else float("inf")
-        eta = (total - done) / rate if rate > 0 else 0.0
-        typer.echo(f"\r  {done}/{total} games, {rate:,.1f} games/s, ETA {eta:.0f} s",
-                   err=True, nl=done == total)
+    progress = _progress(prefix="  ")           # a new line of work for each cell
 
     def stop(signum, frame):
         raise KeyboardInterrupt
@@ -672,30 +765,36 @@ def sweep(
 @app.command()
 def report(
     inputs: Annotated[list[Path], typer.Argument(
-        help="Results files (gwe run, gwe sweep), their per-turn files, folders of them, or "
-             "a sweep folder (read through its sweep.json).")],
+        metavar="RESULTS...", help="Results files (gwe run, gwe sweep), their per-turn files, "
+                                   "folders of them, or a sweep folder (read through its "
+                                   "sweep.json).")],
     baseline: Annotated[str | None, typer.Option(
-        "--baseline", help="The cell (sweep cell name, or file name) every other cell is "
-                           "compared with, game by game.")] = None,
+        "--baseline", metavar="CELL", help="The cell (sweep cell name, or file name) every "
+                                           "other cell is compared with, game by game.")]
+    = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Folder for report.html and its PNG plots (default: <folder>/report "
-                      "for a folder, <file>-report beside a file).")] = None,
+        "--out", metavar="FOLDER", help="Folder for report.html and its PNG plots (default: "
+                                        "results/reports/<name of the first input>).")]
+    = None,
 ) -> None:
-    """Tables and plots of results: levels of victory, VP, paired differences, per-turn bands.
+    """Print tables of results and write them with plots to HTML.
 
-    Prints the tables and writes a self-contained HTML report (plots embedded; PNG files
-    beside it). Intervals are 95 %: Wilson for shares, Student's t for means and for the
-    paired differences (same master seed and game index) against the baseline.
+    The tables: levels of victory, VP, paired differences, per-turn bands. The HTML report
+    is self-contained (plots embedded; PNG files beside it). Intervals are 95 %: Wilson for
+    shares, Student's t for means and for the paired differences (same master seed and game
+    index) against the baseline.
 
-    Example: gwe report results/sweeps/sga_early --out reports/sga
+    \b
+    Example: gwe report results/sweeps/sga_early
 
+    \b
     Example: gwe report results/a.parquet results/b.parquet --baseline a
     """
-    from gwe_fast.analysis.report import ReportError, ReportWriteError, build_report
+    from gwe_fast.analysis.report import (ReportError, ReportWriteError, build_report,
+                                          default_out)
 
     if out is None:
-        first = inputs[0]
-        out = first / "report" if first.is_dir() else first.with_name(first.stem + "-report")
+        out = default_out(inputs)
     if out.exists() and not out.is_dir():
         fail(f"--out {out} is a file; give a folder for the report")
     try:
@@ -711,37 +810,44 @@ def report(
 @app.command()
 def tournament(
     scenario: Annotated[str, typer.Argument(
-        help="Bundled scenario name or path to a scenario file.")],
+        metavar="SCENARIO", help="Bundled scenario name or path to a scenario file.")],
     policies: Annotated[str, typer.Option(
-        "--policies", "-p", help="The ladder, lowest level first: comma-separated policy "
-                                 "specs (NAME[:key=value,...] or package.module:Class).")]
-    = "random,passive,greedy",
+        "--policies", "-p", metavar="SPEC,SPEC,...",
+        help="The ladder, lowest level first: comma-separated policy specs "
+             "(NAME[:key=value,...] or package.module:Class).")] = "random,passive,greedy",
     games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, help="Games per ordered pair of policies.")] = 60,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+        "--games", "-n", min=1, metavar="N", help="Games per ordered pair of policies.")]
+    = 60,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+                                      help="Master seed.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Scenario option NAME=VALUE (repeatable).")] = None,
+        "--option", "-o", metavar="NAME=VALUE",
+        help="A scenario option (repeatable).")] = None,
     workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=0, help="Worker processes (0: one per core).")] = 0,
+        "--workers", "-w", min=0, metavar="N", help="Worker processes (0: one per core).")]
+    = 0,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Markdown report to write; the JSON goes beside it (default "
-                      "results/tournament_<scenario>.md).")] = None,
+        "--out", metavar="FILE", help="Markdown report to write; the JSON goes beside it "
+                                      "(default results/tournaments/<scenario>.md).")]
+    = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Keep the games already played (in <out stem>-games/) and play "
                          "only the missing ones.")] = False,
     others: Annotated[str, typer.Option(
-        "--others", help="Policies that play every pair but stand outside the ladder "
-                         "verdict (a doctrine, say), comma-separated.")] = "",
+        "--others", metavar="SPEC,SPEC,...",
+        help="Policies that play every pair but stand outside the ladder verdict (a "
+             "doctrine, say), comma-separated.")] = "",
     ladder_only: Annotated[bool, typer.Option(
         "--ladder-only", help="Play only the pairs the ladder verdict needs: each level "
                               "against the one below it in both seats, and the mirror "
                               "match of the lower one.")] = False,
 ) -> None:
-    """Play every ordered pair of policies, both sides swapped and mirror matches included,
-    and write the win-rate and mean-VP matrices with the ladder verdict (with --ladder-only,
-    only the pairs that verdict needs).
+    """Play every pair of policies and judge their ladder.
 
-    Game i of every pair has the same dice (common random numbers). Writes OUT (Markdown:
+    Every ordered pair, both sides swapped and mirror matches included (with --ladder-only,
+    only the pairs the verdict needs), gives the win-rate and mean-VP matrices and the
+    ladder verdict. Game i of every pair has the same dice (common random numbers). Writes
+    OUT (Markdown:
     allied and central win rates with Wilson 95 % intervals, mean VP with t intervals,
     illegal answers, the ladder verdict defined in docs/policies.md), OUT with .json (the
     same, with every game's VP and winner) and one Parquet file per pair in <OUT stem>-games/.
@@ -749,13 +855,18 @@ def tournament(
     game raised an error or a policy gave an illegal answer, 130 when interrupted (rerun with
     --resume to go on).
 
-    Example: gwe tournament brusilov/historical --policies random,passive,greedy --games 60 --seed 1 --workers 2 --out results/tournament_brusilov.md
+    \b
+    Example: gwe tournament brusilov/historical --policies random,greedy -n 20
+
+    The committed tournaments in results/ were made with --out naming them; the command is
+    at the top of each.
     """
     import os
     import shlex
 
     from gwe_fast.policies.registry import PolicyError
     from gwe_fast.runner import batch
+    from gwe_fast.runner.tournament import default_out as tournament_out
     from gwe_fast.runner.tournament import games_dir_for, run_tournament, split_specs
 
     specs = split_specs(policies)
@@ -771,7 +882,7 @@ def tournament(
              "only the ladder's pairs")
     sc = load_or_fail(scenario, parse_options(option), "no game was played")
     if out is None:
-        out = Path("results") / f"tournament_{sc.key.split('/')[0]}.md"
+        out = tournament_out(sc)
     if out.suffix != ".md":
         fail(f"--out {out} must be a Markdown file name ending in .md")
     if out.is_dir():
@@ -791,11 +902,7 @@ def tournament(
                          + (["--others", ",".join(extra)] if extra else [])
                          + (["--ladder-only"] if ladder_only else []))
 
-    def progress(done: int, total: int, seconds: float) -> None:
-        rate = done / seconds if seconds > 0 else float("inf")
-        eta = (total - done) / rate if rate > 0 else 0.0
-        typer.echo(f"\r{done}/{total} games, {rate:,.2f} games/s, ETA {eta:.0f} s", err=True,
-                   nl=done == total)
+    progress = _progress()
 
     def stop(signum, frame):        # a kill from a scheduler ends the run like Ctrl-C
         raise KeyboardInterrupt
@@ -841,14 +948,16 @@ def tournament(
 @app.command()
 def bench(
     budget: Annotated[float, typer.Option(
-        "--budget", "-b", min=0.1, help="Seconds to spend, about: groups that would not fit "
-                                        "are left out, and say so.")] = 60.0,
+        "--budget", "-b", min=0.1, metavar="SECONDS",
+        help="Seconds to spend, about: groups that would not fit are left out, and say "
+             "so.")] = 60.0,
     games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, help="Most campaigns per group (random: all of them; greedy: "
-                                     "at most three).")] = 5,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+        "--games", "-n", min=1, metavar="N",
+        help="Most campaigns per group (random: all of them; greedy: at most three).")] = 5,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, metavar="S",
+                                      help="Master seed.")] = 0,
 ) -> None:
-    """Measure the headline speed figures and print them with their targets (issue 8).
+    """Measure the headline speed figures against their targets.
 
     The movement range against scipy, a handful of whole campaigns of each game (random and
     greedy, one core: median CPU and wall time per campaign), the same campaign on the
@@ -856,6 +965,7 @@ def bench(
     Parquet bytes per game and peak memory. Each game system always plays at least one
     campaign; results/BENCHMARKS.md has the full benchmarks and their history.
 
+    \b
     Example: gwe bench --budget 60 --games 5
     """
     from gwe_fast.bench import format_table, headline

@@ -18,3 +18,10 @@ FLAG = np.dtype(np.uint8)       #: boolean masks passed to kernels
 
 UNIT = np.dtype(np.int16)       #: unit index within a scenario
 SMALL = np.dtype(np.int8)       #: small counters: steps, stacking points, side codes
+
+# Arrays of the Python side (the scenario's unit table, the game state, result columns); the
+# scenario loader checks every number against the dtype that will hold it
+# (``gwe_fast.scenario.numbers``).
+VALUE = np.dtype(np.int16)      #: printed unit values (strengths, movement) and their extras
+TURN = np.dtype(np.int16)       #: a Game-Turn number
+VP = np.dtype(np.int32)         #: victory points: the game's total and its causes

@@ -32,7 +32,7 @@ from gwe_fast.state import STATE_ARRAYS, State, Status, initial_state
 class Game:
     """One game of a scenario, seeded from ``(seed, game_index)``.
 
-    The state is public and made of numpy arrays; the rules engines (issues 4 and 5) add the
+    The state is public and made of numpy arrays; the rules engines (``gwe_fast.games``) add the
     ``legal_*``/``apply_*`` procedures that change it. ``dice`` hands out the game's seeded
     dice by purpose; ``dice.force(stream, values)`` fixes the next rolls for a test.
     """

@@ -45,9 +45,9 @@ def write_games(path: Path, vp, index=None, seed=5, result=None, scenario="brusi
     return path
 
 
-def gwe(*args):
+def gwe(*args, cwd=None):
     return subprocess.run([sys.executable, "-c", "from gwe_fast.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
 def test_the_level_table_gives_the_wilson_interval_of_the_rows(tmp_path):
@@ -138,6 +138,8 @@ def test_per_turn_bands_take_the_end_of_each_game_turn(tmp_path):
 
 
 def test_a_sweep_folder_is_read_through_its_manifest(tmp_path):
+    work, tmp_path = tmp_path, tmp_path / "sga"          # a sweep folder, and a working one
+    tmp_path.mkdir()
     write_games(tmp_path / "00-a.parquet", [10, 20, 30])
     write_games(tmp_path / "01-b.parquet", [12, 22, 32])
     (tmp_path / "sweep.json").write_text(json.dumps({
@@ -147,11 +149,13 @@ def test_a_sweep_folder_is_read_through_its_manifest(tmp_path):
             {"name": "c", "file": "02-c.parquet", "per_turn": None}]}))   # not played yet
     cells, base = load_cells([tmp_path])
     assert [c.label for c in cells] == ["a", "b"] and base == "b"
-    r = gwe("report", str(tmp_path))
+    r = gwe("report", str(tmp_path), cwd=work)
     assert r.returncode == 0, r.stderr
     assert "Paired differences against 'b'" in r.stdout
     assert "-2.00 [-2.00, -2.00]" in r.stdout
-    assert (tmp_path / "report" / "report.html").exists()
+    # by default in the working folder's results/reports/, named after the sweep
+    assert (work / "results" / "reports" / "sga" / "report.html").exists()
+    assert not (tmp_path / "report").exists()
 
 
 def test_bad_input_is_one_sentence_and_a_non_zero_exit(tmp_path):

@@ -132,8 +132,9 @@ def test_replay_from_a_row_ends_as_the_row_says(replayed):
 
 
 def test_the_command_reports_the_time_per_frame(replayed):
-    m = re.search(r"(\d+) frames, one per Game-Turn; game replayed in [\d.]+ s, frames drawn "
-                  r"in [\d.]+ s \(([\d.]+) s per frame\)", replayed.done.stdout)
+    m = re.search(r"(\d+) frames: the set-up, one per Game-Turn \(\d+\) and the end of the "
+                  r"game; game replayed in [\d.]+ s, frames drawn in [\d.]+ s \(([\d.]+) s "
+                  r"per frame\)", replayed.done.stdout)
     assert m and int(m.group(1)) == len(replayed.data) and float(m.group(2)) > 0
 
 
@@ -314,7 +315,7 @@ def test_replay_by_seed_per_phase_on_the_command_line(tmp_path):
                "--last-turn", "1", "--policy", "central=random", "--out", str(out),
                "--dpi", "20")
     assert done.returncode == 0, done.stderr
-    assert "9 frames, one per phase" in done.stdout
+    assert "9 frames: the set-up, one per phase (8);" in done.stdout
     text = out.read_text()
     assert "stopped after Game-Turn 1 (--last-turn)" in text
     assert text.count('"label":"Game-Turn 1, ') == 8
@@ -460,3 +461,39 @@ def test_kaisers_battle_replays_when_its_engine_exists(tmp_path):
     assert page.count('"label":"Game-Turn 1: ') == len(rp.frames) - 1
     names = sorted(p.name for p in tmp_path.glob("*.png"))
     assert names[0] == "000-setup.png" and names[1].startswith("001-turn01-")
+
+
+# --- the frames the header counts, the points of the last one (item 16) -----------------------
+
+def test_item_16_replay_frames_match_turns(replayed, scenario):
+    data = replayed.data
+    turns = scenario.last_turn - scenario.first_turn + 1
+    header = replayed.text.split('<div id="controls">')[0]
+    said = html.unescape(re.search(r"<th>Frames</th><td>([^<]*)</td>", header).group(1))
+    end = data[-1]["label"] == "End of the game"
+    assert len(data) == 1 + turns + end
+    want = (f"{len(data)}: the set-up, one per Game-Turn ({turns})"
+            + (" and the end of the game" if end else ""))
+    assert said == want
+    assert f"{len(data)} frames: the set-up, one per Game-Turn ({turns})" in replayed.done.stdout
+
+
+def test_item_16_the_last_frame_explains_the_end_of_game_points(replayed):
+    last = replayed.data[-1]
+    assert last["label"] == "End of the game" and last["vp"] != last["vp_before"]
+    scores = re.findall(r'<li class="ev score">(.*?)</li>', last["log"])
+    assert scores, last["log"]
+    points = [int(m) for s in scores for m in re.findall(r"<b>([+-]\d+) VP</b>", s)]
+    assert len(points) == len(scores) and sum(points) == last["vp"] - last["vp_before"]
+    assert any("25.11" in s and "towns" in s.lower() for s in scores)
+    assert all(re.search(r'<span class="h">\d{4}</span>', s) for s in scores if "towns" in s)
+
+
+def test_item_16_kaisers_battle_end_of_game_points_are_events():
+    sc = gwe_fast.load_scenario("kaisers_battle/historical")
+    rp = replay_game(sc, seed=1, game_index=0)
+    last = rp.frames[-1]
+    assert last.label == "End of the game"
+    scores = [e for e in last.events if e[0] == "score"]
+    assert sum(e[2]["vp"] for e in scores) == last.vp - rp.frames[-2].vp
+    assert {e[2]["cause"] for e in scores} <= {"towns", "allied_in_trenches"}

@@ -138,7 +138,7 @@ def test_run_writes_parquet_with_metadata_readable_by_pyarrow_and_pandas(tiny, t
     result = gwe("run", str(tiny), "--games", "40", "--seed", "11", "--option", "guards=true",
                  "--out", str(out), "--workers", "1")
     assert result.returncode == 0, result.stderr
-    assert "40 games" in result.stdout and "mean VP: " in result.stdout
+    assert "40 games" in result.stdout and "mean VP (Russian VP" in result.stdout
     assert "95 % interval" in result.stdout and "errors: 0" in result.stdout
     assert "40/40 games" in result.stderr and "games/s" in result.stderr     # progress
     assert f"-> {out}" in result.stderr                                       # where it goes
@@ -156,7 +156,7 @@ def test_run_writes_parquet_with_metadata_readable_by_pyarrow_and_pandas(tiny, t
     assert json.loads(df.options[0]) == {"depots": 1, "guards": True, "slow": False}
     assert json.loads(df.policies[0]) == {"allied": "random", "central": "random"}
     meta = read_metadata(out)
-    assert meta["master_seed"] == 11 and meta["games"] == 40 and meta["format_version"] == 2
+    assert meta["master_seed"] == 11 and meta["games"] == 40 and meta["format_version"] == 3
     assert meta["options"]["guards"] is True and len(meta["data_hash"]) == 16
     assert meta["engine"] == "gwe" and meta["policies"] == {"allied": "random",
                                                             "central": "random"}

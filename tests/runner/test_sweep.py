@@ -204,8 +204,8 @@ BAD = [
     ('\n[grid]\n"option.nope" = [1, 2]\n',
      "bad.toml:5: [grid.\"option.nope\"] unknown option 'nope' for this scenario"),
     ('\n[grid]\noption.sga_early = [false, "maybe"]\n',
-     "bad.toml:5: [grid.\"option.sga_early\"] option 'sga_early' takes true or false, "
-     "not 'maybe'"),
+     "bad.toml:5: [grid.\"option.sga_early\"] option sga_early=maybe: expected true or "
+     "false"),
     ('\n[grid]\n"option.sga_early" = true\n',
      "bad.toml:5: [grid.\"option.sga_early\"] axis 'option.sga_early' must be a non-empty list"),
     ('\n[grid]\n"policy.central" = ["random", "nosuch"]\n',

@@ -148,7 +148,7 @@ def test_the_ladder_verdict_is_the_paired_margin_test():
      "--policies: unknown policy 'nosuch'", 2),
     (["tournament", "brusilov/historical", "--policies", "random,random"], "twice", 2),
     (["tournament", "brusilov/historical", "--policies", "greedy:zzz=1"],
-     "does not take these parameters", 2),
+     "policy 'greedy' for The Great War in the East: unknown parameter zzz", 2),
     (["tournament", "brusilov/historical", "--out", "x.txt"], "must be a Markdown file", 2),
     (["tournament", "brusilov/historical", "--others", "random"], "already in --policies", 2),
     (["tournament", "brusilov/historical", "--others", "doctrine", "--ladder-only"],

@@ -8,7 +8,10 @@ from gwe_fast.enums import Side
 from gwe_fast.state import Status
 
 
-@pytest.mark.parametrize("key", sorted(bundled_scenarios()))
+HEX_SCENARIOS = sorted(k for k in bundled_scenarios() if not k.startswith("goa/"))
+
+
+@pytest.mark.parametrize("key", HEX_SCENARIOS)
 def test_every_bundled_scenario_loads_and_every_set_up_unit_is_on_the_map(key):
     sc = load_scenario(key)
     sc.map.check_symmetric()
@@ -17,6 +20,18 @@ def test_every_bundled_scenario_loads_and_every_set_up_unit_is_on_the_map(key):
     in_play = np.array([not opt for opt in sc.units.option])
     assert (g.state.unit_status[placed & in_play] == Status.ON_MAP).all()
     assert (g.state.unit_cell[placed & in_play] >= 0).all()
+
+
+@pytest.mark.parametrize("key", sorted(k for k in bundled_scenarios() if k.startswith("goa/")))
+def test_every_bundled_guns_of_august_start_loads_and_plays_its_first_month(key):
+    from gwe_fast.games.goa.game import GoaGame
+
+    sc = load_scenario(key)
+    assert sc.game == "goa" and sc.first_turn <= sc.last_turn
+    g = GoaGame(sc, 1, 0)
+    months = []
+    g.play(lambda month: months.append(month))
+    assert months[0] == sc.first_turn
 
 
 def test_26_1_historical_scenario():

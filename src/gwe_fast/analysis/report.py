@@ -620,6 +620,23 @@ def _html(rep: Report, images: list[tuple[str, Path]]) -> str:
             f"</title><style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")
 
 
+def default_out(inputs: list[Path]) -> Path:
+    """Where ``gwe report`` writes without ``--out``: ``results/reports/<name>``, named after
+    the first input (a folder's name, a file's stem), a git-ignored folder of the user's own,
+    so that a report of a committed study never overwrites the committed report.
+
+    >>> str(default_out([Path("results/sweeps/sga_early")]))
+    'results/reports/sga_early'
+    >>> str(default_out([Path("results/a.parquet"), Path("results/b.parquet")]))
+    'results/reports/a-and-1-more'
+    """
+    first = Path(inputs[0])
+    name = first.name if first.is_dir() or not first.suffix else first.name.split(".")[0]
+    if len(inputs) > 1:
+        name += f"-and-{len(inputs) - 1}-more"
+    return Path("results") / "reports" / (name or "report")
+
+
 def build_report(paths: list[Path], baseline: str | None = None,
                  out: Path | None = None) -> Report:
     """Read the inputs, compute the tables, draw the plots and write ``out/report.html``

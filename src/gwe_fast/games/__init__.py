@@ -25,6 +25,9 @@ from types import ModuleType
 
 DRIVERS = {"gwe": "gwe_fast.games.gwe.driver", "kb": "gwe_fast.games.kb.driver",
            "goa": "gwe_fast.games.goa.driver"}
+#: each game system's name, for messages
+GAME_TITLES = {"gwe": "The Great War in the East", "kb": "The Kaiser's Battle",
+               "goa": "The Guns of August"}
 
 
 @dataclass

@@ -85,8 +85,12 @@ def check_params(known: Mapping[str, Any], params: Mapping[str, Any]) -> dict[st
     default is a float."""
     unknown = sorted(set(params) - set(known))
     if unknown:
+        import difflib
+
+        close = sorted({m for u in unknown for m in difflib.get_close_matches(u, known, n=2)})
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
         raise TypeError(f"unknown parameter{'s' if len(unknown) > 1 else ''} "
-                        f"{', '.join(unknown)} (known: {', '.join(sorted(known))})")
+                        f"{', '.join(unknown)} (known: {', '.join(sorted(known))}){hint}")
     values = {}
     for k, default in known.items():
         v = params.get(k, default)

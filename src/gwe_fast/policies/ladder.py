@@ -49,6 +49,21 @@ class ByGame(Policy):
                             f"{', '.join(sorted(params))} ("
                             + "; ".join(f"{g}: {e}" for g, e in self._errors.items()) + ")")
 
+    @classmethod
+    def check_for(cls, game: str, params: dict[str, Any]) -> None:
+        """Refuse (TypeError, one sentence) parameters that the implementation for ``game``
+        does not take, naming only the parameters that one knows."""
+        from gwe_fast.games import GAME_TITLES
+
+        target = cls.IMPLS.get(game)
+        title = GAME_TITLES.get(game, game)
+        if target is None:
+            raise TypeError(f"cannot play {title}")
+        try:
+            _load(target)(**params)
+        except TypeError as exc:
+            raise TypeError(f"for {title}: {exc}") from None
+
     def impl(self, game: str) -> Policy:
         """The implementation that plays ``game`` ("gwe" or "kb")."""
         if game not in self._impls:

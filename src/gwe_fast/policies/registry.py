@@ -95,10 +95,21 @@ def policy_class(name: str) -> type[Policy]:
     return cls
 
 
-def make_policy(spec: str) -> Policy:
-    """A new policy object from a spec."""
+def make_policy(spec: str, game: str | None = None) -> Policy:
+    """A new policy object from a spec.
+
+    ``game`` (``"gwe"``, ``"kb"``), when known, is the game the policy will play: a level of
+    the ladder then checks its parameters against that game's implementation alone, and a
+    refusal names only the parameters that game knows.
+    """
     name, params = parse_spec(spec)
     cls = policy_class(name)
+    check = getattr(cls, "check_for", None)
+    if game is not None and check is not None:
+        try:
+            check(game, params)
+        except TypeError as exc:
+            raise PolicyError(f"policy {name!r} {exc}") from None
     try:
         return cls(**params)
     except TypeError as exc:

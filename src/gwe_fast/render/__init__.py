@@ -1,7 +1,7 @@
 """Pictures of a scenario's map and of any position on it (PNG or SVG).
 
-Needs matplotlib, an optional dependency: ``pip install "gwe_fast[render]"``. Importing this
-package does not import matplotlib; ``render_map`` does, when it is called.
+Uses matplotlib, a dependency of gwe_fast. Importing this package does not import
+matplotlib; ``render_map`` does, when it is called.
 """
 
 from gwe_fast.render.mapplot import (

@@ -10,8 +10,17 @@ downwards (row 01 at the top). Hexes are flat-topped, so each has a circumradius
 ``1 / sqrt(3)``. This is the grid of docs/scenarios.md and of ``scripts/build_maps.py``, so
 an extra layer (see ``render_map(layers=...)``) can draw in the same coordinates.
 
-matplotlib is an optional dependency (the ``render`` extra): it is imported when
-``render_map`` runs, never when this module is imported.
+What a wargamer reads on it: each counter shows a NATO-style type symbol, its designation
+and its printed values for its current step (attack-defense-movement in The Great War in the
+East, with an HQ's attack shift, command strength and radius; combat-morale-movement in The
+Kaiser's Battle, with an HQ's ranges); each town its Victory Points as the game scores them;
+a compass rose shows where north is (the Brusilov map is turned a quarter turn, as printed).
+The palette keeps the sides' counters apart from the map's symbols: rivers are blue, the
+Central Powers' counters grey; each side's entrenchments are drawn in one colour (Allied
+crimson, Central Powers black), and a counter's fill is never one of those.
+
+matplotlib, a dependency of gwe_fast, is imported when ``render_map`` runs, never when this
+module is imported.
 """
 
 from __future__ import annotations
@@ -23,15 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from gwe_fast.enums import Feature, Hexside, Nationality, Side, Terrain
+from gwe_fast.enums import Feature, Hexside, Nationality, Side, Terrain, UnitType
 from gwe_fast.hexmap import HexMap
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State, Status, initial_state
 
 FORMATS = {".png": "png", ".svg": "svg"}
 DEFAULT_DPI = 120            #: PNG resolution; one hex is about an inch, so about 120 px tall
-INSTALL_HINT = ('drawing maps needs matplotlib, which is not installed; install it with: '
-                'pip install "gwe_fast[render]"')
+INSTALL_HINT = ("drawing maps needs matplotlib, a dependency of gwe_fast that is missing "
+                "here; install it with: pip install matplotlib")
 
 SQ3 = math.sqrt(3.0)
 RADIUS = 1.0 / SQ3           #: circumradius of a hex whose neighbours' centres are 1 apart
@@ -53,22 +62,49 @@ TERRAIN_COLOURS = {
 }
 GRID_COLOUR = "#8a8a8a"
 
-#: hex features drawn as a coloured rim inside the hex: (colour, inset, line width, style)
-RIMS = {
-    Feature.TRENCH_ALLIED: ("#c0392b", 0.88, 1.1, "-"),
-    Feature.TRENCH_CENTRAL: ("#2c3e50", 0.88, 1.1, "-"),
-    Feature.FIELDWORK: ("#af601a", 0.88, 1.1, "-"),
-    Feature.REDOUBT: ("#7b241c", 0.78, 1.6, "-"),
-    Feature.WIRE: ("#555555", 0.95, 1.0, ":"),
-    Feature.FORTRESS: ("#000000", 0.70, 1.8, "-"),
-    Feature.START_LINE: ("#e74c3c", 0.82, 1.0, "--"),
+#: the colour of each side's entrenchments (trenches, fieldworks, redoubts): no counter's fill
+WORKS_COLOURS = {Side.ALLIED: "#c62828", Side.CENTRAL: "#111111"}
+NEUTRAL_WORKS = "#6d6d6d"
+#: hex features drawn as a rim inside the hex: (inset, line width, style); works of a side
+#: take that side's colour, the others their own
+RIM_SHAPES = {
+    Feature.TRENCH_ALLIED: (0.88, 1.3, "-"),
+    Feature.TRENCH_CENTRAL: (0.88, 1.3, "-"),
+    Feature.FIELDWORK: (0.86, 1.3, (0, (4, 1.5))),
+    Feature.REDOUBT: (0.80, 2.6, "-"),
+    Feature.WIRE: (0.94, 1.1, (0, (1, 1.5))),
+    Feature.FORTRESS: (0.70, 1.8, "-"),
+    Feature.START_LINE: (0.82, 1.0, "--"),
 }
+RIM_COLOURS = {Feature.TRENCH_ALLIED: WORKS_COLOURS[Side.ALLIED],
+               Feature.TRENCH_CENTRAL: WORKS_COLOURS[Side.CENTRAL],
+               Feature.WIRE: NEUTRAL_WORKS, Feature.FORTRESS: "#000000",
+               Feature.START_LINE: "#e74c3c"}
+#: works whose side is the side set up in and around them (The Kaiser's Battle's trench
+#: hexes serve both players, 5.32, but the printed map shows whose lines they are)
+SIDED = (Feature.FIELDWORK, Feature.REDOUBT)
+
+
+def rim_style(feature: Feature, side: Side | None = None) -> tuple[str, float, float, Any]:
+    """``(colour, inset, line width, line style)`` of a hex feature drawn as a rim; a work of
+    ``side`` takes that side's colour.
+
+    >>> rim_style(Feature.FIELDWORK, Side.CENTRAL)[0], rim_style(Feature.FIELDWORK, Side.ALLIED)[0]
+    ('#111111', '#c62828')
+    """
+    inset, lw, ls = RIM_SHAPES[feature]
+    if feature in SIDED and side is not None:
+        colour = WORKS_COLOURS[Side(side)]
+    else:
+        colour = RIM_COLOURS.get(feature, NEUTRAL_WORKS)
+    return colour, inset, lw, ls
+
 
 #: hexside kinds drawn along the hexside: (colour, line width, style), in drawing order
 HEXSIDE_STYLES = {
-    Hexside.MINOR_RIVER: ("#2e86c1", 1.6, "-"),
-    Hexside.MAJOR_RIVER: ("#1b4f72", 3.0, "-"),
-    Hexside.CANAL: ("#5dade2", 2.2, "-"),
+    Hexside.MINOR_RIVER: ("#3b8ed8", 1.6, "-"),
+    Hexside.MAJOR_RIVER: ("#1f5fbf", 3.2, "-"),
+    Hexside.CANAL: ("#26a6b3", 2.2, (0, (6, 1.5))),
     Hexside.RIDGE: ("#784212", 2.0, "-"),
     Hexside.EXCAVATION: ("#6e2c00", 2.0, (0, (1, 1))),
     Hexside.ROADCUT: ("#7d6608", 1.5, (0, (3, 1))),
@@ -84,21 +120,29 @@ HEXSIDE_LABELS = {
 }
 RAIL_COLOUR = "#222222"
 
-NATIONALITY_COLOURS = {
-    Nationality.RUSSIAN: "#a93226", Nationality.BRITISH: "#a93226",
-    Nationality.FRENCH: "#d35400", Nationality.GERMAN: "#1f3a5f",
-    Nationality.AUSTRO_HUNGARIAN: "#3f77a8",
+#: counters by nationality: (fill, text and symbol colour), in the colours wargames give
+#: them (Russian olive, German field grey, Austro-Hungarian pike grey, British khaki, French
+#: horizon blue), none of them a river's blue or an entrenchment's crimson or black
+COUNTER_COLOURS = {
+    Nationality.RUSSIAN: ("#4f6228", "#ffffff"),
+    Nationality.GERMAN: ("#3f4a45", "#ffffff"),
+    Nationality.AUSTRO_HUNGARIAN: ("#8c98a3", "#111820"),
+    Nationality.BRITISH: ("#8c7440", "#ffffff"),
+    Nationality.FRENCH: ("#7da2d8", "#0d1a2e"),
 }
-SIDE_COLOURS = {Side.ALLIED: "#a93226", Side.CENTRAL: "#1f3a5f"}
+NATIONALITY_COLOURS = {nat: fill for nat, (fill, _) in COUNTER_COLOURS.items()}
+SIDE_COLOURS = {Side.ALLIED: "#4f6228", Side.CENTRAL: "#3f4a45"}
 ENTRY_COLOUR = "#6c3483"
-VP_COLOUR = "#8b0000"
+VP_COLOUR = "#6a1b9a"        #: Victory Point values, in the VP line's purple
 
-# counters, in hex units
-COUNTER_W, COUNTER_H = 0.46, 0.17
+# counters, in hex units: a strip per counter, its type symbol, designation and values
+COUNTER_W, COUNTER_H = 0.80, 0.135
 COUNTER_TOP = -0.31          #: top edge of the first counter of a stack, from the hex centre
-STACK_DX, STACK_DY = 0.03, 0.12
-STACK_SPAN = 0.56            #: the most a stack may spread downwards
+STACK_DX, STACK_GAP = 0.02, 0.012
+STACK_SPAN = 0.58            #: the most a stack may spread downwards
 MAX_SHOWN = 6                #: a bigger stack shows its first MAX_SHOWN-1 and a "+n" counter
+SYMBOL_W, SYMBOL_H = 0.15, 0.088      #: the NATO-style box at the left of a counter
+TEXT_MAX_PT = 4.6
 GONE = Status.ELIMINATED | Status.PENDING | Status.NOT_IN_PLAY | Status.POOL | Status.EXITED
 
 Layer = Callable[[Any], None]
@@ -419,20 +463,36 @@ def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, t
                             edgecolor=GRID_COLOUR, label=Terrain(t).name.lower()))
     _terrain_symbols(ax, x, y, terrain, LineCollection)
 
-    # hex features drawn as rims --------------------------------------------------------
+    # hex features drawn as rims, the works of each side in its colour ----------------------
     features = m.features.astype(np.int64)
-    for feature, (colour, inset, lw, ls) in RIMS.items():
+    side_of = works_sides(scenario)
+    names = _side_labels(scenario)
+    for feature in RIM_SHAPES:
         cells = np.flatnonzero(features & int(feature))
         if cells.size == 0:
             continue
-        rim = np.stack([x[cells, None] + inset * _VX[None, :],
-                        y[cells, None] + inset * _VY[None, :]], axis=2)
-        ax.add_collection(PolyCollection(rim, facecolors="none", edgecolors=colour,
-                                         linewidths=lw, linestyles=ls, zorder=2))
-        label = feature.name.lower().replace("_", " ")
-        legend.append(Patch(facecolor="none", edgecolor=colour, linewidth=lw, linestyle=ls,
-                            label=label.replace("allied", "(allied)")
-                            .replace("central", "(central)")))
+        groups = ([(side, cells[[side_of.get(int(c), 1) == side for c in cells]])
+                   for side in (Side.CENTRAL, Side.ALLIED)] if feature in SIDED
+                  else [(None, cells)])
+        for side, part in groups:
+            if part.size == 0:
+                continue
+            colour, inset, lw, ls = rim_style(feature, side)
+            rims = [inset] + ([inset - 0.12] if feature == Feature.REDOUBT else [])
+            for k, at in enumerate(rims):         # a redoubt: a thick rim and a thin one
+                rim = np.stack([x[part, None] + at * _VX[None, :],
+                                y[part, None] + at * _VY[None, :]], axis=2)
+                ax.add_collection(PolyCollection(rim, facecolors="none", edgecolors=colour,
+                                                 linewidths=lw if k == 0 else 0.8,
+                                                 linestyles=ls, zorder=2))
+            kind = feature.name.lower().replace("_", " ")
+            if feature in (Feature.TRENCH_ALLIED, Feature.TRENCH_CENTRAL):
+                who = Side.ALLIED if feature == Feature.TRENCH_ALLIED else Side.CENTRAL
+                label = f"{names[who]} trench"
+            else:
+                label = f"{names[side]} {kind}" if side is not None else kind
+            legend.append(Patch(facecolor="none", edgecolor=colour, linewidth=lw, linestyle=ls,
+                                label=label))
 
     # hexsides --------------------------------------------------------------------------
     for kind, (colour, lw, ls) in HEXSIDE_STYLES.items():
@@ -442,7 +502,10 @@ def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, t
         ax.add_collection(LineCollection(np.stack([p, q], axis=1), colors=colour,
                                          linewidths=lw, linestyles=ls, capstyle="round",
                                          zorder=3))
-        legend.append(Line2D([], [], color=colour, lw=lw, ls=ls, label=HEXSIDE_LABELS[kind]))
+        label = HEXSIDE_LABELS[kind]
+        if kind == Hexside.VP_LINE:
+            label = "VP line (towns west of it score)"
+        legend.append(Line2D([], [], color=colour, lw=lw, ls=ls, label=label))
 
     # rails -----------------------------------------------------------------------------
     double = _rail_segments(m, x, y, int(Hexside.RAIL_DOUBLE))
@@ -488,19 +551,25 @@ def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, t
                        linewidths=0, zorder=6)
             legend.append(Line2D([], [], ls="none", marker=marker, ms=math.sqrt(size),
                                  mfc="black", mec="none", label=kind))
-    any_vp = False
+    values = town_values(scenario)
     for place in scenario.places:
-        label = place.name + (f" ({place.vp})" if place.vp else "")
-        any_vp |= bool(place.vp)
+        vp = values.get(place.cell, 0)
+        label = place.name + (f" ({vp})" if vp else "")
         style = {"ha": "center", "va": "center", "fontsize": 5.2,
-                 "fontweight": "bold" if place.vp else "normal"}
+                 "fontweight": "bold" if vp else "normal"}
         ax.text(x[place.cell], y[place.cell] + 0.36, label, color="white", zorder=6.9,
                 path_effects=halo, **style)
         ax.text(x[place.cell], y[place.cell] + 0.36, label, zorder=7,
-                color=VP_COLOUR if place.vp else "black", **style)
-    if any_vp:
-        legend.append(Line2D([], [], ls="none", marker="$(3)$", ms=9, color=VP_COLOUR,
-                             label="victory points"))
+                color=VP_COLOUR if vp else "black", **style)
+    scoring = [c for c, v in values.items() if v]
+    if scoring:
+        ax.scatter(x[scoring], y[scoring] + 0.22, marker="o", s=60, facecolors="none",
+                   edgecolors=VP_COLOUR, linewidths=0.9, zorder=6.1)
+        vp_line = bool((m.hexsides.astype(np.int64) & int(Hexside.VP_LINE)).any())
+        common = max(set(values.values()), key=list(values.values()).count)
+        legend.append(Line2D([], [], ls="none", marker="o", ms=7, mfc="none", mec=VP_COLOUR,
+                             label=(f"town west of the VP line: {common} VP" if vp_line
+                                    else "town with its VP (3)")))
 
     # hex ids ---------------------------------------------------------------------------
     if overlay_ids:
@@ -525,7 +594,8 @@ def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, t
         shown = _legend_units(_draw_units(ax, scenario, state, x, y, PolyCollection), Patch)
     else:                # a background for FrameRenderer: every kind of counter in the legend
         shown = _legend_units({"nationality": set(np.unique(scenario.units.nationality)
-                                                  .tolist()), "reduced": True}, Patch)
+                                                  .tolist()), "reduced": True,
+                               "types": set(np.unique(scenario.units.utype).tolist())}, Patch)
     legend.extend(shown)
 
     # heading: title, a second line, then the legend -------------------------------------
@@ -545,23 +615,65 @@ def _draw(Figure, scenario: Scenario, state: State, overlay_ids: bool, layers, t
         else:
             handles.append(item)
             labels.append(item.get_label())
+    key = counters_key(scenario)
+    note = orientation_note(north_bearing(scenario))
+    bearing = north_bearing(scenario)
+    rose = 1.2 if bearing is not None else 0.0         # inches kept for the compass rose
     per_col = 1.75                       # inches per legend entry
-    ncol = max(1, min(len(handles), int((map_w - 0.3) // per_col)))
+    ncol = max(1, min(len(handles), int((map_w - 0.3 - rose) // per_col)))
     nrows = math.ceil(len(handles) / ncol) if handles else 0
-    head = HEADER_LINE * (2.6 + 1.15 * nrows)
+    head = HEADER_LINE * (3.6 + 1.15 * nrows)
+    head = max(head, rose + 0.2)
     total_h = map_h + head
     fig.set_size_inches(map_w, total_h)
     ax.set_position((0, 0, 1, map_h / total_h))
     fig.text(0.15 / map_w, 1 - 0.22 / total_h, title, fontsize=9, fontweight="bold",
              ha="left", va="center")
     fig.text(0.15 / map_w, 1 - 0.44 / total_h, where, fontsize=7, ha="left", va="center")
+    fig.text(0.15 / map_w, 1 - 0.64 / total_h, " ".join(t for t in (note, key) if t),
+             fontsize=7, ha="left", va="center")
     if handles:
         from matplotlib.legend_handler import HandlerTuple
 
         fig.legend(handles, labels, loc="upper left", ncol=ncol, fontsize=6.5, frameon=False,
-                   bbox_to_anchor=(0.1 / map_w, 1 - 0.56 / total_h), handlelength=2.2,
+                   bbox_to_anchor=(0.1 / map_w, 1 - 0.76 / total_h), handlelength=2.2,
                    columnspacing=1.2, handler_map={tuple: HandlerTuple(ndivide=1, pad=0)})
+    if bearing is not None:
+        _compass(fig, 1 - 0.65 / map_w, 1 - (rose / 2 + 0.1) / total_h, rose - 0.2, bearing)
     return fig
+
+
+def counters_key(scenario: Scenario) -> str:
+    """A sentence saying how to read a counter of this game."""
+    values = VALUE_NAMES.get(scenario.game, "its values")
+    hq = HQ_VALUE_NAMES.get(scenario.game)
+    return (f"Counters: type symbol, designation, {values}; pale: reduced"
+            + (f"; an HQ: {hq}." if hq else "."))
+
+
+def _side_labels(scenario: Scenario) -> dict[Side, str]:
+    """What to call each side's works on the map: the game's name for the side (Russian,
+    Central Powers), or, when the game calls it by its alliance, the nationality most of its
+    units have (British for The Kaiser's Battle's Allied side)."""
+    try:
+        from gwe_fast.games import driver
+
+        names = dict(getattr(driver(scenario.game), "SIDE_NAMES", {}))
+    except (ValueError, ImportError):
+        names = {}
+    out = {}
+    u = scenario.units
+    for side in Side:
+        name = names.get(side.name.lower(), "")
+        if not name or name.lower() == side.name.lower():
+            nats = u.nationality[u.side == int(side)]
+            if nats.size:
+                common = int(np.bincount(nats.astype(np.int64)).argmax())
+                name = Nationality(common).name.replace("_", "-").title()
+            else:
+                name = side.name.capitalize()
+        out[side] = name
+    return out
 
 
 def _terrain_symbols(ax, x, y, terrain, LineCollection) -> None:
@@ -597,54 +709,340 @@ def _terrain_symbols(ax, x, y, terrain, LineCollection) -> None:
                                          zorder=1.5))
 
 
+# --- counters --------------------------------------------------------------------------------
+
+#: the NATO-style symbol of each unit type: names of the strokes ``_symbol`` draws
+SYMBOLS = {
+    UnitType.INFANTRY: ("x",), UnitType.SERVICE: ("x",),
+    UnitType.CAVALRY: ("slash",),
+    UnitType.ARMORED_CAR: ("oval", "slash"), UnitType.TANK: ("oval",),
+    UnitType.ARTILLERY: ("dot",),
+    UnitType.MACHINE_GUN: ("x", "top bar"),
+    UnitType.MOUNTAIN: ("x", "peak"),
+    UnitType.NAVAL_INFANTRY: ("x", "bottom bar"),
+    UnitType.ENGINEER: ("bridge",),
+    UnitType.HQ: ("flag",),
+    UnitType.DEPOT: ("supply",),
+    UnitType.REPLACEMENT: ("plus",),
+}
+SYMBOL_LABELS = {
+    UnitType.INFANTRY: "infantry", UnitType.SERVICE: "service company",
+    UnitType.CAVALRY: "cavalry", UnitType.ARMORED_CAR: "armored car", UnitType.TANK: "tank",
+    UnitType.ARTILLERY: "artillery", UnitType.MACHINE_GUN: "machine gun",
+    UnitType.MOUNTAIN: "mountain infantry", UnitType.NAVAL_INFANTRY: "naval infantry",
+    UnitType.ENGINEER: "engineer", UnitType.HQ: "HQ", UnitType.DEPOT: "supply depot",
+    UnitType.REPLACEMENT: "replacement",
+}
+#: what the three printed values of a counter are, by game system
+VALUE_NAMES = {"gwe": "attack-defense-movement", "kb": "combat-morale-movement"}
+HQ_VALUE_NAMES = {"gwe": "+attack shift command strength/radius, combat-movement (H heroic)",
+                  "kb": "supply/communications/field artillery ranges"}
+
+
+def _symbol(kind: str, x0: float, y0: float, w: float, h: float):
+    """Strokes (polylines) and filled shapes (polygons) of one part of a symbol in the box
+    ``(x0, y0, w, h)``, ``y`` down the page."""
+    def at(fx, fy):
+        return (x0 + fx * w, y0 + fy * h)
+
+    def ring(cx, cy, rx, ry, n=14):
+        t = np.linspace(0.0, 2 * np.pi, n + 1)
+        return [at(cx + rx * math.cos(a), cy + ry * math.sin(a)) for a in t]
+
+    lines: list = []
+    fills: list = []
+    if kind == "x":
+        lines += [[at(0, 0), at(1, 1)], [at(0, 1), at(1, 0)]]
+    elif kind == "slash":
+        lines.append([at(0, 1), at(1, 0)])
+    elif kind == "oval":
+        lines.append(ring(0.5, 0.5, 0.32, 0.28))
+    elif kind == "dot":
+        fills.append(ring(0.5, 0.5, 0.14, 0.22, 10))
+    elif kind == "top bar":
+        lines.append([at(0.3, 0.2), at(0.7, 0.2)])
+    elif kind == "bottom bar":
+        lines.append([at(0.3, 0.82), at(0.7, 0.82)])
+    elif kind == "peak":
+        fills.append([at(0.36, 1.0), at(0.5, 0.62), at(0.64, 1.0)])
+    elif kind == "bridge":
+        lines.append([at(0.2, 0.35), at(0.8, 0.35)])
+        lines += [[at(fx, 0.35), at(fx, 0.72)] for fx in (0.2, 0.5, 0.8)]
+    elif kind == "flag":
+        lines.append([at(0.3, 0.9), at(0.3, 0.12)])
+        fills.append([at(0.3, 0.12), at(0.78, 0.3), at(0.3, 0.48)])
+    elif kind == "supply":
+        lines.append([at(0, 0.7), at(1, 0.7)])
+    elif kind == "plus":
+        lines += [[at(0.5, 0.15), at(0.5, 0.85)], [at(0.25, 0.5), at(0.75, 0.5)]]
+    return lines, fills
+
+
+def _legend_marker(utype: UnitType):
+    """A matplotlib marker path of a type symbol (box and strokes), for the legend."""
+    from matplotlib.path import Path as MPath
+
+    verts, codes = [], []
+    box = [(0, 0), (1, 0), (1, 0.6), (0, 0.6), (0, 0)]
+    parts = [box]
+    for kind in SYMBOLS.get(utype, ()):
+        lines, fills = _symbol(kind, 0.0, 0.0, 1.0, 0.6)
+        parts += lines + [list(f) + [f[0]] for f in fills]
+    for part in parts:
+        verts += [(x - 0.5, 0.3 - y) for x, y in part]
+        codes += [MPath.MOVETO] + [MPath.LINETO] * (len(part) - 1)
+    return MPath(verts, codes)
+
+
+def counter_values(scenario: Scenario, unit: int, step: int) -> tuple[str, ...]:
+    """The values printed on a counter at ``step`` (0: full strength): strengths and
+    movement (``8-15-4``), and for an HQ its own values first (``+2 16/5`` then ``1-6`` in
+    The Great War in the East; ``1-4-4`` then ``6/12/10`` in The Kaiser's Battle).
+
+    >>> from gwe_fast import load_scenario
+    >>> sc = load_scenario("brusilov/historical")
+    >>> counter_values(sc, sc.units.index("ru-xxx-1gd"), 0)
+    ('8-15-4',)
+    >>> counter_values(sc, sc.units.index("ru-hq-8ka"), 0)
+    ('+2 16/5', '1-6')
+    """
+    u = scenario.units
+    step = int(min(max(step, 0), max(int(u.n_steps[unit]) - 1, 0)))
+    a, b, m = (int(v) for v in u.values[unit, step])
+
+    def extra(name: str) -> int:
+        arr = u.extra.get(name)
+        return int(np.asarray(arr[unit]).reshape(-1)[0]) if arr is not None else -1
+
+    if int(u.utype[unit]) == int(UnitType.HQ) and extra("command_strength") >= 0:
+        heroic = "H" if extra("heroic") > 0 else ""
+        return (f"+{extra('attack_shift')} {extra('command_strength')}/"
+                f"{extra('command_radius')}", f"{b}{heroic}-{m}")
+    values = f"{a}-{b}-{m}"
+    if int(u.utype[unit]) == int(UnitType.HQ) and extra("supply_range") >= 0:
+        return (values, f"{extra('supply_range')}/{extra('communications_range')}/"
+                        f"{extra('field_artillery_range')}")
+    return (values,)
+
+
 def _draw_units(ax, scenario: Scenario, state: State, x, y, PolyCollection) -> dict:
-    """Counters with their designations, stacked with an offset; returns what was drawn."""
+    """Counters, stacked with an offset: each a strip with its type symbol, designation and
+    values; returns what was drawn (for the legend)."""
+    from matplotlib.collections import LineCollection
+
     u = scenario.units
     steps = np.asarray(state.unit_step)
-    boxes, faces, edges = [], [], []
-    drawn = {"nationality": set(), "reduced": False}
+    levels: dict[int, dict[str, list]] = {}
+    drawn: dict = {"nationality": set(), "reduced": False, "types": set()}
     for cell, units in stacks(state).items():
         extra = 0
         if len(units) > MAX_SHOWN:
             extra = len(units) - (MAX_SHOWN - 1)
             units = units[:MAX_SHOWN - 1]
         k = len(units) + (1 if extra else 0)
-        dy = STACK_DY if k <= 1 else min(STACK_DY, (STACK_SPAN - COUNTER_H) / (k - 1))
+        dy = COUNTER_H + STACK_GAP
+        if k > 1:
+            dy = min(dy, (STACK_SPAN - COUNTER_H) / (k - 1))
         for j in range(k):
+            level = levels.setdefault(j, {"boxes": [], "faces": [], "edges": [], "lines": [],
+                                          "line_colours": [], "fills": [], "fill_colours": []})
             left = x[cell] - COUNTER_W / 2 + j * STACK_DX - (k - 1) * STACK_DX / 2
             top = y[cell] + COUNTER_TOP + j * dy
-            boxes.append([(left, top), (left + COUNTER_W, top),
-                          (left + COUNTER_W, top + COUNTER_H), (left, top + COUNTER_H)])
-            if j < len(units):
-                i = units[j]
-                colour = NATIONALITY_COLOURS.get(Nationality(int(u.nationality[i])),
-                                                 SIDE_COLOURS[Side(int(u.side[i]))])
-                drawn["nationality"].add(int(u.nationality[i]))
-                reduced = int(steps[i]) > 0
-                drawn["reduced"] |= reduced
-                faces.append(_pale(colour) if reduced else colour)
-                edges.append(colour if reduced else "white")
-                label, text_colour = u.names[i], colour if reduced else "white"
+            level["boxes"].append([(left, top), (left + COUNTER_W, top),
+                                   (left + COUNTER_W, top + COUNTER_H),
+                                   (left, top + COUNTER_H)])
+            mid = top + min(COUNTER_H, dy) * 0.48       # on the part a counter below leaves
+            if j >= len(units):
+                level["faces"].append("#777777")
+                level["edges"].append("white")
+                ax.text(left + COUNTER_W / 2, mid, f"+{extra} more", ha="center", va="center",
+                        fontsize=TEXT_MAX_PT, color="white", fontweight="bold",
+                        zorder=10.05 + 0.1 * j)
+                continue
+            i = units[j]
+            nat = Nationality(int(u.nationality[i]))
+            fill, ink = COUNTER_COLOURS.get(nat, (SIDE_COLOURS[Side(int(u.side[i]))],
+                                                  "#ffffff"))
+            drawn["nationality"].add(int(nat))
+            utype = UnitType(int(u.utype[i]))
+            drawn["types"].add(int(utype))
+            reduced = int(steps[i]) > 0
+            drawn["reduced"] |= reduced
+            if reduced:                     # the back of the counter: pale, dark print
+                level["faces"].append(_pale(fill))
+                level["edges"].append(fill)
+                ink = "#1b1b1b"
             else:
-                faces.append("#777777")
-                edges.append("white")
-                label, text_colour = f"+{extra}", "white"
-            size = min(5.0, COUNTER_W * 72 * 0.9 / (0.62 * max(len(label), 1)))
-            ax.text(left + COUNTER_W / 2, top + 0.058, label, ha="center", va="center",
-                    fontsize=size, color=text_colour, fontweight="bold", zorder=10.5)
-    if boxes:
-        ax.add_collection(PolyCollection(boxes, facecolors=faces, edgecolors=edges,
-                                         linewidths=0.4, zorder=10))
+                level["faces"].append(fill)
+                level["edges"].append("white")
+            sx, sy = left + 0.02, mid - SYMBOL_H / 2
+            level["lines"].append([(sx, sy), (sx + SYMBOL_W, sy), (sx + SYMBOL_W, sy + SYMBOL_H),
+                                   (sx, sy + SYMBOL_H), (sx, sy)])
+            level["line_colours"].append(ink)
+            for kind in SYMBOLS.get(utype, ()):
+                lines, fills = _symbol(kind, sx, sy, SYMBOL_W, SYMBOL_H)
+                level["lines"] += lines
+                level["line_colours"] += [ink] * len(lines)
+                level["fills"] += fills
+                level["fill_colours"] += [ink] * len(fills)
+            name = u.names[i]
+            values = " ".join(counter_values(scenario, i, int(steps[i])))
+            room = COUNTER_W - SYMBOL_W - 0.02 - 0.04 - 0.03      # inches of text
+            size = min(TEXT_MAX_PT, room * 72 / (0.60 * (len(name) + len(values) + 1)))
+            z = 10.05 + 0.1 * j
+            ax.text(sx + SYMBOL_W + 0.03, mid, name, ha="left", va="center", fontsize=size,
+                    color=ink, fontweight="bold", zorder=z)
+            ax.text(left + COUNTER_W - 0.03, mid, values, ha="right", va="center",
+                    fontsize=size, color=ink, zorder=z)
+    for j, level in sorted(levels.items()):
+        z = 10 + 0.1 * j
+        ax.add_collection(PolyCollection(level["boxes"], facecolors=level["faces"],
+                                         edgecolors=level["edges"], linewidths=0.4, zorder=z))
+        if level["lines"]:
+            ax.add_collection(LineCollection(level["lines"], colors=level["line_colours"],
+                                             linewidths=0.45, zorder=z + 0.05,
+                                             gid="unit-symbols" if j == 0 else None))
+        if level["fills"]:
+            ax.add_collection(PolyCollection(level["fills"], facecolors=level["fill_colours"],
+                                             edgecolors="none", zorder=z + 0.05))
     return drawn
 
 
 def _legend_units(drawn: dict, Patch) -> list:
+    from matplotlib.lines import Line2D
+
     out = []
     for nat in sorted(drawn["nationality"]):
-        colour = NATIONALITY_COLOURS.get(Nationality(nat), "#777777")
-        out.append(Patch(facecolor=colour, edgecolor="white",
+        fill, _ = COUNTER_COLOURS.get(Nationality(nat), ("#777777", "white"))
+        out.append(Patch(facecolor=fill, edgecolor="white",
                          label=f"{Nationality(nat).name.lower().replace('_', '-')} unit"))
     if drawn["reduced"]:
         out.append(Patch(facecolor=_pale("#777777"), edgecolor="#777777",
                          label="reduced unit (pale)"))
+    for t in sorted(drawn.get("types", ())):
+        utype = UnitType(t)
+        out.append(Line2D([], [], ls="none", marker=_legend_marker(utype), ms=11, mew=0.7,
+                          color="#222222", mfc="none", label=SYMBOL_LABELS[utype]))
     return out
+
+
+# --- where things are -----------------------------------------------------------------------
+
+def works_sides(scenario: Scenario) -> dict[int, int]:
+    """The side of each fieldwork or redoubt hex, from the set-up: each connected group of
+    hexes of one kind is the side that sets up the most units in it, or, for an empty group,
+    the side of the nearest set-up unit (ties: the Central Powers, whose front line the
+    bundled Kaiser's Battle draws as fieldworks)."""
+    m, u = scenario.map, scenario.units
+    feats = m.features.astype(np.int64)
+    works = np.flatnonzero(feats & (int(Feature.FIELDWORK) | int(Feature.REDOUBT)))
+    if works.size == 0:
+        return {}
+    setup = {}
+    for i in range(u.n):
+        c = int(u.setup_cell[i])
+        if c >= 0:
+            setup.setdefault(c, []).append(int(u.side[i]))
+    nb = m.neighbors
+    # the side of the nearest set-up unit for every cell, a ring of hexes at a time; a cell
+    # that both sides reach in the same ring goes to the Central Powers
+    near = np.full(m.n_cells, -1, dtype=np.int64)
+    ring = {c: {int(max(set(sides), key=lambda s: (sides.count(s), s)))}
+            for c, sides in setup.items()}
+    while ring:
+        for c, sides in ring.items():
+            near[c] = max(sides)
+        nxt: dict[int, set[int]] = {}
+        for c in ring:
+            for d in nb[c].tolist():
+                if d >= 0 and near[d] < 0:
+                    nxt.setdefault(d, set()).add(int(near[c]))
+        ring = nxt
+    kind = np.where(feats & int(Feature.REDOUBT), int(Feature.REDOUBT),
+                    np.where(feats & int(Feature.FIELDWORK), int(Feature.FIELDWORK), 0))
+    side_of: dict[int, int] = {}
+    for start in works.tolist():
+        if start in side_of:
+            continue
+        group, todo = [start], [start]           # the hexes of this kind joined to it
+        seen = {start}
+        while todo:
+            c = todo.pop()
+            for d in nb[c].tolist():
+                if d >= 0 and kind[d] == kind[start] and d not in seen:
+                    seen.add(d)
+                    group.append(d)
+                    todo.append(d)
+        votes = [s for c in group for s in setup.get(c, [])]
+        if votes:
+            side = max(set(votes), key=lambda s: (votes.count(s), s))
+            for c in group:
+                side_of[c] = side
+        else:
+            for c in group:
+                side_of[c] = int(near[c]) if near[c] >= 0 else int(Side.CENTRAL)
+    return side_of
+
+
+def town_values(scenario: Scenario) -> dict[int, int]:
+    """The Victory Points each town or city is worth at the end of the game, by map cell, as
+    the game's rules score them (its driver's ``town_values``): a place's own ``vp`` in The
+    Great War in the East, a town west of the VP line in The Kaiser's Battle."""
+    try:
+        from gwe_fast.games import driver
+
+        d = driver(scenario.game)
+    except (ValueError, ImportError):
+        d = None
+    if d is not None and hasattr(d, "town_values"):
+        return dict(d.town_values(scenario))
+    return {p.cell: p.vp for p in scenario.places if p.vp}
+
+
+def north_bearing(scenario: Scenario) -> float | None:
+    """Degrees clockwise from the top of the map to true north (the map file's ``north``),
+    or None when the map does not say."""
+    value = _map_meta(scenario).get("north")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else None
+
+
+def orientation_note(bearing: float | None) -> str:
+    """A sentence saying where north is, for a map not drawn north-up; "" otherwise.
+
+    >>> orientation_note(-92.13)
+    'North is to the left: the map is turned 92° as printed.'
+    >>> orientation_note(6.4)
+    ''
+    """
+    if bearing is None or abs(bearing) < 20:
+        return ""
+    b = (bearing + 180) % 360 - 180
+    where = ("to the right" if 45 <= b < 135 else "to the left" if -135 <= b < -45
+             else "at the bottom" if abs(b) >= 135 else "up, turned")
+    return f"North is {where}: the map is turned {abs(b):.0f}° as printed."
+
+
+def _compass(fig, cx: float, cy: float, inches: float, bearing: float) -> None:
+    """A compass rose ``inches`` across, centred at figure fraction ``(cx, cy)``: a ring, an
+    arrow to true north with ``N`` at its tip, and ticks for the other three points."""
+    from matplotlib.patches import Circle, FancyArrow
+
+    w, h = fig.get_size_inches()
+    ax = fig.add_axes((cx - inches / 2 / w, cy - inches / 2 / h, inches / w, inches / h))
+    ax.set_xlim(-1.3, 1.3)
+    ax.set_ylim(-1.3, 1.3)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    t = math.radians(bearing)
+    ux, uy = math.sin(t), math.cos(t)               # north, y up
+    ax.add_patch(Circle((0, 0), 0.82, fill=False, ec="#777777", lw=0.6))
+    for k in (1, 2, 3):                              # east, south, west
+        a = t + k * math.pi / 2
+        ax.plot([0.68 * math.sin(a), 0.95 * math.sin(a)],
+                [0.68 * math.cos(a), 0.95 * math.cos(a)], color="#777777", lw=0.6)
+    ax.add_patch(FancyArrow(-0.7 * ux, -0.7 * uy, 1.45 * ux, 1.45 * uy, width=0.06,
+                            head_width=0.3, head_length=0.35, length_includes_head=True,
+                            color="#222222"))
+    ax.text(1.12 * ux, 1.12 * uy, "N", ha="center", va="center", fontsize=8,
+            fontweight="bold")

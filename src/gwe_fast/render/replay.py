@@ -173,10 +173,11 @@ class Frame:
         return int(self.state.vp)
 
     def highlight(self) -> list[int]:
-        """Map cells to outline: the hexes of this frame's combats."""
+        """Map cells to outline: the hexes of this frame's combats, and the towns that scored
+        at the end of the game."""
         cells = []
         for e in self.events:
-            if e[0] == "combat" and isinstance(e[-1], dict):
+            if e[0] in ("combat", "score") and isinstance(e[-1], dict):
                 cells.extend(int(c) for c in e[-1].get("cells", ()) if int(c) >= 0)
         return cells
 
@@ -200,6 +201,24 @@ class Replay:
     def final_vp(self) -> int:
         return self.frames[-1].vp
 
+    def frames_description(self) -> str:
+        """What the frames are: ``16: the set-up, one per Game-Turn (14) and the end of the
+        game``."""
+        n = len(self.frames)
+        last = self.frames[-1].label if n > 1 else ""
+        ending = ("the end of the game" if last == END_LABEL
+                  else "the position at the error" if last.startswith("Error") else "")
+        middle = n - 1 - (1 if ending else 0)
+        text = "the set-up"
+        if middle:
+            text += f", one per {'phase' if self.every == 'phase' else 'Game-Turn'} ({middle})"
+        if ending:
+            text += f" and {ending}"
+        return f"{n}: {text}"
+
+
+END_LABEL = "End of the game"
+
 
 class _Stop(Exception):
     """Raised from the phase-end callback to end a replay after ``last_turn``."""
@@ -219,10 +238,13 @@ def replay_game(scenario: Scenario, seed: int, game_index: int, policies: dict |
     """Play a game again with its event log and keep the positions to draw.
 
     ``every="turn"`` keeps the set-up and the position at the end of each Game-Turn,
-    ``"phase"`` the position at the end of every phase; a last frame ``"End of the game"``
-    follows when end-of-game scoring changed the position. ``last_turn`` stops the game
-    after that Game-Turn (no final result then). A game that raises ends the replay at the
-    position where it did, with the error in ``Replay.error``.
+    ``"phase"`` the position at the end of every phase; a game played to its end has a last
+    frame ``"End of the game"`` whose events are the end-of-game scoring (``("score", turn,
+    {"cause", "rule", "vp", ...})``, from the driver's ``end_scoring``; the game's own event
+    log does not hold them), so that every change of the VP total has its events.
+    ``last_turn`` stops the game after that Game-Turn (no final result then). A game that
+    raises ends the replay at the position where it did, with the error in
+    ``Replay.error``.
     """
     from gwe_fast.games import driver
 
@@ -257,9 +279,13 @@ def replay_game(scenario: Scenario, seed: int, game_index: int, policies: dict |
         sections.clear()
         taken = upto
 
+    causes = [None]                         # the VP by cause at the latest phase end
+
     def capture(g, phase: str) -> None:
         nonlocal phasing, phase_start
         st = g.state
+        if "vp_cause" in getattr(g, "ENGINE_ARRAYS", {}):
+            causes[0] = g.arr("vp_cause").copy()
         turn = int(st.turn)
         if last_turn is not None and turn > last_turn:
             raise _Stop
@@ -289,11 +315,37 @@ def replay_game(scenario: Scenario, seed: int, game_index: int, policies: dict |
             sections.append((phase_start, "the phase that raised the error"))
         add(f"Error in Game-Turn {int(game.state.turn)}", int(game.state.turn),
             game.state.copy(), len(log))
-    elif stopped is None and (len(log) > taken or int(game.state.vp) != frames[-1].vp):
-        if len(log) > taken:
+    elif stopped is None:
+        scores = _end_scoring(drv, game, causes[0])
+        if len(log) > taken or scores:
             sections.append((taken, "end of the game"))
-        add("End of the game", int(game.state.turn), game.state.copy(), len(log))
+        add(END_LABEL, int(game.state.turn), game.state.copy(), len(log))
+        frames[-1].events.extend(("score", int(game.state.turn), s) for s in scores)
     return Replay(scenario, spec, every, frames, result, error, stopped, seconds)
+
+
+def _end_scoring(drv, game, before) -> list[dict]:
+    """The end-of-game scoring as events: the driver's ``end_scoring``, and a line for any
+    VP of another cause that changed after the last phase (so the events add up to the VP
+    change of the last frame)."""
+    scores = [dict(s) for s in getattr(drv, "end_scoring", lambda g: [])(game)]
+    if before is None or "vp_cause" not in getattr(game, "ENGINE_ARRAYS", {}):
+        return scores
+    change = game.arr("vp_cause") - before
+    named = {s["cause"] for s in scores}
+    for cause, vp in zip(game.VP_CAUSES, change.tolist()):
+        if vp and cause not in named:
+            scores.append({"cause": cause, "vp": int(vp), "what": cause.replace("_", " ")})
+    return scores
+
+
+def default_out(scenario: Scenario, seed: int, game_index: int) -> Path:
+    """Where ``gwe replay`` writes without ``--out``:
+    ``results/replays/<scenario>-seed<S>-game<I>.html`` (git-ignored)."""
+    from gwe_fast.runner.batch import run_name
+
+    return (Path("results") / "replays"
+            / f"{run_name(scenario)}-seed{seed}-game{game_index}.html")
 
 
 # --- comparing with the results row ----------------------------------------------------------
@@ -406,11 +458,29 @@ class EventWriter:
             "eliminated": lambda: (f"{f['unit']} <b>eliminated</b> ({f['cause']}"
                                    + (", surrounded" if d.get("surrounded") else "") + ")"),
             "withdrawal": lambda: f"{f['unit']} withdraws via {f['via']} to {f['to']}",
+            "score": lambda: self.score(d),
         }.get(kind)
         if text is not None and all(k in d for k in _KEYS.get(kind, ())):
             return kind, text()
         detail = ", ".join(f"{html.escape(k)} {v}" for k, v in f.items())
         return kind, f"{html.escape(kind.replace('_', ' '))}{': ' + detail if detail else ''}"
+
+    def score(self, d: dict) -> str:
+        """An end-of-game score: the rule, what scored (towns with their values, units),
+        and the points, ``<b>+3 VP</b>``."""
+        rule = f" ({html.escape(d['rule'])})" if d.get("rule") else ""
+        items = [f"{self.place(c)} {self.hex(c)} ({v})"
+                 for c, v in zip(d.get("cells", ()), d.get("values", ()))]
+        items += [self.unit(i) for i in d.get("units", ())]
+        listed = ": " + ", ".join(items) if items else (
+            ": none" if "cells" in d or "units" in d else "")
+        return (f"End of the game{rule}: {html.escape(str(d.get('what', d['cause'])))}"
+                f"{listed}; <b>{int(d['vp']):+d} VP</b>")
+
+    def place(self, cell: int) -> str:
+        names = self.__dict__.setdefault(
+            "_places", {p.cell: p.name for p in self.sc.places})
+        return html.escape(names.get(int(cell), "town"))
 
     def frame_html(self, frame: Frame) -> tuple[str, dict]:
         """The frame's log as an HTML list, and its counts (events, dice, decisions)."""
@@ -462,7 +532,7 @@ _KEYS = {"move": ("unit", "to", "mp"), "rail_move": ("unit", "path"), "entrain":
                     "result"),
          "retreat": ("units", "path"), "advance": ("unit", "path"),
          "step_loss": ("unit", "steps", "cause"), "eliminated": ("unit", "cause"),
-         "withdrawal": ("unit", "via", "to")}
+         "withdrawal": ("unit", "via", "to"), "score": ("cause", "vp")}
 
 
 # --- drawing and the page -----------------------------------------------------------------------
@@ -551,7 +621,7 @@ def page_html(rp: Replay, pictures: Rendered, check: tuple[bool, str] = (True, "
              ("Options", options), ("Policies", policies),
              ("Seed", f"master seed {spec.seed}, game index {spec.game_index}"),
              ("Result", ending),
-             ("Frames", f"{len(rp.frames)}, one per {'phase' if rp.every == 'phase' else 'Game-Turn'}"),
+             ("Frames", rp.frames_description()),
              ("Made by", f"gwe_fast {__version__}, data hash {sc.data_hash}")]
     if spec.source:
         facts.append(("From", spec.source))

@@ -200,7 +200,7 @@ def resolve_policies(policies: dict[str, str] | None, game: str = "gwe") -> dict
         if key not in SIDES:
             names = ", ".join(list(SIDES) + sorted(aliases))
             raise PolicyError(f"unknown side {side!r} (sides: {names})")
-        make_policy(spec)                           # fails now, not in a worker, if it is bad
+        make_policy(spec, game)                     # fails now, not in a worker, if it is bad
         out[key] = _canonical_spec(spec)
     return out
 
@@ -347,7 +347,9 @@ def player_for(job: Job) -> Player:
     if p is None:
         from gwe_fast.scenario.loader import load_scenario
 
-        sc = load_scenario(job.ref, dict(job.options))
+        # the process that started the run checked where the scenario's files are (and the
+        # user may have allowed files elsewhere); the data hash below proves it is the same
+        sc = load_scenario(job.ref, dict(job.options), allow_outside_paths=True)
         if sc.data_hash != job.data_hash:
             raise RuntimeError(f"scenario {job.ref} here differs from the one the run was "
                                f"started with (data hash {sc.data_hash}, not {job.data_hash})")
@@ -990,28 +992,56 @@ def format_seconds(s: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
+def side_words(scenario: Scenario) -> tuple[dict[str, str], str | None, Callable | None]:
+    """What the game's rules call each side (``{"allied": "Russian", ...}``), the side whose
+    score the VP total is, and the function giving the winner of a level of victory; the
+    side names alone for a game without an engine."""
+    d = _driver(scenario.game)
+    names = {side: side.capitalize() for side in SIDES}
+    if d is None:
+        return names, None, None
+    return ({**names, **getattr(d, "SIDE_NAMES", {})}, getattr(d, "VP_FOR", None),
+            getattr(d, "winner_of", None))
+
+
 def format_summary(summary: BatchSummary, scenario: Scenario) -> list[str]:
-    """The lines ``gwe run`` prints at the end of a run."""
+    """The lines ``gwe run`` prints at the end of a run. Sides are ``allied`` and ``central``
+    as in the columns, with the game's own name for each; a level of victory keeps the
+    rulebook's name and says which side it is a win for."""
     n = summary.games
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
     now = f", {summary.played} played now" if summary.played != n else ""
     lines = [f"{scenario.name} ({scenario.key}), seed {_seed_of(summary)}: "
              f"{plural(n, 'game')}{now}, in {format_seconds(summary.seconds)} "
              f"({rate:.2f} games/s) -> {summary.rows_path}"]
+    names, vp_for, winner_of = side_words(scenario)
     if n:
-        width = max(len(k) for k in ["level of victory", *levels_of(scenario, summary.results)])
-        lines.append(f"  {'level of victory':<{width}}  games   share   95 % interval")
-        for level in levels_of(scenario, summary.results):
+        levels = levels_of(scenario, summary.results)
+        def side_of(lv: str) -> str:
+            if not winner_of or lv in (ERROR, SETUP_ONLY):
+                return ""
+            w = winner_of(lv)
+            return f"{w} wins" if w in SIDES else "no winner"
+        sides = {lv: side_of(lv) for lv in levels}
+        width = max(len(k) for k in ["level of victory", *levels])
+        sw = max(len(v) for v in ["side", *sides.values()])
+        lines.append(f"  {'level of victory':<{width}}  {'side':<{sw}}  games   share   "
+                     f"95 % interval")
+        for level in levels:
             k = summary.results.get(level, 0)
             lo, hi = wilson(k, n)
-            lines.append(f"  {level:<{width}}  {k:5d}  {100 * k / n:5.1f}%   "
-                         f"{100 * lo:5.1f}% - {100 * hi:5.1f}%")
-        wins = ", ".join(f"{w} {100 * k / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
-                         for w, (k, lo, hi) in summary.intervals("winners").items())
-        lines.append(f"  winner: {wins}")
+            lines.append(f"  {level:<{width}}  {sides[level]:<{sw}}  {k:5d}  "
+                         f"{100 * k / n:5.1f}%   {100 * lo:5.1f}% - {100 * hi:5.1f}%")
+        seen = summary.intervals("winners")
+        both = {w: seen.get(w, (0, *wilson(0, n))) for w in SIDES}    # a side with no win too
+        wins = ", ".join(f"{w}{f' ({names[w]})' if w in names else ''} {100 * k / n:.1f}% "
+                         f"({100 * lo:.1f}-{100 * hi:.1f}%)"
+                         for w, (k, lo, hi) in {**both, **seen}.items())
+        lines.append(f"  wins: {wins}")
         lo, hi = summary.vp_ci
         ci = f" (95 % interval {lo:.2f} to {hi:.2f})" if math.isfinite(lo) else ""
-        lines.append(f"  mean VP: {summary.mean_vp:.2f}{ci}")
+        whose = f" ({names[vp_for]} VP, the {vp_for} side's score)" if vp_for else ""
+        lines.append(f"  mean VP{whose}: {summary.mean_vp:.2f}{ci}")
     lines.append(f"  errors: {summary.errors}")
     if summary.not_played:
         lines.append(f"  not played: {len(summary.not_played)} "

@@ -40,8 +40,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-#: 2: per-game columns are the common ones plus the driver's RECORD_FIELDS; winner column
-FORMAT_VERSION = 2
+#: 2: per-game columns are the common ones plus the driver's RECORD_FIELDS; winner column.
+#: 3: every column names a side ``allied`` or ``central`` (The Great War in the East's
+#: ``vp_russian_*`` and ``vp_central_powers_*`` became ``vp_allied_*`` and ``vp_central_*``,
+#: its per-turn ``towns_held_russian`` and ``towns_vp_russian`` ``towns_*_allied``)
+FORMAT_VERSION = 3
 KEY = "game_index"
 ROW_GROUP = 65536          # rows per row group when a finished file is rewritten in order
 

@@ -30,6 +30,7 @@ import json
 import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ import pyarrow.parquet as pq
 
 from gwe_fast import __version__
 from gwe_fast.analysis.stats import mean_ci, wilson
-from gwe_fast.scenario.errors import Fault, ScenarioError
+from gwe_fast.scenario.errors import GIVEN, Fault, ScenarioError
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.scenario.tomlfile import read_toml
 
@@ -135,6 +136,9 @@ class Sweep:
     description: str = ""
     source: Source = Source("command line", "")
     scenario_source: Source = Source("command line", "--scenario")
+    #: read scenario files outside the scenario's folder and the bundled data (the command
+    #: line's --allow-outside-paths; never from a sweep file)
+    allow_outside_paths: bool = False
 
 
 # --- paths into scenario data ------------------------------------------------------------------
@@ -236,38 +240,50 @@ def _part_of(parts: list) -> tuple[str, list]:
 
 # --- loading a cell's scenario ----------------------------------------------------------------
 
-def _raw_parts(ref: str) -> tuple[str, Path, dict, list[Fault]]:
-    """The scenario file (after ``extends``) and the files it names, as TOML data."""
-    from gwe_fast.scenario.loader import Checker, _extend, resolve
+def _split_overrides(overrides: dict[str, Any] | None) -> tuple[dict, dict]:
+    """Overrides of the scenario file (applied before the files it names are read, so that
+    ``scenario.map = "other.toml"`` reads that file) and of the named files."""
+    first, then = {}, {}
+    for text, value in (overrides or {}).items():
+        part, keys = _part_of(parse_path(text))
+        if part == "scenario" and keys[:2] == ["scenario", "extends"]:
+            raise ValueError("scenario.extends cannot be set by a sweep (set the values it "
+                             "would change instead)")
+        (first if part == "scenario" else then)[text] = value
+    return first, then
 
-    key, path = resolve(ref)
-    faults: list[Fault] = []
-    shown = str(path)
-    data, text, f = read_toml(path, shown)
-    faults += f
-    if data is None:
+
+def _raw_parts(ref: str, overrides: dict[str, Any] | None = None,
+               allow_outside_paths: bool = False) -> tuple[str, Path, dict, list[Fault]]:
+    """The scenario file (after ``extends``) and the files it names, as TOML data, with the
+    overrides of the scenario file applied first: the files are those the overridden
+    scenario names, confined to its folder and the bundled data like any scenario's
+    (``allow_outside_paths``). Raises ``ScenarioError`` when a file cannot be read, and
+    ValueError for an override path that does not exist."""
+    from gwe_fast.scenario.loader import read_parts
+
+    first, _ = _split_overrides(overrides)
+
+    def edit(data: dict) -> None:
+        for text, value in first.items():
+            _, keys = _part_of(parse_path(text))
+            set_path(data, keys, copy.deepcopy(value), root="the scenario file")
+
+    key, path, parts, faults = read_parts(ref, allow_outside_paths, edit)
+    if parts is None or faults:
         raise ScenarioError(faults)
-    data = _extend(data, path, faults)
-    if data is None:
-        raise ScenarioError(faults)
-    parts = {"scenario": (data, Checker(shown, text, faults))}
-    sc = data.get("scenario", {})
-    for part in PARTS:
-        rel = sc.get(part) if isinstance(sc, dict) else None
-        if isinstance(rel, str):
-            ppath = path.parent / rel
-            pdata, ptext, pf = read_toml(ppath, str(ppath))
-            faults += pf
-            parts[part] = (pdata, Checker(str(ppath), ptext, faults))
     return key, path, parts, faults
 
 
 def load_cell_scenario(ref: str, options: dict[str, Any],
-                       overrides: dict[str, Any] | None = None) -> Scenario:
+                       overrides: dict[str, Any] | None = None,
+                       allow_outside_paths: bool = False) -> Scenario:
     """``load_scenario(ref, options)`` with scenario values replaced by path first.
 
     The replaced data goes through the same checks as a file: a value of the wrong type, or
-    one that breaks a table (victory bands that overlap…), raises ``ScenarioError``.
+    one that breaks a table (victory bands that overlap…), raises ``ScenarioError``; so does
+    a file path (``scenario.map`` …) outside the scenario's folder and the bundled data,
+    unless ``allow_outside_paths``.
 
     >>> sc = load_cell_scenario("brusilov/historical", {},
     ...                         {"tables.victory_levels.band[2].max": 30,
@@ -278,12 +294,10 @@ def load_cell_scenario(ref: str, options: dict[str, Any],
     from gwe_fast.scenario.loader import _build, load_scenario
 
     if not overrides:
-        return load_scenario(ref, options)
-    key, path, parts, faults = _raw_parts(ref)
-    if faults:
-        raise ScenarioError(faults)
+        return load_scenario(ref, options, allow_outside_paths=allow_outside_paths)
+    key, path, parts, _ = _raw_parts(ref, overrides, allow_outside_paths)
     parts = {k: (copy.deepcopy(d), chk) for k, (d, chk) in parts.items()}
-    for text, value in overrides.items():
+    for text, value in _split_overrides(overrides)[1].items():
         part, keys = _part_of(parse_path(text))
         if part not in parts or parts[part][0] is None:
             raise ValueError(f"the scenario names no {part} file")
@@ -682,6 +696,13 @@ def sweep_from_args(scenario: str, vary: list[str] | None = None,
 def _relocate(fault: Fault, cell: Cell, base_faults: set) -> Fault:
     """A loader fault caused by a cell's setting, re-told at the place the setting came from."""
     key = fault.key
+    if fault.file == GIVEN:                     # an option value of the cell
+        name = key.split("=", 1)[0]
+        if name not in cell.options:
+            return fault
+        # an unknown name is one fault whatever its values; a bad value names itself
+        named = fault.message.startswith(("unknown option", "option "))
+        return cell.options[name].source.fault(fault.message if named else str(fault))
     if key.startswith("options."):
         name = key.split(".", 1)[1]
         if name in cell.options:
@@ -715,8 +736,9 @@ def prepare(sweep: Sweep) -> list[tuple[Cell, Scenario]]:
 
     faults: list[Fault] = []
     game = None
+    outside = sweep.allow_outside_paths
     try:
-        game = load_scenario(sweep.scenario).game
+        game = load_scenario(sweep.scenario, allow_outside_paths=outside).game
         base_faults: set = set()
     except ScenarioError as exc:
         if all(f.key == "" and f.line is None for f in exc.faults):   # no such scenario
@@ -733,18 +755,18 @@ def prepare(sweep: Sweep) -> list[tuple[Cell, Scenario]]:
                 continue
             checked.add(s.value)
             try:
-                make_policy(s.value)
+                make_policy(s.value, game)
             except PolicyError as exc:
                 faults.append(s.source.fault(str(exc)))
         options = {k: s.value for k, s in cell.options.items()}
         overrides = {k: s.value for k, s in cell.overrides.items()}
         try:
-            sc = load_cell_scenario(sweep.scenario, options, overrides)
+            sc = load_cell_scenario(sweep.scenario, options, overrides, outside)
         except ScenarioError as exc:
             faults += [_relocate(f, cell, base_faults) for f in exc.faults]
             continue
         except ValueError as exc:      # an override path that does not exist
-            bad = _bad_override(sweep.scenario, options, cell)
+            bad = _bad_override(sweep.scenario, options, cell, outside)
             faults.append(bad if bad is not None else sweep.source.fault(str(exc)))
             continue
         out.append((cell, sc))
@@ -775,9 +797,18 @@ def _canonical_sides(policies: dict[str, Setting], game: str | None
     return out, faults
 
 
-def _bad_override(ref: str, options: dict, cell: Cell) -> Fault | None:
+def _bad_override(ref: str, options: dict, cell: Cell,
+                  allow_outside_paths: bool = False) -> Fault | None:
     """The first override of a cell whose path does not exist in the scenario data."""
-    _, _, parts, _ = _raw_parts(ref)
+    for path, s in cell.overrides.items():
+        try:
+            _split_overrides({path: s.value})
+        except ValueError as exc:
+            return s.source.fault(f"cannot set {path}: {exc}")
+    try:
+        _, _, parts, _ = _raw_parts(ref, allow_outside_paths=allow_outside_paths)
+    except ScenarioError:
+        return None
     parts = {k: copy.deepcopy(d) for k, (d, _) in parts.items()}
     for path, s in cell.overrides.items():
         part, keys = _part_of(parse_path(path))
@@ -835,45 +866,62 @@ def toml_dumps(data: dict) -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def write_cell_scenario(ref: str, overrides: dict[str, Any], folder: Path) -> Path:
+def write_cell_scenario(ref: str, overrides: dict[str, Any], folder: Path,
+                        allow_outside_paths: bool = False) -> Path:
     """Write a scenario with overrides applied as files in ``folder`` (the scenario file, and
     the map, counters and tables files it names: copied, or rewritten when overridden), so
-    that worker processes and later runs load it like any scenario file. Returns the
-    scenario file."""
-    key, path, parts, faults = _raw_parts(ref)
-    if faults:
-        raise ScenarioError(faults)
+    that worker processes and later runs load it like any scenario file, and the folder
+    keeps a record of the cell's inputs. Only the files the loader reads are copied (in the
+    scenario's folder or the bundled data, unless ``allow_outside_paths``), and each copy
+    keeps the permissions of its source. Returns the scenario file."""
+    from gwe_fast.scenario.tomlfile import read_text
+
+    key, path, parts, faults = _raw_parts(ref, overrides, allow_outside_paths)
     data = {k: copy.deepcopy(d) for k, (d, _) in parts.items()}
+    sources = {k: Path(chk.shown) for k, (_, chk) in parts.items() if k != "scenario"}
     touched = set()
-    for text, value in overrides.items():
+    for text, value in _split_overrides(overrides)[1].items():
         part, keys = _part_of(parse_path(text))
         set_path(data[part], keys, copy.deepcopy(value), root=f"the {part} file")
         touched.add(part)
     folder.mkdir(parents=True, exist_ok=True)
     scenario = data["scenario"]
-    src = scenario.get("scenario", {})
     for part in PARTS:
         if part not in data or data[part] is None:
             continue
         name = f"{part}.toml"
         target = folder / name
+        mode = _mode(sources[part])
         if part in touched:
-            _write_checked(target, data[part])
+            _write_checked(target, data[part], mode)
         else:
-            target.write_bytes((path.parent / src[part]).read_bytes())
+            _write_text(target, read_text(sources[part]), mode)
         scenario["scenario"][part] = name
     out = folder / f"{Path(path).stem}.toml"
-    _write_checked(out, scenario)
+    _write_checked(out, scenario, _mode(Path(path)))
     return out
 
 
-def _write_checked(path: Path, data: dict) -> None:
+def _mode(path: Path) -> int:
+    """The permission bits of ``path`` (a copy keeps them: a private file stays private)."""
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def _write_text(path: Path, text: str, mode: int | None = None) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    if mode is not None:
+        os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+def _write_checked(path: Path, data: dict, mode: int | None = None) -> None:
     text = toml_dumps(data)
     if tomllib.loads(text) != data:          # never a silently different scenario
         raise RuntimeError(f"writing {path} does not reproduce its data")
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    _write_text(path, text, mode)
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -975,6 +1023,11 @@ class CellIncomplete(RuntimeError):
     """Some games of a cell could not be played (a worker process died playing them)."""
 
 
+def default_folder(sweep: Sweep) -> Path:
+    """Where ``gwe sweep`` writes without ``--out``: ``results/sweeps/<name>`` (git-ignored)."""
+    return Path("results") / "sweeps" / sweep.name.replace("/", "-")
+
+
 def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
               log: Callable[[str], None] | None = None,
               progress: Callable[[int, int, float], None] | None = None,
@@ -1005,7 +1058,8 @@ def run_sweep(sweep: Sweep, out: Path, workers: int = 1,
         if cell.overrides:
             folder = (out / "scenarios" / stem).resolve()
             ref = write_cell_scenario(sweep.scenario, {k: s.value for k, s in
-                                                       cell.overrides.items()}, folder)
+                                                       cell.overrides.items()}, folder,
+                                      sweep.allow_outside_paths)
             sc = load_scenario(ref, {k: s.value for k, s in cell.options.items()})
         runs.append(CellRun(cell, sc, out / names[cell.name],
                             out / f"{stem}.turns.parquet" if sweep.per_turn else None))

@@ -298,6 +298,19 @@ def pair_path(games_dir: Path, allied: str, central: str) -> Path:
     return Path(games_dir) / f"{_slug(allied)}--{_slug(central)}.parquet"
 
 
+def default_out(scenario: Scenario, folder: Path = Path("results") / "tournaments") -> Path:
+    """Where ``gwe tournament`` writes without ``--out``: ``results/tournaments/<scenario>.md``,
+    a folder of the user's own (git-ignored), never the committed studies in ``results/``.
+
+    >>> from gwe_fast import load_scenario
+    >>> str(default_out(load_scenario("brusilov/historical")))
+    'results/tournaments/brusilov-historical.md'
+    """
+    from gwe_fast.runner.batch import run_name
+
+    return Path(folder) / f"{run_name(scenario)}.md"
+
+
 def games_dir_for(out: Path) -> Path:
     """Where a tournament written to ``out`` keeps the Parquet file of each pair."""
     out = Path(out)
@@ -344,7 +357,7 @@ def run_tournament(scenario: Scenario, specs: list[str], games: int, seed: int,
     if ladder_only and len(specs) < 2:
         raise ValueError("a ladder-only tournament needs at least two policies")
     for s in specs + others:
-        make_policy(s)                       # a bad spec fails here, before any game
+        make_policy(s, scenario.game)        # a bad spec fails here, before any game
     vp_for = getattr(driver(scenario.game), "VP_FOR", "allied")
     games_dir = Path(games_dir)
     games_dir.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: the ``file`` of a fault in an option value the caller gave (``--option NAME=VALUE`` on the
+#: command line, ``options=`` in Python), not in a scenario file; its ``key`` is
+#: ``NAME=VALUE``
+GIVEN = "<options given>"
+
 
 @dataclass(frozen=True)
 class Fault:
@@ -19,6 +24,8 @@ class Fault:
     line: int | None = None
 
     def __str__(self) -> str:
+        if self.file == GIVEN:
+            return f"option {self.key}: {self.message}"
         where = f"{self.file}:{self.line}" if self.line else self.file
         key = f" [{self.key}]" if self.key else ""
         return f"{where}:{key} {self.message}"

@@ -2,8 +2,10 @@
 
 ``check_tables(game, data)`` takes the parsed file (``tomllib.load``) of game ``"gwe"``
 (The Great War in the East / Brusilov Offensive) or ``"kb"`` (The Kaiser's Battle) and returns
-a list of ``(key_path, message)`` faults, empty when the file is sound. It uses the standard
-library only and never raises on bad data: every fault is reported, not just the first.
+a list of ``(key_path, message)`` faults, empty when the file is sound. It never raises on bad
+data: every fault is reported, not just the first. Every number is checked against the range
+of its kind in ``gwe_fast.scenario.limits`` (which fits the dtype that will hold it), so no
+integer of a sound file can overflow an array of the engines.
 
 The file format
 ===============
@@ -65,7 +67,10 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-__all__ = ["check_tables", "GAMES", "TERRAIN_NAMES"]
+from gwe_fast.scenario import limits
+from gwe_fast.scenario.limits import COUNT, MODIFIER, MULTIPLIER, TURN, VP, VP_TOTAL
+
+__all__ = ["check_tables", "turn_schedule_ends", "GAMES", "TERRAIN_NAMES"]
 
 Fault = tuple[str, str]
 
@@ -166,36 +171,37 @@ class _Node:
 
 
 class _Int(_Node):
-    def __init__(self, lo: int | None = None, hi: int | None = None) -> None:
-        self.lo, self.hi = lo, hi
+    """An integer of a kind of ``limits`` (its range fits the dtype that holds it), within
+    ``lo..hi`` when given."""
+
+    def __init__(self, kind: limits.Kind, lo: int | None = None, hi: int | None = None) -> None:
+        self.kind, self.lo, self.hi = kind, lo, hi
         self.what = "an integer"
 
     def accepts(self, v: Any) -> bool:
         return _is_int(v)
 
     def check(self, v: Any, path: str, f: _Faults) -> None:
-        if not _is_int(v):
-            f.add(path, f"must be an integer, not {_kind(v)}.")
-        elif self.lo is not None and v < self.lo:
-            f.add(path, f"is {v}, below the least allowed value {self.lo}.")
-        elif self.hi is not None and v > self.hi:
-            f.add(path, f"is {v}, above the greatest allowed value {self.hi}.")
+        msg = self.kind.fault(v, self.lo, self.hi)
+        if msg is not None:
+            f.add(path, msg + ".")
 
 
 class _Num(_Node):
+    """A number of a kind of ``limits`` (finite, in the kind's range)."""
+
     what = "a number"
 
-    def __init__(self, lo: float | None = None) -> None:
-        self.lo = lo
+    def __init__(self, kind: limits.Kind) -> None:
+        self.kind = kind
 
     def accepts(self, v: Any) -> bool:
         return isinstance(v, (int, float)) and not isinstance(v, bool)
 
     def check(self, v: Any, path: str, f: _Faults) -> None:
-        if not self.accepts(v):
-            f.add(path, f"must be a number, not {_kind(v)}.")
-        elif self.lo is not None and v < self.lo:
-            f.add(path, f"is {v}, below the least allowed value {self.lo}.")
+        msg = self.kind.fault(v)
+        if msg is not None:
+            f.add(path, msg + ".")
 
 
 class _Bool(_Node):
@@ -336,7 +342,7 @@ def _check_die_list(v: list, path: str, f: _Faults) -> None:
         f.add(path, f"die rolls must run 1, 2, 3 ... without gaps or repeats; found {v}.")
 
 
-_DIE = _Arr(_Int(1), min_len=1, extra=_check_die_list)
+_DIE = _Arr(_Int(COUNT, 1), min_len=1, extra=_check_die_list)
 
 
 def _check_rolls(v: list, path: str, f: _Faults) -> None:
@@ -345,7 +351,7 @@ def _check_rolls(v: list, path: str, f: _Faults) -> None:
         f.add(path, f"die rolls must be listed once each in ascending order; found {v}.")
 
 
-_ROLLS = _Arr(_Int(1, 6), extra=_check_rolls)
+_ROLLS = _Arr(_Int(COUNT, 1, 6), extra=_check_rolls)
 
 
 def _check_aligned(heading: str, *others: str) -> Callable[[dict, str, _Faults], None]:
@@ -418,10 +424,12 @@ def _check_bands(lo_key: str, hi_key: str, low: str, high: str,
 
 
 def _turn_bands(fields: dict[str, _Node], open_last: bool = True) -> _Arr:
-    return _rows(
-        _Tbl(required={"first_turn": _Int(1), **fields}, optional={"last_turn": _Int(1)}),
+    out = _rows(
+        _Tbl(required={"first_turn": _Int(TURN), **fields}, optional={"last_turn": _Int(TURN)}),
         extra=_check_bands("first_turn", "last_turn", "never", "may" if open_last else "never"),
     )
+    out.turn_schedule = True        # found by ``turn_schedule_ends``
+    return out
 
 
 def _check_unique(key: str) -> Callable[[list, str, _Faults], None]:
@@ -529,9 +537,9 @@ _GWE_TERRAIN_ROW = _Tbl(
         "combat": _GweCombat(),
     },
     optional={
-        "move": _Arr(_Either(_Int(1), _Lit("P"), what='an integer or "P"'), length=4,
+        "move": _Arr(_Either(_Int(COUNT, 1), _Lit("P"), what='an integer or "P"'), length=4,
                      length_why=_TCR4),
-        "move_add": _Arr(_Int(0), length=4, length_why=_TCR4),
+        "move_add": _Arr(_Int(COUNT), length=4, length_why=_TCR4),
         "move_rule": _Str(("as_other_terrain", "see_case")),
         "move_see": _CASE,
         "combat_see": _CASE,
@@ -660,7 +668,7 @@ _GWE_CRT_OPTIONS = _Tbl(required={
     "defender": _option_rows(("1", "2", "3", "E")),
 })
 
-_SIDES_TABLE = _Tbl(required={"russian": _Int(0), "central_powers": _Int(0)})
+_SIDES_TABLE = _Tbl(required={"russian": _Int(COUNT), "central_powers": _Int(COUNT)})
 
 
 def _depot_extra(t: dict, path: str, f: _Faults) -> None:
@@ -683,8 +691,8 @@ _GWE_DEPOTS = _Tbl(required={
     "case": _CASE,
     "max_per_turn": _SIDES_TABLE,
     "max_on_map": _SIDES_TABLE,
-    "russian": _turn_bands({"depots": _Int(0)}),
-    "central_powers": _turn_bands({"depots": _Int(0)}),
+    "russian": _turn_bands({"depots": _Int(COUNT)}),
+    "central_powers": _turn_bands({"depots": _Int(COUNT)}),
 }, extra=_depot_extra)
 
 
@@ -693,8 +701,9 @@ def _step_table() -> _Tbl:
 
 
 _VP_ROW = _Tbl(
-    required={"vp": _Int(), "cause": _SNAKE, "text": _TEXT},
-    optional={"first_turn": _Int(1), "last_turn": _Int(1), "scenario": _SNAKE, "rule": _CASE},
+    required={"vp": _Int(VP), "cause": _SNAKE, "text": _TEXT},
+    optional={"first_turn": _Int(TURN), "last_turn": _Int(TURN), "scenario": _SNAKE,
+              "rule": _CASE},
     extra=_check_first_last,
 )
 _VP_SCHEDULE = _Tbl(required={"case": _CASE, "row": _rows(_VP_ROW)})
@@ -702,7 +711,8 @@ _VP_SCHEDULE = _Tbl(required={"case": _CASE, "row": _rows(_VP_ROW)})
 _VICTORY_LEVELS = _Tbl(required={
     "case": _CASE,
     "band": _rows(
-        _Tbl(required={"level": _SNAKE}, optional={"min": _Int(), "max": _Int(), "text": _TEXT}),
+        _Tbl(required={"level": _SNAKE},
+             optional={"min": _Int(VP_TOTAL), "max": _Int(VP_TOTAL), "text": _TEXT}),
         min_len=2,
         extra=_check_bands("min", "max", "must", "must", code_key="level"),
     ),
@@ -751,26 +761,29 @@ GWE_TABLES: dict[str, tuple[str, _Node]] = {
     "crt": ("8.8", _GWE_CRT),
     "crt_options": ("8.9", _GWE_CRT_OPTIONS),
     "stacking_points": ("6.11", _Tbl(required={
-        "case": _CASE, "hq": _Int(0), "regiment": _Int(0), "brigade": _Int(0),
-        "division": _Int(0), "corps": _Int(0), "depot": _Int(0), "armored_car": _Int(0)})),
-    "stacking": ("16.0", _Tbl(required={"case": _CASE, "max_points": _Int(1)},
-                              optional={"living_off_land_max_points": _Int(0)})),
+        "case": _CASE, "hq": _Int(COUNT), "regiment": _Int(COUNT), "brigade": _Int(COUNT),
+        "division": _Int(COUNT), "corps": _Int(COUNT), "depot": _Int(COUNT),
+        "armored_car": _Int(COUNT)})),
+    "stacking": ("16.0", _Tbl(required={"case": _CASE, "max_points": _Int(COUNT, 1)},
+                              optional={"living_off_land_max_points": _Int(COUNT)})),
     "tcr": ("17.0", _Tbl(required={
-        "case": _CASE, "russian": _Int(1, 4), "austro_hungarian": _Int(1, 4),
-        "german": _Int(1, 4), "joint_austro_german_crt_row": _Str(("tcr1", "tcr23", "tcr4"))})),
+        "case": _CASE, "russian": _Int(COUNT, 1, 4), "austro_hungarian": _Int(COUNT, 1, 4),
+        "german": _Int(COUNT, 1, 4),
+        "joint_austro_german_crt_row": _Str(("tcr1", "tcr23", "tcr4"))})),
     "rail_capacity": ("18.21-18.22", _Tbl(required={
         "case": _CASE,
-        "russian": _Tbl(required={"stacking_points": _Int(0), "hexes": _Int(0)}),
-        "central_powers": _Tbl(required={"stacking_points": _Int(0), "hexes": _Int(0)})})),
+        "russian": _Tbl(required={"stacking_points": _Int(COUNT), "hexes": _Int(COUNT)}),
+        "central_powers": _Tbl(required={"stacking_points": _Int(COUNT), "hexes": _Int(COUNT)})})),
     "track_limits": ("18.31", _Tbl(required={
         "case": _CASE, "optional": _Bool(),
         "sides": _Arr(_Str(("russian", "central_powers")), min_len=1),
         "railroad": _Arr(_Str(("single_track", "double_track")), min_len=1),
-        "stacking_points": _Arr(_Arr(_Int(0)), min_len=1)}, extra=_track_limits_extra)),
+        "stacking_points": _Arr(_Arr(_Int(COUNT)), min_len=1)}, extra=_track_limits_extra)),
     "supply_range": ("19.1", _Tbl(required={
-        "case": _CASE, "russian": _Int(0), "austro_hungarian": _Int(0), "german": _Int(0)})),
+        "case": _CASE, "russian": _Int(COUNT), "austro_hungarian": _Int(COUNT),
+        "german": _Int(COUNT)})),
     "massed_artillery": ("19.2", _Tbl(required={
-        "case": _CASE, "range": _Int(0), "multiplier": _Int(1),
+        "case": _CASE, "range": _Int(COUNT), "multiplier": _Int(COUNT, 1),
         "defensive_use": _Arr(_Str(("russian", "central_powers")))})),
     "attrition": ("9.22", _Tbl(required={"case": _CASE, "rolls": _ROLLS})),
     "depots": ("20.21-20.23", _GWE_DEPOTS),
@@ -781,23 +794,23 @@ GWE_TABLES: dict[str, tuple[str, _Node]] = {
     "step_replacement_austro_hungarian_attack_on_schedule": ("26.24", _step_table()),
     "step_replacement_russian_attack_on_schedule": ("26.24", _step_table()),
     "reduced_austro_hungarian_movement": ("23.52", _Tbl(required={
-        "case": _CASE, "safe_hexes": _Int(0), "safe_movement_points": _Int(0),
+        "case": _CASE, "safe_hexes": _Int(COUNT), "safe_movement_points": _Int(COUNT),
         "panic_turn_rolls": _ROLLS, "later_rolls": _ROLLS})),
     "armored_car_breakdown": ("24.42", _Tbl(required={
-        "case": _CASE, "safe_movement_points": _Int(0),
-        "row": _rows(_Tbl(required={"movement_points": _Int(1), "rolls": _ROLLS}))},
+        "case": _CASE, "safe_movement_points": _Int(COUNT),
+        "row": _rows(_Tbl(required={"movement_points": _Int(COUNT, 1), "rolls": _ROLLS}))},
         extra=_breakdown_extra)),
     "vp_schedule": ("25.2", _VP_SCHEDULE),
     "victory_levels": ("25.3", _VICTORY_LEVELS),
     "option_vp_costs": ("26.31-26.34", _Tbl(required={
         "case": _CASE,
         "option": _rows(_Tbl(
-            required={"rule": _CASE, "code": _SNAKE, "vp": _Int(), "text": _TEXT},
+            required={"rule": _CASE, "code": _SNAKE, "vp": _Int(VP), "text": _TEXT},
             optional={"per": _SNAKE, "excludes": _Arr(_SNAKE), "effects": _Tbl(optional={
-                k: _Int(0) for k in (
-                    "sga_arrival_turn", "central_powers_reinforcement_delay",
-                    "russian_depots_per_turn", "russian_max_depots_on_map",
-                    "russian_rail_capacity")})}),
+                "sga_arrival_turn": _Int(TURN),
+                **{k: _Int(COUNT) for k in (
+                    "central_powers_reinforcement_delay", "russian_depots_per_turn",
+                    "russian_max_depots_on_map", "russian_rail_capacity")}})}),
             extra=_options_extra)})),
 }
 
@@ -857,10 +870,10 @@ def _kb_terrain_row_extra(t: dict, path: str, f: _Faults) -> None:
 _KB_TERRAIN_ROW = _Tbl(
     required={
         "kind": _Str(("hex", "hexside", "other")),
-        "die_mod": _Int(0),
+        "die_mod": _Int(MODIFIER, 0),
         "combat": _Str(),
     },
-    optional={"move": _Int(1), "move_add": _Int(0), "printed": _TEXT, "note": _TEXT},
+    optional={"move": _Int(COUNT, 1), "move_add": _Int(COUNT), "printed": _TEXT, "note": _TEXT},
     extra=_kb_terrain_row_extra,
 )
 
@@ -872,7 +885,7 @@ def _kb_modifier_rows(rules: tuple[str, ...]) -> _Arr:
             f.add(path, "a modifier row needs exactly one of mod or mod_rule; it has "
                         f"{', '.join(how) if how else 'none'}.")
     return _rows(_Tbl(required={"cause": _SNAKE, "text": _TEXT},
-                      optional={"mod": _Int(), "mod_rule": _Str(rules), "rule": _CASE},
+                      optional={"mod": _Int(MODIFIER), "mod_rule": _Str(rules), "rule": _CASE},
                       extra=extra), extra=_check_unique("cause"))
 
 
@@ -945,7 +958,7 @@ def _drumfire_extra(t: dict, path: str, f: _Faults) -> None:
 _AP_HEADING = _Str(pattern=re.compile(r"^(\d+(-\d+)?|-)$"),
                    describe='a number of points such as "4" or "2-3", or "-"')
 
-_KB_AP_BAND = {"field": _Int(0), "heavy": _Int(0)}
+_KB_AP_BAND = {"field": _Int(COUNT), "heavy": _Int(COUNT)}
 
 KB_TABLES: dict[str, tuple[str, _Node]] = {
     "about": ("", _Tbl(required={"game": _Str(("kb",)), "title": _TEXT, "source": _TEXT})),
@@ -953,14 +966,15 @@ KB_TABLES: dict[str, tuple[str, _Node]] = {
         {"case": _CASE, "cumulative": _Bool(), "note": _TEXT}, _KB_TERRAIN_ROW,
         ("clear", "woods", "hilltop", "town", "swamp", "redoubt", "fieldwork", "wire",
          "minor_river", "excavation"))),
-    "stacking": ("7.0", _Tbl(required={"case": _CASE, "max_points": _Int(1)})),
+    "stacking": ("7.0", _Tbl(required={"case": _CASE, "max_points": _Int(COUNT, 1)})),
     "stacking_points": ("7.1", _Tbl(required={
-        "case": _CASE, "division": _Int(0), "brigade": _Int(0), "regiment": _Int(0),
-        "battalion": _Int(0), "company": _Int(0), "hq": _Int(0)})),
+        "case": _CASE, "division": _Int(COUNT), "brigade": _Int(COUNT), "regiment": _Int(COUNT),
+        "battalion": _Int(COUNT), "company": _Int(COUNT), "hq": _Int(COUNT)})),
     "steps": ("8.5", _Tbl(required={
-        "case": _CASE, "division": _Int(1), "brigade": _Int(1), "regiment": _Int(1),
-        "regimental_replacement": _Int(1), "battalion": _Int(1), "company": _Int(1),
-        "hq": _Int(1)})),
+        "case": _CASE, "division": _Int(COUNT, 1), "brigade": _Int(COUNT, 1),
+        "regiment": _Int(COUNT, 1), "regimental_replacement": _Int(COUNT, 1),
+        "battalion": _Int(COUNT, 1), "company": _Int(COUNT, 1),
+        "hq": _Int(COUNT, 1)})),
     "attacker_die_modifiers": ("8.3", _Tbl(required={
         "case": _CASE, "cumulative": _Bool(),
         "row": _kb_modifier_rows(("per_artillery_point",))})),
@@ -969,30 +983,33 @@ KB_TABLES: dict[str, tuple[str, _Node]] = {
         "row": _kb_modifier_rows(("half_artillery_points", "terrain"))})),
     "advance_after_combat": ("8.83", _Tbl(required={
         "case": _CASE, "units": _Arr(_SNAKE, min_len=1),
-        "die_multiplier": _Arr(_Num(0)), "die_multiplier_turns_1_2": _Arr(_Num(0))},
+        "die_multiplier": _Arr(_Num(MULTIPLIER)),
+        "die_multiplier_turns_1_2": _Arr(_Num(MULTIPLIER))},
         extra=_check_aligned("units", "die_multiplier", "die_multiplier_turns_1_2"))),
     "artillery_points": ("9.81-9.82", _Tbl(required={
-        "case": _CASE, "field_range_from_hq": _Int(0),
+        "case": _CASE, "field_range_from_hq": _Int(COUNT),
         "german": _turn_bands(_KB_AP_BAND), "allied": _turn_bands(_KB_AP_BAND)})),
     "artillery_tracks": ("9.84-9.85", _Tbl(required={
         "case": _CASE,
-        **{side: _Tbl(required={"first_box": _Int(0), "last_box": _Int(0),
-                                "multipliers": _Arr(_Int(1), min_len=1)})
+        **{side: _Tbl(required={"first_box": _Int(COUNT), "last_box": _Int(COUNT),
+                                "multipliers": _Arr(_Int(COUNT, 1), min_len=1)})
            for side in ("allied", "german")}})),
     "counter_battery": ("9.25", _Tbl(required={
-        "case": _CASE, "first_turn": _Int(1), "allocation_multiple": _Int(1), "die": _DIE,
-        "artillery_points": _Arr(_Int(1), min_len=1),
+        "case": _CASE, "first_turn": _Int(TURN), "allocation_multiple": _Int(COUNT, 1),
+        "die": _DIE,
+        "artillery_points": _Arr(_Int(COUNT, 1), min_len=1),
         "results": _Arr(_Arr(_Str(pattern=re.compile(r"^(-|All|[2-9])$"),
                                   describe='a counter-battery result: "-", a divisor 2 to 9, '
                                            'or "All"'), min_len=1), min_len=1)},
         extra=_counter_battery_extra)),
     "persistent_gas": ("9.3", _Tbl(required={
-        "case": _CASE, "first_turn": _Int(1), "points_per_marker": _Int(1),
-        "min_distance_from_friendly": _Int(0), "markers": _Int(0),
-        "movement_multiplier": _Int(1), "step_loss_per_stack": _Int(0),
+        "case": _CASE, "first_turn": _Int(TURN), "points_per_marker": _Int(COUNT, 1),
+        "min_distance_from_friendly": _Int(COUNT), "markers": _Int(COUNT),
+        "movement_multiplier": _Int(COUNT, 1), "step_loss_per_stack": _Int(COUNT),
         "removal_rolls": _ROLLS})),
     "drumfire_barrage": ("9.48", _Tbl(required={
-        "case": _CASE, "min_points": _Int(1), "max_points": _Int(1), "turns": _Arr(_Int(1)),
+        "case": _CASE, "min_points": _Int(COUNT, 1), "max_points": _Int(COUNT, 1),
+        "turns": _Arr(_Int(TURN)),
         "stacking_points": _Arr(_Str(), min_len=1),
         "artillery_points": _Tbl(values=_Arr(_AP_HEADING, min_len=1)),
         "die": _DIE,
@@ -1002,37 +1019,40 @@ KB_TABLES: dict[str, tuple[str, _Node]] = {
         extra=_drumfire_extra)),
     "barrage_limits": ("9.51-9.61", _Tbl(required={
         "case": _CASE, "weather": _Arr(_Str(_WEATHER), min_len=1),
-        "rolling": _Arr(_Int(0)), "rolling_observed": _Arr(_Int(0)), "sos": _Arr(_Int(0)),
-        "rolling_die_per_point": _Int(0), "sos_points_per_die": _Int(1)},
+        "rolling": _Arr(_Int(COUNT)), "rolling_observed": _Arr(_Int(COUNT)),
+        "sos": _Arr(_Int(COUNT)),
+        "rolling_die_per_point": _Int(COUNT), "sos_points_per_die": _Int(COUNT, 1)},
         extra=_check_aligned("weather", "rolling", "rolling_observed", "sos"))),
     "observation": ("9.72", _Tbl(required={
         "case": _CASE, "weather": _Arr(_Str(_WEATHER), min_len=1),
-        "hilltop_range": _Arr(_Int(0))}, extra=_check_aligned("weather", "hilltop_range"))),
+        "hilltop_range": _Arr(_Int(COUNT))}, extra=_check_aligned("weather", "hilltop_range"))),
     "weather": ("11.14", _Tbl(required={
-        "case": _CASE, "first_turn": _Int(1), "automatic_fog_turns": _Arr(_Int(1)),
-        "pm_modifier": _Int(), "pm_turns": _Arr(_Int(1)), "die": _DIE,
+        "case": _CASE, "first_turn": _Int(TURN), "automatic_fog_turns": _Arr(_Int(TURN)),
+        "pm_modifier": _Int(MODIFIER), "pm_turns": _Arr(_Int(TURN)), "die": _DIE,
         "result": _Arr(_Str(_WEATHER), min_len=1)},
         extra=_check_aligned("die", "result"))),
     "air_points": ("12.0", _Tbl(required={
-        "case": _CASE, "first_turn": _Int(1), "german": _Int(0), "allied": _Int(0),
+        "case": _CASE, "first_turn": _Int(TURN), "german": _Int(COUNT), "allied": _Int(COUNT),
         "weather": _Arr(_Str(_WEATHER), min_len=1),
         "available": _Arr(_Str(("all", "half", "none"))),
         "observation_max": _Str(("all", "half", "none")),
-        "interception_divisor": _Int(1),
-        "ground_attack_min_points": _Int(1), "ground_attack_max_points": _Int(1)},
+        "interception_divisor": _Int(COUNT, 1),
+        "ground_attack_min_points": _Int(COUNT, 1), "ground_attack_max_points": _Int(COUNT, 1)},
         extra=_check_aligned("weather", "available"))),
     "supply_states": ("14.13-14.22", _Tbl(required={
         "case": _CASE,
-        "isolated": _Tbl(required={"state": _SNAKE, "defender_die": _Int(0)}),
-        "band": _rows(_Tbl(required={"state": _SNAKE, "defender_die": _Int(0)},
-                           optional={"min": _Int(0), "max": _Int(0)}),
+        "isolated": _Tbl(required={"state": _SNAKE, "defender_die": _Int(MODIFIER, 0)}),
+        "band": _rows(_Tbl(required={"state": _SNAKE, "defender_die": _Int(MODIFIER, 0)},
+                           optional={"min": _Int(COUNT), "max": _Int(COUNT)}),
                       extra=_check_bands("min", "max", "may", "must", code_key="state"))})),
     "opening_movement": ("17.11-17.13", _Tbl(required={
-        "case": _CASE, "german_turn_1": _SNAKE, "german_turn_2_extra_units_die_plus": _Int(),
-        "allied_corps": _Arr(_Int(), min_len=1), "allied_turn_1_die_plus": _Int(),
-        "allied_turn_2_die_plus": _Int()})),
+        "case": _CASE, "german_turn_1": _SNAKE,
+        "german_turn_2_extra_units_die_plus": _Int(MODIFIER),
+        "allied_corps": _Arr(_Int(COUNT), length=2,
+                             length_why="(17.13: the two corps, in the order they move)"), "allied_turn_1_die_plus": _Int(MODIFIER),
+        "allied_turn_2_die_plus": _Int(MODIFIER)})),
     "service_companies": ("15.21", _Tbl(required={
-        "case": _CASE, "first_turn": _Int(1), "die_multiplier": _Int(0)})),
+        "case": _CASE, "first_turn": _Int(TURN), "die_multiplier": _Int(COUNT)})),
     "vp_schedule": ("20.1", _VP_SCHEDULE),
     "victory_levels": ("20.3", _VICTORY_LEVELS),
 }
@@ -1080,6 +1100,28 @@ _SPECS: dict[str, tuple[dict[str, tuple[str, _Node]], Callable[[dict, _Faults], 
     "gwe": (GWE_TABLES, _gwe_cross),
     "kb": (KB_TABLES, _kb_cross),
 }
+
+
+def turn_schedule_ends(game: str, data: dict) -> list[tuple[str, int | None]]:
+    """Every schedule of Game-Turn bands in a sound tables file of ``game``, with the last
+    Game-Turn it covers (None: its last band runs on for ever), e.g.
+    ``("artillery_points.german", 10)``. A scenario may not outlast one."""
+    out: list[tuple[str, int | None]] = []
+
+    def walk(node: _Node, value: Any, path: str) -> None:
+        if getattr(node, "turn_schedule", False) and isinstance(value, list) and value:
+            last = value[-1]
+            out.append((path, last.get("last_turn") if isinstance(last, dict) else None))
+        elif isinstance(node, _Tbl) and isinstance(value, dict):
+            for key, sub in {**node.required, **node.optional}.items():
+                if key in value:
+                    walk(sub, value[key], _join(path, key))
+
+    tables, _ = _SPECS.get(game, ({}, None))
+    for name, (_, node) in tables.items():
+        if isinstance(data, dict) and name in data:
+            walk(node, data[name], name)
+    return out
 
 
 def check_tables(game: str, data: dict) -> list[tuple[str, str]]:

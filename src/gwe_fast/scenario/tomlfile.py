@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 
@@ -11,16 +13,58 @@ from gwe_fast.scenario.errors import Fault
 _LINE_COL = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
-def read_toml(path: Path, shown: str) -> tuple[dict | None, str, list[Fault]]:
-    """Parse ``path``; return ``(data, text, faults)``. ``shown`` is the name used in messages."""
+#: the largest file read as TOML (the bundled files are below 50 kB; docs/scenarios.md)
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def read_text(path: Path) -> str:
+    """The text of the regular file ``path``, at most ``MAX_BYTES`` long.
+
+    Raises ``OSError`` (``FileNotFoundError``, ``IsADirectoryError`` …) when it cannot be
+    read, ``ValueError`` with a sentence when it is not a regular file (a device, a FIFO, a
+    socket: opened without blocking, and never read) or too long, ``UnicodeDecodeError`` when
+    it is not UTF-8.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
     try:
-        text = path.read_text(encoding="utf-8")
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("is not a regular file (a device, pipe or socket is never read)")
+        if st.st_size > MAX_BYTES:
+            raise ValueError(f"is {st.st_size / 2**20:.1f} MiB, more than the "
+                             f"{MAX_BYTES // 2**20} MiB a scenario file may have")
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_BYTES:            # it grew while being read
+            raise ValueError(f"is more than the {MAX_BYTES // 2**20} MiB a scenario file may "
+                             f"have")
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8")
+
+
+def read_toml(path: Path, shown: str) -> tuple[dict | None, str, list[Fault]]:
+    """Parse ``path``; return ``(data, text, faults)``. ``shown`` is the name used in messages.
+
+    Only a regular file of at most ``MAX_BYTES`` is read (``read_text``)."""
+    try:
+        text = read_text(path)
     except FileNotFoundError:
         return None, "", [Fault(shown, "", "file not found")]
     except IsADirectoryError:
         return None, "", [Fault(shown, "", "is a folder, not a TOML file")]
     except UnicodeDecodeError as exc:
         return None, "", [Fault(shown, "", f"is not UTF-8 text ({exc.reason} at byte {exc.start})")]
+    except ValueError as exc:
+        return None, "", [Fault(shown, "", str(exc))]
     except OSError as exc:
         return None, "", [Fault(shown, "", f"cannot be read ({exc.strerror})")]
     try:
@@ -31,6 +75,9 @@ def read_toml(path: Path, shown: str) -> tuple[dict | None, str, list[Fault]]:
         line = int(m.group(1)) if m else None
         msg = _LINE_COL.sub("", msg).strip().rstrip(".")
         return None, text, [Fault(shown, "", f"is not valid TOML: {msg}", line)]
+    except RecursionError:
+        return None, text, [Fault(shown, "", "is not valid TOML: its arrays or tables are "
+                                             "nested too deeply")]
     return data, text, []
 
 

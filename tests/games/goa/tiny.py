@@ -39,6 +39,7 @@ CITIES = {
     "calais": ("france", True, "city"),
     "warsaw": ("russia", True, "city"), "brest_litovsk": ("russia", True, "city"),
     "riga": ("russia", True, "city"), "petrograd": ("russia", False, "city"),
+    "odessa": ("russia", False, "city"),
     "london": ("britain", False, "city"),
     "brussels": ("belgium", True, "city"), "antwerp": ("belgium", True, "fort"),
     "ypres": ("belgium", False, "city"),
@@ -64,6 +65,7 @@ PORTS = {
     "calais": ("france", ["north_sea", "north_atlantic"], False, "calais"),
     "london": ("britain", ["north_sea", "north_atlantic"], False, "london"),
     "scapa_flow": ("britain", ["baltic_sea", "north_sea", "north_atlantic"], True, ""),
+    "odessa": ("russia", ["black_sea"], False, "odessa"),
     "gibraltar": ("britain", ["north_atlantic", "west_mediterranean"], True, ""),
     "antwerp": ("belgium", ["baltic_sea", "north_sea", "north_atlantic"], False, "antwerp"),
     "riga": ("russia", ["baltic_sea"], False, "riga"),
@@ -73,7 +75,11 @@ PORTS = {
     "amsterdam": ("netherlands", ["baltic_sea", "north_sea", "north_atlantic"], False, "amsterdam"),
     "durazzo": ("albania", ["adriatic_sea", "east_mediterranean", "west_mediterranean"], False, "durazzo"),
     "sydney": ("britain", ["indian_ocean", "south_pacific"], True, ""),
+    "san_diego": ("united_states", ["west_pacific"], True, ""),
 }
+#: off-map ports land units may embark at (N.84: an overland connection; C.54)
+EMBARK = {"scapa_flow", "norfolk", "san_diego"}
+COLONIAL_PORTS = {"sydney", "san_diego"}
 
 FRONTS = [
     ("germany", "france", ["metz", "frankfurt", "berlin"], ["verdun", "calais", "paris"], ["britain", "united_states", "belgium"]),
@@ -105,7 +111,7 @@ def raw() -> dict:
     cities = {k: {"name": k.title(), "country": c, "objective": o, "terrain": tr}
               for k, (c, o, tr) in CITIES.items()}
     ports = {k: {"name": k.title(), "country": c, "sea_areas": a, "off_map": off, "city": city,
-                 "colonial": k == "sydney"}
+                 "colonial": k in COLONIAL_PORTS, "units_may_embark": k in EMBARK}
              for k, (c, a, off, city) in PORTS.items()}
     ports["antwerp"]["closed_by"] = "netherlands"
     data = {
@@ -116,9 +122,10 @@ def raw() -> dict:
         "ports": ports,
         "beaches": {"gallipoli": {"country": "turkey", "sea_areas": ["east_mediterranean"],
                                   "no_central_occupation": True, "target_city": "constantinople"}},
-        "squadron_kinds": {c: {"gunnery": [6, 5, 3], "protection": [6, 4, 3]}
-                           for c in ("germany", "britain", "france", "russia", "austria_hungary",
-                                     "italy", "turkey", "united_states", "japan")},
+        "squadron_kinds": {**{c: {"gunnery": [6, 5, 3], "protection": [6, 4, 3]}
+                              for c in ("germany", "britain", "russia", "austria_hungary",
+                                        "italy", "turkey", "united_states", "japan")},
+                           "france": {"gunnery": [5, 4, 2], "protection": [5, 3, 2]}},
         "squadrons": [
             {"country": "britain", "kind": "dreadnought", "base": "scapa_flow", "count": 4},
             {"country": "britain", "kind": "battlecruiser", "base": "scapa_flow", "count": 1},
@@ -132,6 +139,10 @@ def raw() -> dict:
             {"country": "austria_hungary", "kind": "dreadnought", "base": "trieste", "count": 1},
             {"country": "italy", "kind": "dreadnought", "base": "venice", "count": 1},
             {"country": "united_states", "kind": "dreadnought", "base": "norfolk", "count": 2},
+            {"country": "united_states", "kind": "battleship", "base": "san_diego", "count": 2,
+             "colonial": True},
+            {"country": "japan", "kind": "dreadnought", "base": "japan", "factors_of": "france",
+             "arrives": "1916-01", "if_neutral": True, "colonial": True},
         ],
         "naval_combat_chart": {
             "columns": [1, 8, 16, 24, 32, 40],
@@ -144,22 +155,44 @@ def raw() -> dict:
         "tenney": {"hit_divisor": 2, "heavy_divisor": 2},
         "colonies": {
             "egypt": {"country": "britain", "sea_areas": ["east_mediterranean", "indian_ocean"],
-                      "neighbors": ["syria"], "defense": 5},
+                      "neighbors": ["syria", "libya", "abyssinia"], "defense": 5},
             "kamerun": {"country": "germany", "sea_areas": ["north_atlantic", "south_atlantic"],
                         "neighbors": ["biafra"], "defense": 5},
             "biafra": {"country": "britain", "sea_areas": ["north_atlantic", "south_atlantic"],
                        "neighbors": ["kamerun"], "defense": 5},
             "syria": {"country": "turkey", "sea_areas": ["east_mediterranean"],
-                      "neighbors": ["egypt"], "defense": 6, "overland": ["turkey"]},
+                      "neighbors": ["egypt", "arabia"], "defense": 6, "overland": ["turkey"]},
             "tsingtao": {"country": "germany", "sea_areas": ["east_pacific"],
                          "neighbors": [], "defense": 4},
+            "caucasus": {"country": "russia", "sea_areas": ["black_sea"], "neighbors": ["persia"],
+                         "defense": 6, "overland": ["russia"], "no_return": True},
+            "korea": {"country": "japan", "sea_areas": ["east_pacific"],
+                      "neighbors": ["manchuria"], "defense": 5},
+            "hawaii": {"country": "united_states", "sea_areas": ["east_pacific", "west_pacific"],
+                       "neighbors": [], "defense": 6},
         },
-        "areas": {"japan": {"sea_areas": ["east_pacific"], "neighbors": [], "defense": 6,
-                            "kind": "japan"}},
+        "areas": {
+            "japan": {"sea_areas": ["east_pacific"], "neighbors": [], "defense": 6,
+                      "kind": "japan"},
+            "persia": {"sea_areas": ["indian_ocean"], "neighbors": ["caucasus"], "defense": 4,
+                       "kind": "sovereign"},
+            "manchuria": {"sea_areas": [], "neighbors": ["korea"], "defense": 4, "kind": "china"},
+            "abyssinia": {"sea_areas": [], "neighbors": ["egypt"], "defense": 6,
+                          "kind": "sovereign"},
+            "libya": {"sea_areas": [], "neighbors": ["egypt"], "defense": 6,
+                      "kind": "turkish_entry"},
+            "arabia": {"sea_areas": ["indian_ocean"], "neighbors": ["syria"], "defense": 6,
+                       "kind": "turkish_opponent"},
+        },
         "deployments": [
             {"start": "1914", "place": "egypt", "country": "britain", "units": [[4, 6, 4, 1]]},
             {"start": "1914", "place": "biafra", "country": "britain", "units": [[4, 6, 4, 1]]},
-            {"start": "1914", "place": "japan", "country": "japan", "units": [[4, 6, 4, 6], [2, 2, 2, 2, 1]]},
+            {"start": "1914", "place": "sydney", "country": "britain", "units": [[4, 6, 4, 1]],
+             "squadrons": [["battlecruiser", 1]]},
+            {"start": "1914", "place": "tsingtao", "country": "germany",
+             "squadrons": [["battlecruiser", 1]]},
+            {"start": "1914", "place": "japan", "country": "japan", "factors_of": "france",
+             "units": [[4, 6, 4, 6], [2, 2, 2, 2, 1]], "squadrons": [["dreadnought", 1]]},
         ],
         "land": {"corps_strength": 4, "entrenchment_from": "1915-01", "fort": -2,
                  "entrenchment": -1, "city": -1, "demoralized": 1, "supply_per_shift": 6,
@@ -202,3 +235,78 @@ def raw() -> dict:
         "naval": {"usw_from": "1915-01"},
     }
     return copy.deepcopy(data)
+
+
+def world(options: dict | None = None, data: dict | None = None):
+    """``(tables, state)`` of the tiny world (or of ``data``) with these options, at the
+    start."""
+    from gwe_fast.games.goa.tables import compile_tables, initial_state
+
+    t = compile_tables(data if data is not None else raw(), options)
+    return t, initial_state(t)
+
+
+def index(t, key: str) -> int:
+    """A country, city, port, sea area or colony by its key (in that order of lookup)."""
+    for keys in (t.c_key, t.k_key, t.p_key, t.a_key, t.l_key):
+        if key in keys:
+            return keys.index(key)
+    raise KeyError(key)
+
+
+def drive(gen, choose=None, limit: int = 100000):
+    """Run an engine generator to its end. ``choose(ask)`` returns the option to take (a
+    value of ``ask.options``; None takes the first); returns the asks seen."""
+    seen = []
+    try:
+        ask = next(gen)
+        while True:
+            seen.append(ask)
+            value = choose(ask) if choose else None
+            i = 0 if value is None else ask.options.index(value)
+            ask = gen.send(i)
+            if len(seen) > limit:
+                raise RuntimeError("too many decisions")
+    except StopIteration as stop:
+        seen.append(stop.value)
+    return seen
+
+
+class Dice:
+    """Dice for rule tests: only the values given, in order; one more is an error (so a test
+    also checks how many dice the rules roll)."""
+
+    def __init__(self, *values: int):
+        self.forced = [int(v) for v in values]
+
+    def force(self, values) -> None:
+        self.forced.extend(int(v) for v in values)
+
+    def die(self) -> int:
+        if not self.forced:
+            raise AssertionError("the rules rolled a die the test did not give")
+        return self.forced.pop(0)
+
+
+def answers(table: dict):
+    """A ``choose`` for ``drive``: ``table[(kind, subject)]`` or ``table[kind]`` is the value
+    to take (a list is used up one value per ask); otherwise the first option."""
+
+    def choose(ask):
+        for key in ((ask.kind, ask.subject), ask.kind):
+            if key in table:
+                value = table[key]
+                if isinstance(value, list):
+                    return value.pop(0) if value else None
+                return value
+        return None
+
+    return choose
+
+
+def squadron(t, s, country: str, kind: int, nth: int = 0) -> int:
+    """The ``nth`` squadron of ``country`` and kind (``codes.Ship``) in play."""
+    c = index(t, country)
+    found = [q for q in range(t.n_squadrons)
+             if s.squadron_country[q] == c and t.q_kind[q] == kind and s.squadron_base[q] >= 0]
+    return found[nth]

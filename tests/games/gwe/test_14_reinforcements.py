@@ -304,7 +304,8 @@ def test_26_32_west_front_delays_central_powers_reinforcements():
     units = [reinf("c", "german", 3, "A"), reinf("r", "russian", 3, "B"),
              reinf("cd", "austro_hungarian", 9, "A", "depot")]
     g = board(units, options={"west_front": True})
-    assert len(segment(g, 1, 1)) == 1                   # the depot schedule is not delayed
+    assert segment(g, 1, 1) == []                  # the depot of turn 1 comes on turn 2 (20.21)
+    assert len(segment(g, 1, 2)) == 1
     segment(g, 0, 3)
     segment(g, 1, 3)
     assert where(g, "r") == "0301" and status(g, "c") == Status.PENDING
@@ -313,6 +314,24 @@ def test_26_32_west_front_delays_central_powers_reinforcements():
     g = board(units)
     segment(g, 1, 3)
     assert where(g, "c") == "0309"
+
+
+def test_item_17_west_front_delays_the_central_powers_depots_too():
+    """26.32 delays "all Central Powers reinforcements", and 20.21 gives each side its depots
+    "as a reinforcement": the Central Powers depot schedule moves one Game-Turn later (in
+    Attack on Schedule too, 26.23); the Russian one does not move."""
+    on, off = (depot_board(options={"west_front": w}) for w in (True, False))
+    assert [R.depot_schedule(on.scenario, 1, t)[0] for t in range(1, 6)] == [0, 1, 1, 2, 2]
+    assert [R.depot_schedule(off.scenario, 1, t)[0] for t in range(1, 6)] == [1, 1, 2, 2, 2]
+    assert ([R.depot_schedule(on.scenario, 0, t)[0] for t in range(1, 6)]
+            == [R.depot_schedule(off.scenario, 0, t)[0] for t in range(1, 6)] == [0, 1, 1, 1, 1])
+    g = depot_board(first_turn=5, case="26.2", options={"west_front": True})
+    assert [R.depot_schedule(g.scenario, 1, t)[0] for t in range(5, 10)] == [0, 1, 1, 2, 2]
+    assert segment(g, 1, 5) == [] and len(segment(g, 1, 6)) == 1
+    assert len(segment(g, 1, 7)) == 1 and len(segment(g, 1, 8)) == 2
+    # the rule change is a change of the game: the scenarios that offer the option say so
+    for key in ("brusilov/historical", "brusilov/attack_on_schedule"):
+        assert load_scenario(key).version == 2, key
 
 
 def sga_units():

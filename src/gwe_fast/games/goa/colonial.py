@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, Damage, Kind, Month, Ship, enemy
 from gwe_fast.games.goa.model import JAPAN_CONQUESTS, JAPAN_POOL, GoaState, GoaTables
+from gwe_fast.games.goa.naval import detached_room, take_colony
 from gwe_fast.games.goa.world import at_war
 
 COLONY, SOVEREIGN, CHINA, TURKISH, TURKISH_OPPONENT, JAPAN = range(6)
@@ -24,7 +25,7 @@ def japanese_forces(t: GoaTables, s: GoaState, month: int) -> None:
     month after the USA enters, Japan receives three 3-5-3 infantry corps."""
     j = t.japan
     home = t.japan_area
-    if j < 0 or home < 0:
+    if j < 0 or home < 0 or s.conquered[j] >= 0:      # S._16: a conquered Japan gets none
         return
     u = t.united_states
     if s.conquered[j] >= 0:
@@ -32,7 +33,7 @@ def japanese_forces(t: GoaTables, s: GoaState, month: int) -> None:
     if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
         s.col_units[home, j] += 3
         s.col_af[home, j] += 9
-    if not at_war(s, j):
+    if not at_war(s, j) or s.colony[home] != s.side[j]:
         return
     i = int(s.scalars[JAPAN_POOL])
     while i < t.japan_pool.shape[0]:
@@ -50,35 +51,56 @@ def japanese_forces(t: GoaTables, s: GoaState, month: int) -> None:
 
 # -- overland moves (C.52, C.53) ----------------------------------------------------------------
 
-def move_options(t: GoaTables, s: GoaState, c: int) -> list[int]:
-    """``Kind.COLONIAL`` for ``c``: 0 none, ``1 + 8 * (src * (L + 1) + dst) + n - 1``: ``n``
+def free_area(t: GoaTables, l: int) -> bool:
+    """C.53, C.65: Persia, Shantung, Hopei and Manchuria may be entered while free of enemy
+    units, and are rolled for only while enemy units occupy them (Abyssinia, sovereign too,
+    is activated only by an announced attack)."""
+    return t.l_kind[l] == CHINA or (t.l_kind[l] == SOVEREIGN and l != t.abyssinia)
+
+
+def rail_link(t: GoaTables, s: GoaState, c: int, l: int) -> bool:
+    """C.52: Russia's rail to the Caucasus and Vladivostok; from Constantinople to Armenia,
+    Iraq and Syria for the country the link names while its side holds Constantinople."""
+    if not t.l_overland[l, c]:
+        return False
+    if c == t.turkey and t.constantinople >= 0:
+        return s.city[t.constantinople] == s.side[c]
+    return True
+
+
+def move_options(t: GoaTables, s: GoaState, c: int, pending=None) -> list[int]:
+    """``Kind.COLONIAL`` for ``c``: 0 stops; ``1 + 8 * (src * (L + 1) + dst) + n - 1``: ``n``
     units from ``src`` to ``dst`` (``L`` is home, the country's armies in Europe): C.52's
-    rail links (Russia: the Caucasus and Vladivostok; the holder of Constantinople: Armenia,
-    Iraq, Syria) both ways, and C.53's moves to an adjacent colony of the same player, or
-    into Persia, Shantung, Hopei or Manchuria while free of enemy units."""
+    rail links both ways (N.76 limits the units sent out to detached sources), and C.53's
+    moves to an adjacent colony of the same player, or into Persia, Shantung, Hopei or
+    Manchuria while free of enemy units. The engine asks again after each order: a unit
+    moves once a phase, so ``pending[src]`` counts the units already ordered out of ``src``
+    (index ``L``: home), ``pending[L + 1]`` those sent out to detached sources."""
     L = t.n_colonies
+    pending = pending or [0] * (L + 2)
     side = int(s.side[c])
     foe = enemy(side)
     out = [0]
-    home_units = int(s.army[c]) // t.corps
+    home_units = int(s.army[c]) // t.corps - pending[L]
+    room = detached_room(t, s, c) - pending[L + 1]
     for l in range(L):
-        if not t.l_overland[l, c]:
+        if not rail_link(t, s, c, l):
             continue
-        if c == t.turkey and s.city[t.constantinople] != side:
-            continue
-        if s.colony[l] == side and home_units:
-            out.extend(_code(L, L, l, n) for n in range(1, min(8, home_units) + 1))
-        if s.col_units[l, c]:
-            out.extend(_code(L, l, L, n) for n in range(1, min(8, int(s.col_units[l, c])) + 1))
+        n_out = min(8, home_units, room)
+        if s.colony[l] == side and n_out > 0:
+            out.extend(_code(L, L, l, n) for n in range(1, n_out + 1))
+        have = int(s.col_units[l, c]) - pending[l]
+        if have > 0:
+            out.extend(_code(L, l, L, n) for n in range(1, min(8, have) + 1))
     for src in range(L):
-        have = int(s.col_units[src, c])
-        if not have or s.colony[src] != side:
+        have = int(s.col_units[src, c]) - pending[src]
+        if have <= 0 or s.colony[src] != side:
             continue
         for dst in range(L):
             if not t.l_neighbor[src, dst]:
                 continue
             ok = s.colony[dst] == side
-            if t.l_kind[dst] in (SOVEREIGN, CHINA) and t.l_defense[dst] >= 0:
+            if free_area(t, dst):
                 ok = ok or (s.colony[dst] == NEUTRAL and not enemy_units(t, s, dst, foe))
             if ok:
                 out.extend(_code(L, src, dst, n) for n in range(1, min(8, have) + 1))
@@ -89,38 +111,52 @@ def _code(L: int, src: int, dst: int, n: int) -> int:
     return 1 + 8 * (src * (L + 1) + dst) + n - 1
 
 
+def decode_move(t: GoaTables, code: int) -> tuple[int, int, int]:
+    """``(src, dst, n)`` of a ``Kind.COLONIAL`` code other than 0 (``L``: home)."""
+    pair, n = divmod(code - 1, 8)
+    src, dst = divmod(pair, t.n_colonies + 1)
+    return src, dst, n + 1
+
+
 def enemy_units(t: GoaTables, s: GoaState, l: int, foe: int) -> bool:
+    """Land units of side ``foe`` in colony or area ``l``."""
     return any(s.col_units[l, d] > 0 and s.side[d] == foe for d in range(t.n_countries))
 
 
 def apply_move(t: GoaTables, s: GoaState, c: int, code: int) -> None:
+    """One move. C.65: entering a free area occupies it; when both sides enter one in the
+    same phase the Central Powers' occupation takes precedence (their moves are applied
+    first, and an Allied move into an area that has just become theirs does not happen)."""
     if code == 0:
         return
     L = t.n_colonies
-    pair, n = divmod(code - 1, 8)
-    n += 1
-    src, dst = divmod(pair, L + 1)
+    src, dst, n = decode_move(t, code)
+    side = int(s.side[c])
+    if dst < L and s.colony[dst] not in (side, NEUTRAL):
+        return
     if src == L:
         s.army[c] -= n * t.corps
         af = n * t.corps
     else:
-        af = int(s.col_af[src, c]) * n // int(s.col_units[src, c])
-        s.col_units[src, c] -= n
-        s.col_af[src, c] -= af
+        af = take_colony(s, src, c, n)
     if dst == L:
         s.army[c] += n * t.corps
         return
     s.col_units[dst, c] += n
     s.col_af[dst, c] += af
-    if s.colony[dst] == NEUTRAL and t.l_kind[dst] in (SOVEREIGN, CHINA):
-        s.colony[dst] = s.side[c]                 # C.65: occupied without a roll
+    if s.colony[dst] == NEUTRAL and free_area(t, dst):
+        s.colony[dst] = side                      # C.65: occupied without a roll
+        s.colonies_taken[side] += 1
+        if c == t.japan:
+            s.scalars[JAPAN_CONQUESTS] += 1       # V._6: a conquest of Japan's
 
 
 # -- colonial combat (C.61, C.62, C.65, C.68) ---------------------------------------------------
 
 def allied_targets(t: GoaTables, s: GoaState) -> list[int]:
     """C.61: every Central Powers colony not yet conquered; C.65: China and Persia only while
-    Central Powers units occupy them; Darfur and Libya once Turkish (C.66)."""
+    Central Powers units occupy them, Abyssinia once announced; Darfur and Libya once
+    Turkish (C.66)."""
     out = []
     for l in range(t.n_colonies):
         if s.colony[l] != CENTRAL:
@@ -128,7 +164,7 @@ def allied_targets(t: GoaTables, s: GoaState) -> list[int]:
         kind = t.l_kind[l]
         if kind == COLONY and (t.l_owner[l] < 0 or s.side[t.l_owner[l]] != CENTRAL):
             continue                              # an Allied colony the CP took: not rolled
-        if kind in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, ALLIED):
+        if free_area(t, l) and not enemy_units(t, s, l, CENTRAL):
             continue
         if kind == JAPAN:
             continue                              # Japan falls only to invasion (its notes)
@@ -143,7 +179,7 @@ def central_targets(t: GoaTables, s: GoaState) -> list[int]:
     for l in range(t.n_colonies):
         if s.colony[l] != ALLIED or t.l_kind[l] == JAPAN:
             continue
-        if t.l_kind[l] in (SOVEREIGN, CHINA) and not enemy_units(t, s, l, CENTRAL):
+        if free_area(t, l) and not enemy_units(t, s, l, ALLIED):
             continue
         bases = [b for b in range(t.n_colonies) if t.l_neighbor[b, l]
                  and s.colony[b] == CENTRAL and _home_colony(t, s, b, CENTRAL)]
@@ -175,9 +211,10 @@ def attack_modifier(t: GoaTables, s: GoaState, l: int, side: int) -> tuple[int, 
 
 
 def conquer_colony(t: GoaTables, s: GoaState, l: int, side: int, by_japan: bool = False) -> None:
-    """``side`` conquers colony or area ``l``: enemy units there are lost, enemy squadrons
-    based there are scuttled or taken (N.34, counted as sunk). ``by_japan``: Japanese units
-    took part (V._6 counts Japan's conquests)."""
+    """``side`` conquers colony or area ``l``: enemy land units there are lost; enemy
+    squadrons based there are scuttled or taken at the end of the next Naval Phase unless
+    they leave (N.34, ``naval.stranded``). ``by_japan``: Japanese units took part (V._6
+    counts Japan's conquests)."""
     foe = enemy(side)
     s.colony[l] = side
     s.colonies_taken[side] += 1
@@ -186,13 +223,6 @@ def conquer_colony(t: GoaTables, s: GoaState, l: int, side: int, by_japan: bool 
             s.strength_lost[d] += int(s.col_af[l, d])
             s.col_units[l, d] = 0
             s.col_af[l, d] = 0
-    for q in range(t.n_squadrons):                   # squadrons based there (N.34 at once)
-        if s.squadron_base[q] == t.n_ports + l and s.side[s.squadron_country[q]] == foe \
-                and s.squadron_damage[q] < Damage.SUNK:
-            s.squadron_damage[q] = Damage.SUNK
-            s.squadron_base[q] = -1
-            s.squadron_sortie[q] = -1
-            s.sunk[foe] += 1
     if by_japan:
         s.scalars[JAPAN_CONQUESTS] += 1
 
@@ -220,13 +250,18 @@ def _japanese(t: GoaTables, s: GoaState, base: int) -> bool:
 
 # -- C.44: colonial battlecruisers returning ---------------------------------------------------
 
+COLONIAL_AREAS = ("south_atlantic", "indian_ocean", "east_pacific", "west_pacific",
+                  "south_pacific")
+
+
 def may_return(t: GoaTables, s: GoaState, q: int) -> bool:
     """An undamaged battlecruiser based in a colony (not Armenia or the Caucasus), not
-    already returning."""
+    already returning, that did nothing else this month."""
     b = int(s.squadron_base[q])
     return (b >= t.n_ports and t.q_kind[q] == Ship.BATTLECRUISER
             and s.squadron_damage[q] == Damage.NONE and s.returning[q] < 0
-            and not t.l_no_return[b - t.n_ports] and s.squadron_sortie[q] < 0)
+            and not t.l_no_return[b - t.n_ports] and s.squadron_sortie[q] < 0
+            and not s.moved[q])
 
 
 def interceptors(t: GoaTables, s: GoaState, side: int) -> list[int]:
@@ -238,36 +273,50 @@ def interceptors(t: GoaTables, s: GoaState, side: int) -> list[int]:
             and s.side[s.squadron_country[q]] == side]
 
 
-def return_port(t: GoaTables, s: GoaState, q: int) -> int:
-    """The European port adjacent to the North Atlantic where a returning squadron arrives:
-    the first usable one of its country (else of its side)."""
+def return_ports(t: GoaTables, s: GoaState, q: int) -> list[int]:
+    """The European ports adjacent to the North Atlantic (not American, not reaching only
+    colonial sea areas) that the squadron's side may use: where it may return."""
     from gwe_fast.games.goa.world import port_usable
 
-    c = int(s.squadron_country[q])
-    side = int(s.side[c])
+    side = int(s.side[s.squadron_country[q]])
     na = t.north_atlantic
-    for own in (True, False):
-        for p in range(t.n_ports):
-            if t.p_area[p, na] and not t.p_off_map[p] and port_usable(t, s, p, side) \
-                    and (t.p_country[p] == c) == own:
-                return p
-    return -1
+    colonial = {getattr(t, name) for name in COLONIAL_AREAS}
+    out = []
+    for p in range(t.n_ports):
+        if na < 0 or not t.p_area[p, na] or t.p_country[p] == t.united_states:
+            continue
+        if all(a in colonial for a in range(t.n_areas) if t.p_area[p, a]):
+            continue
+        if port_usable(t, s, p, side):
+            out.append(p)
+    return out
 
 
 def returns(t: GoaTables, s: GoaState, dice, month: int):
+    """C.44: announcements (the destination chosen with them), then for each squadron on
+    its way, in each of the three months after its announcement, the enemy's interception
+    (naval combat between the returning squadron and the interceptors, ``engage``); one not
+    sunk by the end of the third month is based at its port (or, if the enemy has taken it,
+    at another it may use; else the attempt fails and it stays where it was)."""
     from gwe_fast.games.goa.engine import ask
+    from gwe_fast.games.goa.naval_combat import engage
 
     for side in (ALLIED, CENTRAL):
         for q in range(t.n_squadrons):
             if s.squadron_damage[q] < Damage.SUNK and s.squadron_base[q] >= 0 \
                     and at_war(s, int(s.squadron_country[q])) \
-                    and s.side[s.squadron_country[q]] == side and may_return(t, s, q) \
-                    and return_port(t, s, q) >= 0:
-                if (yield from ask(Kind.RETURN, side, (0, 1), subject=q)):
-                    s.returning[q] = month
+                    and s.side[s.squadron_country[q]] == side and may_return(t, s, q):
+                ports = return_ports(t, s, q)
+                if ports:
+                    p = yield from ask(Kind.RETURN, side, [-1] + ports, subject=q)
+                    if p >= 0:
+                        s.returning[q] = month
+                        s.return_port[q] = p
     for q in range(t.n_squadrons):
-        if s.returning[q] < 0 or s.squadron_damage[q] == Damage.SUNK:
-            s.returning[q] = -1 if s.squadron_damage[q] == Damage.SUNK else s.returning[q]
+        if s.returning[q] < 0:
+            continue
+        if s.squadron_damage[q] == Damage.SUNK:
+            s.returning[q] = -1
             continue
         side = int(s.side[s.squadron_country[q]])
         foe = enemy(side)
@@ -276,47 +325,51 @@ def returns(t: GoaTables, s: GoaState, dice, month: int):
             if hunters:
                 n = yield from ask(Kind.INTERCEPT, foe, range(len(hunters) + 1), subject=q)
                 if n:
-                    _intercept(t, s, dice, q, hunters[:n])
+                    for h in hunters[:n]:
+                        s.moved[h] = 1           # its activity this month
+                    yield from engage(t, s, dice, {side: [q], foe: hunters[:n]}, q)
         if s.squadron_damage[q] == Damage.SUNK:
             s.returning[q] = -1
         elif month - s.returning[q] >= 3:
-            p = return_port(t, s, q)
+            ports = return_ports(t, s, q)
+            p = int(s.return_port[q])
+            if p not in ports:
+                p = ports[0] if ports else -1
             if p >= 0:
                 s.squadron_base[q] = p
             s.returning[q] = -1
-
-
-def _intercept(t, s, dice, q: int, hunters: list[int]) -> None:
-    """One round of the N.4 stand-in between the returning squadron and its hunters, the
-    hits falling on the returning squadron and on the hunters in turn."""
-    from gwe_fast.games.goa.economy import ceil_div
-    from gwe_fast.games.goa.naval import worsen
-
-    for h in hunters:
-        s.moved[h] = 1
-        if s.squadron_damage[q] < Damage.SUNK and dice.die() <= ceil_div(int(t.q_gunnery[h]), int(t.tenney[0])):
-            worsen(s, q, 2 if dice.die() > int(t.q_protection[q]) // int(t.tenney[1]) else 1)
-    target = hunters[0]
-    if dice.die() <= ceil_div(int(t.q_gunnery[q]), int(t.tenney[0])):
-        worsen(s, target, 2 if dice.die() > int(t.q_protection[target]) // int(t.tenney[1]) else 1)
+            s.return_port[q] = -1
 
 
 # -- the phase ---------------------------------------------------------------------------------
 
 def colonial_phase(t: GoaTables, s: GoaState, dice, month: int):
-    """C.3: after the Naval Phase: overland moves (in secret, C.32), Abyssinia announced
-    (C.65), the returns (C.44), then the quarterly combat (C.61)."""
+    """C.3: after the Naval Phase: overland moves (each side's in secret, C.32; the engine
+    asks again after each order), Abyssinia announced (C.65), the returns (C.44), then the
+    quarterly combat (C.61)."""
     from gwe_fast.games.goa.engine import ask
 
-    moves = {}
+    L = t.n_colonies
+    moves = {ALLIED: [], CENTRAL: []}
     for side in (ALLIED, CENTRAL):
         for c in range(t.n_countries):
-            if at_war(s, c) and s.side[c] == side:
-                moves[c] = yield from ask(Kind.COLONIAL, side, move_options(t, s, c),
-                                          subject=c, secret=True)
-    for c, code in moves.items():
-        if at_war(s, c):
-            apply_move(t, s, c, code)
+            if not (at_war(s, c) and s.side[c] == side):
+                continue
+            pending = [0] * (L + 2)
+            while True:
+                code = yield from ask(Kind.COLONIAL, side, move_options(t, s, c, pending),
+                                      subject=c, secret=True)
+                if not code:
+                    break
+                moves[side].append((c, code))
+                src, dst, n = decode_move(t, code)
+                pending[src] += n
+                if src == L:
+                    pending[L + 1] += n
+    for side in (CENTRAL, ALLIED):      # C.65: the Central Powers' take precedence
+        for c, code in moves[side]:
+            if at_war(s, c):
+                apply_move(t, s, c, code)
     ab = t.abyssinia
     if ab >= 0 and s.colony[ab] == NEUTRAL:
         for side in (ALLIED, CENTRAL):

@@ -662,8 +662,18 @@ class _Reader:
     def int_(self, d: dict, k: str, key: str, lo: int, hi: int, default: int = 0) -> int:
         if k not in d:
             return default
-        v = self.chk.int_(d[k], f"{key}.{k}", lo, hi)
+        v = self.integer(d[k], f"{key}.{k}", lo, hi)
         return default if v is None else v
+
+    def integer(self, v: Any, key: str, lo: int, hi: int) -> int | None:
+        """An integer within ``lo..hi`` (the range of the array that holds it), else a fault."""
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.fault(key, f"must be an integer, not {v!r}")
+            return None
+        if not lo <= v <= hi:
+            self.fault(key, f"{v} is out of range {lo}..{hi}")
+            return None
+        return v
 
     def choice(self, d: dict, k: str, key: str, choices, default: str = "") -> str:
         if k not in d:
@@ -1183,7 +1193,7 @@ def _land(r: _Reader, data: dict, countries, cities):
     for k, v in md.items():
         if k == "source":
             continue
-        x = r.chk.int_(v, f"crt.modifiers.{k}", INT8[0], INT8[1])
+        x = r.integer(v, f"crt.modifiers.{k}", INT8[0], INT8[1])
         if x is not None:
             mods[k] = x
     r.source(md, "source", "crt.modifiers")

@@ -77,12 +77,23 @@ def new_game(scenario, seed: int, index: int, policies=None, events: bool = Fals
     return GoaGame(scenario, seed=seed, game_index=index, policies=policies, events=events)
 
 
-def winner_of(result: int) -> str:
+#: what the rules call each side, for messages
+SIDE_NAMES = {"allied": "Allied", "central": "Central Powers"}
+
+
+def winner_of_result(result: int) -> str:
+    """The side a result code is a win for, or ``"draw"``."""
     if result in (Result.CENTRAL_OBJECTIVES, Result.CENTRAL_CONQUEST):
         return "central"
     if result in (Result.ALLIED_OBJECTIVES, Result.ALLIED_CONQUEST, Result.BASE_ALLIED):
         return "allied"
     return "draw"
+
+
+def winner_of(level: str) -> str:
+    """The side a level of victory (a ``RESULT_NAMES`` value) is a win for, or ``"draw"``."""
+    codes = {name: code for code, name in RESULT_NAMES.items()}
+    return winner_of_result(codes[level]) if level in codes else "draw"
 
 
 class MonthRows(Sequence):
@@ -159,7 +170,7 @@ def play(game: GoaGame, check=None) -> GameResult:
     result = int(s.scalars[RESULT])
     month = int(s.scalars[RESULT_MONTH])
     return GameResult(vp=objectives_held(t, s, CENTRAL), level=RESULT_NAMES[Result(result)],
-                      winner=winner_of(result), turns_played=month - t.first_month + 1,
+                      winner=winner_of_result(result), turns_played=month - t.first_month + 1,
                       per_turn=rows)
 
 

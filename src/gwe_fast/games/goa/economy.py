@@ -29,21 +29,23 @@ def receives_points(t: GoaTables, s: GoaState, c: int, month: int) -> bool:
 
 
 def us_ready_month(t: GoaTables, s: GoaState) -> int:
-    """The month the last American reinforcement arrives (P._19), or a large number while
+    """The month the last American reinforcement arrives (P._19: the reinforcements come in
+    the ``us_reinforcements[0]`` months from the month of entry), or a large number while
     the USA is not at war."""
     u = t.united_states
     if u < 0 or s.entered[u] < 0:
         return 1 << 20
-    return int(s.entered[u]) + int(t.us_reinforcements[0])
+    return int(s.entered[u]) + max(0, int(t.us_reinforcements[0]) - 1)
 
 
 def mobilization_steps(t: GoaTables, s: GoaState, c: int, month: int) -> int:
-    """P._12: one tenth on declaring, again after the 12th, 24th, 36th and 48th consecutive
-    month of mobilization: 0..5."""
+    """P._12: one tenth on declaring, and again in the 12th, 24th, 36th and 48th consecutive
+    month of mobilization, the month of the declaration being the first (it takes effect at
+    once, P._11): 0..5 (docs/rulings.md, P._12)."""
     since = int(s.mobilized[c])
     if since < 0 or not t.options["production"]:
         return 0
-    return 1 + min(4, (month - since) // 12)
+    return 1 + min(4, (month - since + 1) // 12)
 
 
 def supply_due(t: GoaTables, s: GoaState, c: int, month: int) -> int:
@@ -58,18 +60,19 @@ def personnel_due(t: GoaTables, s: GoaState, c: int) -> int:
     """Personnel points ``c`` receives this month (P._14, P._15, V._2, RR of the morale
     table).
 
-    The table's figure is the country's points as it enters the war: with conscription for
-    those P._18 says have it, without for Britain and the USA. Implementing conscription
-    doubles the figure of a country that entered without it; repealing it halves the
-    figure until it is implemented again (``docs/rulings.md``, P._14-P._15)."""
+    The table's figure is the country's points with the conscription P._18 gives it before
+    its entry: with it for every country but Britain and the USA. Implementing conscription
+    doubles the figure of a country the table counts without it; repealing it halves the
+    figure of one the table counts with it, until it is implemented again
+    (``docs/rulings.md``, P._14-P._15)."""
     pp = int(t.c_personnel[c])
     if c == t.britain and s.limited[c]:
         pp //= 2
     if t.options["production"]:
         state = int(s.conscription[c])
-        if state == 1 and not t.c_conscription0[c]:
+        if state == 1 and not t.c_table_conscription[c]:
             pp *= 2
-        elif state == 2 and t.c_conscription0[c]:
+        elif state != 1 and t.c_table_conscription[c]:
             pp //= 2
     if s.reduced[c]:
         pp //= 2                                              # RR: reduced replacements
@@ -188,7 +191,7 @@ def supply_options(t: GoaTables, s: GoaState, c: int) -> list[int]:
         return [0]
     out = [0]
     for d in range(t.n_countries):
-        if d == c or not at_war(s, d) or s.side[d] != s.side[c] or d == t.japan:
+        if d == c or not at_war(s, d) or s.side[d] != s.side[c]:
             continue
         if not sea_route(t, s, c, d):
             continue

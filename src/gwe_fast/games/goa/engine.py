@@ -14,15 +14,17 @@ The month (a stand-in for the base game's turn, ordered as the variants order th
 2. Reinforcement Phase: American reinforcements; personnel and supply points (P table,
    P._12-P._19); in the roll months the entry rolls (V._1-V._9) or, without the variant,
    the base game's entries; the gift of a dreadnought to Turkey (V._4); Germany's invasion
-   of Belgium or the Netherlands (V._2); last, economic mobilization and conscription
-   (P._11); marines (N.96).
+   of Belgium or the Netherlands (V._2); marines (N.96); last, economic mobilization and
+   conscription (P._11: "once they have completed all other actions").
 3. Naval Phase (naval variant, N.21-N.22; the colonial variant's squadron steps, C.33-C.34,
    are folded in): squadron orders in secret, naval combat, repair, unrestricted submarine
    warfare, blockades and their supply losses, then in secret supply sent by sea and land
-   units moved by sea, amphibious invasions.
+   units moved by sea, amphibious invasions; squadrons left in ports their side does not
+   control are scuttled or taken (N.34).
 4. Colonial Phase (colonial variant): colonial moves and combat (C.5-C.6).
 5. Land Phase (stand-in): the land war, historical or by fronts.
-6. Inter-Player Turn: conquest by occupation (S._12), S._15, victory.
+6. Inter-Player Turn: Britain's entry if provoked (V._2), conquest by occupation (S._12),
+   S._15, victory.
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ def play_month(t: GoaTables, s: GoaState, dice, month: int):
 
         yield from colonial.colonial_phase(t, s, dice, month)
     yield from land_phase(t, s, dice, month)
+    entry.britain_provoked(t, s, month)              # V._2
     surrender.occupation_conquests(t, s, month)
     surrender.abandoned_off_map_ports(t, s, month)
     victory.check(t, s, month)
@@ -109,8 +112,9 @@ def morale_phase(t: GoaTables, s: GoaState, dice, month: int):
     rolls = month_rolls(t, s, month)
     extra = [0] * len(rolls)
     picks = {}
+    trade = t.options["variable_entry"] or t.options["morale"]
     for side in (ALLIED, CENTRAL):        # V._1 = M._7, in secret
-        if belligerents(t, s, side):
+        if trade and belligerents(t, s, side):
             picks[side] = yield from ask(Kind.TRADE, side,
                                          morale.trade_options(t, s, rolls, side), secret=True)
     for side, code in picks.items():
@@ -161,6 +165,8 @@ def reinforcement_phase(t: GoaTables, s: GoaState, dice, month: int, entry_rolls
         for i, c in enumerate(options):
             if pick & (1 << i):
                 entry.invade(t, s, c, month)
+    if t.options["naval"]:
+        yield from marines(t, s, month)
     for side in (ALLIED, CENTRAL):         # P._11: last of the phase
         for c in belligerents(t, s, side):
             if not economy.may_change_policy(t, s, c, month):
@@ -171,8 +177,6 @@ def reinforcement_phase(t: GoaTables, s: GoaState, dice, month: int, entry_rolls
             on = s.conscription[c] == 1
             if (yield from ask(Kind.CONSCRIPTION, side, (0, 1), subject=c)):
                 economy.set_conscription(t, s, c, not on)
-    if t.options["naval"]:
-        yield from marines(t, s, month)
 
 
 def marines(t: GoaTables, s: GoaState, month: int):
@@ -191,15 +195,13 @@ def marines(t: GoaTables, s: GoaState, month: int):
         s.army[u] -= n * (t.corps + 5)
         s.supply[u] -= 5 * n
         s.marines[0] += n
-        s.marines[2 + (month + 3) % 4] += n
+        s.marines[2 + (month + naval.MARINE_DELAY) % 4] += n
 
 
 # -- 3. naval ----------------------------------------------------------------------------------
 
 def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
-    # marines converted three months ago are ready at home (N.96)
-    s.marines[1] += s.marines[2 + month % 4]
-    s.marines[2 + month % 4] = 0
+    naval.marines_arrive(s, month)                  # N.96
     s.blockade_prev[:] = s.blockade
     s.screen[:] = 0
     s.moved[:] = 0
@@ -207,11 +209,13 @@ def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
     s.supported[:] = 0
     s.sortie_won[:] = -1
     s.squadron_sortie[:] = -1
+    s.shipped[:] = 0
     # N.21, N.32-N.35: every squadron's order, each side in secret
     orders = {}
     for side in (ALLIED, CENTRAL):
         for q in naval.active_squadrons(t, s, side):
-            orders[q] = yield from ask(Kind.SQUADRON, side, naval.squadron_options(t, s, q),
+            orders[q] = yield from ask(Kind.SQUADRON, side,
+                                       naval.squadron_options(t, s, q, orders),
                                        subject=q, secret=True)
     for q, code in orders.items():
         naval.apply_order(s, q, code)
@@ -258,21 +262,25 @@ def naval_phase(t: GoaTables, s: GoaState, dice, month: int):
         if t.east_med >= 0 and s.blockade[t.east_med, side] and s.blockade[t.west_med, side]:
             s.med_blockade[side] = 1
     naval.apply_blockade_losses(t, s)                # N.66, C.45
-    # N.71-N.79, N.81-N.85: supply and land units by sea, each side in secret
-    sends, ships = {}, {}
+    # N.71-N.79, N.81-N.85: supply and land units by sea, each side in secret (a side's
+    # shipping changes nothing the other side may choose, so each move is made as it is
+    # chosen, and the engine asks again until the player stops or N.85's capacity is used)
+    sends = {}
     for side in (ALLIED, CENTRAL):
         for c in belligerents(t, s, side):
             sends[c] = yield from ask(Kind.SEND_SUPPLY, side, economy.supply_options(t, s, c),
                                       subject=c, secret=True)
-            ships[c] = yield from ask(Kind.SHIP, side, naval.ship_options(t, s, c),
+            while True:
+                code = yield from ask(Kind.SHIP, side, naval.ship_options(t, s, c),
                                       subject=c, secret=True)
+                if not code:
+                    break
+                naval.ship(t, s, c, code)
     for c, code in sends.items():
         economy.send_supply(t, s, c, code)
     economy.russian_sea_supply(t, s)
-    for c, code in ships.items():
-        if at_war(s, c):
-            naval.ship(t, s, c, code)
     yield from naval_combat.invasions(t, s, dice, month)
+    naval.stranded(t, s, dice)                       # N.34, at the end of the phase
 
 
 # -- 5. land -----------------------------------------------------------------------------------
@@ -288,7 +296,7 @@ def land_phase(t: GoaTables, s: GoaState, dice, month: int):
                 orders[c] = yield from ask(Kind.LAND, side, land.land_options(t, s, c, month),
                                            subject=c, secret=True)
         land.fight_fronts(t, s, orders, short, month, dice.die)
-    if t.options["surrender"]:                       # S._14, M._6
+    if t.options["surrender"] or t.options["morale"]:    # S._14, M._6
         for c in surrender.triple_targets(t, s):
             triple = yield from ask(Kind.GARRISON, CENTRAL, (0, 1), subject=c)
             surrender.set_triple(t, s, c, bool(triple))

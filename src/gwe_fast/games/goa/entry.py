@@ -7,7 +7,7 @@ side it would join voluntarily. Britain has its own scale (V._2).
 
 from __future__ import annotations
 
-from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, Ship
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, Damage, Ship
 from gwe_fast.games.goa.model import GoaState, GoaTables
 from gwe_fast.games.goa.world import at_war
 
@@ -23,10 +23,12 @@ def join(t: GoaTables, s: GoaState, c: int, side: int, month: int, limited: bool
     for k in range(t.n_cities):
         if t.k_country[k] == c and s.city[k] == NEUTRAL:
             s.city[k] = side
-    for k in range(t.n_cities):
-        s.entry_city[c, k] = s.city[k]
+    if first:                         # M._1: control of the cities on its entry into the war
+        for k in range(t.n_cities):
+            s.entry_city[c, k] = s.city[k]
     for l in range(t.n_colonies):
-        if t.l_owner[l] == c and s.colony[l] == NEUTRAL:
+        own = t.l_owner[l] == c or (c == t.japan and t.l_kind[l] == 5)   # Japan's islands
+        if own and s.colony[l] == NEUTRAL:
             s.colony[l] = side
     if limited or not first:
         return
@@ -46,8 +48,11 @@ def join(t: GoaTables, s: GoaState, c: int, side: int, month: int, limited: bool
 
 
 def leave(t: GoaTables, s: GoaState, c: int) -> None:
-    """Britain becomes neutral again after limited participation (V._2): its cities turn
-    neutral and every British unit goes home."""
+    """Britain becomes neutral again after limited participation (V._2): its cities and the
+    colonies it still holds turn neutral, and every British unit withdraws to British
+    territory at once (the stand-in has no movement to spread it over): land forces abroad
+    and in colonies not British come home, squadrons based outside British ports go to a
+    British port sharing a sea area with their base (else the first British port)."""
     s.side[c] = NEUTRAL
     s.limited[c] = 0
     for k in range(t.n_cities):
@@ -56,6 +61,50 @@ def leave(t: GoaTables, s: GoaState, c: int) -> None:
     for h in range(t.n_countries):
         s.army[c] += s.abroad[c, h]
         s.abroad[c, h] = 0
+    for l in range(t.n_colonies):
+        if t.l_owner[l] == c:
+            if s.colony[l] == ALLIED:
+                s.colony[l] = NEUTRAL
+        elif s.col_units[l, c]:
+            s.army[c] += int(s.col_units[l, c]) * t.corps
+            s.col_units[l, c] = 0
+            s.col_af[l, c] = 0
+    home = [p for p in range(t.n_ports) if t.p_country[p] == c and t.p_in_play[p]]
+    for q in range(t.n_squadrons):
+        b = int(s.squadron_base[q])
+        if s.squadron_country[q] != c or b < 0 or s.squadron_damage[q] == Damage.SUNK:
+            continue
+        s.squadron_sortie[q] = -1
+        s.returning[q] = -1
+        if (b < t.n_ports and t.p_country[b] == c) or not home:
+            continue
+        areas = t.p_area[b] if b < t.n_ports else t.l_area[b - t.n_ports]
+        near = [p for p in home if any(t.p_area[p, a] and areas[a] for a in range(t.n_areas))]
+        s.squadron_base[q] = (near or home)[0]
+
+
+def provoked(t: GoaTables, s: GoaState) -> bool:
+    """V._2: Germany has invaded Belgium or the Netherlands, or the Central Powers hold a
+    city of Britain, Belgium or the Netherlands (they have invaded it)."""
+    for c in (t.belgium, t.netherlands):
+        if c >= 0 and s.invaded[c]:
+            return True
+    return any(s.city[k] == CENTRAL and t.k_country[k] in (t.britain, t.belgium,
+                                                                  t.netherlands)
+               for k in range(t.n_cities))
+
+
+def britain_provoked(t: GoaTables, s: GoaState, month: int) -> None:
+    """V._2: once provoked, Britain is at war in full, neutral or limited before."""
+    b = t.britain
+    if b < 0 or s.conquered[b] >= 0 or not (s.side[b] == NEUTRAL or s.limited[b]):
+        return
+    if not provoked(t, s):
+        return
+    if s.side[b] == NEUTRAL:
+        join(t, s, b, ALLIED, month)
+    else:
+        s.limited[b] = 0
 
 
 def rolls_for_entry(t: GoaTables, s: GoaState) -> list[int]:
@@ -110,7 +159,7 @@ def entry_outcome(t: GoaTables, s: GoaState, c: int, total: int) -> tuple[int, b
         if total <= 5:
             # V._2: a limited participant only while the Central Powers have invaded
             # neither Britain, Belgium nor the Netherlands (else it is at war in full)
-            return ALLIED, True
+            return ALLIED, not provoked(t, s)
         return NEUTRAL, False
     if total < 1 and t.c_may_join[c, ALLIED]:
         return ALLIED, False
@@ -158,12 +207,7 @@ def invade(t: GoaTables, s: GoaState, c: int, month: int) -> None:
     this same month (V._2)."""
     join(t, s, c, ALLIED, month)
     s.invaded[c] = 1
-    b = t.britain
-    if b >= 0 and s.conquered[b] < 0 and (s.side[b] == NEUTRAL or s.limited[b]):
-        if s.side[b] == NEUTRAL:
-            join(t, s, b, ALLIED, month)
-        else:
-            s.limited[b] = 0
+    britain_provoked(t, s, month)
 
 
 def gift_options(t: GoaTables, s: GoaState, side: int, month: int) -> list[int]:
@@ -231,8 +275,15 @@ def _japan_abroad(t: GoaTables, s: GoaState) -> bool:
         if s.col_units[l, j] > 0 and any(t.l_area[l, a] and a != t.east_pacific
                                         for a in range(t.n_areas)):
             return True
+    for q in range(t.n_squadrons):
+        b = int(s.squadron_base[q])
+        if b < 0 or s.squadron_country[q] != j or s.squadron_damage[q] == Damage.SUNK:
+            continue
+        areas = t.p_area[b] if b < t.n_ports else t.l_area[b - t.n_ports]
+        if any(areas[a] and a != t.east_pacific for a in range(t.n_areas)):
+            return True
     return s.japan_conquests > 1
 
 
-__all__ = ["join", "leave", "rolls_for_entry", "entry_modifier", "entry_outcome",
+__all__ = ["join", "leave", "provoked", "britain_provoked", "rolls_for_entry", "entry_modifier", "entry_outcome",
            "apply_entry_roll", "base_entries", "invadable", "invade", "gift_options", "give"]

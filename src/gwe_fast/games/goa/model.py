@@ -44,6 +44,8 @@ class GoaTables:
     c_personnel: np.ndarray      #: int16[C]: the points table (P._19)
     c_supply: np.ndarray         #: int16[C]
     c_conscription0: np.ndarray  #: int8[C]: 1 conscription in effect at the start (P._18)
+    c_table_conscription: np.ndarray  #: int8[C]: 1 the points table's personnel figure is
+                                      #: with conscription (P._14, P._18: not Britain, USA)
     c_mobilized0: np.ndarray     #: int16[C]: month economic mobilization was declared, -1 (P._17)
     c_rolls: np.ndarray          #: int8[C]: 1 its entry is rolled for (V._1)
     c_may_join: np.ndarray       #: int8[C, 2]: may join that side voluntarily (V._9)
@@ -205,6 +207,7 @@ STATE_ARRAYS = {
     "gift_turkey": (I8, lambda t: (2,)),                #: squadron given to Turkey by side (V._4)
     "received": (I8, lambda t: (t.n_countries,)),       #: received supply by sea this month
     "marines": (I16, lambda t: (6,)),                   #: N.96: made, ready, due in 4 months
+    "shipped": (I8, lambda t: (t.n_countries,)),        #: land units moved by sea this phase (N.85)
     # squadrons this month
     "screen": (I8, lambda t: (t.n_squadrons,)),         #: sortied without its gunnery (N.44)
     "moved": (I8, lambda t: (t.n_squadrons,)),
@@ -212,6 +215,7 @@ STATE_ARRAYS = {
     "supported": (I8, lambda t: (t.n_squadrons,)),      #: supported an invasion (N.94)
     "hit_level": (I8, lambda t: (t.n_squadrons,)),
     "returning": (I16, lambda t: (t.n_squadrons,)),     #: C.44: month its return began, -1
+    "return_port": (I16, lambda t: (t.n_squadrons,)),   #: C.44: the port it returns to, -1
     "sortie_won": (I8, lambda t: (t.n_areas,)),         #: -1 no combat, side, 2 neither
     "sunk": (I16, lambda t: (2,)),
     "usw": (I16, lambda t: (2,)),                       #: month each side's USW began, -1

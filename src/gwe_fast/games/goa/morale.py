@@ -78,6 +78,8 @@ def morale_modifier(t: GoaTables, s: GoaState, c: int, month: int) -> int:
         m += int(base[4])
     if t.options["morale"]:
         m += _variant_modifier(t, s, c, side, foe, month)
+    if t.options["production"]:
+        m -= policy_modifier(s, c)                   # M._4 = P._13, P._14, P._16, once
     if t.options["surrender"] and side == CENTRAL:
         m -= unheld_surrenders(t, s)               # S._14
     return m
@@ -102,17 +104,23 @@ def _variant_modifier(t: GoaTables, s: GoaState, c: int, side: int, foe: int, mo
     # M._3: Russia fed by sea from other Allied countries in each of the last three months
     if c == t.russia and s.fed[c] >= 3:
         m += 1
-    # M._4 = P._13, P._14, P._16: mobilization and conscription since the last roll
-    bits = int(s.since_roll[c])
-    for bit in (MOBILIZED_SINCE, DEMOBILIZED_SINCE, CONSCRIPTED_SINCE, IMPLEMENTED_SINCE):
-        if bits & bit:
-            m -= 1
     m += int(s.joined_with[c])                      # M._5
     m += surrendered_majors(t, s, side)             # M._6
     if s.suffered[c]:                               # M._8
         m -= 1
     m += year_modifier(t, month)                    # M._9
     return m
+
+
+def policy_modifier(s: GoaState, c: int) -> int:
+    """M._4, stated again by P._13, P._14 and P._16 (applied once): one each for economic
+    mobilization in effect at some time since the last roll, repealed since, conscription in
+    effect since, implemented since. The two policies exist only with the production
+    variant, so the modifier applies with it, whether or not the morale variant is used
+    (docs/rulings.md, M._4)."""
+    bits = int(s.since_roll[c])
+    return sum(1 for bit in (MOBILIZED_SINCE, DEMOBILIZED_SINCE, CONSCRIPTED_SINCE,
+                             IMPLEMENTED_SINCE) if bits & bit)
 
 
 def garrisoned(t: GoaTables, s: GoaState, c: int, objectives_only: bool) -> bool:

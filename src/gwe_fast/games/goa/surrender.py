@@ -104,7 +104,8 @@ def set_triple(t: GoaTables, s: GoaState, c: int, on: bool) -> None:
 
 def occupation_conquests(t: GoaTables, s: GoaState, month: int) -> None:
     """S._12: a country all of whose cities the enemy controls at the start of the
-    Inter-Player Turn is conquered; N.15: not one with ports off the map."""
+    Inter-Player Turn is conquered; N.15: not one with ports off the map. Japan, which has no
+    city on the map, when the enemy holds its home islands (docs/rulings.md, S._12)."""
     for c in range(t.n_countries):
         if not at_war(s, c):
             continue
@@ -115,6 +116,8 @@ def occupation_conquests(t: GoaTables, s: GoaState, month: int) -> None:
         mine = [k for k in range(t.n_cities) if t.k_country[k] == c]
         if mine and all(s.city[k] == foe for k in mine):
             conquer(t, s, c, foe, month, by_morale=False)
+        elif c == t.japan and t.japan_area >= 0 and s.colony[t.japan_area] == foe:
+            conquer(t, s, c, foe, month, by_morale=False)     # its home islands stand for its cities
 
 
 def abandoned_off_map_ports(t: GoaTables, s: GoaState, month: int) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, Damage, Land, Month, Ship, Terrain
-from gwe_fast.games.goa.model import (ALL_OBJECTIVES_SINCE, MONTH, GoaState, GoaTables)
+from gwe_fast.games.goa.model import (ALL_OBJECTIVES_SINCE, CONSCRIPTED_SINCE, MOBILIZED_SINCE,
+                                      MONTH, GoaState, GoaTables)
 
 SIDES = {"allied": ALLIED, "central": CENTRAL, "neutral": NEUTRAL}
 KINDS = {"dreadnought": Ship.DREADNOUGHT, "battlecruiser": Ship.BATTLECRUISER,
@@ -49,6 +50,29 @@ def _i(values, dtype) -> np.ndarray:
     a = np.asarray(values, dtype=dtype)
     a.flags.writeable = False
     return a
+
+
+def _key(lost) -> str:
+    return lost["place"] if isinstance(lost, dict) else lost
+
+
+def _conqueror(lost, li, l_owner, l_kind, side0, ci) -> int:
+    """The side holding a colony or area a start lists as conquered (C.22-C.25): the ``by``
+    side when given, else the enemy of its owner's side (Darfur and Libya count as Turkish,
+    Arabia as Turkey's enemy's, C.66)."""
+    if isinstance(lost, dict) and lost.get("by"):
+        return SIDES[lost["by"]]
+    i = li[_key(lost)]
+    owner, kind = l_owner[i], l_kind[i]
+    turkey = ci.get("turkey", -1)
+    if owner < 0 and kind in (AREA_KINDS["turkish_entry"], AREA_KINDS["turkish_opponent"]) \
+            and turkey >= 0 and side0[turkey] < 2:
+        holder = side0[turkey] if kind == AREA_KINDS["turkish_entry"] else 1 - side0[turkey]
+        return 1 - holder
+    if owner < 0 or side0[owner] >= 2:
+        raise ValueError(f"deployments: {_key(lost)!r} is listed as conquered but has no "
+                         f"belligerent owner; give its conqueror as {{place, by}}")
+    return 1 - side0[owner]
 
 
 def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
@@ -208,6 +232,7 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
             q_prot.append(int(factors["protection"][kind]))
             q_arrive.append(arrive)
             q_neutral_only.append(1 if sq.get("if_neutral", False) else 0)
+    army0 = [int(c.get("army", 0)) for c in countries.values()]
     for dep in raw.get("deployments", []):
         if dep["start"] != start_key or not colonies_on:
             continue
@@ -219,8 +244,12 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
                 l_units0[li[place], c] += n
                 if not support:
                     l_af0[li[place], c] += attack * n
+            else:
+                # a port off the map (C.21: the corps in Sydney): the country's land forces,
+                # which sail from its ports (docs/rulings.md, C.21)
+                army0[c] += n * int(raw["land"]["corps_strength"])
         for kind, n in dep.get("squadrons", []):
-            factors = kinds[dep["country"]]
+            factors = kinds[dep.get("factors_of", dep["country"])]
             for _ in range(n):
                 q_country.append(c)
                 q_kind.append(KINDS[kind])
@@ -230,8 +259,7 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
                 q_arrive.append(-1)
                 q_neutral_only.append(0)
         for lost in dep.get("conquered", []):
-            owner = l_owner[li[lost]]
-            l_ctrl0[li[lost]] = 1 - side0[owner] if owner >= 0 and side0[owner] < 2 else l_ctrl0[li[lost]]
+            l_ctrl0[li[_key(lost)]] = _conqueror(lost, li, l_owner, l_kind, side0, ci)
 
     ncc = raw["naval_combat_chart"]
     damage = np.array(ncc["damage"], np.int16)
@@ -311,12 +339,14 @@ def compile_tables(raw: dict, options: dict | None = None) -> GoaTables:
         c_side0=_i(side0, np.int8), c_major=_i([c.get("major", False) for c in countries.values()], np.int8),
         c_personnel=_i([c["personnel"] for c in countries.values()], np.int16),
         c_supply=_i([c["supply"] for c in countries.values()], np.int16),
-        c_conscription0=_i([1 if c.get("conscription", False) else 0 for c in countries.values()], np.int8),
+        c_conscription0=_i(consc0, np.int8),
+        c_table_conscription=_i([1 if c.get("conscription", False) else 0
+                                 for c in countries.values()], np.int8),
         c_mobilized0=_i(mob0, np.int16),
         c_rolls=_i([1 if c.get("entry", "roll") in ("roll", "invasion") else 0 for c in countries.values()], np.int8),
         c_may_join=_i(may_join, np.int8),
         c_group=_i([groups[c.get("entry_group", "")] for c in countries.values()], np.int8),
-        c_army0=_i([c.get("army", 0) for c in countries.values()], np.int32),
+        c_army0=_i(army0, np.int32),
         c_overseas=_i([1 if c.get("overseas", False) else 0 for c in countries.values()], np.int8),
         c_host=_i(host, np.int8), c_home_ports=_i(home_ports, np.int8),
         c_entry0=_i(entry0, np.int16), c_conquered0=_i(conq0, np.int16),
@@ -384,6 +414,10 @@ def initial_state(t: GoaTables) -> GoaState:
     s.army[:] = t.c_army0
     s.mobilized[:] = t.c_mobilized0
     s.conscription[:] = t.c_conscription0
+    # M._4, P._16: what is in effect at the start has been in effect "since the last roll"
+    for c in range(t.n_countries):
+        s.since_roll[c] = ((MOBILIZED_SINCE if s.mobilized[c] >= 0 else 0)
+                           | (CONSCRIPTED_SINCE if s.conscription[c] == 1 else 0))
     s.demoralized[:] = -1
     s.usw[:] = t.usw0
     s.city[:] = t.k_control0
@@ -398,6 +432,7 @@ def initial_state(t: GoaTables) -> GoaState:
     s.squadron_sortie[:] = -1
     s.squadron_damage[:] = np.where(t.q_base0 < 0, Damage.SUNK, Damage.NONE)
     s.returning[:] = -1
+    s.return_port[:] = -1
     s.sortie_won[:] = -1
     for c in range(t.n_countries):
         if s.conquered[c] >= 0:

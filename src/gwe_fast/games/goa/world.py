@@ -10,6 +10,8 @@ from gwe_fast.games.goa.codes import NEUTRAL, enemy
 from gwe_fast.games.goa.model import GoaState, GoaTables
 
 
+
+
 def at_war(s: GoaState, c: int) -> bool:
     """A belligerent: on a side and not conquered (S._11)."""
     return c >= 0 and s.side[c] != NEUTRAL and s.conquered[c] < 0

@@ -45,7 +45,7 @@ class GameResult:
     @property
     def winner(self) -> str:
         """Who won (25.3): the Russians at a Russian level, else the Central Powers."""
-        return "allied" if self.level.startswith("russian") else "central"
+        return victory.winner_of(self.level)
 
 
 def play(game: GweGame, check=None) -> GameResult:
@@ -428,8 +428,8 @@ def snapshot(game: GweGame, turn: int, side: int) -> dict:
     towns = victory.russian_towns(game)
     held = set(towns)
     row = {"turn": turn, "side": Side(side).name.lower(), "vp": int(st.vp),
-           "towns_held_russian": len(towns),
-           "towns_vp_russian": sum(p.vp for p in sc.places if p.cell in held)}
+           "towns_held_allied": len(towns),
+           "towns_vp_allied": sum(p.vp for p in sc.places if p.cell in held)}
     ooc = game.arr("ooc_count").tolist()
     steps_lost, sp_lost = game.arr("steps_lost"), game.arr("sp_lost").sum(axis=1).tolist()
     hexes_held = np.bincount(st.hex_last[st.hex_last >= 0], minlength=2).tolist()

@@ -10,7 +10,8 @@ Which units are due on a Game-Turn:
 * supply depots come from the schedule of 20.21 (table ``depots``; ``depots_attack_on_schedule``
   in Attack on Schedule, 26.23), not from the turns printed on the blank counters: each
   arrival takes a depot counter of the side not on the map (one not yet used, else one burned
-  up or eliminated, 19.21), within the caps of 20.22-20.23 (two Russian a turn with 26.33).
+  up or eliminated, 19.21), within the caps of 20.22-20.23 (two Russian a turn with 26.33);
+  with West Front Offensive the Central Powers schedule runs a turn late (26.32).
 
 Every reinforcement enters entrained (20.11) in an entry hex of its letter chosen by its owner
 (20.12), counting toward Rail Capacity (18.23, 20.11); an entry hex that is enemy-occupied or
@@ -162,10 +163,13 @@ def withhold_vp(scenario: Scenario, turn: int) -> int | None:
 def depot_schedule(scenario: Scenario, side: int, turn: int) -> tuple[int, int, int]:
     """(depots due this turn, most a turn, most on the map) for ``side`` (20.21-20.23;
     26.23 in Attack on Schedule; 26.33 raises the Russian depots to two a turn, at most 11 on
-    the map)."""
+    the map; with 26.32 the Central Powers depots, reinforcements like any other (20.21),
+    follow their schedule one Game-Turn late)."""
     name = "depots" if scenario_tag(scenario) is None else f"depots_{ATTACK_ON_SCHEDULE}"
     t = scenario.tables[name]
     key = rail.SIDE_KEYS[Side(side)]
+    if side == _CENTRAL and scenario.options.get("west_front"):
+        turn -= int(rail.option_effect(scenario, "26.32", "central_powers_reinforcement_delay"))
     n = 0
     for band in t[key]:
         if band["first_turn"] <= turn <= band.get("last_turn", turn):

@@ -50,6 +50,12 @@ def level(game: GweGame, vp: int | None = None) -> str:
     raise ValueError(f"no victory level covers {vp} VP")
 
 
+def winner_of(level: str) -> str:
+    """The side (``allied``, ``central``) that wins at a level of victory (25.3): the Russians
+    at a Russian level, else the Central Powers."""
+    return "allied" if level.startswith("russian") else "central"
+
+
 def vp_is_consistent(game: GweGame) -> bool:
     """The VP total equals the sum of its causes (an invariant)."""
     return int(game.arr("vp_cause").sum()) == int(game.state.vp)

@@ -12,6 +12,8 @@ GAME_CLASS = KbGame
 SIDES = tuple(s.name.lower() for s in Side)
 #: the side whose score the VP total is: the German VP total (20.0)
 VP_FOR = "central"
+#: what the rules call each side (``allied`` and ``central`` everywhere else)
+SIDE_NAMES = {"allied": "Allied", "central": "German"}
 _I32, _I16 = pa.int32(), pa.int16()
 
 #: the game's own columns: VP by cause (20.1), losses by side and cause, artillery spent by
@@ -43,6 +45,46 @@ TURN_FIELDS = (
     + [pa.field(f"steps_lost_{s}_{c}", _I32, nullable=False) for s in SIDES for c in LOSS_CAUSES]
     + [pa.field(f"artillery_{s}_{m}", _I32, nullable=False) for s in SIDES for m in MISSIONS]
 )
+
+
+def winner_of(level: str) -> str:
+    """The side that wins at a level of victory (20.3)."""
+    from gwe_fast.games.kb.victory import winner
+
+    return winner(level)
+
+
+def end_scoring(game: KbGame) -> list[dict]:
+    """The points the end of the game adds (20.11, 20.13), as the engine adds them: the towns
+    west of the VP line the German player holds, and the Allied units in trench hexes."""
+    import numpy as np
+
+    from gwe_fast.games.kb import victory
+
+    towns = np.flatnonzero(victory.german_towns(game)).tolist()
+    town_vp = int(victory._vp("town_west_of_vp_line", game))
+    st = game.state
+    on = np.flatnonzero(victory.units.on_map(game, Side.ALLIED))      # as 20.13 counts them
+    in_works = [int(i) for i in on if game.data.trench[st.unit_cell[i]]]
+    trench_vp = int(victory._vp("allied_unit_in_trench", game))
+    return [{"cause": "towns", "rule": "20.11", "vp": len(towns) * town_vp,
+             "what": "towns west of the VP line held by the German player", "cells": towns,
+             "values": [town_vp] * len(towns)},
+            {"cause": "allied_in_trenches", "rule": "20.13", "vp": len(in_works) * trench_vp,
+             "what": "Allied units in fieldwork, redoubt or wire hexes", "units": in_works}]
+
+
+def town_values(scenario) -> dict[int, int]:
+    """The Victory Points each town is worth to the German player at the end (20.11): the
+    schedule's value for a town west of the VP line, nothing for the others; by map cell."""
+    import numpy as np
+
+    from gwe_fast.games.kb.data import kb_data
+    from gwe_fast.games.kb.victory import _schedule
+
+    data = kb_data(scenario)
+    value = int(_schedule(scenario)["town_west_of_vp_line"])
+    return {int(c): value for c in np.flatnonzero(data.town & data.west_of_vp_line)}
 
 
 def new_game(scenario, seed: int, index: int, policies=None, events: bool = False) -> KbGame:

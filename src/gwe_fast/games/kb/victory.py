@@ -90,7 +90,11 @@ def level(game: KbGame, vp: int | None = None) -> str:
 
 
 def winner(level_name: str) -> str:
+    """The side (``allied``, ``central``) that wins at a level of victory (20.3)."""
     return "central" if level_name.startswith("german") else "allied"
+
+
+winner_of = winner
 
 
 def vp_is_consistent(game: KbGame) -> bool:

@@ -1,1 +1,1 @@
-"""The Kaiser's Battle ladder policies: ``passive``, ``greedy`` and ``doctrine`` (issue 6)."""
+"""The Kaiser's Battle ladder policies: ``passive``, ``greedy`` and ``doctrine``."""
