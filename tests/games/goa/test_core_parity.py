@@ -55,6 +55,23 @@ def test_core_plays_the_reference_games(n):
             assert parity.compare(t, 2026 + seed, seed) is None, (_id(options), start, last, seed)
 
 
+BUNDLED = ("goa/campaign", "goa/1915", "goa/1916", "goa/1917", "goa/1918")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("i, scenario", list(enumerate(BUNDLED)))
+def test_core_plays_the_reference_games_of_each_bundled_start(i, scenario):
+    """Each bundled start, under three of the pairwise option sets (a different three for each
+    start, so the five starts together play all fifteen): the whole war, every decision and
+    month compared. ``scripts/check_goa_parity.py --scenario`` plays many more."""
+    from gwe_fast import load_scenario
+
+    for j in range(3):
+        options = COMBOS[(3 * i + j) % len(COMBOS)]
+        t = load_scenario(scenario, options).goa
+        assert parity.compare(t, 31 + i, j) is None, (scenario, _id(options))
+
+
 def test_core_plays_the_reference_game_with_every_variant():
     t = _tables({"colonies": True, "naval_combat_chart": True, "land": "fronts",
                  "through_1919": True, "swap_berlin": True, "swap_london": True})

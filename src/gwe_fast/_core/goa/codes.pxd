@@ -101,6 +101,10 @@ cdef enum:
 cdef enum:
     SORTIE = 10000
     SCREEN = 20000
+    SUPPORT = 30000
+    FIGHTS = 0              # screen values: fights with its gunnery, lowers blockades,
+    SCREENS = 1             #   supports invasions (N.44, N.63, N.94)
+    SUPPORTS = 2
     MORALE_ROLL = 0
     ENTRY_ROLL = 1
     LM_FORT = 0

@@ -1,5 +1,5 @@
 # The turn loop of The Guns of August as a resumable C state machine (engine.pyx).
-from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 
 from gwe_fast._core.goa.rules cimport Facts
 from gwe_fast._core.goa.tables cimport CoreTables, GoaS, GoaT
@@ -43,22 +43,34 @@ cdef struct Core:
     int8_t* subs                  # [2 A]
     int8_t* forgo                 # [2 A]
     int32_t* sends                # [C], -1 not asked
-    int32_t* ships                # [C]
     int32_t* land_orders          # [C]
     int8_t* short_                # [C]
     int32_t* alloc                # [F C]
-    int32_t* moves                # [C], -1 not asked
-    int32_t* pick_kind            # [C] landings: target kind, index and units (0: none)
+    # landings: the month's picks in the order made (country, target kind, index, source,
+    # units), at most 6 C (N.85)
+    int npicks
+    int32_t* pick_c
+    int32_t* pick_kind
     int32_t* pick_index
+    int32_t* pick_src
     int32_t* pick_n
-    int32_t* tkind                # [B + P + L] the targets of the decision being asked
+    int nt                        # the targets of the country being asked: kind, index, source
+    int32_t* tkind                # [(B + P + L) (1 + L + C)]
     int32_t* tindex
-    int32_t* work                 # [max(Q, L, 2 C) + 8]
+    int32_t* tsrc
+    int32_t* committed            # [1 + L + C] units committed from each source (+1: HOME = -1)
+    uint8_t* done                 # [B + P + L] places landed on this phase
+    # colonial moves: the rows (side, country, code) in the order asked, and the units already
+    # ordered out of each source of the country being asked ([L + 2], colonial.move_options)
+    int64_t nmoves, cap_moves
+    int32_t* move_rows
+    int32_t* mv_pending
+    int32_t* work                 # [max(Q, L, 2 C, 2 (1 + L + C), P) + 8]
     Facts facts                   # the naval option generators' position facts
     int32_t* bmods                # [A, 2] blockade modifiers
     int8_t* area_sides            # [A] bit side: side has squadrons sortied into the area
     # naval combat in one area
-    int ca, fstage, fsub, german, fside, flevel, fused, fhit
+    int ca, fstage, fsub, german, fside, flevel, fused, flevel_used, fhit
     int nfleet[2]
     int32_t* fleet[2]             # [Q] each
     int limits[2][3]

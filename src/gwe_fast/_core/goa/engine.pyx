@@ -218,7 +218,7 @@ cdef int st_trade(Core* k) noexcept nogil:
     cdef int side, i, j, code, n = k.n_rolls, m = k.month
     while k.cs < 2:                                   # V._1 = M._7, in secret
         side = k.cs
-        if any_belligerent(t, s, side):
+        if (t.variable_entry or t.morale) and any_belligerent(t, s, side):
             k.n_opts = trade_options(t, s, k.roll_kind, k.roll_c, k.roll_mod, n, side, k.opts)
             i = ask(k, K_TRADE, side, -1, True)
             if i < 0:
@@ -315,10 +315,7 @@ cdef int st_invade(Core* k) noexcept nogil:
         for i in range(n):
             if pick & (1 << i):
                 invade(t, s, k.work[i], k.month)
-    k.cs = 0
-    k.ci = 0
-    k.cj = 0
-    k.pc = PC_ECONOMY
+    k.pc = PC_MARINES
     return DONE
 
 
@@ -350,7 +347,12 @@ cdef int st_economy(Core* k) noexcept nogil:
             k.ci += 1
         k.ci = 0
         k.cs += 1
-    k.pc = PC_MARINES
+    if t.naval:
+        k.pc = PC_NAVAL
+    elif t.colonies:
+        _begin_colonial(k)
+    else:
+        k.pc = PC_LAND
     return DONE
 
 
@@ -370,11 +372,10 @@ cdef int st_marines(Core* k) noexcept nogil:
             n = k.opts[i]
             if n:
                 make_marines(t, s, n, k.month)
-        k.pc = PC_NAVAL
-    elif t.colonies:
-        _begin_colonial(k)
-    else:
-        k.pc = PC_LAND
+    k.cs = 0
+    k.ci = 0
+    k.cj = 0
+    k.pc = PC_ECONOMY
     return DONE
 
 
@@ -383,9 +384,8 @@ cdef int st_marines(Core* k) noexcept nogil:
 cdef int st_naval(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int slot = 2 + <int>pmod(k.month, 4), q, a
-    s.marines[1] += s.marines[slot]
-    s.marines[slot] = 0
+    cdef int q, a
+    marines_arrive(s, k.month)                        # N.96
     memcpy(s.blockade_prev, s.blockade, t.A * 2)
     memset(s.screen, 0, t.Q)
     memset(s.moved, 0, t.Q)
@@ -396,6 +396,7 @@ cdef int st_naval(Core* k) noexcept nogil:
     for q in range(t.Q):
         s.squadron_sortie[q] = -1
         k.orders[q] = -1
+    memset(s.shipped, 0, t.C)
     facts_of(t, s, &k.facts)
     k.cs = 0
     k.ci = 0
@@ -412,7 +413,7 @@ cdef int st_orders(Core* k) noexcept nogil:
         while k.ci < t.Q:
             q = k.ci
             if active_squadron(t, s, q, side):
-                k.n_opts = squadron_options(t, s, &k.facts, q, k.opts)
+                k.n_opts = squadron_options(t, s, &k.facts, q, k.orders, k.opts)
                 i = ask(k, K_SQUADRON, side, q, True)
                 if i < 0:
                     return SUSPEND
@@ -455,34 +456,150 @@ cdef int st_subs(Core* k) noexcept nogil:
 
 
 cdef void _budgets(int damage, int r1, int r2, int* out) noexcept nogil:
+    # naval.budgets: what may be sunk, heavily damaged, and hit at all (tenths)
     cdef int total = 10 * damage
-    cdef int sunk = min(total, damage * max(0, r1))
-    out[0] = sunk
-    out[1] = min(total, sunk + damage * max(0, r2))
+    out[0] = min(total, damage * max(0, r1))
+    out[1] = min(total, damage * max(0, r2))
     out[2] = total
 
 
-cdef int _designate_options(Core* k, int side, int limit) noexcept nogil:
-    # naval.designate_options: enemy squadrons not yet chosen whose protection still fits
+cdef int _designate_options(Core* k, int side) noexcept nogil:
+    # naval.designate_options: enemy squadrons not yet chosen whose protection still fits the
+    # level's budget and the whole damage
     cdef const GoaT* t = k.t
-    cdef int foe = enemy(side), n = 0, i, q
+    cdef int foe = enemy(side), n = 0, i, q, p
+    cdef int cap = k.limits[side][k.flevel], total = k.limits[side][2]
     for i in range(k.nfleet[foe]):
         q = k.fleet[foe][i]
-        if not k.chosen[q] and k.fused + 10 * t.q_protection[q] <= limit:
+        p = 10 * t.q_protection[q]
+        if not k.chosen[q] and k.flevel_used + p <= cap and k.fused + p <= total:
             k.opts[n] = q
             n += 1
     return n
 
 
-cdef int st_combat(Core* k) noexcept nogil:
+cdef void _engage_begin(Core* k) noexcept nogil:
+    # naval_combat.engage, up to its first decision: the fleets are in k.fleet / k.nfleet
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int a, side, foe, i, j, q, n, col, pen, damage, r1, r2, level, hits
-    cdef int left[2]
+    cdef int side, i, j, q, hits
+    for side in range(2):
+        for i in range(k.nfleet[side]):
+            q = k.fleet[side][i]
+            if s.screen[q] == FIGHTS:
+                s.in_combat[q] = 1
+    if t.chart:
+        k.fstage = 1
+        return
+    for j in range(2):                                # _duel: every hit roll first
+        side = CENTRAL if j == 0 else ALLIED
+        hits = 0
+        for i in range(k.nfleet[side]):
+            q = k.fleet[side][i]
+            if s.screen[q] == FIGHTS and die(&k.dice) <= ceil_div(t.q_gunnery[q], t.tenney[0]):
+                hits += 1
+        k.hits[side] = hits
+    k.fside = 0
+    k.fhit = 0
+    k.fstage = 5
+
+
+cdef int _engage(Core* k, int subject) noexcept nogil:
+    # the rest of naval_combat.engage (stages 1, 2: the chart; 5: the duel); stage 9 when done
+    cdef const GoaT* t = k.t
+    cdef GoaS* s = &k.s
+    cdef int side, foe, i, j, q, n, col, pen, damage, r1, r2, level
     cdef int levels[3]
     levels[0] = DMG_SUNK
     levels[1] = DMG_HEAVY
     levels[2] = DMG_LIGHT
+    if k.fstage == 1:                                 # _chart: N.46's German option
+        k.german = 0
+        if k.nfleet[CENTRAL] > 0 or k.fsub == CENTRAL:
+            i = ask_yes_no(k, K_GERMAN_ROLL, CENTRAL, subject, False)
+            if i < 0:
+                return SUSPEND
+            k.german = k.opts[i]
+        for j in range(2):
+            side = CENTRAL if j == 0 else ALLIED
+            foe = enemy(side)
+            if k.nfleet[side] == 0 and side != k.fsub:
+                k.limits[side][0] = 0
+                k.limits[side][1] = 0
+                k.limits[side][2] = 0
+                continue
+            col = -1 if side == k.fsub else chart_column(t, gunnery(t, s, k.fleet[side], k.nfleet[side]))
+            pen = -1 if mostly(t, s, k.fleet[foe], k.nfleet[foe]) else 0
+            damage = chart_damage(t, col, die(&k.dice) + pen - k.german)
+            r1 = die(&k.dice) + pen
+            r2 = die(&k.dice) + pen
+            _budgets(damage, r1, r2, k.limits[side])
+        k.fside = 0
+        k.flevel = 0
+        k.fused = 0
+        k.flevel_used = 0
+        memset(k.chosen, 0, t.Q)
+        k.fstage = 2
+    if k.fstage == 2:                                 # each player designates within them
+        while k.fside < 2:
+            side = CENTRAL if k.fside == 0 else ALLIED
+            while k.flevel < 3:
+                n = _designate_options(k, side)
+                if n == 0:
+                    k.flevel += 1
+                    k.flevel_used = 0
+                    continue
+                k.n_opts = n
+                i = ask(k, K_DESIGNATE, side, levels[k.flevel], False)
+                if i < 0:
+                    return SUSPEND
+                q = k.opts[i]
+                k.chosen[q] = 1
+                k.fused += 10 * t.q_protection[q]
+                k.flevel_used += 10 * t.q_protection[q]
+                s.hit_level[q] = levels[k.flevel]
+            k.fside += 1
+            k.flevel = 0
+            k.fused = 0
+            k.flevel_used = 0
+            memset(k.chosen, 0, t.Q)
+        for q in range(t.Q):
+            if s.hit_level[q]:
+                worsen(s, q, s.hit_level[q])
+                s.hit_level[q] = 0
+        k.fstage = 9
+    if k.fstage == 5:                                 # _duel: a target for each hit
+        while k.fside < 2:
+            side = CENTRAL if k.fside == 0 else ALLIED
+            foe = enemy(side)
+            while k.fhit < k.hits[side]:
+                n = 0
+                for i in range(k.nfleet[foe]):
+                    q = k.fleet[foe][i]
+                    if s.squadron_damage[q] < DMG_SUNK:
+                        k.opts[n] = q
+                        n += 1
+                if n == 0:
+                    break
+                k.n_opts = n
+                i = ask(k, K_DESIGNATE, side, 0, False)
+                if i < 0:
+                    return SUSPEND
+                q = k.opts[i]
+                level = DMG_HEAVY if die(&k.dice) > t.q_protection[q] // t.tenney[1] else DMG_LIGHT
+                worsen(s, q, level)
+                k.fhit += 1
+            k.fside += 1
+            k.fhit = 0
+        k.fstage = 9
+    return DONE
+
+
+cdef int st_combat(Core* k) noexcept nogil:
+    cdef const GoaT* t = k.t
+    cdef GoaS* s = &k.s
+    cdef int a, side, i
+    cdef int left[2]
     while k.ca < t.A:                                 # N.4 / N.41-N.46, area by area
         a = k.ca
         if k.fstage == 0:
@@ -495,108 +612,18 @@ cdef int st_combat(Core* k) noexcept nogil:
                 k.forgo[k.fsub * t.A + a] = 1
             for side in range(2):                     # naval_combat.fight
                 k.nfleet[side] = sortied(t, s, a, side, k.fleet[side])
-                for i in range(k.nfleet[side]):
-                    q = k.fleet[side][i]
-                    if not s.screen[q]:
-                        s.in_combat[q] = 1
-            if t.chart:
-                k.fstage = 1
-            else:
-                for j in range(2):                    # _duel: every hit roll first
-                    side = CENTRAL if j == 0 else ALLIED
-                    hits = 0
-                    for i in range(k.nfleet[side]):
-                        q = k.fleet[side][i]
-                        if not s.screen[q] and die(&k.dice) <= ceil_div(t.q_gunnery[q], t.tenney[0]):
-                            hits += 1
-                    k.hits[side] = hits
-                k.fside = 0
-                k.fhit = 0
-                k.fstage = 5
-        if k.fstage == 1:                             # _chart: N.46's German option
-            k.german = 0
-            if k.nfleet[CENTRAL] > 0 or k.fsub == CENTRAL:
-                i = ask_yes_no(k, K_GERMAN_ROLL, CENTRAL, a, False)
-                if i < 0:
-                    return SUSPEND
-                k.german = k.opts[i]
-            for j in range(2):
-                side = CENTRAL if j == 0 else ALLIED
-                foe = enemy(side)
-                if k.nfleet[side] == 0 and side != k.fsub:
-                    k.limits[side][0] = 0
-                    k.limits[side][1] = 0
-                    k.limits[side][2] = 0
-                    continue
-                col = -1 if side == k.fsub else chart_column(t, gunnery(t, s, k.fleet[side], k.nfleet[side]))
-                pen = -1 if mostly(t, s, k.fleet[foe], k.nfleet[foe]) else 0
-                damage = chart_damage(t, col, die(&k.dice) + pen - k.german)
-                r1 = die(&k.dice) + pen
-                r2 = die(&k.dice) + pen
-                _budgets(damage, r1, r2, k.limits[side])
-            k.fside = 0
-            k.flevel = 0
-            k.fused = 0
-            memset(k.chosen, 0, t.Q)
-            k.fstage = 2
-        if k.fstage == 2:                             # each player designates within them
-            while k.fside < 2:
-                side = CENTRAL if k.fside == 0 else ALLIED
-                while k.flevel < 3:
-                    n = _designate_options(k, side, k.limits[side][k.flevel])
-                    if n == 0:
-                        k.flevel += 1
-                        continue
-                    k.n_opts = n
-                    i = ask(k, K_DESIGNATE, side, levels[k.flevel], False)
-                    if i < 0:
-                        return SUSPEND
-                    q = k.opts[i]
-                    k.chosen[q] = 1
-                    k.fused += 10 * t.q_protection[q]
-                    s.hit_level[q] = levels[k.flevel]
-                k.fside += 1
-                k.flevel = 0
-                k.fused = 0
-                memset(k.chosen, 0, t.Q)
-            for q in range(t.Q):
-                if s.hit_level[q]:
-                    worsen(s, q, s.hit_level[q])
-                    s.hit_level[q] = 0
-            k.fstage = 9
-        if k.fstage == 5:                             # _duel: a target for each hit
-            while k.fside < 2:
-                side = CENTRAL if k.fside == 0 else ALLIED
-                foe = enemy(side)
-                while k.fhit < k.hits[side]:
-                    n = 0
-                    for i in range(k.nfleet[foe]):
-                        q = k.fleet[foe][i]
-                        if s.squadron_damage[q] < DMG_SUNK:
-                            k.opts[n] = q
-                            n += 1
-                    if n == 0:
-                        break
-                    k.n_opts = n
-                    i = ask(k, K_DESIGNATE, side, 0, False)
-                    if i < 0:
-                        return SUSPEND
-                    q = k.opts[i]
-                    level = DMG_HEAVY if die(&k.dice) > t.q_protection[q] // t.tenney[1] else DMG_LIGHT
-                    worsen(s, q, level)
-                    k.fhit += 1
-                k.fside += 1
-                k.fhit = 0
-            k.fstage = 9
-        if k.fstage == 9:
-            for side in range(2):
-                left[side] = 0
-                for i in range(k.nfleet[side]):
-                    if s.squadron_damage[k.fleet[side][i]] < DMG_SUNK:
-                        left[side] += 1
-            s.sortie_won[a] = 0 if left[0] > left[1] else (1 if left[1] > left[0] else 2)
-            k.fstage = 0
-            k.ca += 1
+            _engage_begin(k)
+        if k.fstage != 9:
+            if _engage(k, a) == SUSPEND:
+                return SUSPEND
+        for side in range(2):
+            left[side] = 0
+            for i in range(k.nfleet[side]):
+                if s.squadron_damage[k.fleet[side][i]] < DMG_SUNK:
+                    left[side] += 1
+        s.sortie_won[a] = 0 if left[0] > left[1] else (1 if left[1] > left[0] else 2)
+        k.fstage = 0
+        k.ca += 1
     repair(t, s)
     k.cs = 0
     k.pc = PC_USW
@@ -642,11 +669,9 @@ cdef int st_usw(Core* k) noexcept nogil:
     apply_blockade_losses(t, s)                       # N.66, C.45
     for c in range(t.C):
         k.sends[c] = -1
-        k.ships[c] = -1
     # no port, city or colony has changed hands since st_naval's facts_of: the naval
     # combat, repair, USW and blockades change squadrons, blockades and supply only
     facts_at_sea(t, s, &k.facts)
-    facts_units(t, s, &k.facts)
     k.cs = 0
     k.ci = 0
     k.cj = 0
@@ -657,7 +682,7 @@ cdef int st_usw(Core* k) noexcept nogil:
 cdef int st_sea(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int side, c, i
+    cdef int side, c, i, code
     while k.cs < 2:                                   # N.71-N.79, N.81-N.85, in secret
         side = k.cs
         while k.ci < t.C:
@@ -670,11 +695,15 @@ cdef int st_sea(Core* k) noexcept nogil:
                         return SUSPEND
                     k.sends[c] = k.opts[i]
                     k.cj = 1
-                k.n_opts = ship_options(t, s, &k.facts, c, k.opts)
-                i = ask(k, K_SHIP, side, c, True)
-                if i < 0:
-                    return SUSPEND
-                k.ships[c] = k.opts[i]
+                while True:                           # each move made as chosen, until 0
+                    k.n_opts = ship_options(t, s, c, k.opts)
+                    i = ask(k, K_SHIP, side, c, True)
+                    if i < 0:
+                        return SUSPEND
+                    code = k.opts[i]
+                    if not code:
+                        break
+                    ship(t, s, c, code)
                 k.cj = 0
             k.ci += 1
         k.ci = 0
@@ -684,16 +713,10 @@ cdef int st_sea(Core* k) noexcept nogil:
             if k.sends[c] >= 0 and s.side[c] == side:
                 send_supply(t, s, c, k.sends[c])
     russian_sea_supply(t, s)
-    for side in range(2):
-        for c in range(t.C):
-            if k.ships[c] >= 0 and s.side[c] == side and at_war(s, c):
-                ship(t, s, c, k.ships[c])
-    for c in range(t.C):
-        k.pick_n[c] = 0
-    # the facts of st_usw still hold: supply sent and land units shipped change no port's
-    # control, blockade or squadron
+    k.npicks = 0
     k.cs = 0
     k.ci = 0
+    k.cj = 0
     k.pc = PC_LANDING
     return DONE
 
@@ -701,28 +724,53 @@ cdef int st_sea(Core* k) noexcept nogil:
 cdef int st_landing(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int side, c, i, j, nt, n, u, n_max, code
-    while k.cs < 2:                                   # N.91-N.95: one target a month
+    cdef int side, c, i, j, code, n, x
+    while k.cs < 2:                                   # N.91-N.95, each side in secret
         side = k.cs
         while k.ci < t.C:
             c = k.ci
             if at_war(s, c) and s.side[c] == side:
-                k.n_opts = landing_options(t, s, &k.facts, c, k.tkind, k.tindex, k.opts)
-                i = ask(k, K_LANDING, side, c, True)
-                if i < 0:
-                    return SUSPEND
-                code = k.opts[i]
-                if code:
+                if k.cj == 0:
+                    k.nt = invasion_targets(t, s, c, k.tkind, k.tindex, k.tsrc, k.work)
+                    memset(k.committed, 0, (1 + t.L + t.C) * sizeof(int32_t))
+                    memset(k.done, 0, t.B + t.P + t.L)
+                    k.cj = 1
+                while k.nt > 0:
+                    k.n_opts = landing_options(t, s, c, k.nt, k.tkind, k.tindex, k.tsrc,
+                                               k.committed, k.done, k.opts)
+                    i = ask(k, K_LANDING, side, c, True)
+                    if i < 0:
+                        return SUSPEND
+                    code = k.opts[i]
+                    if not code:
+                        break
                     j = (code - 1) // 8
-                    k.pick_kind[c] = k.tkind[j]
-                    k.pick_index[c] = k.tindex[j]
-                    k.pick_n[c] = (code - 1) % 8 + 1
+                    n = (code - 1) % 8 + 1
+                    x = k.npicks
+                    k.pick_c[x] = c
+                    k.pick_kind[x] = k.tkind[j]
+                    k.pick_index[x] = k.tindex[j]
+                    k.pick_src[x] = k.tsrc[j]
+                    k.pick_n[x] = n
+                    k.npicks += 1
+                    k.committed[k.tsrc[j] + 1] += n
+                    if k.tkind[j] == 0:
+                        x = k.tindex[j]
+                    elif k.tkind[j] == 1:
+                        x = t.B + k.tindex[j]
+                    else:
+                        x = t.B + t.P + k.tindex[j]
+                    k.done[x] = 1
+                k.cj = 0
             k.ci += 1
         k.ci = 0
         k.cs += 1
-    for c in range(t.C):
-        if k.pick_n[c] > 0 and at_war(s, c):
-            land_invasion(t, s, &k.dice, c, k.pick_kind[c], k.pick_index[c], k.pick_n[c], k.month)
+    for c in range(t.C):                              # resolved country by country
+        for x in range(k.npicks):
+            if k.pick_c[x] == c and at_war(s, c):
+                land_invasion(t, s, &k.dice, c, k.pick_kind[x], k.pick_index[x], k.pick_n[x],
+                              k.month, k.pick_src[x])
+    stranded(t, s, &k.dice)                           # N.34, at the end of the phase
     if t.colonies:
         _begin_colonial(k)
     else:
@@ -733,36 +781,71 @@ cdef int st_landing(Core* k) noexcept nogil:
 # -- 4. colonies (colonial.colonial_phase) --------------------------------------------------------
 
 cdef void _begin_colonial(Core* k) noexcept nogil:
-    cdef int c
-    for c in range(k.t.C):
-        k.moves[c] = -1
-    facts_units(k.t, &k.s, &k.facts)              # land units moved by sea since the Naval Phase
+    k.nmoves = 0
     k.cs = 0
     k.ci = 0
+    k.cj = 0
     k.pc = PC_COLONIAL
+
+
+cdef int _push_move(Core* k, int side, int c, int code) noexcept nogil:
+    cdef int64_t cap
+    cdef void* grown
+    if k.nmoves >= k.cap_moves:
+        cap = 64 if k.cap_moves == 0 else 2 * k.cap_moves
+        grown = realloc(k.move_rows, cap * 3 * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        k.move_rows = <int32_t*>grown
+        k.cap_moves = cap
+    k.move_rows[3 * k.nmoves] = side
+    k.move_rows[3 * k.nmoves + 1] = c
+    k.move_rows[3 * k.nmoves + 2] = code
+    k.nmoves += 1
+    return 0
 
 
 cdef int st_colonial(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int side, c, i
+    cdef int side, c, i, code, L = t.L, pair, src, n, x, j
     while k.cs < 2:                                   # C.52, C.53, in secret (C.32)
         side = k.cs
         while k.ci < t.C:
             c = k.ci
             if at_war(s, c) and s.side[c] == side:
-                k.n_opts = move_options(t, s, &k.facts, c, k.opts)
-                i = ask(k, K_COLONIAL, side, c, True)
-                if i < 0:
-                    return SUSPEND
-                k.moves[c] = k.opts[i]
+                if k.cj == 0:
+                    memset(k.mv_pending, 0, (L + 2) * sizeof(int32_t))
+                    k.cj = 1
+                while True:                           # asked again after each order
+                    k.n_opts = move_options(t, s, c, k.mv_pending, k.opts)
+                    i = ask(k, K_COLONIAL, side, c, True)
+                    if i < 0:
+                        return SUSPEND
+                    code = k.opts[i]
+                    if not code:
+                        break
+                    if _push_move(k, side, c, code) < 0:
+                        k.error = 3
+                        k.pending = True
+                        return SUSPEND
+                    pair = (code - 1) // 8
+                    n = (code - 1) % 8 + 1
+                    src = pair // (L + 1)
+                    k.mv_pending[src] += n
+                    if src == L:
+                        k.mv_pending[L + 1] += n
+                k.cj = 0
             k.ci += 1
         k.ci = 0
         k.cs += 1
-    for side in range(2):                             # in the order asked
-        for c in range(t.C):
-            if k.moves[c] >= 0 and s.side[c] == side and at_war(s, c):
-                apply_move(t, s, c, k.moves[c])
+    for j in range(2):                                # C.65: the Central Powers' first
+        side = CENTRAL if j == 0 else ALLIED
+        for x in range(k.nmoves):
+            if k.move_rows[3 * x] == side:
+                c = k.move_rows[3 * x + 1]
+                if at_war(s, c):
+                    apply_move(t, s, c, k.move_rows[3 * x + 2])
     k.cs = 0
     k.pc = PC_ABYSSINIA
     return DONE
@@ -790,23 +873,31 @@ cdef int st_abyssinia(Core* k) noexcept nogil:
 cdef int st_returns(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int side, q, c, i
-    while k.cs < 2:                                   # C.44
+    cdef int side, q, c, i, n, p
+    while k.cs < 2:                                   # C.44: announcements and destinations
         side = k.cs
         while k.ci < t.Q:
             q = k.ci
             c = s.squadron_country[q]
             if s.squadron_damage[q] < DMG_SUNK and s.squadron_base[q] >= 0 and at_war(s, c) \
-                    and s.side[c] == side and may_return(t, s, q) and return_port(t, s, q) >= 0:
-                i = ask_yes_no(k, K_RETURN, side, q, False)
-                if i < 0:
-                    return SUSPEND
-                if k.opts[i]:
-                    s.returning[q] = k.month
+                    and s.side[c] == side and may_return(t, s, q):
+                n = return_ports(t, s, q, k.opts + 1)
+                if n > 0:
+                    k.opts[0] = -1
+                    k.n_opts = n + 1
+                    i = ask(k, K_RETURN, side, q, False)
+                    if i < 0:
+                        return SUSPEND
+                    p = k.opts[i]
+                    if p >= 0:
+                        s.returning[q] = k.month
+                        s.return_port[q] = p
             k.ci += 1
         k.ci = 0
         k.cs += 1
     k.ci = 0
+    k.cj = 0
+    k.fstage = 0
     k.pc = PC_INTERCEPT
     return DONE
 
@@ -814,17 +905,21 @@ cdef int st_returns(Core* k) noexcept nogil:
 cdef int st_intercept(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
-    cdef int q, side, foe, nh, i, n, p, m = k.month
+    cdef int q, side, foe, nh, i, n, p, np, m = k.month
+    cdef bint ok
     while k.ci < t.Q:
         q = k.ci
-        if s.returning[q] < 0 or s.squadron_damage[q] == DMG_SUNK:
+        if k.cj == 0:
+            if s.returning[q] < 0:
+                k.ci += 1
+                continue
             if s.squadron_damage[q] == DMG_SUNK:
                 s.returning[q] = -1
-            k.ci += 1
-            continue
+                k.ci += 1
+                continue
         side = s.side[s.squadron_country[q]]
         foe = enemy(side)
-        if m > s.returning[q]:
+        if k.cj == 0 and m > s.returning[q]:
             nh = interceptors(t, s, foe, k.hunters)
             if nh:
                 for i in range(nh + 1):
@@ -835,14 +930,38 @@ cdef int st_intercept(Core* k) noexcept nogil:
                     return SUSPEND
                 n = k.opts[i]
                 if n:
-                    intercept(t, s, &k.dice, q, k.hunters, n)
+                    for i in range(n):
+                        s.moved[k.hunters[i]] = 1     # its activity this month
+                    k.nfleet[side] = 1
+                    k.fleet[side][0] = q
+                    k.nfleet[foe] = n
+                    for i in range(n):
+                        k.fleet[foe][i] = k.hunters[i]
+                    k.fsub = -1
+                    _engage_begin(k)
+                    k.cj = 1
+        if k.cj == 1:
+            if k.fstage != 9:
+                if _engage(k, q) == SUSPEND:
+                    return SUSPEND
+            k.fstage = 0
+            k.cj = 0
         if s.squadron_damage[q] == DMG_SUNK:
             s.returning[q] = -1
         elif m - s.returning[q] >= 3:
-            p = return_port(t, s, q)
+            np = return_ports(t, s, q, k.work)
+            p = s.return_port[q]
+            ok = False
+            for i in range(np):
+                if k.work[i] == p:
+                    ok = True
+                    break
+            if not ok:
+                p = k.work[0] if np > 0 else -1
             if p >= 0:
                 s.squadron_base[q] = p
             s.returning[q] = -1
+            s.return_port[q] = -1
         k.ci += 1
     colonial_combat(t, s, &k.dice, m, k.work)        # C.61
     k.pc = PC_LAND
@@ -896,7 +1015,7 @@ cdef int st_garrison(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
     cdef int c, i
-    if t.surrender:                                   # S._14, M._6
+    if t.surrender or t.morale:                       # S._14, M._6
         while k.ci < 3:
             c = t.russia if k.ci == 0 else (t.france if k.ci == 1 else t.italy)
             if triple_target(t, s, c):
@@ -942,6 +1061,7 @@ cdef int st_month_end(Core* k) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef GoaS* s = &k.s
     cdef int m = k.month
+    britain_provoked(t, s, m)                         # V._2
     occupation_conquests(t, s, m)                     # S._12
     abandoned_off_map_ports(t, s, m)                  # S._15
     victory_check(t, s, m)
@@ -1069,20 +1189,21 @@ cdef class GoaCore:
         self.set_levels(*levels)
         # the working lists, one allocation
         cdef Py_ssize_t C = t.C, Q = t.Q, A = t.A, L = t.L, F = t.F
-        cdef Py_ssize_t R = 2 * C + 4, T = t.B + t.P + L + 1, W = max(Q, L, 2 * C) + 8
+        cdef Py_ssize_t R = 2 * C + 4, T = (t.B + t.P + L) * (1 + L + C) + 1
+        cdef Py_ssize_t W = max(Q, L, 2 * C, 2 * (1 + L + C), t.P) + 8
+        cdef Py_ssize_t NP = 6 * C + 1                              # landings a month (N.85)
         cdef Py_ssize_t months = max(1, t.last_month - t.first_month + 1)
-        cdef Py_ssize_t n32 = (t.max_options + 5 * R + Q + 5 * C + F * C + 3 * C + 2 * T + W
+        cdef Py_ssize_t n32 = (t.max_options + 5 * R + Q + 3 * C + F * C + 5 * NP + 3 * T + W
+                               + (1 + L + C) + (L + 2)
                                + 2 * Q + Q + months * C * N_HIST + months)
         cdef Py_ssize_t NPL = t.NPL
-        n32 += 2 * C + C + 2 * A + 8 * t.NW + 2 * C * t.NW + 2     # facts, bmods
-        cdef Py_ssize_t n8 = 4 * A + C + Q + 4 * NPL + A
+        n32 += 2 * C + 2 * A + 4 * t.NW + 2                         # facts, bmods
+        cdef Py_ssize_t n8 = 4 * A + C + Q + 2 * NPL + A + (t.B + t.P + L)
         self._block = malloc(n32 * sizeof(int32_t) + n8 + 16)
         if self._block == NULL:
             raise MemoryError()
         cdef int32_t* p = <int32_t*>self._block
         self.k.facts.usable_bits = <uint64_t*>p; p += 4 * t.NW      # first: 8-byte aligned
-        self.k.facts.foe_ship_bits = <uint64_t*>p; p += 4 * t.NW
-        self.k.facts.unit_bits = <uint64_t*>p; p += 2 * C * t.NW
         self.k.opts = p; p += t.max_options
         self.k.roll_kind = p; p += R
         self.k.roll_c = p; p += R
@@ -1091,22 +1212,24 @@ cdef class GoaCore:
         self.k.roll_result = p; p += R
         self.k.orders = p; p += Q
         self.k.sends = p; p += C
-        self.k.ships = p; p += C
         self.k.land_orders = p; p += C
-        self.k.moves = p; p += C
-        self.k.pick_kind = p; p += C
         self.k.alloc = p; p += F * C
-        self.k.pick_index = p; p += C
-        self.k.pick_n = p; p += C
+        self.k.pick_c = p; p += NP
+        self.k.pick_kind = p; p += NP
+        self.k.pick_index = p; p += NP
+        self.k.pick_src = p; p += NP
+        self.k.pick_n = p; p += NP
         self.k.tkind = p; p += T
         self.k.tindex = p; p += T
+        self.k.tsrc = p; p += T
+        self.k.committed = p; p += 1 + L + C
+        self.k.mv_pending = p; p += L + 2
         self.k.work = p; p += W
         self.k.fleet[0] = p; p += Q
         self.k.fleet[1] = p; p += Q
         self.k.hunters = p; p += Q
         self.k.hist = p; p += months * C * N_HIST + months
         self.k.facts.port_areas = <uint32_t*>p; p += 2 * C
-        self.k.facts.sail = <uint32_t*>p; p += C
         self.k.bmods = p; p += 2 * A
         self.k.n_hist_months = <int>months
         cdef int8_t* b = <int8_t*>p
@@ -1115,8 +1238,8 @@ cdef class GoaCore:
         self.k.short_ = b; b += C
         self.k.chosen = b; b += Q
         self.k.facts.usable = <uint8_t*>b; b += 2 * NPL
-        self.k.facts.foe_ships = <uint8_t*>b; b += 2 * NPL
         self.k.area_sides = b; b += A
+        self.k.done = <uint8_t*>b; b += t.B + t.P + L
         memset(self.k.hist, 0, (months * C * N_HIST + months) * sizeof(int32_t))
         self.k.answer = -1
         self.k.record = record
@@ -1129,6 +1252,7 @@ cdef class GoaCore:
     def __dealloc__(self):
         free(self._block)
         free(self.k.trace_rows)
+        free(self.k.move_rows)
 
     def set_levels(self, allied: int, central: int) -> None:
         """Who answers each side: ``LEVEL_RANDOM``, ``LEVEL_EXTERNAL`` or a ladder level."""

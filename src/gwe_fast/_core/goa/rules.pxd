@@ -14,13 +14,7 @@ from gwe_fast._core.goa.tables cimport GoaS, GoaT
 cdef struct Facts:
     uint8_t* usable                   # [2, NPL] place_usable(place, side)
     uint64_t* usable_bits             # [2, NW] the same as bit sets
-    uint8_t* foe_ships                # [2, NPL] a squadron of side's enemy is based there
-    uint64_t* foe_ship_bits           # [2, NW] the same as bit sets
-    uint64_t* unit_bits               # [C, NW] colonies where c has land units, col_units != 0
-                                      #     (facts_units)
     uint32_t* port_areas              # [2, C] sea areas (in play or not) of c's ports side may use
-    uint32_t* sail                    # [C] areas in play c's land units reach from its usable home
-                                      #     ports, not blockaded against c's side (N.81-N.83)
     uint32_t open_[2]                 # areas in play not blockaded against side
     uint32_t foe_prev[2]              # areas side's enemy blockaded last month (N.33)
 
@@ -102,11 +96,9 @@ cdef inline bint place_usable(const GoaT* t, const GoaS* s, int place, int side)
 
 
 cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil
-# the facts that naval combat, blockades and moves change (open_, foe_prev, foe_ships, sail):
+# the facts that naval combat, blockades and moves change (open_, foe_prev):
 # enough after them while no port, city or colony has changed hands (facts_of's usable stands)
 cdef void facts_at_sea(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil
-# unit_bits, for ship_options and move_options: valid until land units move
-cdef void facts_units(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil
 cdef int enemy_held_cities(const GoaT* t, const GoaS* s, int c) noexcept nogil
 cdef int objectives_held(const GoaT* t, const GoaS* s, int side) noexcept nogil
 cdef bint any_belligerent(const GoaT* t, const GoaS* s, int side) noexcept nogil
@@ -114,6 +106,8 @@ cdef bint any_belligerent(const GoaT* t, const GoaS* s, int side) noexcept nogil
 # -- entry.py ---------------------------------------------------------------------------------
 cdef void join(const GoaT* t, GoaS* s, int c, int side, int month, bint limited) noexcept nogil
 cdef void leave(const GoaT* t, GoaS* s, int c) noexcept nogil
+cdef bint provoked(const GoaT* t, const GoaS* s) noexcept nogil
+cdef void britain_provoked(const GoaT* t, GoaS* s, int month) noexcept nogil
 cdef int rolls_for_entry(const GoaT* t, const GoaS* s, int32_t* out) noexcept nogil
 cdef int entry_modifier(const GoaT* t, const GoaS* s, int c) noexcept nogil
 cdef int entry_outcome(const GoaT* t, const GoaS* s, int c, int total, bint* limited) noexcept nogil
@@ -143,6 +137,7 @@ cdef void make_marines(const GoaT* t, GoaS* s, int n, int month) noexcept nogil
 # -- morale.py --------------------------------------------------------------------------------
 cdef bint roll_month(const GoaT* t, int month) noexcept nogil
 cdef int morale_table(const GoaT* t, int total) noexcept nogil
+cdef int policy_modifier(const GoaS* s, int c) noexcept nogil
 cdef int morale_modifier(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil
 cdef void apply_morale(const GoaT* t, GoaS* s, int c, int result, int month) noexcept nogil
 cdef void new_roll_period(GoaS* s, int c) noexcept nogil
@@ -175,7 +170,11 @@ cdef inline bint active_squadron(const GoaT* t, const GoaS* s, int q, int side) 
     cdef int c = s.squadron_country[q]
     return s.squadron_damage[q] < 3 and s.squadron_base[q] >= 0 and s.returning[q] < 0 \
         and at_war(s, c) and s.side[c] == side
-cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q, int32_t* out) noexcept nogil
+# orders: the orders given so far this phase (-1 none; C.26), or NULL
+cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q,
+                          const int32_t* orders, int32_t* out) noexcept nogil
+cdef bint pacific_margin_kept(const GoaT* t, const GoaS* s, int q, int dest,
+                              const int32_t* orders) noexcept nogil
 cdef void apply_order(GoaS* s, int q, int code) noexcept nogil
 cdef int sortied(const GoaT* t, const GoaS* s, int a, int side, int32_t* out) noexcept nogil
 cdef bint has_sortied(const GoaT* t, const GoaS* s, int a, int side) noexcept nogil
@@ -191,29 +190,42 @@ cdef void repair(const GoaT* t, GoaS* s) noexcept nogil
 cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int month) noexcept nogil
 cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* out) noexcept nogil
 cdef void apply_blockade_losses(const GoaT* t, GoaS* s) noexcept nogil
-cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil
+cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil
 cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
+cdef int detached_room(const GoaT* t, const GoaS* s, int c) noexcept nogil
+cdef int home_units(const GoaT* t, const GoaS* s, int c) noexcept nogil
+cdef int take_colony(const GoaT* t, GoaS* s, int l, int c, int n) noexcept nogil
+cdef int take_home(const GoaT* t, GoaS* s, int c, int n) noexcept nogil
+cdef void put_home(const GoaT* t, GoaS* s, int c, int n, int af) noexcept nogil
+cdef bint enemy_squadron_at(const GoaT* t, const GoaS* s, int place, int side) noexcept nogil
+cdef uint32_t sail_areas(const GoaT* t, const GoaS* s, int c, bint free_only) noexcept nogil
+cdef bint routes_to(const GoaT* t, const GoaS* s, int c, int dest, uint32_t sources) noexcept nogil
+cdef void marines_arrive(GoaS* s, int month) noexcept nogil
+cdef void stranded(const GoaT* t, GoaS* s, uint64_t* dice) noexcept nogil
 
 # -- naval_combat.py: invasions ---------------------------------------------------------------
-cdef int invasion_targets(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
-                          int32_t* index) noexcept nogil
-cdef int invasion_units(const GoaT* t, const GoaS* s, int c, int kind, int index) noexcept nogil
-# engine.invasions: c's landing options (0, or 1 + 8 * target + units - 1), the targets in
-# kinds / index
-cdef int landing_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
-                         int32_t* index, int32_t* out) noexcept nogil
+# the targets (kind, index, source; HOME = -1, a colony l, a host L + h); work: room for
+# 2 * (1 + L + C) entries
+cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds, int32_t* index,
+                          int32_t* source, int32_t* work) noexcept nogil
+cdef int available_units(const GoaT* t, const GoaS* s, int c, int src) noexcept nogil
+# Kind.LANDING options: committed[src + 1] units committed from each source, done[] the places
+# landed on (beaches, then ports, then colonies)
+cdef int landing_options(const GoaT* t, const GoaS* s, int c, int nt, const int32_t* kinds,
+                         const int32_t* index, const int32_t* source, const int32_t* committed,
+                         const uint8_t* done, int32_t* out) noexcept nogil
+cdef int landing_modifier(const GoaT* t, int kind, int k, bint supported, int month) noexcept nogil
 cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind, int index,
-                        int n, int month) noexcept nogil
+                        int n, int month, int src) noexcept nogil
 
 # -- colonial.py ------------------------------------------------------------------------------
 cdef void japanese_forces(const GoaT* t, GoaS* s, int month) noexcept nogil
-cdef int move_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil
+cdef int move_options(const GoaT* t, const GoaS* s, int c, const int32_t* pending,
+                      int32_t* out) noexcept nogil
 cdef void apply_move(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
 cdef bint abyssinia_may_attack(const GoaT* t, const GoaS* s, int side) noexcept nogil
 cdef bint may_return(const GoaT* t, const GoaS* s, int q) noexcept nogil
 cdef int interceptors(const GoaT* t, const GoaS* s, int side, int32_t* out) noexcept nogil
-cdef int return_port(const GoaT* t, const GoaS* s, int q) noexcept nogil
-cdef void intercept(const GoaT* t, GoaS* s, uint64_t* dice, int q, const int32_t* hunters,
-                    int n) noexcept nogil
+cdef int return_ports(const GoaT* t, const GoaS* s, int q, int32_t* out) noexcept nogil
 cdef void colonial_combat(const GoaT* t, GoaS* s, uint64_t* dice, int month,
                           int32_t* work) noexcept nogil

@@ -82,23 +82,6 @@ cdef void facts_of(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
     facts_at_sea(t, s, f)
 
 
-cdef int16_t _ZEROS[128]                      # a row of col_units holding no unit (C <= 120)
-
-
-cdef void facts_units(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
-    cdef int l, c, x, C = t.C
-    cdef const int16_t* row
-    memset(f.unit_bits, 0, C * t.NW * sizeof(uint64_t))
-    for l in range(t.L):
-        row = s.col_units + l * C
-        if memcmp(row, _ZEROS, C * sizeof(int16_t)) == 0:      # most colonies hold none
-            continue
-        x = t.P + l
-        for c in range(C):
-            if row[c] != 0:
-                f.unit_bits[c * t.NW + (x >> 6)] |= (<uint64_t>1) << (x & 63)
-
-
 cdef void facts_at_sea(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
     cdef int NPL = t.NPL, C = t.C, side, q, sd, b, c, i, p
     cdef uint32_t m
@@ -117,26 +100,6 @@ cdef void facts_at_sea(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
     for side in range(2):
         f.open_[side] = t.a_in_play_mask & ~shut[1 - side]
         f.foe_prev[side] = shut_prev[1 - side]
-    memset(f.foe_ships, 0, 2 * NPL)
-    memset(f.foe_ship_bits, 0, 2 * t.NW * sizeof(uint64_t))
-    for q in range(t.Q):
-        b = s.squadron_base[q]
-        if b >= 0 and s.squadron_damage[q] < DMG_SUNK:
-            sd = s.side[s.squadron_country[q]]
-            if sd < 2:
-                f.foe_ships[(1 - sd) * NPL + b] = 1
-                f.foe_ship_bits[(1 - sd) * t.NW + (b >> 6)] |= (<uint64_t>1) << (b & 63)
-
-    for c in range(C):
-        sd = s.side[c]
-        m = 0
-        if sd < 2:
-            for i in range(t.c_home_start[c], t.c_home_start[c + 1]):
-                p = t.c_home_list[i]
-                if f.usable[sd * NPL + p]:
-                    m |= t.pl_amask[p]
-            m &= f.open_[sd]
-        f.sail[c] = m
 
 
 # == entry.py ===================================================================================
@@ -152,10 +115,12 @@ cdef void join(const GoaT* t, GoaS* s, int c, int side, int month, bint limited)
         k = t.c_city_list[i]
         if s.city[k] == NEUTRAL:
             s.city[k] = side
-    for k in range(t.K):
-        s.entry_city[c * t.K + k] = s.city[k]
+    if first:                         # M._1: control of the cities on its entry into the war
+        for k in range(t.K):
+            s.entry_city[c * t.K + k] = s.city[k]
     for l in range(t.L):
-        if t.l_owner[l] == c and s.colony[l] == NEUTRAL:
+        if (t.l_owner[l] == c or (c == t.japan and t.l_kind[l] == L_JAPAN)) \
+                and s.colony[l] == NEUTRAL:
             s.colony[l] = side
     if limited or not first:
         return
@@ -172,7 +137,8 @@ cdef void join(const GoaT* t, GoaS* s, int c, int side, int month, bint limited)
 
 
 cdef void leave(const GoaT* t, GoaS* s, int c) noexcept nogil:
-    cdef int i, h
+    cdef int i, h, l, q, b, p, first_home = -1, near
+    cdef uint32_t areas
     s.side[c] = NEUTRAL
     s.limited[c] = 0
     for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
@@ -180,6 +146,72 @@ cdef void leave(const GoaT* t, GoaS* s, int c) noexcept nogil:
     for h in range(t.C):
         s.army[c] += s.abroad[c * t.C + h]
         s.abroad[c * t.C + h] = 0
+    for l in range(t.L):
+        if t.l_owner[l] == c:
+            if s.colony[l] == ALLIED:
+                s.colony[l] = NEUTRAL
+        elif s.col_units[l * t.C + c]:
+            s.army[c] += s.col_units[l * t.C + c] * t.corps
+            s.col_units[l * t.C + c] = 0
+            s.col_af[l * t.C + c] = 0
+    for p in range(t.P):                      # its ports in play, the first of them
+        if t.p_country[p] == c and t.p_in_play[p]:
+            first_home = p
+            break
+    for q in range(t.Q):
+        b = s.squadron_base[q]
+        if s.squadron_country[q] != c or b < 0 or s.squadron_damage[q] == DMG_SUNK:
+            continue
+        s.squadron_sortie[q] = -1
+        s.returning[q] = -1
+        if (b < t.P and t.p_country[b] == c) or first_home < 0:
+            continue
+        areas = t.p_amask_raw[b] if b < t.P else _l_amask_raw(t, b - t.P)
+        near = -1
+        for p in range(t.P):                  # a home port sharing a sea area with its base
+            if t.p_country[p] == c and t.p_in_play[p] and (t.p_amask_raw[p] & areas):
+                near = p
+                break
+        s.squadron_base[q] = near if near >= 0 else first_home
+
+
+cdef uint32_t _l_amask_raw(const GoaT* t, int l) noexcept nogil:
+    # a colony's sea areas, in play or not
+    cdef uint32_t m = 0
+    cdef int a
+    for a in range(t.A):
+        if t.l_area[l * t.A + a]:
+            m |= (<uint32_t>1) << a
+    return m
+
+
+cdef bint provoked(const GoaT* t, const GoaS* s) noexcept nogil:
+    # V._2: Germany invaded Belgium or the Netherlands, or the Central Powers hold a city of
+    # Britain, Belgium or the Netherlands
+    cdef int k, kc
+    if t.belgium >= 0 and s.invaded[t.belgium]:
+        return True
+    if t.netherlands >= 0 and s.invaded[t.netherlands]:
+        return True
+    for k in range(t.K):
+        kc = t.k_country[k]
+        if s.city[k] == CENTRAL and kc >= 0 and (kc == t.britain or kc == t.belgium
+                                                   or kc == t.netherlands):
+            return True
+    return False
+
+
+cdef void britain_provoked(const GoaT* t, GoaS* s, int month) noexcept nogil:
+    # V._2: once provoked, Britain is at war in full, neutral or limited before
+    cdef int b = t.britain
+    if b < 0 or s.conquered[b] >= 0 or not (s.side[b] == NEUTRAL or s.limited[b]):
+        return
+    if not provoked(t, s):
+        return
+    if s.side[b] == NEUTRAL:
+        join(t, s, b, ALLIED, month, False)
+    else:
+        s.limited[b] = 0
 
 
 cdef int rolls_for_entry(const GoaT* t, const GoaS* s, int32_t* out) noexcept nogil:
@@ -220,12 +252,20 @@ cdef inline bint _presence_member(const GoaT* t, const GoaS* s, int c, int only)
 
 
 cdef bint _japan_abroad(const GoaT* t, const GoaS* s) noexcept nogil:
-    cdef int j = t.japan, l, a
+    cdef int j = t.japan, l, a, q, b
     for l in range(t.L):
         if s.col_units[l * t.C + j] > 0:
             for a in range(t.A):
                 if t.l_area[l * t.A + a] and a != t.east_pacific:
                     return True
+    for q in range(t.Q):
+        b = s.squadron_base[q]
+        if b < 0 or s.squadron_country[q] != j or s.squadron_damage[q] == DMG_SUNK:
+            continue
+        for a in range(t.A):
+            if (t.p_area[b * t.A + a] if b < t.P else t.l_area[(b - t.P) * t.A + a]) \
+                    and a != t.east_pacific:
+                return True
     return s.scalars[SC_JAPAN_CONQUESTS] > 1
 
 
@@ -268,7 +308,7 @@ cdef int entry_outcome(const GoaT* t, const GoaS* s, int c, int total, bint* lim
         if total < 1:
             return ALLIED
         if total <= 5:
-            limited[0] = True
+            limited[0] = not provoked(t, s)      # V._2: limited only while not provoked
             return ALLIED
         return NEUTRAL
     if total < 1 and t.c_may_join[c * 2 + ALLIED]:
@@ -318,12 +358,7 @@ cdef int invadable(const GoaT* t, const GoaS* s, int32_t* out) noexcept nogil:
 cdef void invade(const GoaT* t, GoaS* s, int c, int month) noexcept nogil:
     join(t, s, c, ALLIED, month, False)
     s.invaded[c] = 1
-    cdef int b = t.britain
-    if b >= 0 and s.conquered[b] < 0 and (s.side[b] == NEUTRAL or s.limited[b]):
-        if s.side[b] == NEUTRAL:
-            join(t, s, b, ALLIED, month, False)
-        else:
-            s.limited[b] = 0
+    britain_provoked(t, s, month)
 
 
 cdef int gift_options(const GoaT* t, const GoaS* s, int side, int month, int32_t* out) noexcept nogil:
@@ -369,14 +404,14 @@ cdef int us_ready_month(const GoaT* t, const GoaS* s) noexcept nogil:
     cdef int u = t.united_states
     if u < 0 or s.entered[u] < 0:
         return 1 << 20
-    return s.entered[u] + t.us_reinforcements[0]
+    return s.entered[u] + max(0, t.us_reinforcements[0] - 1)     # P._19, from the month of entry
 
 
 cdef int _mobilization_steps(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
     cdef int since = s.mobilized[c]
     if since < 0 or not t.production:
         return 0
-    return 1 + <int>min(4, fdiv(month - since, 12))
+    return 1 + <int>min(4, fdiv(month - since + 1, 12))    # the declaration's month is the first
 
 
 cdef int supply_due(const GoaT* t, const GoaS* s, int c, int month) noexcept nogil:
@@ -392,9 +427,9 @@ cdef int personnel_due(const GoaT* t, const GoaS* s, int c) noexcept nogil:
         pp = <int>fdiv(pp, 2)
     if t.production:
         state = s.conscription[c]
-        if state == 1 and not t.c_conscription0[c]:
+        if state == 1 and not t.c_table_conscription[c]:
             pp *= 2
-        elif state == 2 and t.c_conscription0[c]:
+        elif state != 1 and t.c_table_conscription[c]:
             pp = <int>fdiv(pp, 2)
     if s.reduced[c]:
         pp = <int>fdiv(pp, 2)
@@ -503,7 +538,7 @@ cdef int supply_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int
     if not both:
         return 1
     for d in range(t.C):
-        if d == c or not at_war(s, d) or s.side[d] != side or d == t.japan:
+        if d == c or not at_war(s, d) or s.side[d] != side:
             continue
         if not (both & f.port_areas[side * t.C + d]):
             continue
@@ -651,20 +686,26 @@ cdef int _variant_modifier(const GoaT* t, const GoaS* s, int c, int side, int fo
             break
     if c == t.russia and s.fed[c] >= 3:                  # M._3
         m += 1
-    bits = s.since_roll[c]                               # M._4
-    if bits & MOBILIZED_SINCE:
-        m -= 1
-    if bits & DEMOBILIZED_SINCE:
-        m -= 1
-    if bits & CONSCRIPTED_SINCE:
-        m -= 1
-    if bits & IMPLEMENTED_SINCE:
-        m -= 1
     m += s.joined_with[c]                                # M._5
     m += _surrendered_majors(t, s, side)                 # M._6
     if s.suffered[c]:                                    # M._8
         m -= 1
     m += _year_modifier(t, month)                        # M._9
+    return m
+
+
+cdef int policy_modifier(const GoaS* s, int c) noexcept nogil:
+    # M._4: one each for mobilization in effect since the last roll, repealed since,
+    # conscription in effect since, implemented since
+    cdef int bits = s.since_roll[c], m = 0
+    if bits & MOBILIZED_SINCE:
+        m += 1
+    if bits & DEMOBILIZED_SINCE:
+        m += 1
+    if bits & CONSCRIPTED_SINCE:
+        m += 1
+    if bits & IMPLEMENTED_SINCE:
+        m += 1
     return m
 
 
@@ -687,6 +728,8 @@ cdef int morale_modifier(const GoaT* t, const GoaS* s, int c, int month) noexcep
         m += base[4]
     if t.morale:
         m += _variant_modifier(t, s, c, side, foe, month)
+    if t.production:
+        m -= policy_modifier(s, c)                       # M._4 = P._13, P._14, P._16, once
     if t.surrender and side == CENTRAL:
         m -= _unheld_surrenders(t, s)                    # S._14
     return m
@@ -865,15 +908,15 @@ cdef void occupation_conquests(const GoaT* t, GoaS* s, int month) noexcept nogil
             continue
         foe = 1 - s.side[c]
         n = t.c_city_start[c + 1] - t.c_city_start[c]
-        if n == 0:
-            continue
-        all_held = True
+        all_held = n > 0
         for i in range(t.c_city_start[c], t.c_city_start[c + 1]):
             if s.city[t.c_city_list[i]] != foe:
                 all_held = False
                 break
         if all_held:
             conquer(t, s, c, foe, month)
+        elif c == t.japan and t.japan_area >= 0 and s.colony[t.japan_area] == foe:
+            conquer(t, s, c, foe, month)          # its home islands stand for its cities
 
 
 cdef void abandoned_off_map_ports(const GoaT* t, GoaS* s, int month) noexcept nogil:
@@ -1251,8 +1294,46 @@ cdef uint32_t _blockaded_mask(const GoaT* t, const int8_t* blockade, int side) n
     return m
 
 
-cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q, int32_t* out) noexcept nogil:
+cdef inline uint32_t _pacific_mask(const GoaT* t) noexcept nogil:
+    cdef uint32_t m = 0
+    if t.east_pacific >= 0:
+        m |= 1u << t.east_pacific
+    if t.west_pacific >= 0:
+        m |= 1u << t.west_pacific
+    if t.south_pacific >= 0:
+        m |= 1u << t.south_pacific
+    return m
+
+
+cdef bint pacific_margin_kept(const GoaT* t, const GoaS* s, int q, int dest,
+                              const int32_t* orders) noexcept nogil:
+    # C.26: an American move off the Pacific keeps more American squadrons based where the
+    # Pacific can be reached than Japan has (the moves ordered before it counted)
+    cdef int u = t.united_states, j = t.japan, r, base, code, japanese = 0, american = 0
+    cdef uint32_t pac = _pacific_mask(t)
+    if not t.colonies or u < 0 or j < 0 or s.squadron_country[q] != u \
+            or (t.pl_amask[dest] & pac):
+        return True
+    for r in range(t.Q):
+        if s.squadron_base[r] < 0 or s.squadron_damage[r] >= DMG_SUNK:
+            continue
+        if s.squadron_country[r] == j:
+            japanese += 1
+        elif s.squadron_country[r] == u and r != q:
+            base = s.squadron_base[r]
+            code = orders[r] if orders != NULL else 0
+            if 0 < code < SORTIE:
+                base = code - 1
+            if t.pl_amask[base] & pac:
+                american += 1
+    return american > japanese
+
+
+cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q,
+                          const int32_t* orders, int32_t* out) noexcept nogil:
     cdef int side = s.side[s.squadron_country[q]], here = s.squadron_base[q], n = 1, w, a, NW = t.NW
+    cdef int dest
+    cdef bint margin = t.colonies and s.squadron_country[q] == t.united_states and t.japan >= 0
     cdef uint32_t here_m = t.pl_amask[here], open_m
     cdef uint64_t cand[8]
     cdef uint64_t word
@@ -1271,26 +1352,33 @@ cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q, i
     for w in range(NW):
         word = cand[w] & f.usable_bits[side * NW + w]
         while word:
-            out[n] = 1 + w * 64 + _lowest_bit64(word)
-            n += 1
+            dest = w * 64 + _lowest_bit64(word)
             word &= word - 1
+            if margin and not pacific_margin_kept(t, s, q, dest, orders):
+                continue
+            out[n] = 1 + dest
+            n += 1
     if s.squadron_damage[q] < DMG_HEAVY:
         for a in range(t.A):
             if here_m & (1u << a):
                 out[n] = SORTIE + a
                 out[n + 1] = SCREEN + a
-                n += 2
+                out[n + 2] = SUPPORT + a
+                n += 3
     return n
 
 
 cdef void apply_order(GoaS* s, int q, int code) noexcept nogil:
     s.squadron_sortie[q] = -1
-    s.screen[q] = 0
+    s.screen[q] = FIGHTS
     if code == 0:
         return
-    if code >= SCREEN:
+    if code >= SUPPORT:
+        s.squadron_sortie[q] = code - SUPPORT
+        s.screen[q] = SUPPORTS
+    elif code >= SCREEN:
         s.squadron_sortie[q] = code - SCREEN
-        s.screen[q] = 1
+        s.screen[q] = SCREENS
     elif code >= SORTIE:
         s.squadron_sortie[q] = code - SORTIE
     else:
@@ -1342,7 +1430,7 @@ cdef bint submarine_area(const GoaT* t, const GoaS* s, int a, int side, int side
 cdef int gunnery(const GoaT* t, const GoaS* s, const int32_t* qs, int n) noexcept nogil:
     cdef int g = 0, i
     for i in range(n):
-        if not s.screen[qs[i]]:
+        if s.screen[qs[i]] == FIGHTS:
             g += t.q_gunnery[qs[i]]
     return g
 
@@ -1418,10 +1506,10 @@ cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int mo
             continue
         sd = s.side[s.squadron_country[q]]
         if sd == side:
-            if won == side or won == -1:
+            if (won == side or won == -1) and s.screen[q] != SUPPORTS:
                 m += _blockade_plus(t.q_kind[q])
         elif sd == foe:
-            if s.screen[q] and not s.supported[q] and not s.in_combat[q]:
+            if s.screen[q] == SCREENS and not s.in_combat[q]:
                 m -= _blockade_minus(t.q_kind[q])
     if s.usw[side] >= 0 and _usw_reaches(t, side, a):       # usw_bonus
         m += 4 + <int>fdiv(month - s.usw[side], 12)
@@ -1440,9 +1528,9 @@ cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* o
         if sd > 1:
             continue
         won = s.sortie_won[a]
-        if won == sd or won == -1:
+        if (won == sd or won == -1) and s.screen[q] != SUPPORTS:
             out[a * 2 + sd] += _blockade_plus(t.q_kind[q])
-        if s.screen[q] and not s.supported[q] and not s.in_combat[q]:
+        if s.screen[q] == SCREENS and not s.in_combat[q]:
             out[a * 2 + 1 - sd] -= _blockade_minus(t.q_kind[q])
     for side in range(2):
         if s.usw[side] >= 0:
@@ -1452,11 +1540,11 @@ cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* o
 
 
 cdef int _blockade_supply_loss(const GoaT* t, const GoaS* s, int c) noexcept nogil:
-    if c == t.russia and not t.colonies:
-        return 0                                              # N.67
-    cdef int side = s.side[c], foe = enemy(side), base = t.c_supply[c], loss = 0, i, p, a
+    cdef int side = s.side[c], foe = enemy(side), base = t.c_supply[c], loss = 0
     cdef uint32_t held = _blockaded_mask(t, s.blockade, foe), mine = t.c_port_areas[c]
-    if c != t.russia and c != t.japan:
+    if c == t.japan:                                           # C.45's figure for N.66's half
+        return 12 if t.east_pacific >= 0 and (held & (1u << t.east_pacific)) else 0
+    if c != t.russia:                                          # N.67
         if mine and (mine & ~held) == 0:
             loss = <int>ceil_div(base, 3)
         else:
@@ -1469,24 +1557,20 @@ cdef int _blockade_supply_loss(const GoaT* t, const GoaS* s, int c) noexcept nog
         if c == t.britain and t.north_atlantic >= 0 and t.north_sea >= 0 \
                 and (held & (1u << t.north_atlantic)) and (held & (1u << t.north_sea)):
             loss = max(loss, <int>ceil_div(base, 3))
-        loss = min(loss, <int>ceil_div(base, 3))
     if t.colonies and side == ALLIED:                          # C.45
-        if t.south_atlantic >= 0 and s.blockade[t.south_atlantic * 2 + CENTRAL] and c == t.britain:
+        if c == t.britain and ((t.south_atlantic >= 0 and (held & (1u << t.south_atlantic)))
+                               or (t.indian_ocean >= 0 and (held & (1u << t.indian_ocean)))):
             loss += 3
-        if t.indian_ocean >= 0 and s.blockade[t.indian_ocean * 2 + CENTRAL] and c == t.britain:
-            loss += 3
-        if t.east_pacific >= 0 and s.blockade[t.east_pacific * 2 + CENTRAL]:
+        if t.east_pacific >= 0 and (held & (1u << t.east_pacific)):
             if c == t.britain:
                 loss += 1
             elif c == t.russia:
                 loss += 4
             elif c == t.united_states:
                 loss += 3
-        if t.west_pacific >= 0 and s.blockade[t.west_pacific * 2 + CENTRAL] and c == t.united_states:
+        if c == t.united_states and t.west_pacific >= 0 and (held & (1u << t.west_pacific)):
             loss += 3
-    if c == t.japan and t.east_pacific >= 0 and s.blockade[t.east_pacific * 2 + foe]:
-        loss += 12                                            # C.45
-    return loss
+    return min(loss, <int>ceil_div(base, 3))
 
 
 cdef void apply_blockade_losses(const GoaT* t, GoaS* s) noexcept nogil:
@@ -1506,6 +1590,11 @@ cdef inline int _ship_capacity(const GoaT* t, int c) noexcept nogil:
     return 6 if (c == t.britain or c == t.united_states) else 3
 
 
+cdef inline int capacity_left(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    # N.85: units c may still move by sea this Naval Phase (shipping and landings)
+    return max(0, _ship_capacity(t, c) - s.shipped[c])
+
+
 cdef inline bint _detached(const GoaT* t, int c, int host) noexcept nogil:
     if host == c:
         return False
@@ -1520,180 +1609,381 @@ cdef inline int _detached_limit(const GoaT* t, int c) noexcept nogil:
     return 12 if (c == t.britain or c == t.united_states) else 6
 
 
-cdef int _detached_units(const GoaT* t, const GoaS* s, const Facts* f, int c) noexcept nogil:
-    cdef int n = 0, h, w, x
-    cdef uint64_t word
+cdef inline int home_colony(const GoaT* t, int c) noexcept nogil:
+    # naval.home_colony: Japan's home islands, -1
+    return t.japan_area if (c == t.japan and c >= 0) else -1
+
+
+cdef int _detached_units(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    # N.76: abroad outside its home countries, in colonies and areas but its home islands
+    cdef int n = 0, h, l, home = home_colony(t, c)
     for h in range(t.C):
         if s.abroad[c * t.C + h] > 0 and _detached(t, c, h):
             n += s.abroad[c * t.C + h] // t.corps
-    for w in range(t.NW):                     # the colonies holding c's units (unit_bits)
-        word = f.unit_bits[c * t.NW + w]
-        while word:
-            x = w * 64 + _lowest_bit64(word)
-            word &= word - 1
-            n += s.col_units[(x - t.P) * t.C + c]
+    for l in range(t.L):
+        if l != home:
+            n += s.col_units[l * t.C + c]
     return n
 
 
-cdef inline bint _routes_to(const GoaT* t, const Facts* f, int side, int c, int dest) noexcept nogil:
-    # N.81-N.83: dest usable by side, holding no enemy squadron, sharing an open area with a
-    # home port of c (the tests in the cheapest order; each is pure)
-    return (t.pl_amask[dest] & f.sail[c]) != 0 and f.usable[side * t.NPL + dest] != 0 \
-        and not f.foe_ships[side * t.NPL + dest]
+cdef int detached_room(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    return max(0, _detached_limit(t, c) - _detached_units(t, s, c))
 
 
-cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil:
+cdef int home_units(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    cdef int home = home_colony(t, c)
+    if home >= 0:
+        return s.col_units[home * t.C + c]
+    return <int>fdiv(s.army[c], t.corps)
+
+
+cdef int take_colony(const GoaT* t, GoaS* s, int l, int c, int n) noexcept nogil:
+    # n of c's units leave colony l with their share of its attack factors (C.68's ruling)
+    cdef int af = <int>fdiv(<int64_t>s.col_af[l * t.C + c] * n, s.col_units[l * t.C + c])
+    s.col_units[l * t.C + c] -= n
+    s.col_af[l * t.C + c] -= af
+    return af
+
+
+cdef int take_home(const GoaT* t, GoaS* s, int c, int n) noexcept nogil:
+    cdef int home = home_colony(t, c)
+    if home < 0:
+        s.army[c] -= n * t.corps
+        return n * t.corps
+    return take_colony(t, s, home, c, n)
+
+
+cdef void put_home(const GoaT* t, GoaS* s, int c, int n, int af) noexcept nogil:
+    cdef int home = home_colony(t, c)
+    if home < 0:
+        s.army[c] += n * t.corps
+    else:
+        s.col_units[home * t.C + c] += n
+        s.col_af[home * t.C + c] += af
+
+
+cdef bint enemy_squadron_at(const GoaT* t, const GoaS* s, int place, int side) noexcept nogil:
+    cdef int foe = enemy(side), q
+    for q in range(t.Q):
+        if s.squadron_base[q] == place and s.squadron_damage[q] < DMG_SUNK \
+                and s.side[s.squadron_country[q]] == foe:
+            return True
+    return False
+
+
+cdef uint32_t sail_areas(const GoaT* t, const GoaS* s, int c, bint free_only) noexcept nogil:
+    # the sea areas in play of naval.sail_places (c's embarkation places); free_only: of those
+    # holding no enemy squadron
+    cdef int home = home_colony(t, c), side = s.side[c], i, p
+    cdef uint32_t m = 0
+    if home >= 0:
+        if s.colony[home] == side and not (free_only and enemy_squadron_at(t, s, t.P + home, side)):
+            return t.pl_amask[t.P + home]
+        return 0
+    for i in range(t.c_home_start[c], t.c_home_start[c + 1]):
+        p = t.c_home_list[i]
+        if port_usable(t, s, p, side) and not (free_only and enemy_squadron_at(t, s, p, side)):
+            m |= t.pl_amask[p]
+    return m
+
+
+cdef inline uint32_t _open_for(const GoaT* t, const GoaS* s, int c) noexcept nogil:
+    # the areas in play not blockaded against c's side
+    return t.a_in_play_mask & ~_blockaded_mask(t, s.blockade, enemy(s.side[c]))
+
+
+cdef bint routes_to(const GoaT* t, const GoaS* s, int c, int dest, uint32_t sources) noexcept nogil:
+    # N.81-N.83: dest friendly and usable, no enemy squadron there, sharing an unblockaded
+    # area with the sources (their sea areas)
+    cdef int side = s.side[c]
+    if not place_usable(t, s, dest, side) or enemy_squadron_at(t, s, dest, side):
+        return False
+    return (sources & t.pl_amask[dest] & _open_for(t, s, c)) != 0
+
+
+cdef inline bint _host_port(const GoaT* t, int p, int h) noexcept nogil:
+    return t.p_country[p] == h and not t.p_off_map[p]
+
+
+cdef inline int _ship_code(const GoaT* t, int block, int index, int n) noexcept nogil:
+    cdef int start = 0
+    if block == 1:
+        start = t.C
+    elif block == 2:
+        start = 2 * t.C
+    elif block == 3:
+        start = 2 * t.C + t.L
+    elif block == 4:
+        start = 2 * t.C + 2 * t.L
+    return 1 + 8 * (start + index) + n - 1
+
+
+cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+    # naval.ship_options: TO_HOST, FROM_HOST, TO_COLONY, FROM_COLONY, COLONY_TO_COLONY blocks
     out[0] = 0
     if not t.naval or not at_war(s, c):
         return 1
-    cdef int C = t.C, L = t.L, cap = _ship_capacity(t, c), n = 1, h, i, p, l, k, n_max, there
-    cdef int room = -1000000                  # detached_limit - detached_units, when first needed
-    cdef int home_units = s.army[c] // t.corps, side = s.side[c]
-    cdef bint reach
-    for h in range(C):
-        if t.c_host[c * C + h] and at_war(s, h) and s.side[h] == s.side[c]:
-            reach = False                                        # host_reachable
-            for i in range(t.c_port_start[h], t.c_port_start[h + 1]):
-                p = t.c_port_list[i]
-                if not t.p_off_map[p] and _routes_to(t, f, side, c, p):
+    cdef int cap = capacity_left(t, s, c)
+    if cap <= 0:
+        return 1
+    cdef int L = t.L, room = detached_room(t, s, c), at_home = home_units(t, s, c)
+    cdef int side = s.side[c], home = home_colony(t, c), n = 1, h, p, k, n_max, there, l, dst
+    cdef int have, place
+    cdef uint32_t homes = sail_areas(t, s, c, False), free_homes, opn = _open_for(t, s, c)
+    cdef bint reach, back, free_done = False
+    for h in range(t.C):
+        if t.c_host[c * t.C + h] and at_war(s, h) and s.side[h] == side:
+            reach = False                                     # host_reachable
+            for p in range(t.P):
+                if _host_port(t, p, h) and routes_to(t, s, c, p, homes):
                     reach = True
                     break
             if reach:
-                if room == -1000000:
-                    room = _detached_limit(t, c) - _detached_units(t, s, f, c)
-                n_max = min(cap, min(home_units, room if _detached(t, c, h) else cap))
+                n_max = min(cap, min(at_home, room if _detached(t, c, h) else cap))
                 for k in range(1, n_max + 1):
-                    out[n] = 1 + 8 * h + k - 1
+                    out[n] = _ship_code(t, 0, h, k)
                     n += 1
-        if s.abroad[c * C + h] >= t.corps:
-            there = s.abroad[c * C + h] // t.corps
-            for k in range(1, min(cap, there) + 1):
-                out[n] = 1 + 8 * (C + h) + k - 1
+        there = s.abroad[c * t.C + h] // t.corps
+        if there > 0:
+            if not free_done:
+                free_homes = sail_areas(t, s, c, True)
+                free_done = True
+            back = False                                      # home_reachable_from_host
+            for p in range(t.P):
+                if _host_port(t, p, h) and port_usable(t, s, p, side) \
+                        and (free_homes & t.pl_amask[p] & opn):
+                    back = True
+                    break
+            if back:
+                for k in range(1, min(cap, there) + 1):
+                    out[n] = _ship_code(t, 1, h, k)
+                    n += 1
+    if not t.colonies:
+        return n
+    for l in range(L):
+        if l == home:
+            continue
+        place = t.P + l
+        if routes_to(t, s, c, place, homes):
+            n_max = min(cap, min(at_home, room))
+            for k in range(1, n_max + 1):
+                out[n] = _ship_code(t, 2, l, k)
                 n += 1
-    cdef int NW = t.NW, w, x
-    cdef uint64_t reach_w[8]
-    cdef uint64_t to_, from_, word
-    if t.colonies:
-        # the colonies c's units may sail to (routes_to) and those of its side it has units
-        # in, as bit sets, visited in ascending order: each colony's two kinds of option in turn
-        _reach_bits(t, f.sail[c], reach_w)
-        for w in range(NW):
-            to_ = reach_w[w] & f.usable_bits[side * NW + w] & ~f.foe_ship_bits[side * NW + w]
-            from_ = f.unit_bits[c * NW + w] & f.usable_bits[side * NW + w]    # colony[l] == side
-            word = (to_ | from_) & t.colony_bits[w]
-            while word:
-                x = w * 64 + _lowest_bit64(word)
-                word &= word - 1
-                l = x - t.P
-                if (to_ >> (x & 63)) & 1:
-                    if room == -1000000:
-                        room = _detached_limit(t, c) - _detached_units(t, s, f, c)
-                    n_max = min(cap, min(home_units, room))
-                    for k in range(1, n_max + 1):
-                        out[n] = 1 + 8 * (2 * C + l) + k - 1
-                        n += 1
-                if (from_ >> (x & 63)) & 1 and s.col_units[l * C + c] > 0:
-                    n_max = min(cap, <int>s.col_units[l * C + c])
-                    for k in range(1, n_max + 1):
-                        out[n] = 1 + 8 * (2 * C + L + l) + k - 1
-                        n += 1
+        have = s.col_units[l * t.C + c]
+        if have <= 0 or s.colony[l] != side:
+            continue
+        if t.pl_amask[place] & homes & opn:
+            for k in range(1, min(cap, have) + 1):
+                out[n] = _ship_code(t, 3, l, k)
+                n += 1
+        for dst in range(L):
+            if dst != l and dst != home and routes_to(t, s, c, t.P + dst, t.pl_amask[place]):
+                for k in range(1, min(cap, have) + 1):
+                    out[n] = _ship_code(t, 4, l * L + dst, k)
+                    n += 1
     return n
-
-
-cdef inline void _reach_bits(const GoaT* t, uint32_t areas, uint64_t* out) noexcept nogil:
-    # the places touching any of `areas` (area_places' union)
-    cdef int w, a
-    for w in range(t.NW):
-        out[w] = 0
-    while areas:
-        a = _lowest_bit(areas)
-        areas &= areas - 1
-        for w in range(t.NW):
-            out[w] |= t.area_places[a * t.NW + w]
 
 
 cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
     if code == 0:
         return
-    cdef int C = t.C, L = t.L, dest = (code - 1) // 8, n = (code - 1) % 8 + 1, h, l, move, af
-    if dest < C:
-        s.army[c] -= n * t.corps
-        s.abroad[c * C + dest] += n * t.corps
-    elif dest < 2 * C:
-        h = dest - C
-        move = min(n * t.corps, s.abroad[c * C + h])
-        s.abroad[c * C + h] -= move
+    cdef int C = t.C, L = t.L, dest = (code - 1) // 8, n = (code - 1) % 8 + 1, index, af
+    cdef int there, move, src, dst
+    s.shipped[c] += n
+    if dest >= 2 * C + 2 * L:                                 # COLONY_TO_COLONY
+        index = dest - (2 * C + 2 * L)
+        src = index // L
+        dst = index % L
+        af = take_colony(t, s, src, c, n)
+        s.col_units[dst * C + c] += n
+        s.col_af[dst * C + c] += af
+    elif dest >= 2 * C + L:                                   # FROM_COLONY
+        index = dest - (2 * C + L)
+        af = take_colony(t, s, index, c, n)
+        put_home(t, s, c, n, af)
+    elif dest >= 2 * C:                                       # TO_COLONY
+        index = dest - 2 * C
+        af = take_home(t, s, c, n)
+        s.col_units[index * C + c] += n
+        s.col_af[index * C + c] += af
+    elif dest >= C:                                           # FROM_HOST
+        index = dest - C
+        there = s.abroad[c * C + index]
+        move = there if n >= there // t.corps else n * t.corps
+        s.abroad[c * C + index] -= move
         s.army[c] += move
-    elif dest < 2 * C + L:
-        l = dest - 2 * C
-        s.army[c] -= n * t.corps
-        s.col_units[l * C + c] += n
-        s.col_af[l * C + c] += n * t.corps
-    else:
-        l = dest - 2 * C - L
-        af = <int>fdiv(<int64_t>s.col_af[l * C + c] * n, s.col_units[l * C + c])
-        s.col_units[l * C + c] -= n
-        s.col_af[l * C + c] -= af
-        s.army[c] += n * t.corps
+    else:                                                     # TO_HOST
+        take_home(t, s, c, n)
+        s.abroad[c * C + dest] += n * t.corps
 
 
-# == naval_combat.py: amphibious invasions =====================================================
+cdef void marines_arrive(GoaS* s, int month) noexcept nogil:
+    # N.96: the marines converted MARINE_DELAY months ago are ready at home
+    cdef int slot = 2 + <int>pmod(month, 4)
+    s.marines[1] += s.marines[slot]
+    s.marines[slot] = 0
 
-cdef int invasion_targets(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
-                          int32_t* index) noexcept nogil:
-    cdef int side = s.side[c], foe = enemy(side), n = 0, b, p, l, k, i, w, x, NW = t.NW
-    cdef uint32_t sail = f.sail[c]                            # _sea_reach's ports and areas
-    cdef uint64_t reach[8]
-    cdef uint64_t word
-    for b in range(t.B):
-        k = t.b_city[b]
-        if k >= 0 and s.city[k] == foe and not (side == CENTRAL and t.b_no_central[b]) \
-                and (t.b_amask_raw[b] & sail):
-            kinds[n] = 0
-            index[n] = b
-            n += 1
-    for i in range(t.n_city_ports):
-        p = t.city_ports[i]
-        if s.city[t.p_city[p]] == foe and (t.pl_amask[p] & sail):
-            kinds[n] = 1
-            index[n] = p
-            n += 1
-    if t.colonies and foe < 2:
-        # enemy colonies (usable by the enemy: colonies function as ports) reached by sea
-        # or overland, in ascending order
-        _reach_bits(t, sail, reach)
-        for w in range(NW):
-            word = (f.usable_bits[foe * NW + w] & (reach[w] | t.c_overland_bits[c * NW + w])
-                    & t.colony_bits[w])
-            while word:
-                x = w * 64 + _lowest_bit64(word)
-                word &= word - 1
-                kinds[n] = 2
-                index[n] = x - t.P
+
+# -- N.34: squadrons left in a port they do not control ----------------------------------------
+
+cdef int _place_control(const GoaT* t, const GoaS* s, int place) noexcept nogil:
+    if place < t.P:
+        return port_control(t, s, place)
+    return s.colony[place - t.P]
+
+
+cdef int _captor_country(const GoaT* t, const GoaS* s, int place, int side) noexcept nogil:
+    cdef int home = t.p_country[place] if place < t.P else t.l_owner[place - t.P], c
+    if home >= 0 and at_war(s, home) and s.side[home] == side:
+        return home
+    for c in range(t.C):
+        if at_war(s, c) and s.side[c] == side:
+            return c
+    return -1
+
+
+cdef void stranded(const GoaT* t, GoaS* s, uint64_t* dice) noexcept nogil:
+    cdef int q, b, side, holder, captor, d
+    for q in range(t.Q):
+        b = s.squadron_base[q]
+        if b < 0 or s.squadron_damage[q] == DMG_SUNK or s.returning[q] >= 0:
+            continue
+        side = s.side[s.squadron_country[q]]
+        holder = _place_control(t, s, b)
+        if holder == side:
+            continue
+        if side == NEUTRAL and holder == NEUTRAL:
+            continue
+        captor = _captor_country(t, s, b, holder) if holder != NEUTRAL else -1
+        d = die(dice)
+        if d <= 3 or captor < 0:
+            s.squadron_damage[q] = DMG_SUNK
+            s.squadron_base[q] = -1
+            s.squadron_sortie[q] = -1
+        else:
+            s.squadron_country[q] = captor
+            s.squadron_sortie[q] = -1
+
+
+# == naval_combat.py: invasions =================================================================
+
+cdef int landing_sources(const GoaT* t, const GoaS* s, int c, int32_t* src,
+                         uint32_t* areas) noexcept nogil:
+    # naval_combat.landing_sources: (source, the sea areas of its places); HOME = -1
+    cdef int side = s.side[c], n = 1, l, h, p, home
+    cdef uint32_t m
+    cdef bint found
+    src[0] = -1
+    areas[0] = sail_areas(t, s, c, False)
+    if t.colonies:
+        home = home_colony(t, c)
+        for l in range(t.L):
+            if l != home and s.col_units[l * t.C + c] > 0 and s.colony[l] == side:
+                src[n] = l
+                areas[n] = t.pl_amask[t.P + l]
+                n += 1
+    for h in range(t.C):
+        if s.abroad[c * t.C + h] >= t.corps:
+            m = 0
+            found = False
+            for p in range(t.P):
+                if _host_port(t, p, h) and port_usable(t, s, p, side):
+                    m |= t.pl_amask[p]
+                    found = True
+            if found:
+                src[n] = t.L + h
+                areas[n] = m
                 n += 1
     return n
 
 
-cdef inline int _available_units(const GoaT* t, const GoaS* s, int c) noexcept nogil:
-    return <int>fdiv(s.army[c], t.corps) + (s.marines[1] if c == t.united_states else 0)
+cdef inline bint _overland(const GoaT* t, const GoaS* s, int c, int l) noexcept nogil:
+    # C.52, C.64 (naval_combat._overland, colonial.rail_link)
+    if not t.l_overland[l * t.C + c]:
+        return False
+    if c == t.turkey and t.constantinople >= 0:
+        return s.city[t.constantinople] == s.side[c]
+    return True
 
 
-cdef int invasion_units(const GoaT* t, const GoaS* s, int c, int kind, int index) noexcept nogil:
-    cdef int cap = 6 if (kind == 2 and t.l_kind[index] == L_JAPAN) else 3
-    return min(cap, _available_units(t, s, c))
+cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds, int32_t* index,
+                          int32_t* source, int32_t* work) noexcept nogil:
+    # (kind, index, source) of what c may invade this month, sources first, then beaches,
+    # ports, colonies (naval_combat.invasion_targets); work: room for 1 + L + C sources
+    cdef int side = s.side[c], foe = enemy(side), n = 0, ns, i, b, k, p, l, x, kind
+    cdef bint barred = c == t.britain and s.limited[c]
+    cdef uint32_t opn = _open_for(t, s, c), m
+    cdef uint32_t* sareas = <uint32_t*>(work + 1 + t.L + t.C)
+    ns = landing_sources(t, s, c, work, sareas)
+    for i in range(ns):
+        m = sareas[i] & opn
+        for b in range(t.B):
+            k = t.b_city[b]
+            if k < 0 or s.city[k] != foe or (side == CENTRAL and t.b_no_central[b]):
+                continue
+            if barred and (t.b_country[b] == t.germany or t.b_country[b] == t.austria_hungary
+                           or t.k_country[k] == t.germany or t.k_country[k] == t.austria_hungary):
+                continue
+            if m & t.b_amask_raw[b]:
+                kinds[n] = 0
+                index[n] = b
+                source[n] = work[i]
+                n += 1
+        for p in range(t.P):
+            k = t.p_city[p]
+            if k < 0 or s.city[k] != foe or not t.p_in_play[p]:
+                continue
+            if barred and (t.k_country[k] == t.germany or t.k_country[k] == t.austria_hungary):
+                continue
+            if enemy_squadron_at(t, s, p, side):
+                continue
+            if m & t.pl_amask[p]:
+                kinds[n] = 1
+                index[n] = p
+                source[n] = work[i]
+                n += 1
+        if t.colonies:
+            for l in range(t.L):
+                if s.colony[l] == foe and ((m & t.pl_amask[t.P + l])
+                                           or (work[i] == -1 and _overland(t, s, c, l))):
+                    kinds[n] = 2
+                    index[n] = l
+                    source[n] = work[i]
+                    n += 1
+    return n
 
 
-cdef int landing_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* kinds,
-                         int32_t* index, int32_t* out) noexcept nogil:
-    cdef int nt = invasion_targets(t, s, f, c, kinds, index), n = 1, j, u, n_max
-    cdef int avail = _available_units(t, s, c)
+cdef int available_units(const GoaT* t, const GoaS* s, int c, int src) noexcept nogil:
+    if src == -1:
+        return home_units(t, s, c) + (s.marines[1] if c == t.united_states else 0)
+    if src < t.L:
+        return s.col_units[src * t.C + c]
+    return s.abroad[c * t.C + src - t.L] // t.corps
+
+
+cdef inline int invasion_cap(const GoaT* t, int kind, int index) noexcept nogil:
+    return 6 if (kind == 2 and t.l_kind[index] == L_JAPAN) else 3
+
+
+cdef inline int _done_slot(const GoaT* t, int kind, int index) noexcept nogil:
+    return index if kind == 0 else (t.B + index if kind == 1 else t.B + t.P + index)
+
+
+cdef int landing_options(const GoaT* t, const GoaS* s, int c, int nt, const int32_t* kinds,
+                         const int32_t* index, const int32_t* source, const int32_t* committed,
+                         const uint8_t* done, int32_t* out) noexcept nogil:
+    # committed[src + 1]: units committed from each source; done[_done_slot]: places landed on
+    cdef int cap_left = capacity_left(t, s, c), n = 1, i, left, n_max, u, x
+    for x in range(1 + t.L + t.C):
+        cap_left -= committed[x]
     out[0] = 0
-    if avail <= 0:
-        return 1
-    for j in range(nt):
-        n_max = min(6 if (kinds[j] == 2 and t.l_kind[index[j]] == L_JAPAN) else 3, avail)
-        for u in range(n_max):                          # invasion_units, avail once
-            out[n] = 1 + 8 * j + u
+    for i in range(nt):
+        if done[_done_slot(t, kinds[i], index[i])]:
+            continue
+        left = available_units(t, s, c, source[i]) - committed[source[i] + 1]
+        n_max = min(invasion_cap(t, kinds[i], index[i]), min(left, cap_left))
+        for u in range(n_max):
+            out[n] = 1 + 8 * i + u
             n += 1
     return n
 
@@ -1702,7 +1992,7 @@ cdef bint _support(const GoaT* t, GoaS* s, int side, uint32_t areas) noexcept no
     cdef int q, a
     for q in range(t.Q):
         a = s.squadron_sortie[q]
-        if a >= 0 and (areas & (1u << a)) and s.screen[q] and not s.in_combat[q] \
+        if a >= 0 and (areas & (1u << a)) and s.screen[q] == SUPPORTS and not s.in_combat[q] \
                 and not s.supported[q] and s.squadron_damage[q] < DMG_SUNK \
                 and s.side[s.squadron_country[q]] == side:
             s.supported[q] = 1
@@ -1710,30 +2000,45 @@ cdef bint _support(const GoaT* t, GoaS* s, int side, uint32_t areas) noexcept no
     return False
 
 
+cdef int landing_modifier(const GoaT* t, int kind, int k, bint supported, int month) noexcept nogil:
+    # N.94: +1 for a supporting squadron; the defender's fort or city (a port), entrenchment
+    cdef int m = 1 if supported else 0, cap = t.land_mods[LM_CAP]
+    if kind == 1:
+        m += t.land_mods[LM_FORT] if t.k_terrain[k] == TER_FORT else t.land_mods[LM_CITY]
+    if month >= t.entrench_from:
+        m += t.land_mods[LM_ENTRENCH]
+    return max(-cap, min(cap, m))
+
+
 cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind, int index,
-                        int n, int month) noexcept nogil:
-    cdef int side = s.side[c], foe = enemy(side), marines, attack, l, mod, k, holder, col
-    cdef int shift, d, result
+                        int n, int month, int src) noexcept nogil:
+    cdef int side = s.side[c], foe = enemy(side), marines = 0, attack, l, mod, k, holder, col
+    cdef int shift, d, result, af
+    cdef bint supported
     cdef uint32_t areas
     cdef int64_t defence, lost
-    n = min(n, _available_units(t, s, c))
+    n = min(n, min(available_units(t, s, c, src), capacity_left(t, s, c)))
     if n <= 0:
         return
-    marines = min(n, <int>s.marines[1]) if c == t.united_states else 0
-    attack = marines * 8 + (n - marines) * t.corps
-    s.army[c] -= (n - marines) * t.corps
-    s.marines[1] -= marines
+    s.shipped[c] += n
+    if src == -1:
+        marines = min(n, <int>s.marines[1]) if c == t.united_states else 0
+        s.marines[1] -= marines
+        af = take_home(t, s, c, n - marines) if n > marines else 0
+    elif src < t.L:
+        af = take_colony(t, s, src, c, n)
+    else:
+        s.abroad[c * t.C + src - t.L] -= n * t.corps
+        af = n * t.corps
+    attack = marines * 8 + af                                 # N.96: marines attack at 8
     if kind == 2:
         l = index
         areas = t.pl_amask[t.P + l]
-        mod = attack // 3 + (1 if _support(t, s, side, areas) else 0)
+        mod = <int>fdiv(attack, 3) + (1 if _support(t, s, side, areas) else 0)     # C.68
         if die(dice) + mod > t.l_defense[l]:
-            s.colony[l] = side
+            _conquer_colony(t, s, l, side, c == t.japan)
             s.col_units[l * t.C + c] += n
             s.col_af[l * t.C + c] += attack
-            s.colonies_taken[side] += 1
-            if c == t.japan:
-                s.scalars[SC_JAPAN_CONQUESTS] += 1
         else:
             s.strength_lost[c] += attack
         return
@@ -1748,8 +2053,8 @@ cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind,
     if at_war(s, holder) and s.side[holder] == foe:
         defence += ceil_div(<int64_t>s.army[holder] * t.coast_share, 100)
     col = column(attack, defence, &shift)
-    d = die(dice) + shift
-    d += 1 if _support(t, s, side, areas) else 0
+    supported = _support(t, s, side, areas)
+    d = die(dice) + shift + landing_modifier(t, kind, k, supported, month)
     result = t.crt[max(0, min(6, d)) * 6 + col]
     if result == LAND_DX or result == LAND_DE:
         s.city[k] = side
@@ -1767,14 +2072,12 @@ cdef void land_invasion(const GoaT* t, GoaS* s, uint64_t* dice, int c, int kind,
 
 cdef void japanese_forces(const GoaT* t, GoaS* s, int month) noexcept nogil:
     cdef int j = t.japan, home = t.japan_area, u = t.united_states, i, attack, support, cost
-    if j < 0 or home < 0:
-        return
-    if s.conquered[j] >= 0:
+    if j < 0 or home < 0 or s.conquered[j] >= 0:        # S._16: a conquered Japan gets none
         return
     if u >= 0 and s.entered[u] >= 0 and month == s.entered[u] + 1:
         s.col_units[home * t.C + j] += 3
         s.col_af[home * t.C + j] += 9
-    if not at_war(s, j):
+    if not at_war(s, j) or s.colony[home] != s.side[j]:
         return
     i = s.scalars[SC_JAPAN_POOL]
     while i < t.U:
@@ -1803,65 +2106,73 @@ cdef inline int _move_code(int L, int src, int dst, int n) noexcept nogil:
     return 1 + 8 * (src * (L + 1) + dst) + n - 1
 
 
-cdef int move_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil:
+cdef inline bint free_area(const GoaT* t, int l) noexcept nogil:
+    # C.53, C.65: Persia, Shantung, Hopei, Manchuria (Abyssinia only when announced)
+    return t.l_kind[l] == L_CHINA or (t.l_kind[l] == L_SOVEREIGN and l != t.abyssinia)
+
+
+cdef int move_options(const GoaT* t, const GoaS* s, int c, const int32_t* pending,
+                      int32_t* out) noexcept nogil:
+    # colonial.move_options: pending[src] units already ordered out of src (L: home),
+    # pending[L + 1] those sent out to detached sources
     cdef int L = t.L, C = t.C, side = s.side[c], foe = enemy(side), n = 1, i, l, k, src, dst
-    cdef int have, home_units = <int>fdiv(s.army[c], t.corps)
+    cdef int have, n_out, home_left = <int>fdiv(s.army[c], t.corps) - pending[L]
+    cdef int room = detached_room(t, s, c) - pending[L + 1]
     cdef bint ok
     out[0] = 0
     for i in range(t.c_overland_start[c], t.c_overland_start[c + 1]):
         l = t.c_overland_list[i]
-        if c == t.turkey and (t.constantinople < 0 or s.city[t.constantinople] != side):
+        if c == t.turkey and t.constantinople >= 0 and s.city[t.constantinople] != side:
             continue
-        if s.colony[l] == side and home_units:
-            for k in range(1, min(8, home_units) + 1):
+        n_out = min(8, min(home_left, room))
+        if s.colony[l] == side and n_out > 0:
+            for k in range(1, n_out + 1):
                 out[n] = _move_code(L, L, l, k)
                 n += 1
-        if s.col_units[l * C + c]:
-            for k in range(1, min(8, <int>s.col_units[l * C + c]) + 1):
+        have = s.col_units[l * C + c] - pending[l]
+        if have > 0:
+            for k in range(1, min(8, have) + 1):
                 out[n] = _move_code(L, l, L, k)
                 n += 1
-    cdef int w, x
-    cdef uint64_t word
-    for w in range(t.NW):                     # the colonies where c has units (unit_bits)
-        word = f.unit_bits[c * t.NW + w]
-        while word:
-            x = w * 64 + _lowest_bit64(word)
-            word &= word - 1
-            src = x - t.P
-            have = s.col_units[src * C + c]
-            if not have or s.colony[src] != side:
-                continue
-            for i in range(t.l_out_start[src], t.l_out_start[src + 1]):
-                dst = t.l_out_list[i]
-                ok = s.colony[dst] == side
-                if (t.l_kind[dst] == L_SOVEREIGN or t.l_kind[dst] == L_CHINA) and t.l_defense[dst] >= 0:
-                    ok = ok or (s.colony[dst] == NEUTRAL and not _enemy_units(t, s, dst, foe))
-                if ok:
-                    for k in range(1, min(8, have) + 1):
-                        out[n] = _move_code(L, src, dst, k)
-                        n += 1
+    for src in range(L):
+        have = s.col_units[src * C + c] - pending[src]
+        if have <= 0 or s.colony[src] != side:
+            continue
+        for i in range(t.l_out_start[src], t.l_out_start[src + 1]):
+            dst = t.l_out_list[i]
+            ok = s.colony[dst] == side
+            if free_area(t, dst):
+                ok = ok or (s.colony[dst] == NEUTRAL and not _enemy_units(t, s, dst, foe))
+            if ok:
+                for k in range(1, min(8, have) + 1):
+                    out[n] = _move_code(L, src, dst, k)
+                    n += 1
     return n
 
 
 cdef void apply_move(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
+    # C.65: a move into an area that has just become the enemy's does not happen
     if code == 0:
         return
     cdef int L = t.L, C = t.C, pair = (code - 1) // 8, n = (code - 1) % 8 + 1
-    cdef int src = pair // (L + 1), dst = pair % (L + 1), af
+    cdef int src = pair // (L + 1), dst = pair % (L + 1), af, side = s.side[c]
+    if dst < L and s.colony[dst] != side and s.colony[dst] != NEUTRAL:
+        return
     if src == L:
         s.army[c] -= n * t.corps
         af = n * t.corps
     else:
-        af = <int>fdiv(<int64_t>s.col_af[src * C + c] * n, s.col_units[src * C + c])
-        s.col_units[src * C + c] -= n
-        s.col_af[src * C + c] -= af
+        af = take_colony(t, s, src, c, n)
     if dst == L:
         s.army[c] += n * t.corps
         return
     s.col_units[dst * C + c] += n
     s.col_af[dst * C + c] += af
-    if s.colony[dst] == NEUTRAL and (t.l_kind[dst] == L_SOVEREIGN or t.l_kind[dst] == L_CHINA):
-        s.colony[dst] = s.side[c]
+    if s.colony[dst] == NEUTRAL and free_area(t, dst):
+        s.colony[dst] = side                      # C.65: occupied without a roll
+        s.colonies_taken[side] += 1
+        if c == t.japan:
+            s.scalars[SC_JAPAN_CONQUESTS] += 1
 
 
 cdef bint abyssinia_may_attack(const GoaT* t, const GoaS* s, int side) noexcept nogil:
@@ -1901,7 +2212,7 @@ cdef int _allied_targets(const GoaT* t, const GoaS* s, int32_t* out) noexcept no
         owner = t.l_owner[l]
         if kind == L_COLONY and (owner < 0 or s.side[owner] != CENTRAL):
             continue
-        if (kind == L_SOVEREIGN or kind == L_CHINA) and not _enemy_units(t, s, l, ALLIED):
+        if free_area(t, l) and not _enemy_units(t, s, l, CENTRAL):
             continue
         if kind == L_JAPAN:
             continue
@@ -1917,7 +2228,7 @@ cdef int _central_targets(const GoaT* t, const GoaS* s, int32_t* out) noexcept n
         kind = t.l_kind[l]
         if s.colony[l] != ALLIED or kind == L_JAPAN:
             continue
-        if (kind == L_SOVEREIGN or kind == L_CHINA) and not _enemy_units(t, s, l, CENTRAL):
+        if free_area(t, l) and not _enemy_units(t, s, l, ALLIED):
             continue
         base = False
         for i in range(t.l_in_start[l], t.l_in_start[l + 1]):
@@ -1958,13 +2269,6 @@ cdef void _conquer_colony(const GoaT* t, GoaS* s, int l, int side, bint by_japan
             s.strength_lost[d] += s.col_af[l * t.C + d]
             s.col_units[l * t.C + d] = 0
             s.col_af[l * t.C + d] = 0
-    for q in range(t.Q):
-        if s.squadron_base[q] == t.P + l and s.side[s.squadron_country[q]] == foe \
-                and s.squadron_damage[q] < DMG_SUNK:
-            s.squadron_damage[q] = DMG_SUNK
-            s.squadron_base[q] = -1
-            s.squadron_sortie[q] = -1
-            s.sunk[foe] += 1
     if by_japan:
         s.scalars[SC_JAPAN_CONQUESTS] += 1
 
@@ -1998,7 +2302,7 @@ cdef bint may_return(const GoaT* t, const GoaS* s, int q) noexcept nogil:
     cdef int b = s.squadron_base[q]
     return (b >= t.P and t.q_kind[q] == SHIP_BATTLECRUISER
             and s.squadron_damage[q] == DMG_NONE and s.returning[q] < 0
-            and not t.l_no_return[b - t.P] and s.squadron_sortie[q] < 0)
+            and not t.l_no_return[b - t.P] and s.squadron_sortie[q] < 0 and not s.moved[q])
 
 
 cdef int interceptors(const GoaT* t, const GoaS* s, int side, int32_t* out) noexcept nogil:
@@ -2013,26 +2317,29 @@ cdef int interceptors(const GoaT* t, const GoaS* s, int side, int32_t* out) noex
     return n
 
 
-cdef int return_port(const GoaT* t, const GoaS* s, int q) noexcept nogil:
-    cdef int c = s.squadron_country[q], side = s.side[c], na = t.north_atlantic, own, p
+cdef int return_ports(const GoaT* t, const GoaS* s, int q, int32_t* out) noexcept nogil:
+    # C.44: the European ports on the North Atlantic (not American, not reaching only colonial
+    # areas) the squadron's side may use
+    cdef int side = s.side[s.squadron_country[q]], na = t.north_atlantic, n = 0, p, a
+    cdef uint32_t colonial = 0, raw
     if na < 0:
-        return -1
-    for own in range(2):
-        for p in range(t.P):
-            if t.p_area[p * t.A + na] and not t.p_off_map[p] and port_usable(t, s, p, side) \
-                    and (t.p_country[p] == c) == (own == 0):
-                return p
-    return -1
-
-
-cdef void intercept(const GoaT* t, GoaS* s, uint64_t* dice, int q, const int32_t* hunters,
-                    int n) noexcept nogil:
-    cdef int i, h, target, t0 = t.tenney[0], t1 = t.tenney[1]
-    for i in range(n):
-        h = hunters[i]
-        s.moved[h] = 1
-        if s.squadron_damage[q] < DMG_SUNK and die(dice) <= ceil_div(t.q_gunnery[h], t0):
-            worsen(s, q, 2 if die(dice) > fdiv(t.q_protection[q], t1) else 1)
-    target = hunters[0]
-    if die(dice) <= ceil_div(t.q_gunnery[q], t0):
-        worsen(s, target, 2 if die(dice) > fdiv(t.q_protection[target], t1) else 1)
+        return 0
+    cdef int areas[5]
+    areas[0] = t.south_atlantic
+    areas[1] = t.indian_ocean
+    areas[2] = t.east_pacific
+    areas[3] = t.west_pacific
+    areas[4] = t.south_pacific
+    for p in range(5):
+        if areas[p] >= 0:
+            colonial |= 1u << areas[p]
+    for p in range(t.P):
+        if not t.p_area[p * t.A + na] or t.p_country[p] == t.united_states:
+            continue
+        raw = t.p_amask_raw[p]
+        if (raw & ~colonial) == 0:
+            continue
+        if port_usable(t, s, p, side):
+            out[n] = p
+            n += 1
+    return n

@@ -25,6 +25,7 @@ cdef struct GoaT:
     const int16_t* c_personnel
     const int16_t* c_supply
     const int8_t* c_conscription0
+    const int8_t* c_table_conscription   # [C] the points table's personnel is with conscription
     const int16_t* c_mobilized0
     const int8_t* c_rolls
     const int8_t* c_may_join          # [C, 2]
@@ -132,10 +133,6 @@ cdef struct GoaT:
     const uint64_t* area_places       # [A, NW] the places an area in play touches
     const uint64_t* coast_nb          # [NPL, NW] places sharing an area in play with x and
                                       #     coast-connected to it (naval._coast_connected, N.33)
-    const uint64_t* colony_bits       # [NW] the colonies and areas (places P .. P + L - 1)
-    const uint64_t* c_overland_bits   # [C, NW] the places c may reach overland (C.52, C.64)
-    int n_city_ports
-    const int32_t* city_ports         # the ports that are cities on the map, ascending
     int max_options                   # the most options any decision can have
 
 
@@ -164,12 +161,14 @@ cdef struct GoaS:
     int8_t* gift_turkey               # [2]
     int8_t* received
     int16_t* marines                  # [6]
+    int8_t* shipped                   # [C] land units moved by sea this phase (N.85)
     int8_t* screen
     int8_t* moved
     int8_t* in_combat
     int8_t* supported
     int8_t* hit_level
     int16_t* returning
+    int16_t* return_port              # [Q] C.44: the port a squadron returns to, -1
     int8_t* sortie_won                # [A]
     int16_t* sunk                     # [2]
     int16_t* usw                      # [2]

@@ -53,12 +53,14 @@ STATE_FIELDS = (
     ("gift_turkey", I1, lambda C, K, A, L, Q: (2,)),
     ("received", I1, lambda C, K, A, L, Q: (C,)),
     ("marines", I2, lambda C, K, A, L, Q: (6,)),
+    ("shipped", I1, lambda C, K, A, L, Q: (C,)),
     ("screen", I1, lambda C, K, A, L, Q: (Q,)),
     ("moved", I1, lambda C, K, A, L, Q: (Q,)),
     ("in_combat", I1, lambda C, K, A, L, Q: (Q,)),
     ("supported", I1, lambda C, K, A, L, Q: (Q,)),
     ("hit_level", I1, lambda C, K, A, L, Q: (Q,)),
     ("returning", I2, lambda C, K, A, L, Q: (Q,)),
+    ("return_port", I2, lambda C, K, A, L, Q: (Q,)),
     ("sortie_won", I1, lambda C, K, A, L, Q: (A,)),
     ("sunk", I2, lambda C, K, A, L, Q: (2,)),
     ("usw", I2, lambda C, K, A, L, Q: (2,)),
@@ -169,6 +171,7 @@ cdef class CoreTables:
         r.c_personnel = <const int16_t*>self._ptr(t.c_personnel, I2, C)
         r.c_supply = <const int16_t*>self._ptr(t.c_supply, I2, C)
         r.c_conscription0 = <const int8_t*>self._ptr(t.c_conscription0, I1, C)
+        r.c_table_conscription = <const int8_t*>self._ptr(t.c_table_conscription, I1, C)
         r.c_mobilized0 = <const int16_t*>self._ptr(t.c_mobilized0, I2, C)
         r.c_rolls = <const int8_t*>self._ptr(t.c_rolls, I1, C)
         r.c_may_join = <const int8_t*>self._ptr(t.c_may_join, I1, C * 2)
@@ -300,14 +303,6 @@ cdef class CoreTables:
                                    and coast(x, d)]) for x in range(P + L)],
                             np.uint64).reshape(P + L, NW)
         r.coast_nb = <const uint64_t*>self._ptr(coast_nb, np.dtype(np.uint64), (P + L) * NW)
-        colony_bits = bits(range(P, P + L))
-        r.colony_bits = <const uint64_t*>self._ptr(colony_bits, np.dtype(np.uint64), NW)
-        overland_bits = np.array([bits([P + l for l in range(L) if t.l_overland[l, c]])
-                                  for c in range(C)], np.uint64).reshape(C, NW)
-        r.c_overland_bits = <const uint64_t*>self._ptr(overland_bits, np.dtype(np.uint64), C * NW)
-        city_ports = np.array([p for p in range(P) if t.p_city[p] >= 0], np.int32)
-        r.n_city_ports = len(city_ports)
-        r.city_ports = <const int32_t*>self._ptr(city_ports, I4, len(city_ports))
         objs = np.array([k for k in range(K) if t.k_objective[k]], np.int32)
         r.obj_list = <const int32_t*>self._ptr(objs, I4, len(objs))
         # the most options of any decision (each kind's bound, from the sizes)
@@ -317,11 +312,12 @@ cdef class CoreTables:
         r.max_options = 16 + max(
             1 + n_rolls * n_rolls,                       # trade
             2 + Q,                                       # gift, designate, intercept
-            1 + (P + L) + 2 * A,                         # squadron
+            1 + (P + L) + 3 * A,                         # squadron
+            1 + P,                                       # return
             1 + 3 * C,                                   # send supply
-            1 + 12 * C + 12 * L,                         # ship
+            1 + 12 * C + 12 * L + 6 * L * L,             # ship
             1 + 4 * F,                                   # land
-            1 + 6 * (B + P + L),                         # landing
+            1 + 6 * (B + P + L) * (1 + L + C),           # landing (by source)
             1 + 16 * overland + 8 * pairs,               # colonial
             8)
 
@@ -385,35 +381,37 @@ cdef class CoreTables:
         s.gift_turkey = <int8_t*>(b + o[20])
         s.received = <int8_t*>(b + o[21])
         s.marines = <int16_t*>(b + o[22])
-        s.screen = <int8_t*>(b + o[23])
-        s.moved = <int8_t*>(b + o[24])
-        s.in_combat = <int8_t*>(b + o[25])
-        s.supported = <int8_t*>(b + o[26])
-        s.hit_level = <int8_t*>(b + o[27])
-        s.returning = <int16_t*>(b + o[28])
-        s.sortie_won = <int8_t*>(b + o[29])
-        s.sunk = <int16_t*>(b + o[30])
-        s.usw = <int16_t*>(b + o[31])
-        s.usw_since_roll = <int8_t*>(b + o[32])
-        s.city = <int8_t*>(b + o[33])
-        s.garrison = <int16_t*>(b + o[34])
-        s.colony = <int8_t*>(b + o[35])
-        s.col_af = <int16_t*>(b + o[36])
-        s.col_units = <int16_t*>(b + o[37])
-        s.blockade = <int8_t*>(b + o[38])
-        s.blockade_prev = <int8_t*>(b + o[39])
-        s.med_blockade = <int8_t*>(b + o[40])
-        s.squadron_country = <int16_t*>(b + o[41])
-        s.squadron_base = <int16_t*>(b + o[42])
-        s.squadron_sortie = <int16_t*>(b + o[43])
-        s.squadron_damage = <int8_t*>(b + o[44])
-        s.squadron_repair = <int8_t*>(b + o[45])
-        s.blockade_months = <int16_t*>(b + o[46])
-        s.usw_months = <int16_t*>(b + o[47])
-        s.morale_results = <int16_t*>(b + o[48])
-        s.blockade_lost = <int32_t*>(b + o[49])
-        s.colonies_taken = <int16_t*>(b + o[50])
-        s.strength_lost = <int32_t*>(b + o[51])
+        s.shipped = <int8_t*>(b + o[23])
+        s.screen = <int8_t*>(b + o[24])
+        s.moved = <int8_t*>(b + o[25])
+        s.in_combat = <int8_t*>(b + o[26])
+        s.supported = <int8_t*>(b + o[27])
+        s.hit_level = <int8_t*>(b + o[28])
+        s.returning = <int16_t*>(b + o[29])
+        s.return_port = <int16_t*>(b + o[30])
+        s.sortie_won = <int8_t*>(b + o[31])
+        s.sunk = <int16_t*>(b + o[32])
+        s.usw = <int16_t*>(b + o[33])
+        s.usw_since_roll = <int8_t*>(b + o[34])
+        s.city = <int8_t*>(b + o[35])
+        s.garrison = <int16_t*>(b + o[36])
+        s.colony = <int8_t*>(b + o[37])
+        s.col_af = <int16_t*>(b + o[38])
+        s.col_units = <int16_t*>(b + o[39])
+        s.blockade = <int8_t*>(b + o[40])
+        s.blockade_prev = <int8_t*>(b + o[41])
+        s.med_blockade = <int8_t*>(b + o[42])
+        s.squadron_country = <int16_t*>(b + o[43])
+        s.squadron_base = <int16_t*>(b + o[44])
+        s.squadron_sortie = <int16_t*>(b + o[45])
+        s.squadron_damage = <int8_t*>(b + o[46])
+        s.squadron_repair = <int8_t*>(b + o[47])
+        s.blockade_months = <int16_t*>(b + o[48])
+        s.usw_months = <int16_t*>(b + o[49])
+        s.morale_results = <int16_t*>(b + o[50])
+        s.blockade_lost = <int32_t*>(b + o[51])
+        s.colonies_taken = <int16_t*>(b + o[52])
+        s.strength_lost = <int32_t*>(b + o[53])
 
     @property
     def max_options(self) -> int:
