@@ -1695,10 +1695,29 @@ cdef inline uint32_t _open_for(const GoaT* t, const GoaS* s, int c) noexcept nog
 cdef bint routes_to(const GoaT* t, const GoaS* s, int c, int dest, uint32_t sources) noexcept nogil:
     # N.81-N.83: dest friendly and usable, no enemy squadron there, sharing an unblockaded
     # area with the sources (their sea areas)
-    cdef int side = s.side[c]
-    if not place_usable(t, s, dest, side) or enemy_squadron_at(t, s, dest, side):
+    cdef uint64_t foe[8]
+    _foe_places(t, s, s.side[c], foe)
+    return _routes(t, s, s.side[c], dest, sources & _open_for(t, s, c), foe)
+
+
+cdef inline bint _routes(const GoaT* t, const GoaS* s, int side, int dest,
+                         uint32_t open_sources, const uint64_t* foe) noexcept nogil:
+    # routes_to with the sources' unblockaded areas and the places holding an enemy squadron
+    # (foe, _foe_places) worked out (pure tests, cheapest first)
+    if (open_sources & t.pl_amask[dest]) == 0:
         return False
-    return (sources & t.pl_amask[dest] & _open_for(t, s, c)) != 0
+    return place_usable(t, s, dest, side) and not ((foe[dest >> 6] >> (dest & 63)) & 1)
+
+
+cdef void _foe_places(const GoaT* t, const GoaS* s, int side, uint64_t* out) noexcept nogil:
+    # the places where a squadron (not sunk) of side's enemy is based, as NW words
+    cdef int q, b, w, foe = enemy(side)
+    for w in range(t.NW):
+        out[w] = 0
+    for q in range(t.Q):
+        b = s.squadron_base[q]
+        if b >= 0 and s.squadron_damage[q] < DMG_SUNK and s.side[s.squadron_country[q]] == foe:
+            out[b >> 6] |= (<uint64_t>1) << (b & 63)
 
 
 cdef inline bint _host_port(const GoaT* t, int p, int h) noexcept nogil:
@@ -1731,11 +1750,13 @@ cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcep
     cdef int have, place
     cdef uint32_t homes = sail_areas(t, s, c, False), free_homes, opn = _open_for(t, s, c)
     cdef bint reach, back, free_done = False
+    cdef uint64_t foe[8]
+    _foe_places(t, s, side, foe)
     for h in range(t.C):
         if t.c_host[c * t.C + h] and at_war(s, h) and s.side[h] == side:
             reach = False                                     # host_reachable
             for p in range(t.P):
-                if _host_port(t, p, h) and routes_to(t, s, c, p, homes):
+                if _host_port(t, p, h) and _routes(t, s, side, p, homes & opn, foe):
                     reach = True
                     break
             if reach:
@@ -1764,7 +1785,7 @@ cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcep
         if l == home:
             continue
         place = t.P + l
-        if routes_to(t, s, c, place, homes):
+        if _routes(t, s, side, place, homes & opn, foe):
             n_max = min(cap, min(at_home, room))
             for k in range(1, n_max + 1):
                 out[n] = _ship_code(t, 2, l, k)
@@ -1777,7 +1798,7 @@ cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcep
                 out[n] = _ship_code(t, 3, l, k)
                 n += 1
         for dst in range(L):
-            if dst != l and dst != home and routes_to(t, s, c, t.P + dst, t.pl_amask[place]):
+            if dst != l and dst != home and _routes(t, s, side, t.P + dst, t.pl_amask[place] & opn, foe):
                 for k in range(1, min(cap, have) + 1):
                     out[n] = _ship_code(t, 4, l * L + dst, k)
                     n += 1
@@ -1914,6 +1935,8 @@ cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds, i
     cdef bint barred = c == t.britain and s.limited[c]
     cdef uint32_t opn = _open_for(t, s, c), m
     cdef uint32_t* sareas = <uint32_t*>(work + 1 + t.L + t.C)
+    cdef uint64_t foe_at[8]
+    _foe_places(t, s, side, foe_at)
     ns = landing_sources(t, s, c, work, sareas)
     for i in range(ns):
         m = sareas[i] & opn
@@ -1935,9 +1958,7 @@ cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds, i
                 continue
             if barred and (t.k_country[k] == t.germany or t.k_country[k] == t.austria_hungary):
                 continue
-            if enemy_squadron_at(t, s, p, side):
-                continue
-            if m & t.pl_amask[p]:
+            if (m & t.pl_amask[p]) and not ((foe_at[p >> 6] >> (p & 63)) & 1):
                 kinds[n] = 1
                 index[n] = p
                 source[n] = work[i]
