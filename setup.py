@@ -47,8 +47,9 @@ extensions.append(Extension(
     extra_compile_args=COMPILE_ARGS,
 ))
 
-# The compiled core of The Guns of August (_core/goa): dice, tables, rules, the turn loop.
-GOA_CORE = ["dice", "tables", "rules", "engine"]
+# The compiled core of The Guns of August (_core/goa): dice, tables, rules, the turn loop,
+# the ladder policies answering inside it.
+GOA_CORE = ["dice", "tables", "rules", "engine", "ladder"]
 extensions += [
     Extension(
         f"gwe_fast._core.goa.{name}",

@@ -169,9 +169,20 @@ class GoaGame:
         from gwe_fast._core import goa as core_codes
         from gwe_fast._core.goa.engine import GoaCore
 
-        inside = [type(self.policies[side]) is RandomPolicy and self.events is None
-                  for side in (ALLIED, CENTRAL)]
-        levels = [core_codes.LEVEL_RANDOM if c else core_codes.LEVEL_EXTERNAL for c in inside]
+        # who answers inside the core: the random policy, and a ladder policy with a compiled
+        # twin (its ``core_level()``); the others, in Python (and every side when events are
+        # recorded, which the core does not do)
+        levels = []
+        for side in (ALLIED, CENTRAL):
+            policy = self.policies[side]
+            level = None
+            if self.events is None:
+                if type(policy) is RandomPolicy:
+                    level = core_codes.LEVEL_RANDOM
+                elif callable(getattr(policy, "core_level", None)):
+                    level = policy.core_level()
+            levels.append(core_codes.LEVEL_EXTERNAL if level is None else level)
+        inside = [lv == core_codes.LEVEL_RANDOM for lv in levels]
         core = GoaCore(
             self.t, self.state, streams=(self.dice.state, self.policy_streams[ALLIED].state,
                                          self.policy_streams[CENTRAL].state),
