@@ -47,6 +47,20 @@ extensions.append(Extension(
     extra_compile_args=COMPILE_ARGS,
 ))
 
+# The compiled core of The Guns of August (_core/goa): dice, tables, rules, the turn loop,
+# the ladder policies answering inside it.
+GOA_CORE = ["dice", "tables", "rules", "engine", "ladder"]
+extensions += [
+    Extension(
+        f"gwe_fast._core.goa.{name}",
+        [f"src/gwe_fast/_core/goa/{name}.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=MACROS,
+        extra_compile_args=COMPILE_ARGS,
+    )
+    for name in GOA_CORE
+]
+
 KERNEL_DIRECTIVES = {
     "language_level": "3",
     "boundscheck": DEBUG,

@@ -13,6 +13,8 @@ Measured here, each against its target (the speed goals of the project):
 * the same engine on the pure-Python twins of the kernels: the ratio of CPU times for the
   same game (the compiled one played again once warm), and whether the two gave the same
   per-game row;
+* The Guns of August (``goa/campaign``, the compiled core): whole campaigns, random against
+  random and greedy against greedy, one core, against issue 27's targets (``TARGET_GOA_MS``);
 * Parquet bytes per game of the random campaigns' results (the whole file over the games,
   and the marginal bytes of one more game), and the peak memory of this process.
 
@@ -55,6 +57,9 @@ TARGET_MB = 200               # memory per worker
 #: the greedy policy of each game: the registered ``greedy`` is the Great War in the East
 #: ladder's; the Kaiser's Battle one is named by class until the registry knows it
 GREEDY = {"gwe": "greedy", "kb": "greedy"}
+#: The Guns of August: its bundled campaign and issue 27's targets (ms per campaign)
+GOA = "goa/campaign"
+TARGET_GOA_MS = {"random": 0.5, "greedy": 2.0}
 PURE_OVER_CYTHON = 60.0       # a guess of the twins' slowness, to plan the budget
 
 
@@ -350,6 +355,8 @@ def headline(budget: float = 60.0, games: int = 5, seed: int = 0,
             continue
         figs.append(_campaign_figure(name, run, "greedy"))
 
+    figs += goa_figures(seed, games, deadline, say)
+
     rows = random_runs["kaisers_battle/historical"].rows
     with tempfile.TemporaryDirectory() as tmp:
         per_game, marginal = parquet_bytes(scenarios["kaisers_battle/historical"], rows,
@@ -369,6 +376,38 @@ def headline(budget: float = 60.0, games: int = 5, seed: int = 0,
                        _verdict(mb, TARGET_MB, False)))
     figs.append(Figure("time taken", f"{time.monotonic() - t_start:.0f} s ({machine()})"))
     return figs
+
+
+def goa_figures(seed: int, games: int, deadline: float,
+                say: Callable[[str], None]) -> list[Figure]:
+    """The Guns of August's campaigns on the compiled core, as a batch run plays them: random
+    against random (at least one game, up to ``20 * games``: they are short), then greedy
+    against greedy if the budget allows (the ladder's greedy answers in Python)."""
+    from gwe_fast import load_scenario
+
+    sc = load_scenario(GOA)
+    say("The Guns of August: random campaigns ...")
+    play(sc, "random", "core", seed, [10_000])           # tables and core made once, unmeasured
+    rnd = play(sc, "random", "core", seed, range(20 * games), stop_at=deadline)
+    figs = [_goa_figure(rnd, "random")]
+    label = "The Guns of August: greedy against greedy, median per campaign"
+    guess = 400 * rnd.median_cpu_ms / 1000
+    if time.monotonic() + guess > deadline:
+        figs.append(Figure(label, "skipped (budget)", f"<= {TARGET_GOA_MS['greedy']:g} ms"))
+        return figs
+    say("The Guns of August: greedy campaigns ...")
+    figs.append(_goa_figure(play(sc, "greedy", "core", seed, range(min(games, 3)),
+                                 stop_at=deadline), "greedy"))
+    return figs
+
+
+def _goa_figure(run: Campaigns, kind: str) -> Figure:
+    n = len(run.cpu)
+    return Figure(f"The Guns of August ({GOA}): {kind} against {kind}, median per campaign "
+                  f"({n} game{'s' if n != 1 else ''})",
+                  f"{run.median_cpu_ms:,.2f} ms CPU, {run.median_wall_ms:,.2f} ms wall",
+                  f"<= {TARGET_GOA_MS[kind]:g} ms",
+                  _verdict(run.median_cpu_ms, TARGET_GOA_MS[kind], False))
 
 
 def _campaign_figure(name: str, run: Campaigns, kind: str = "random") -> Figure:

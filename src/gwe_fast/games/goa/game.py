@@ -1,5 +1,11 @@
-"""``GoaGame``: one game of The Guns of August, played by policies through the reference engine
-or the compiled core.
+"""``GoaGame``: one game of The Guns of August, played by policies through the compiled core
+(``gwe_fast._core.goa``, the default) or the reference engine (``engine.py``).
+
+The engine is chosen per game (``GoaGame(..., engine="reference")``) or for the whole process
+by the environment variable ``GWE_FAST_GOA_ENGINE`` (``core`` or ``reference``); both play
+exactly the same game from the same seed (``tests/games/goa/test_core_parity.py``). With the
+core, the sides whose policy is ``RandomPolicy`` are answered inside it (unless the game
+records its events); the other sides' decisions come back here, to ``answer``.
 
 A policy answers ``Decision``s (``gwe_fast.policies.base``) whose ``kind`` is
 ``"goa.<kind>"`` (``codes.Kind``), whose ``options`` are the legal integer codes and whose
@@ -11,19 +17,33 @@ simultaneous choice. The random policy draws from the side's SplitMix64 stream
 
 from __future__ import annotations
 
+import os
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from gwe_fast.games.goa import engine
-from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Kind, Side
-from gwe_fast.games.goa.dice import Stream
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Kind
+from gwe_fast.games.goa.dice import STREAMS, Stream, seed_state
 from gwe_fast.games.goa.model import GoaState
 from gwe_fast.games.goa.tables import initial_state
 from gwe_fast.policies.base import Decision, RandomPolicy, check_choice
 
 KIND_NAMES = {int(k): f"goa.{k.name.lower()}" for k in Kind}
+ENGINES = ("core", "reference")
+#: the environment variable that chooses the engine of every game that does not name one
+ENGINE_VARIABLE = "GWE_FAST_GOA_ENGINE"
+
+
+def default_engine() -> str:
+    """The engine games play on when they do not name one: ``$GWE_FAST_GOA_ENGINE``, else the
+    compiled core."""
+    name = os.environ.get(ENGINE_VARIABLE, "").strip().lower() or "core"
+    if name not in ENGINES:
+        raise ValueError(f"{ENGINE_VARIABLE}={name!r} names no engine of The Guns of August "
+                         f"(use {' or '.join(ENGINES)})")
+    return name
 
 
 class ReadOnlyGoaState:
@@ -54,28 +74,54 @@ class GoaView:
 
 class GoaGame:
     """A game of ``scenario`` seeded from ``(seed, game_index)``, played by ``policies``
-    (side -> ``Policy``; random for sides not given)."""
+    (side -> ``Policy``; random for sides not given) on ``engine`` (``"core"`` or
+    ``"reference"``; ``default_engine()`` when not given)."""
 
     def __init__(self, scenario, seed: int = 0, game_index: int = 0, policies: dict | None = None,
-                 events: bool = False):
+                 events: bool = False, engine: str | None = None):
         self.scenario = scenario
         self.t = scenario.goa
         self.seed = int(seed)
         self.game_index = int(game_index)
-        self.state = initial_state(self.t)
-        self.dice = Stream.of(self.seed, self.game_index, "goa")
-        self.policy_streams = {side: Stream.of(self.seed, self.game_index,
-                                               f"goa-policy-{Side(side).name.lower()}")
-                               for side in (ALLIED, CENTRAL)}
+        self.engine = default_engine() if engine is None else str(engine)
+        if self.engine not in ENGINES:
+            raise ValueError(f"no engine {self.engine!r} for The Guns of August "
+                             f"(use {' or '.join(ENGINES)})")
+        if self.engine == "core":
+            from gwe_fast._core.goa.dice import game_states
+            from gwe_fast._core.goa.tables import core_tables
+
+            # the core's seeding (numpy's SeedSequence in C: the same states, 100x sooner)
+            # and the scenario's start state, copied
+            states = game_states(self.seed, self.game_index)
+            ct = core_tables(self.t)
+            self.state = GoaState(ct.initial.copy(), ct.layout)
+        else:
+            states = tuple(seed_state(self.seed, self.game_index, name) for name in STREAMS)
+            self.state = initial_state(self.t)
+        self.dice = Stream(states[0])
+        self.policy_streams = {ALLIED: Stream(states[1]), CENTRAL: Stream(states[2])}
         policies = policies or {}
         self.policies = {s: policies.get(s) or RandomPolicy() for s in (ALLIED, CENTRAL)}
-        self.rngs = {s: np.random.default_rng([self.seed, self.game_index, 7919 + int(s)])
-                     for s in self.policies}
+        self._rngs: dict | None = None
         self.events: list | None = [] if events else None
         self.decisions = 0
         self.rejections = 0
         self._view = None
         self.per_month: list[dict] = []
+        #: the core's per-month record (``play(record=True)``): int32[months, countries,
+        #: columns] (``_core.goa.engine.HISTORY_COLUMNS``) and the objective cities the
+        #: Central Powers held at the end of each month; ``None`` otherwise
+        self.history = None
+        self.history_objectives = None
+
+    @property
+    def rngs(self) -> dict:
+        """Each side's ``numpy.random.Generator`` for its Python policy (made when first used)."""
+        if self._rngs is None:
+            self._rngs = {s: np.random.default_rng([self.seed, self.game_index, 7919 + int(s)])
+                          for s in self.policies}
+        return self._rngs
 
     def view(self) -> GoaView:
         if self._view is None:
@@ -102,16 +148,66 @@ class GoaGame:
                                 int(ask.subject), int(ask.options[i])))
         return i
 
-    def play(self, after_month=None) -> None:
-        """Play to the end with the reference engine; ``after_month(month)`` is called at the
-        end of each month."""
-        gen = engine.play(self.t, self.state, self.dice, after_month)
+    @property
+    def plays_core(self) -> bool:
+        """This game is played by the compiled core (dice forced by a test play on the
+        reference, which reads them)."""
+        return self.engine == "core" and not self.dice.forced
+
+    def play(self, after_month=None, record: bool = False) -> None:
+        """Play to the end; ``after_month(month)`` is called at the end of each month. With
+        the core and ``record``, ``history`` holds the per-month record afterwards."""
+        if not self.plays_core:
+            gen = engine.play(self.t, self.state, self.dice, after_month)
+            try:
+                ask = next(gen)
+                while True:
+                    ask = gen.send(self.answer(ask))
+            except StopIteration:
+                pass
+            return
+        from gwe_fast._core import goa as core_codes
+        from gwe_fast._core.goa.engine import GoaCore
+
+        # who answers inside the core: the random policy, and a ladder policy with a compiled
+        # twin (its ``core_level()``); the others, in Python (and every side when events are
+        # recorded, which the core does not do)
+        levels = []
+        for side in (ALLIED, CENTRAL):
+            policy = self.policies[side]
+            level = None
+            if self.events is None:
+                if type(policy) is RandomPolicy:
+                    level = core_codes.LEVEL_RANDOM
+                elif callable(getattr(policy, "core_level", None)):
+                    level = policy.core_level()
+            levels.append(core_codes.LEVEL_EXTERNAL if level is None else level)
+        inside = [lv == core_codes.LEVEL_RANDOM for lv in levels]
+        core = GoaCore(
+            self.t, self.state, streams=(self.dice.state, self.policy_streams[ALLIED].state,
+                                         self.policy_streams[CENTRAL].state),
+            levels=levels, record=record, stop_at_month_end=after_month is not None)
         try:
-            ask = next(gen)
             while True:
-                ask = gen.send(self.answer(ask))
-        except StopIteration:
-            pass
+                status = core.run()
+                if status == core_codes.RUN_DECISION:
+                    core.choose(self.answer(engine.Ask(
+                        core.kind, core.side, tuple(core.options.tolist()), core.subject,
+                        core.secret)))
+                elif status == core_codes.RUN_MONTH_END:
+                    after_month(core.month_ended)
+                else:
+                    break
+        finally:
+            streams = core.streams
+            self.dice.state = streams[0]
+            for i, side in enumerate((ALLIED, CENTRAL)):
+                if inside[i]:
+                    self.policy_streams[side].state = streams[1 + i]
+            self.decisions += core.decisions_in_c
+            if record:
+                self.history = core.history
+                self.history_objectives = core.history_objectives
 
     @property
     def turn(self) -> int:
@@ -120,6 +216,6 @@ class GoaGame:
 
 def play_reference(scenario, seed: int, index: int, answers: Any = None) -> GoaGame:
     """A whole game with random policies on the reference engine (tests, parity)."""
-    g = GoaGame(scenario, seed, index)
+    g = GoaGame(scenario, seed, index, engine="reference")
     g.play()
     return g

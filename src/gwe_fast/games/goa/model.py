@@ -12,6 +12,7 @@ look-ahead. Counts of things (``n_countries`` …) are the tables'.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -275,7 +276,7 @@ class GoaState:
         object.__setattr__(self, "buffer", buffer)
         object.__setattr__(self, "_layout", layout)
         for name, dtype, shape, offset in layout:
-            n = int(np.prod(shape, dtype=np.int64))
+            n = math.prod(shape)             # (np.prod costs 10 us an array: a game's start)
             view = buffer[offset:offset + n * dtype.itemsize].view(dtype).reshape(shape)
             object.__setattr__(self, name, view)
 

@@ -64,6 +64,15 @@ class GoaPassivePolicy(GoaPolicy):
 
     name = "passive"
 
+    def core_level(self) -> int | None:
+        """The ladder level of this policy's compiled twin (``_core/goa/ladder.pyx``), which
+        answers inside the core; ``None`` for a subclass, which may choose otherwise."""
+        if type(self) is not GoaPassivePolicy:
+            return None
+        from gwe_fast._core.goa.ladder import PASSIVE
+
+        return PASSIVE
+
 
 class GoaGreedyPolicy(GoaPolicy):
     """Each decision on its own merits, by the expected value of its outcomes.
