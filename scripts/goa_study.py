@@ -92,7 +92,7 @@ def summarise(path: Path) -> dict:
     for r in set(t["result"]):
         k = sum(1 for x in t["result"] if x == r)
         out["results"][r] = {"share": k / n, "ci": wilson(k, n)}
-    ended = [m for m, r in zip(t["result_month"], t["result"]) if r != "undecided"]
+    ended = [m for m, r in zip(t["result_month"], t["result"]) if r not in ("undecided", "error")]
     out["median_end"] = Month.name(int(np.median(ended))) if ended else ""
     for c, (hist_month, hist_side) in HISTORY.items():
         months = t.get(f"entry_month_{c}")
