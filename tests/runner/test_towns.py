@@ -181,6 +181,18 @@ def test_an_interrupted_run_keeps_its_town_rows_and_resume_completes_them(tiny, 
     assert _rows(towns).num_rows == 12 * len(driver("gwe").town_values(sc))
 
 
+def test_a_finished_run_with_many_towns_extends_to_more_games(tmp_path):
+    # Brusilov has several VP towns, so the town table holds several rows a game: resume reads
+    # them as rows of a game, not as a game written twice
+    sc = load_scenario("brusilov/historical")
+    out = tmp_path / "b.parquet"
+    run_batch(sc, 2, 7, out, per_turn=tmp_path / "b.turns.parquet")
+    summary = run_batch(sc, 3, 7, out, per_turn=tmp_path / "b.turns.parquet", resume=True)
+    assert summary.played == 1
+    n = len(driver("gwe").town_values(sc))
+    assert n > 1 and _rows(towns_path_for(out)).num_rows == 3 * n
+
+
 def test_resume_refuses_a_run_whose_town_rows_are_missing(tiny, tmp_path):
     sc = load_scenario(tiny)
     out = tmp_path / "r.parquet"

@@ -847,7 +847,10 @@ def _ratio_ci(num: np.ndarray, den: np.ndarray, seed: int = 0) -> tuple[float, f
     idx = rng.integers(0, num.size, size=(2000, num.size))
     d = den[idx].mean(axis=1)
     boot = np.where(d > 0, num[idx].mean(axis=1) / np.where(d > 0, d, 1), np.inf)
-    lo, hi = np.percentile(boot, [2.5, 97.5])
+    # order statistics, not interpolation: a resample with no allied loss is an infinite
+    # ratio, and inf - inf between two of them is no number (a tiny run of a few games)
+    lo = np.percentile(boot, 2.5, method="lower")
+    hi = np.percentile(boot, 97.5, method="higher")
     return r, float(lo), float(hi)
 
 

@@ -213,7 +213,7 @@ def _recover_towns(out: Path, towns_out: Path, games: pa.Table | None, expect: d
         return None
     done = set(games.column("game_index").to_pylist())
     try:
-        towns = read_rows(towns_out, schema, keys=done)
+        towns = read_rows(towns_out, schema, keys=done, one_per_game=False)
     except RowsError as exc:
         raise ResumeError(f"cannot resume: {exc}") from None
     played = set(games.filter(pc.not_equal(games.column("result"), ERROR))
