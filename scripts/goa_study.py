@@ -7,8 +7,8 @@ policy settings, with common random numbers; then the prices of single choices.
 
 Every cell is `gwe run goa/campaign` with the same master seed, so game i of one cell and
 game i of another start from the same dice: differences are measured game by game. The games
-go to ``<out>/runs/`` (ignored by git); the summary to ``<out>/README.md`` and
-``<out>/study.json``. Results are conditional on the stand-in land war (docs/goa.md).
+go to ``<out>/runs/`` (ignored by git); the summary to ``<out>/study.json`` and its tables
+to ``<out>/tables.md``. Results are conditional on the stand-in land war (docs/goa.md).
 """
 
 from __future__ import annotations
@@ -135,6 +135,59 @@ def paired(a: Path, b: Path, column: str = "winner", value: str = "central") -> 
     return {"games": len(d), "change": mean, "ci": (mean - 1.96 * se, mean + 1.96 * se)}
 
 
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+def tables_md(report: dict) -> str:
+    """The study's tables in Markdown: how each cell's war ended, each country's entry against
+    history, the surrenders, the prices of single choices."""
+    cells_ = report["cells"]
+    out = ["# The Guns of August study: tables", "",
+           f"`{report['command']}` (master seed {report['seed']}; every cell plays the same "
+           f"game indices: common random numbers). Results are conditional on the stand-in "
+           f"base game, above all its land war (docs/goa.md).", ""]
+    levels = sorted({r for c in cells_.values() for r in c["results"]})
+    out += ["## How the war ended", "",
+            "| cell | games | " + " | ".join(levels) + " | median month of a decided war |",
+            "|---|---:|" + "---:|" * len(levels) + "---|"]
+    for name, c in cells_.items():
+        row = [_pct(c["results"][lv]["share"]) if lv in c["results"] else "0 %" for lv in levels]
+        out.append(f"| {name} | {c['games']} | " + " | ".join(row) + f" | {c['median_end'] or '-'} |")
+    out += ["", "## Entries against history", "",
+            "Share of games the country entered, on the Allied / Central Powers side, the median "
+            "entry month, and the share entering on its historical side within three months of "
+            "its historical entry (history in the column head).", ""]
+    countries = list(HISTORY)
+    out += ["| cell | " + " | ".join(f"{c} ({HISTORY[c][0]} {HISTORY[c][1]})" for c in countries)
+            + " |", "|---|" + "---|" * len(countries)]
+    for name, c in cells_.items():
+        row = []
+        for k in countries:
+            e = c["entries"].get(k)
+            row.append("-" if e is None else
+                       f"{_pct(e['allied'])} A / {_pct(e['central'])} C, "
+                       f"{e['median_month'] or '-'}, near {_pct(e['within_3_months_of_history'])}")
+        out.append(f"| {name} | " + " | ".join(row) + " |")
+    out += ["", "## Surrenders", "", "Share of games the country was conquered (by morale or "
+            "by occupation), and the median month.", ""]
+    falls = list(next(iter(cells_.values()))["surrenders"]) if cells_ else []
+    out += ["| cell | " + " | ".join(falls) + " |", "|---|" + "---|" * len(falls)]
+    for name, c in cells_.items():
+        out.append(f"| {name} | " + " | ".join(
+            f"{_pct(c['surrenders'][k]['share'])} {c['surrenders'][k]['median']}".strip()
+            for k in falls) + " |")
+    if report.get("prices"):
+        out += ["", "## Prices of single choices (against greedy/all, paired)", "",
+                "| cell | games | change in Central Powers wins [95 %] |", "|---|---:|---|"]
+        for name, p in report["prices"].items():
+            ci = p.get("ci")
+            what = (p.get("note") or "") if ci is None else (
+                f"{100 * p['change']:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]")
+            out.append(f"| {name} | {p.get('games', 0)} | {what} |")
+    return "\n".join(out) + "\n"
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=1000)
@@ -146,7 +199,11 @@ def main() -> int:
     runs = a.out / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     todo = [c for c in cells() if c[0].startswith(a.only)]
-    paths = run(todo, a.games, a.seed, a.workers, runs)
+    run(todo, a.games, a.seed, a.workers, runs)
+    # the summary covers every cell whose games are in runs/, not only those of this call
+    # (--only runs a part of the study at a time)
+    paths = {name: runs / (name.replace("/", "__") + ".parquet") for name, _, _ in cells()}
+    paths = {name: path for name, path in paths.items() if path.exists()}
     summary = {name: summarise(path) for name, path in paths.items()}
     prices = {}
     base = paths.get("greedy/all")
@@ -156,6 +213,7 @@ def main() -> int:
     report = {"games": a.games, "seed": a.seed, "cells": summary, "prices": prices,
               "command": " ".join(sys.argv)}
     (a.out / "study.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
+    (a.out / "tables.md").write_text(tables_md(report))
     print(json.dumps({k: v["results"] for k, v in summary.items()}, indent=1)[:4000])
     return 0
 
