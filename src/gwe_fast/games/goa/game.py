@@ -26,7 +26,7 @@ import numpy as np
 from gwe_fast.games.goa import engine
 from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Kind
 from gwe_fast.games.goa.dice import STREAMS, Stream, seed_state
-from gwe_fast.games.goa.model import JAPAN_CONQUESTS, JAPAN_PERSONNEL, MONTH, GoaState
+from gwe_fast.games.goa.model import GoaState
 from gwe_fast.games.goa.tables import initial_state
 from gwe_fast.policies.base import Decision, RandomPolicy, check_choice
 
@@ -58,19 +58,13 @@ class ReadOnlyGoaState:
     def __setattr__(self, name, value):
         raise AttributeError(f"a policy may not change the game state (tried to set {name!r})")
 
-    # the scalar facts GoaState gives as properties, read-only here (the rule functions a
-    # policy calls for its evaluations read them, e.g. entry's V._6 check of Japan)
-    @property
-    def month(self) -> int:
-        return int(self.scalars[MONTH])
 
-    @property
-    def japan_conquests(self) -> int:
-        return int(self.scalars[JAPAN_CONQUESTS])
-
-    @property
-    def japan_personnel(self) -> int:
-        return int(self.scalars[JAPAN_PERSONNEL])
+# every fact GoaState gives as a property (month, Japan's conquests, ...), read through the
+# same getter: the rule functions a policy calls for its evaluations read them. A setter is
+# never reached: __setattr__ refuses first.
+for _name, _fact in vars(GoaState).items():
+    if isinstance(_fact, property):
+        setattr(ReadOnlyGoaState, _name, property(_fact.fget, doc=_fact.__doc__))
 
 
 class GoaView:
