@@ -31,3 +31,11 @@ def test_gwe_replay_of_the_guns_of_august_refuses_map_frames_in_one_sentence(tmp
                             "--out", str(tmp_path / "x.html")])
     assert r.exit_code == 2
     assert "without map frames" in r.output and "Traceback" not in r.output
+
+
+def test_a_bad_option_value_blames_the_command_line_not_the_scenario_file(tmp_path):
+    r = runner.invoke(app, ["run", "goa/campaign", "-n", "1", "--option", "land=sideways",
+                            "--out", str(tmp_path / "r.parquet")])
+    assert r.exit_code == 2
+    assert "--option land: option 'land' takes one of historical, fronts" in r.output
+    assert "the --option values do not fit scenario goa/campaign" in r.output

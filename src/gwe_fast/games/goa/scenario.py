@@ -20,7 +20,7 @@ from typing import Any
 
 from gwe_fast.games.goa.codes import RESULT_NAMES, Month, Result
 from gwe_fast.games.goa.model import GoaTables
-from gwe_fast.scenario.errors import Fault, ScenarioError
+from gwe_fast.scenario.errors import GIVEN, Fault, ScenarioError
 from gwe_fast.scenario.model import OptionSpec
 
 #: the option whose value is one of a list of names, not true or false
@@ -115,7 +115,7 @@ def check_options(specs: dict[str, OptionSpec], values: dict[str, Any], shown: s
                 if values.get(n) is not True:
                     why = (": the colonial variant must be used together with the naval variant"
                            if name == "colonies" else "")
-                    faults.append(Fault("<options>", name,
+                    faults.append(Fault(GIVEN, name,
                                         f"option {name} needs option {n}{why}"))
     for name, spec in specs.items():
         if values.get(name) is True:
@@ -141,13 +141,13 @@ def load_goa(key: str, path: Path, data: dict, options: dict[str, Any] | None) -
     faults: list[Fault] = []
     for name, value in (options or {}).items():
         if name not in specs:
-            faults.append(Fault("<options>", name, f"unknown option {name!r} (known: "
+            faults.append(Fault(GIVEN, name, f"unknown option {name!r} (known: "
                                                     f"{', '.join(sorted(specs))})"))
             continue
         try:
             values[name] = coerce(specs[name], value)
         except ValueError as exc:
-            faults.append(Fault("<options>", name, str(exc)))
+            faults.append(Fault(GIVEN, name, str(exc)))
     requires = {name: tuple(o.requires) for name, o in gd.scenario.options.items()}
     faults += check_options(specs, values, shown, requires)
     if faults:
