@@ -14,8 +14,13 @@ from pathlib import Path
 
 import pytest
 
+import gwe_fast
+
 ROOT = Path(__file__).resolve().parent.parent
-SRC = ROOT / "src"
+# the folder the gwe_fast under test was imported from: the tree's src/ when run from a
+# development tree, site-packages after `pip install .` (a fresh clone's src/ has no compiled
+# modules, so the subprocesses must not be pointed at it)
+PACKAGE_ROOT = Path(gwe_fast.__file__).resolve().parent.parent
 GIT = shutil.which("git")
 
 pytestmark = pytest.mark.skipif(
@@ -85,7 +90,7 @@ def clone(tmp_path):
 def run_gwe(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     home = cwd.parent / "home"               # a user's home, outside the repository
     home.mkdir(exist_ok=True)
-    env = {"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin", "HOME": str(home),
+    env = {"PYTHONPATH": str(PACKAGE_ROOT), "PATH": "/usr/bin:/bin", "HOME": str(home),
            "COLUMNS": "100"}
     return subprocess.run([sys.executable, "-c", "from gwe_fast.cli import main; main()",
                            *args[1:]], cwd=cwd, env=env, capture_output=True, text=True,
@@ -118,7 +123,6 @@ def test_item_9_readme_examples_leave_git_status_clean(clone):
 
 def test_item_9_tournament_default_output_is_ignored(clone):
     """Every command's default output path is git-ignored; a committed study is never it."""
-    sys.path.insert(0, str(SRC))
     from gwe_fast import load_scenario
     from gwe_fast.cli import default_outputs
 
@@ -145,7 +149,6 @@ def test_item_14_readme_sweep_folder_is_ignored_and_agrees_with_the_sweep_file(c
     suggested_report = re.findall(r"^# gwe report (\S+)", sweepfile.read_text(), re.MULTILINE)
     folder = args[args.index("--out") + 1] if "--out" in args else None
     if folder is None:                       # the README relies on the default folder
-        sys.path.insert(0, str(SRC))
         from gwe_fast.runner.sweep import default_folder, read_sweep
 
         folder = str(default_folder(read_sweep(sweepfile)))

@@ -717,9 +717,15 @@ def test_item_2_workers_that_die_on_their_games_are_replaced_at_most_max_deaths_
     assert sorted(lost) == todo                                   # none silently dropped
     assert started() == 2 + batch.MAX_DEATHS
     assert len(marks.read_text()) == started()
-    assert re.fullmatch(r"2[12] worker processes died, the last one: worker process \d+ "
-                        r"ended unexpectedly \(exit status 4\), so the run stopped",
-                        [e for e in events if e[0] == "lost"][-1][2])
+    # the run stops at the 21st death, with the games still queued; the other worker may die
+    # after that on a chunk of one game, so its plain message can come last (which depends on
+    # timing): the stop is said once or twice, never later than the 22nd death
+    stops = [e[2] for e in events if e[0] == "lost" and e[2].endswith("so the run stopped")]
+    assert 1 <= len(stops) <= 2, stops
+    for said in stops:
+        assert re.fullmatch(r"2[12] worker processes died, the last one: worker process \d+ "
+                            r"ended unexpectedly \(exit status 4\), so the run stopped", said)
+    assert stops[0].startswith("21 ")
 
 
 def test_item_2_a_run_whose_workers_die_as_they_start_is_one_sentence(tiny, tmp_path, pol,
