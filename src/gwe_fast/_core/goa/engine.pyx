@@ -696,7 +696,7 @@ cdef int st_sea(Core* k) noexcept nogil:
                     k.sends[c] = k.opts[i]
                     k.cj = 1
                 while True:                           # each move made as chosen, until 0
-                    k.n_opts = ship_options(t, s, c, k.opts)
+                    k.n_opts = ship_options(t, s, &k.facts, c, k.opts)
                     i = ask(k, K_SHIP, side, c, True)
                     if i < 0:
                         return SUSPEND

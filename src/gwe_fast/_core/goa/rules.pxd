@@ -17,6 +17,7 @@ cdef struct Facts:
     uint32_t* port_areas              # [2, C] sea areas (in play or not) of c's ports side may use
     uint32_t open_[2]                 # areas in play not blockaded against side
     uint32_t foe_prev[2]              # areas side's enemy blockaded last month (N.33)
+    uint64_t foe_bits[2][8]           # places holding a squadron (not sunk) of side's enemy
 
 
 # -- arithmetic: Python's floor division, for the few places a sign is not certain -------------
@@ -190,7 +191,8 @@ cdef void repair(const GoaT* t, GoaS* s) noexcept nogil
 cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int month) noexcept nogil
 cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* out) noexcept nogil
 cdef void apply_blockade_losses(const GoaT* t, GoaS* s) noexcept nogil
-cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil
+cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c,
+                      int32_t* out) noexcept nogil
 cdef void ship(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
 cdef int detached_room(const GoaT* t, const GoaS* s, int c) noexcept nogil
 cdef int home_units(const GoaT* t, const GoaS* s, int c) noexcept nogil

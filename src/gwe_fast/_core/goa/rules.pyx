@@ -100,6 +100,12 @@ cdef void facts_at_sea(const GoaT* t, const GoaS* s, Facts* f) noexcept nogil:
     for side in range(2):
         f.open_[side] = t.a_in_play_mask & ~shut[1 - side]
         f.foe_prev[side] = shut_prev[1 - side]
+    memset(f.foe_bits, 0, sizeof(f.foe_bits))
+    for q in range(t.Q):                      # _foe_places of each side
+        b = s.squadron_base[q]
+        sd = s.side[s.squadron_country[q]]
+        if b >= 0 and s.squadron_damage[q] < DMG_SUNK and sd < 2:
+            f.foe_bits[1 - sd][b >> 6] |= (<uint64_t>1) << (b & 63)
 
 
 # == entry.py ===================================================================================
@@ -1737,26 +1743,56 @@ cdef inline int _ship_code(const GoaT* t, int block, int index, int n) noexcept 
     return 1 + 8 * (start + index) + n - 1
 
 
-cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
-    # naval.ship_options: TO_HOST, FROM_HOST, TO_COLONY, FROM_COLONY, COLONY_TO_COLONY blocks
+cdef inline void _reach(const GoaT* t, uint32_t areas, const uint64_t* ok,
+                        uint64_t* out) noexcept nogil:
+    # the places touching one of `areas` (sea areas in play), among `ok` (NW words): the
+    # destinations _routes allows from sources whose unblockaded areas are `areas`
+    cdef int a, w, NW = t.NW
+    for w in range(NW):
+        out[w] = 0
+    while areas:
+        a = _lowest_bit(areas)
+        areas &= areas - 1
+        for w in range(NW):
+            out[w] |= t.area_places[a * NW + w]
+    for w in range(NW):
+        out[w] &= ok[w]
+
+
+cdef inline bint _has(const uint64_t* bits, int x) noexcept nogil:
+    return (bits[x >> 6] >> (x & 63)) & 1
+
+
+cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c,
+                      int32_t* out) noexcept nogil:
+    # naval.ship_options: TO_HOST, FROM_HOST, TO_COLONY, FROM_COLONY, COLONY_TO_COLONY blocks.
+    # f: facts_of's usable places and the foe's squadrons (valid through the sea movement
+    # phase, which moves land units only); the routes of N.81-N.83 as bit sets of places
     out[0] = 0
     if not t.naval or not at_war(s, c):
         return 1
     cdef int cap = capacity_left(t, s, c)
     if cap <= 0:
         return 1
-    cdef int L = t.L, room = detached_room(t, s, c), at_home = home_units(t, s, c)
+    cdef int L = t.L, NW = t.NW, room = detached_room(t, s, c), at_home = home_units(t, s, c)
     cdef int side = s.side[c], home = home_colony(t, c), n = 1, h, p, k, n_max, there, l, dst
-    cdef int have, place
-    cdef uint32_t homes = sail_areas(t, s, c, False), free_homes, opn = _open_for(t, s, c)
+    cdef int have, place, i, w
+    cdef uint32_t homes = sail_areas(t, s, c, False), free_homes, opn = f.open_[side]
     cdef bint reach, back, free_done = False
-    cdef uint64_t foe[8]
-    _foe_places(t, s, side, foe)
+    cdef uint64_t ok[8]
+    cdef uint64_t from_home[8]
+    cdef uint64_t from_col[8]
+    cdef uint64_t bits
+    cdef const uint64_t* usable = f.usable_bits + side * NW
+    for w in range(NW):                                       # usable, no enemy squadron
+        ok[w] = usable[w] & ~f.foe_bits[side][w]
+    _reach(t, homes & opn, ok, from_home)
     for h in range(t.C):
         if t.c_host[c * t.C + h] and at_war(s, h) and s.side[h] == side:
             reach = False                                     # host_reachable
-            for p in range(t.P):
-                if _host_port(t, p, h) and _routes(t, s, side, p, homes & opn, foe):
+            for i in range(t.c_port_start[h], t.c_port_start[h + 1]):
+                p = t.c_port_list[i]
+                if not t.p_off_map[p] and _has(from_home, p):
                     reach = True
                     break
             if reach:
@@ -1770,8 +1806,9 @@ cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcep
                 free_homes = sail_areas(t, s, c, True)
                 free_done = True
             back = False                                      # home_reachable_from_host
-            for p in range(t.P):
-                if _host_port(t, p, h) and port_usable(t, s, p, side) \
+            for i in range(t.c_port_start[h], t.c_port_start[h + 1]):
+                p = t.c_port_list[i]
+                if not t.p_off_map[p] and _has(usable, p) \
                         and (free_homes & t.pl_amask[p] & opn):
                     back = True
                     break
@@ -1785,7 +1822,7 @@ cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcep
         if l == home:
             continue
         place = t.P + l
-        if _routes(t, s, side, place, homes & opn, foe):
+        if _has(from_home, place):
             n_max = min(cap, min(at_home, room))
             for k in range(1, n_max + 1):
                 out[n] = _ship_code(t, 2, l, k)
@@ -1797,9 +1834,16 @@ cdef int ship_options(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcep
             for k in range(1, min(cap, have) + 1):
                 out[n] = _ship_code(t, 3, l, k)
                 n += 1
-        for dst in range(L):
-            if dst != l and dst != home and _routes(t, s, side, t.P + dst, t.pl_amask[place] & opn, foe):
-                for k in range(1, min(cap, have) + 1):
+        _reach(t, t.pl_amask[place] & opn, ok, from_col)
+        n_max = min(cap, have)
+        for w in range(t.P >> 6, NW):                         # the colonies it reaches, in order
+            bits = from_col[w]
+            while bits:
+                dst = (w << 6) + _lowest_bit64(bits) - t.P
+                bits &= bits - 1
+                if dst < 0 or dst == l or dst == home:
+                    continue
+                for k in range(1, n_max + 1):
                     out[n] = _ship_code(t, 4, l * L + dst, k)
                     n += 1
     return n
@@ -1930,47 +1974,74 @@ cdef inline bint _overland(const GoaT* t, const GoaS* s, int c, int l) noexcept 
 cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds, int32_t* index,
                           int32_t* source, int32_t* work) noexcept nogil:
     # (kind, index, source) of what c may invade this month, sources first, then beaches,
-    # ports, colonies (naval_combat.invasion_targets); work: room for 1 + L + C sources
-    cdef int side = s.side[c], foe = enemy(side), n = 0, ns, i, b, k, p, l, x, kind
+    # ports, colonies (naval_combat.invasion_targets); work: room for 1 + L + C sources.
+    # The places that may be invaded from some source are found once, as bit sets (beaches;
+    # ports and colonies by place), then each source keeps those its open areas reach
+    cdef int side = s.side[c], foe = enemy(side), n = 0, ns, i, b, k, p, l, x, w
     cdef bint barred = c == t.britain and s.limited[c]
     cdef uint32_t opn = _open_for(t, s, c), m
     cdef uint32_t* sareas = <uint32_t*>(work + 1 + t.L + t.C)
     cdef uint64_t foe_at[8]
+    cdef uint64_t beaches[8]
+    cdef uint64_t places[8]
+    cdef uint64_t bits
     _foe_places(t, s, side, foe_at)
     ns = landing_sources(t, s, c, work, sareas)
+    if ns == 0:
+        return 0
+    memset(beaches, 0, sizeof(beaches))
+    memset(places, 0, sizeof(places))
+    for b in range(t.B):
+        k = t.b_city[b]
+        if k < 0 or s.city[k] != foe or (side == CENTRAL and t.b_no_central[b]):
+            continue
+        if barred and (t.b_country[b] == t.germany or t.b_country[b] == t.austria_hungary
+                       or t.k_country[k] == t.germany or t.k_country[k] == t.austria_hungary):
+            continue
+        beaches[b >> 6] |= (<uint64_t>1) << (b & 63)
+    for p in range(t.P):
+        k = t.p_city[p]
+        if k < 0 or s.city[k] != foe or not t.p_in_play[p]:
+            continue
+        if barred and (t.k_country[k] == t.germany or t.k_country[k] == t.austria_hungary):
+            continue
+        if not ((foe_at[p >> 6] >> (p & 63)) & 1):
+            places[p >> 6] |= (<uint64_t>1) << (p & 63)
+    if t.colonies:
+        for l in range(t.L):
+            if s.colony[l] == foe:
+                x = t.P + l
+                places[x >> 6] |= (<uint64_t>1) << (x & 63)
     for i in range(ns):
         m = sareas[i] & opn
-        for b in range(t.B):
-            k = t.b_city[b]
-            if k < 0 or s.city[k] != foe or (side == CENTRAL and t.b_no_central[b]):
-                continue
-            if barred and (t.b_country[b] == t.germany or t.b_country[b] == t.austria_hungary
-                           or t.k_country[k] == t.germany or t.k_country[k] == t.austria_hungary):
-                continue
-            if m & t.b_amask_raw[b]:
-                kinds[n] = 0
-                index[n] = b
-                source[n] = work[i]
-                n += 1
-        for p in range(t.P):
-            k = t.p_city[p]
-            if k < 0 or s.city[k] != foe or not t.p_in_play[p]:
-                continue
-            if barred and (t.k_country[k] == t.germany or t.k_country[k] == t.austria_hungary):
-                continue
-            if (m & t.pl_amask[p]) and not ((foe_at[p >> 6] >> (p & 63)) & 1):
-                kinds[n] = 1
-                index[n] = p
-                source[n] = work[i]
-                n += 1
-        if t.colonies:
-            for l in range(t.L):
-                if s.colony[l] == foe and ((m & t.pl_amask[t.P + l])
-                                           or (work[i] == -1 and _overland(t, s, c, l))):
-                    kinds[n] = 2
-                    index[n] = l
+        for w in range((t.B + 63) >> 6):
+            bits = beaches[w]
+            while bits:
+                b = (w << 6) + _lowest_bit64(bits)
+                bits &= bits - 1
+                if m & t.b_amask_raw[b]:
+                    kinds[n] = 0
+                    index[n] = b
                     source[n] = work[i]
                     n += 1
+        for w in range(t.NW):
+            bits = places[w]
+            while bits:
+                x = (w << 6) + _lowest_bit64(bits)
+                bits &= bits - 1
+                if x < t.P:
+                    if m & t.pl_amask[x]:
+                        kinds[n] = 1
+                        index[n] = x
+                        source[n] = work[i]
+                        n += 1
+                else:
+                    l = x - t.P
+                    if (m & t.pl_amask[x]) or (work[i] == -1 and _overland(t, s, c, l)):
+                        kinds[n] = 2
+                        index[n] = l
+                        source[n] = work[i]
+                        n += 1
     return n
 
 

@@ -122,6 +122,8 @@ cdef class CoreTables:
             raise ValueError(f"the compiled core handles at most 120 countries, not {C}")
         if P + L > 512:
             raise ValueError(f"the compiled core handles at most 512 ports and colonies, not {P + L}")
+        if B > 512:
+            raise ValueError(f"the compiled core handles at most 512 beaches, not {B}")
         if F > 64:
             raise ValueError(f"the compiled core handles at most 64 fronts, not {F}")
         if A > 32:
