@@ -99,9 +99,12 @@ cdef struct Core:
     # the ladder policies (ladder.pyx): fixed-size, no allocation of their own, so that a copy
     # of the struct is a copy of them
     double ladder_params[2][N_LADDER_PARAMS]   # each side's greedy parameters (set_params)
-    int ladder_month[2]           # the month ladder_committed holds for each side
+    int ladder_month[2]           # the month the three arrays below hold for each side
     int32_t ladder_committed[2][LADDER_AREAS]  # gunnery a side has sent to each sea area this
                                                #   month (GoaGreedyPolicy._orders)
+    int32_t ladder_potential[2][LADDER_AREAS]  # the enemy's gunnery that could sortie into
+                                               #   each area, and its ports on it, as at the
+    int32_t ladder_ports[2][LADDER_AREAS]      #   side's first squadron order of the month
     const int32_t* historical     # [n_historical, N_HISTORY_COLS], read-only, owned by GoaCore
     int n_historical
 

@@ -257,19 +257,51 @@ cdef int greedy_conscription(Core* k, int side) noexcept nogil:
     return 1 if mg <= -2 and not k.t.c_conscription0[c] else 0
 
 
+cdef void squadron_facts(Core* k, int side) noexcept nogil:
+    # _potential for every area at once: the gunnery of the enemy's undamaged squadrons based
+    # where they could sortie into it; and the enemy's ports on each area. The squadron orders
+    # of a side are asked one after the other in the Naval Phase, before any is carried out
+    # (engine.st_orders): nothing these read changes between them, so they are worked out at
+    # the side's first order of the month and read by the others.
+    cdef const GoaT* t = k.t
+    cdef const GoaS* s = &k.s
+    cdef int32_t* potential = k.ladder_potential[side]
+    cdef int32_t* ports = k.ladder_ports[side]
+    cdef int foe = enemy(side), r, b, p, a
+    cdef uint32_t m
+    memset(potential, 0, LADDER_AREAS * sizeof(int32_t))
+    memset(ports, 0, LADDER_AREAS * sizeof(int32_t))
+    for r in range(t.Q):
+        b = s.squadron_base[r]
+        if b < 0 or s.squadron_damage[r] != 0 or s.side[s.squadron_country[r]] != foe:
+            continue
+        m = t.pl_amask[b]                         # place_areas(b)
+        while m:
+            a = lowest_bit(m)
+            m &= m - 1
+            potential[a] += t.q_gunnery[r]
+    for p in range(t.P):
+        if port_control(t, s, p) == foe:
+            m = t.p_amask_raw[p]                  # p_area[p, a] != 0
+            while m:
+                a = lowest_bit(m)
+                m &= m - 1
+                ports[a] += 1
+
+
 cdef int greedy_squadron(Core* k, int side) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef const GoaS* s = &k.s
-    cdef int q = k.subject, month = s.scalars[SC_MONTH], foe = enemy(side)
-    cdef int base = s.squadron_base[q], c = s.squadron_country[q], i, code, a, r, p, b
+    cdef int q = k.subject, month = s.scalars[SC_MONTH]
+    cdef int base = s.squadron_base[q], c = s.squadron_country[q], i, code, a
     cdef int mine, best_i = 0
     cdef int32_t* committed = k.ladder_committed[side]
-    cdef int potential[LADDER_AREAS]
-    cdef int ports[LADDER_AREAS]
-    cdef uint32_t m
+    cdef const int32_t* potential = k.ladder_potential[side]
+    cdef const int32_t* ports = k.ladder_ports[side]
     cdef double value, best = 0.0
     if k.ladder_month[side] != month:             # the policy's _orders[(month, side)]
         memset(committed, 0, LADDER_AREAS * sizeof(int32_t))
+        squadron_facts(k, side)
         k.ladder_month[side] = month
     if s.squadron_damage[q] > 0:                  # damaged: home to repair
         if base < t.P and t.p_country[base] == c:
@@ -279,23 +311,6 @@ cdef int greedy_squadron(Core* k, int side) noexcept nogil:
             if 0 < code < SORTIE and code - 1 < t.P and t.p_country[code - 1] == c:
                 return i
         return 0
-    # _potential for every area at once: the gunnery of the enemy's undamaged squadrons based
-    # where they could sortie into it; and the enemy's ports on each area
-    memset(potential, 0, sizeof(potential))
-    memset(ports, 0, sizeof(ports))
-    for r in range(t.Q):
-        b = s.squadron_base[r]
-        if b < 0 or s.squadron_damage[r] != 0 or s.side[s.squadron_country[r]] != foe:
-            continue
-        m = t.pl_amask[b]
-        for a in range(t.A):
-            if m >> a & 1:
-                potential[a] += t.q_gunnery[r]
-    for p in range(t.P):
-        if port_control(t, s, p) == foe:
-            for a in range(t.A):
-                if t.p_area[p * t.A + a]:
-                    ports[a] += 1
     for i in range(k.n_opts):
         code = k.opts[i]
         if code < SORTIE:
@@ -392,6 +407,12 @@ cdef int greedy_ship(Core* k, int side) noexcept nogil:
     cdef const GoaT* t = k.t
     cdef const GoaS* s = &k.s
     cdef int i, code, dest, n, f, fronts, score, best = 0, best_i = 0
+    cdef int active[128]                          # the active fronts each country is one side of
+    memset(active, 0, sizeof(active))
+    for f in range(t.F):
+        if front_active(t, s, f):                 # its two countries differ
+            active[t.f_a[f]] += 1
+            active[t.f_b[f]] += 1
     for i in range(k.n_opts):
         code = k.opts[i]
         if code == 0:
@@ -400,10 +421,7 @@ cdef int greedy_ship(Core* k, int side) noexcept nogil:
         n = (code - 1) % 8
         if dest >= t.C:
             continue
-        fronts = 0
-        for f in range(t.F):
-            if front_active(t, s, f) and (dest == t.f_a[f] or dest == t.f_b[f]):
-                fronts += 1
+        fronts = active[dest]
         score = fronts * 10 + n + 1
         if fronts and score > best:
             best = score

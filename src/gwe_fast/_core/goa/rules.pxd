@@ -19,6 +19,20 @@ cdef struct Facts:
     uint32_t foe_prev[2]              # areas side's enemy blockaded last month (N.33)
 
 
+# -- bit sets: the lowest bit set (m != 0) -----------------------------------------------------
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int lowest_bit(uint32_t m) noexcept nogil:
+    return __builtin_ctz(m)
+
+
+cdef inline int lowest_bit64(uint64_t m) noexcept nogil:
+    return __builtin_ctzll(m)
+
+
 # -- arithmetic: Python's floor division, for the few places a sign is not certain -------------
 # (b > 0 wherever the rules divide: table counts, percentages, corps)
 cdef inline int64_t fdiv(int64_t a, int64_t b) noexcept nogil:

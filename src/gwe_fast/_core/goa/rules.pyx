@@ -1257,19 +1257,6 @@ cdef void fight_fronts(const GoaT* t, GoaS* s, const int32_t* orders, const int8
 
 # == naval.py ===================================================================================
 
-cdef extern from *:
-    int __builtin_ctz(unsigned int) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-
-
-cdef inline int _lowest_bit(uint32_t m) noexcept nogil:
-    return __builtin_ctz(m)
-
-
-cdef inline int _lowest_bit64(uint64_t m) noexcept nogil:
-    return __builtin_ctzll(m)
-
-
 cdef uint32_t _blockaded_mask(const GoaT* t, const int8_t* blockade, int side) noexcept nogil:
     # the areas `side` blockades in `blockade` ([A, 2])
     cdef uint32_t m = 0
@@ -1330,7 +1317,7 @@ cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q,
         cand[w] = t.coast_nb[here * NW + w]
     open_m = here_m & ~f.foe_prev[side]
     while open_m:
-        a = _lowest_bit(open_m)
+        a = lowest_bit(open_m)
         open_m &= open_m - 1
         for w in range(NW):
             cand[w] |= t.area_places[a * NW + w]
@@ -1338,7 +1325,7 @@ cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q,
     for w in range(NW):
         word = cand[w] & f.usable_bits[side * NW + w]
         while word:
-            dest = w * 64 + _lowest_bit64(word)
+            dest = w * 64 + lowest_bit64(word)
             word &= word - 1
             if margin and not pacific_margin_kept(t, s, q, dest, orders):
                 continue
