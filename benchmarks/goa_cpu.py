@@ -1,14 +1,21 @@
-"""CPU per random campaign of The Guns of August on the compiled core (and, with
-``--reference``, on the reference engine), for comparing versions and for instruction counts.
+"""CPU per campaign of The Guns of August on the compiled core (and, with ``--reference``, on
+the reference engine), for comparing versions and for instruction counts.
 
     python benchmarks/goa_cpu.py --games 200                  # the tiny world, every variant
     python benchmarks/goa_cpu.py --games 200 --options colonies=true,land=fronts
     python benchmarks/goa_cpu.py --scenario goa/campaign --games 200
+    python benchmarks/goa_cpu.py --scenario goa/campaign --policy greedy --games 50
+    python benchmarks/goa_cpu.py --scenario goa/campaign --policy historical --game --games 50
 
 prints the CPU milliseconds of each of a few batches of ``--games`` campaigns (games 0 .. of
-master seed 0, random against random, each a new ``GoaCore`` from the scenario's start), their
-median per campaign and the decisions a campaign asks. The world is the tests' tiny world
-(``tests/games/goa/tiny.py``) unless ``--scenario`` names a Guns of August scenario.
+master seed 0, each from the scenario's start), their median per campaign and the decisions a
+campaign asks. ``--policy`` (random, passive, greedy, historical) plays on both sides; the
+core plays alone (a new ``GoaCore`` a game, the ladder policy's parameters given as
+``GoaGame`` gives them), or with ``--game`` through ``GoaGame``, the policies made as ``gwe
+run`` makes them (``policies.registry.make_policy``): what the game adds around the core (and
+a policy that answers in Python, as greedy and historical did before they were compiled).
+The world is the tests' tiny world (``tests/games/goa/tiny.py``) unless ``--scenario`` names a
+Guns of August scenario.
 
 Instruction counts, which this noisy machine repeats, are the difference of two runs under
 callgrind, divided by the games (``results/BENCHMARKS.md``)::
@@ -53,30 +60,48 @@ def parse_options(text: str) -> dict:
     return out
 
 
-def core_campaigns(t, games: int, first: int = 0) -> int:
-    """Play ``games`` random campaigns on the core; the decisions they asked."""
+def core_campaigns(t, games: int, first: int = 0, policy: str = "random") -> int:
+    """Play ``games`` campaigns on the core alone, ``policy`` inside it on both sides; the
+    decisions they asked."""
     from gwe_fast._core.goa.engine import GoaCore
+    from gwe_fast.policies.registry import make_policy
 
+    level, params = 0, {}
+    if policy != "random":
+        p = make_policy(policy)
+        level, params = p.core_level(), p.core_params(t)
     n = 0
     for i in range(first, first + games):
-        core = GoaCore(t, seed=0, game_index=i)
-        core.play(0, 0)
+        core = GoaCore(t, seed=0, game_index=i, levels=(level, level))
+        if params:
+            core.set_params(0, **params)
+            core.set_params(1, **params)
+        core.run()
         n += core.decisions
     return n
 
 
-def reference_campaigns(t, games: int, first: int = 0) -> int:
+def game_campaigns(t, games: int, first: int = 0, policy: str = "random",
+                   engine: str = "core") -> int:
+    """Play ``games`` campaigns through ``GoaGame``, ``policy`` on both sides; the decisions
+    they asked."""
     from gwe_fast.games.goa.game import GoaGame
+    from gwe_fast.policies.registry import make_policy
 
     n = 0
     for i in range(first, first + games):
-        g = GoaGame(_Scenario(t), 0, i, engine="reference")
+        g = GoaGame(_Scenario(t), 0, i, engine=engine,
+                    policies={side: make_policy(policy) for side in (0, 1)})
         g.play()
         n += g.decisions
     return n
 
 
 class _Scenario:
+    """What ``GoaGame`` and the ladder's policies read of a scenario."""
+
+    game = "goa"
+
     def __init__(self, t):
         self.goa = t
 
@@ -88,9 +113,20 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--batches", type=int, default=5)
     ap.add_argument("--reference", action="store_true", help="the reference engine instead")
+    ap.add_argument("--policy", default="random",
+                    choices=("random", "passive", "greedy", "historical"),
+                    help="the ladder policy of both sides (default: random)")
+    ap.add_argument("--game", action="store_true",
+                    help="through GoaGame, as gwe run plays (default: the core alone)")
     args = ap.parse_args(argv)
     t = tables(args.scenario, parse_options(args.options))
-    play = reference_campaigns if args.reference else core_campaigns
+    if args.reference or args.game:
+        def play(t, games, first):
+            return game_campaigns(t, games, first, args.policy,
+                                  "reference" if args.reference else "core")
+    else:
+        def play(t, games, first):
+            return core_campaigns(t, games, first, args.policy)
     if args.games == 0:
         play(t, 1, 10_000)            # warm-up only: the baseline of an instruction count
         return 0
@@ -102,7 +138,8 @@ def main(argv=None) -> int:
         decisions = play(t, args.games, b * args.games)
         per.append((time.process_time() - t0) / args.games * 1e3)
     print(f"{args.scenario or 'tiny'} {args.options or 'defaults'} "
-          f"{'reference' if args.reference else 'core'}: "
+          f"{'reference' if args.reference else ('game' if args.game else 'core')} "
+          f"{args.policy}: "
           + " ".join(f"{x:.3f}" for x in per)
           + f" ms a campaign; median {statistics.median(per):.3f} ms; "
           f"{decisions / args.games:.0f} decisions a campaign")

@@ -77,6 +77,26 @@ class ByGame(Policy):
     def begin_phase(self, view: Any, side: int, phasing: int, phase: int, rng) -> None:
         self.impl(view.scenario.game).begin_phase(view, side, phasing, phase, rng)
 
+    # The Guns of August plays its ladder inside the compiled core (games/goa/game.py asks
+    # these): what its implementation answers, unless a subclass chooses otherwise.
+    def _goa_twin(self) -> Policy | None:
+        if type(self).choose is not ByGame.choose:
+            return None
+        return self._impls.get("goa")
+
+    def core_level(self) -> int | None:
+        """The ladder level of the Guns of August implementation's compiled twin, or
+        ``None`` (no twin, or a subclass that chooses otherwise)."""
+        impl = self._goa_twin()
+        level = getattr(impl, "core_level", None)
+        return level() if callable(level) else None
+
+    def core_params(self, t) -> dict:
+        """What that compiled twin reads (``GoaCore.set_params``)."""
+        impl = self._goa_twin()
+        params = getattr(impl, "core_params", None)
+        return params(t) if callable(params) else {}
+
 
 class Passive(ByGame):
     name = "passive"

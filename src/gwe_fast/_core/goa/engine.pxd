@@ -10,6 +10,18 @@ from gwe_fast._core.goa.tables cimport CoreTables, GoaS, GoaT
 ctypedef int (*chooser_t)(Core* core, int side) noexcept nogil
 
 
+cdef enum:
+    # the ladder policies' room in Core (GoaCore refuses tables that exceed it)
+    LADDER_AREAS = 32             # sea areas (the tables' own bound)
+    LADDER_SQUADRONS = 1024       # squadrons
+    N_LADDER_PARAMS = 4           # P_AGGRESSION, P_CAUTION, P_USW, P_GIFT
+    P_AGGRESSION = 0
+    P_CAUTION = 1
+    P_USW = 2
+    P_GIFT = 3
+    N_HISTORY_COLS = 5            # a historical row: kind, who, against, month, until
+
+
 cdef struct Core:
     const GoaT* t
     GoaS s
@@ -84,6 +96,17 @@ cdef struct Core:
     bint trace
     int32_t* trace_rows           # [n_trace, 8]
     int64_t n_trace, cap_trace
+    # the ladder policies (ladder.pyx): fixed-size, no allocation of their own, so that a copy
+    # of the struct is a copy of them
+    double ladder_params[2][N_LADDER_PARAMS]   # each side's greedy parameters (set_params)
+    int ladder_month[2]           # the month the three arrays below hold for each side
+    int32_t ladder_committed[2][LADDER_AREAS]  # gunnery a side has sent to each sea area this
+                                               #   month (GoaGreedyPolicy._orders)
+    int32_t ladder_potential[2][LADDER_AREAS]  # the enemy's gunnery that could sortie into
+                                               #   each area, and its ports on it, as at the
+    int32_t ladder_ports[2][LADDER_AREAS]      #   side's first squadron order of the month
+    const int32_t* historical     # [n_historical, N_HISTORY_COLS], read-only, owned by GoaCore
+    int n_historical
 
 
 cdef enum:
@@ -116,3 +139,4 @@ cdef class GoaCore:
     cdef readonly object buffer         # its buffer, written in place
     cdef void* _block
     cdef object _opts_view
+    cdef object _historical             # the int32 rows Core.historical points into

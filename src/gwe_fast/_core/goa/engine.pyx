@@ -89,6 +89,7 @@ cdef enum:
 
 cdef enum:
     TRACE_COLS = 8
+    NO_MONTH = -1000000           # ladder_month before the policy's first month
 
 cdef chooser_t CHOOSERS[N_LEVELS]
 for _i in range(N_LEVELS):
@@ -1187,6 +1188,18 @@ cdef class GoaCore:
         else:
             raise ValueError("give a seed (and game index) or the streams' states")
         self.set_levels(*levels)
+        # the ladder policies' fixed room in Core (LADDER_*), and their defaults
+        if t.A > LADDER_AREAS:
+            raise ValueError(f"the compiled ladder policies handle at most {LADDER_AREAS} sea "
+                             f"areas, not {t.A}")
+        if t.Q > LADDER_SQUADRONS:
+            raise ValueError(f"the compiled ladder policies handle at most {LADDER_SQUADRONS} "
+                             f"squadrons, not {t.Q}")
+        for side in range(2):
+            self.set_params(side)
+            self.k.ladder_month[side] = NO_MONTH
+        self.k.historical = NULL
+        self.k.n_historical = 0
         # the working lists, one allocation
         cdef Py_ssize_t C = t.C, Q = t.Q, A = t.A, L = t.L, F = t.F
         cdef Py_ssize_t R = 2 * C + 4, T = (t.B + t.P + L) * (1 + L + C) + 1
@@ -1263,6 +1276,46 @@ cdef class GoaCore:
                 raise ValueError(f"no compiled policy at level {lv}")
         self.k.level[0] = int(allied)
         self.k.level[1] = int(central)
+
+    def set_params(self, side, aggression=1.0, caution=1.0, usw=-1.0, gift=-1.0,
+                   history=None) -> None:
+        """The parameters of the compiled ladder policy answering ``side`` (0 Allied, 1
+        Central): those of ``GoaGreedyPolicy`` (its ``PARAMS``; the defaults are its own), and
+        for the historical policy its compiled rows (``ladder.history_rows``, int32[n, 5];
+        shared by both sides, kept alive here). ``GoaGame`` passes a policy's
+        ``core_params()``."""
+        cdef cnp.ndarray rows
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 (Allied) or 1 (Central), not {side!r}")
+        values = (aggression, caution, usw, gift)
+        for name, v in zip(("aggression", "caution", "usw", "gift"), values):
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise TypeError(f"parameter {name} must be a number, not {v!r}")
+        for i, v in enumerate(values):
+            self.k.ladder_params[side][i] = float(v)
+        if history is not None:
+            given = np.ascontiguousarray(history, dtype=np.int32)
+            if given.ndim != 2 or given.shape[1] != N_HISTORY_COLS:
+                raise ValueError(f"the historical rows must be int32[n, {N_HISTORY_COLS}], not "
+                                 f"of shape {given.shape}")
+            rows = given
+            rows.flags.writeable = False
+            self._historical = rows
+            self.k.historical = <const int32_t*>cnp.PyArray_DATA(rows)
+            self.k.n_historical = rows.shape[0]
+
+    def params(self, side) -> dict:
+        """The ladder parameters ``side``'s compiled policy reads (``set_params``)."""
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 (Allied) or 1 (Central), not {side!r}")
+        return {name: self.k.ladder_params[side][i]
+                for i, name in enumerate(("aggression", "caution", "usw", "gift"))}
+
+    @property
+    def history_rows(self):
+        """The historical policy's rows the core reads (``set_params(history=...)``), or
+        ``None``."""
+        return self._historical
 
     def run(self) -> int:
         """Play until a decision waits for a Python policy (``RUN_DECISION``, 1), the end of a

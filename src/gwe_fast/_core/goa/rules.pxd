@@ -5,7 +5,7 @@
 # how many; functions that roll take the game's dice stream.
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from gwe_fast._core.goa.codes cimport NEUTRAL
+from gwe_fast._core.goa.codes cimport NEUTRAL, SHIP_BATTLECRUISER, SHIP_BATTLESHIP, SHIP_DREADNOUGHT
 from gwe_fast._core.goa.tables cimport GoaS, GoaT
 
 
@@ -18,6 +18,20 @@ cdef struct Facts:
     uint32_t open_[2]                 # areas in play not blockaded against side
     uint32_t foe_prev[2]              # areas side's enemy blockaded last month (N.33)
     uint64_t foe_bits[2][8]           # places holding a squadron (not sunk) of side's enemy
+
+
+# -- bit sets: the lowest bit set (m != 0) -----------------------------------------------------
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int lowest_bit(uint32_t m) noexcept nogil:
+    return __builtin_ctz(m)
+
+
+cdef inline int lowest_bit64(uint64_t m) noexcept nogil:
+    return __builtin_ctzll(m)
 
 
 # -- arithmetic: Python's floor division, for the few places a sign is not certain -------------
@@ -129,6 +143,11 @@ cdef bint may_change_policy(const GoaT* t, const GoaS* s, int c, int month) noex
 cdef void set_mobilization(const GoaT* t, GoaS* s, int c, bint on, int month) noexcept nogil
 cdef void set_conscription(const GoaT* t, GoaS* s, int c, bint on) noexcept nogil
 cdef bint sea_route(const GoaT* t, const GoaS* s, int c, int d) noexcept nogil
+# SEND_AMOUNTS: the supply points option i (0-2) of a shipment sends (N.79)
+cdef inline int send_amount(int i) noexcept nogil:
+    return 2 if i == 0 else (4 if i == 1 else 8)
+
+
 cdef int supply_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int32_t* out) noexcept nogil
 cdef void send_supply(const GoaT* t, GoaS* s, int c, int code) noexcept nogil
 cdef void russian_sea_supply(const GoaT* t, GoaS* s) noexcept nogil
@@ -143,6 +162,12 @@ cdef int morale_modifier(const GoaT* t, const GoaS* s, int c, int month) noexcep
 cdef void apply_morale(const GoaT* t, GoaS* s, int c, int result, int month) noexcept nogil
 cdef void new_roll_period(GoaS* s, int c) noexcept nogil
 cdef int favour(const GoaS* s, int kind, int c, int side) noexcept nogil
+# what each die 1..6 gives on the roll (out[0 .. 5]): a morale result (MOR_*), or for an entry
+# roll 2 * the side it joins + 1 if as a limited participant
+cdef void outcomes(const GoaT* t, const GoaS* s, int kind, int c, int modifier,
+                   int8_t* out) noexcept nogil
+cdef bint might_affect(const GoaT* t, const GoaS* s, int kind, int c, int modifier,
+                       int shift) noexcept nogil
 cdef int trade_options(const GoaT* t, const GoaS* s, const int32_t* kinds, const int32_t* countries,
                        const int32_t* mods, int n, int side, int32_t* out) noexcept nogil
 
@@ -158,12 +183,29 @@ cdef void finish(GoaS* s, int result, int month) noexcept nogil
 cdef void victory_check(const GoaT* t, GoaS* s, int month) noexcept nogil
 
 # -- land.py ----------------------------------------------------------------------------------
+# land.COMMITS: the supply points an order at offset `level` (0-3) commits as artillery
+cdef inline int land_commit(int level) noexcept nogil:
+    return 6 * (level - 1) if level >= 2 else 0
+
+
+cdef inline bint front_active(const GoaT* t, const GoaS* s, int f) noexcept nogil:
+    cdef int a = t.f_a[f], b = t.f_b[f]
+    return at_war(s, a) and at_war(s, b) and s.side[a] != s.side[b]
+
+
 cdef void historical_events(const GoaT* t, GoaS* s, int month) noexcept nogil
+cdef bint contributes(const GoaT* t, const GoaS* s, int c, int f) noexcept nogil
+# the fronts c contributes to, ascending (out: room for F)
+cdef int fronts_of(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil
+cdef int target_city(const GoaT* t, const GoaS* s, int f, int side) noexcept nogil
 cdef int land_options(const GoaT* t, const GoaS* s, int c, int month, int32_t* out) noexcept nogil
 cdef void upkeep(const GoaT* t, GoaS* s, int8_t* short_) noexcept nogil
 cdef void fight_fronts(const GoaT* t, GoaS* s, const int32_t* orders, const int8_t* short_,
                        int month, uint64_t* dice, int32_t* alloc, int32_t* work) noexcept nogil
 cdef int column(int64_t att, int64_t dfn, int* shift) noexcept nogil
+# land.modifier (defender[c] != 0: c defends)
+cdef int land_modifier(const GoaT* t, const GoaS* s, int k, const int8_t* defender, int commit,
+                       int month) noexcept nogil
 
 # -- naval.py ---------------------------------------------------------------------------------
 # naval.active_squadrons: the squadrons `side` gives orders to (N.31, C.44)
@@ -188,6 +230,16 @@ cdef int chart_damage(const GoaT* t, int col, int die) noexcept nogil
 cdef bint mostly(const GoaT* t, const GoaS* s, const int32_t* qs, int n) noexcept nogil
 cdef void worsen(GoaS* s, int q, int level) noexcept nogil
 cdef void repair(const GoaT* t, GoaS* s) noexcept nogil
+# BLOCKADE_PLUS, BLOCKADE_MINUS: what a squadron of each kind adds to its side's blockade roll
+# and takes from the enemy's (N.63)
+cdef inline int blockade_plus(int kind) noexcept nogil:
+    return 1 if kind == SHIP_BATTLESHIP else (2 if kind == SHIP_DREADNOUGHT else 3)
+
+
+cdef inline int blockade_minus(int kind) noexcept nogil:
+    return 1 if kind == SHIP_DREADNOUGHT else (2 if kind == SHIP_BATTLECRUISER else 0)
+
+
 cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int month) noexcept nogil
 cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* out) noexcept nogil
 cdef void apply_blockade_losses(const GoaT* t, GoaS* s) noexcept nogil

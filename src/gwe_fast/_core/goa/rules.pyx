@@ -536,10 +536,6 @@ cdef int supply_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int
     if not t.naval or not at_war(s, c) or c == t.japan:
         return 1
     cdef int n = 1, d, i, side = s.side[c]
-    cdef int amounts[3]
-    amounts[0] = 2
-    amounts[1] = 4
-    amounts[2] = 8
     cdef uint32_t both = f.open_[side] & f.port_areas[side * t.C + c]     # sea_route(c, .)
     if not both:
         return 1
@@ -549,7 +545,7 @@ cdef int supply_options(const GoaT* t, const GoaS* s, const Facts* f, int c, int
         if not (both & f.port_areas[side * t.C + d]):
             continue
         for i in range(3):
-            if amounts[i] <= s.supply[c]:
+            if send_amount(i) <= s.supply[c]:
                 out[n] = 1 + 3 * d + i
                 n += 1
     return n
@@ -559,7 +555,7 @@ cdef void send_supply(const GoaT* t, GoaS* s, int c, int code) noexcept nogil:
     if code == 0:
         return
     cdef int d = (code - 1) // 3, i = (code - 1) % 3
-    cdef int amount = 2 if i == 0 else (4 if i == 1 else 8)
+    cdef int amount = send_amount(i)
     s.supply[c] -= amount
     s.supply[d] += amount
     s.received[d] = 1
@@ -785,21 +781,26 @@ cdef int favour(const GoaS* s, int kind, int c, int side) noexcept nogil:
     return 1 if s.side[c] == side else -1
 
 
-cdef bint _might_affect(const GoaT* t, const GoaS* s, int kind, int c, int modifier,
-                        int shift) noexcept nogil:
-    # the outcome of some die 1..6 changes when the roll is shifted (morale.might_affect)
-    cdef int d, a, b
-    cdef bint la, lb
+cdef void outcomes(const GoaT* t, const GoaS* s, int kind, int c, int modifier,
+                   int8_t* out) noexcept nogil:
+    # what each die 1..6 gives on this roll with this modifier (out[0 .. 5]): a morale
+    # table result, or an entry roll's side joined and whether limited, as 2 * side + limited
+    cdef int d
+    cdef bint limited
     for d in range(1, 7):
         if kind == MORALE_ROLL:
-            if morale_table(t, d + modifier) != morale_table(t, d + modifier + shift):
-                return True
+            out[d - 1] = <int8_t>morale_table(t, d + modifier)
         else:
-            a = entry_outcome(t, s, c, d + modifier, &la)
-            b = entry_outcome(t, s, c, d + modifier + shift, &lb)
-            if a != b or la != lb:
-                return True
-    return False
+            out[d - 1] = <int8_t>(2 * entry_outcome(t, s, c, d + modifier, &limited) + limited)
+
+
+cdef bint might_affect(const GoaT* t, const GoaS* s, int kind, int c, int modifier,
+                       int shift) noexcept nogil:
+    cdef int8_t a[6]
+    cdef int8_t b[6]
+    outcomes(t, s, kind, c, modifier, a)
+    outcomes(t, s, kind, c, modifier + shift, b)
+    return memcmp(a, b, 6) != 0
 
 
 cdef int trade_options(const GoaT* t, const GoaS* s, const int32_t* kinds, const int32_t* countries,
@@ -809,7 +810,7 @@ cdef int trade_options(const GoaT* t, const GoaS* s, const int32_t* kinds, const
     # which rolls j may be moved in the other player's favour: ok_j, as bits of a small buffer
     cdef int8_t ok[256]                     # n <= 2 C + 2 <= 256 (CoreTables checks C)
     for j in range(n):
-        ok[j] = _might_affect(t, s, kinds[j], countries[j], mods[j],
+        ok[j] = might_affect(t, s, kinds[j], countries[j], mods[j],
                               favour(s, kinds[j], countries[j], other))
     for i in range(n):
         for j in range(n):
@@ -1011,13 +1012,8 @@ cdef void historical_events(const GoaT* t, GoaS* s, int month) noexcept nogil:
             s.city[k] = side
 
 
-cdef inline bint _front_active(const GoaT* t, const GoaS* s, int f) noexcept nogil:
-    cdef int a = t.f_a[f], b = t.f_b[f]
-    return at_war(s, a) and at_war(s, b) and s.side[a] != s.side[b]
-
-
-cdef bint _contributes(const GoaT* t, const GoaS* s, int c, int f) noexcept nogil:
-    if not at_war(s, c) or not _front_active(t, s, f):
+cdef bint contributes(const GoaT* t, const GoaS* s, int c, int f) noexcept nogil:
+    if not at_war(s, c) or not front_active(t, s, f):
         return False
     cdef int a = t.f_a[f], b = t.f_b[f], host
     if c == a or c == b:
@@ -1031,17 +1027,17 @@ cdef bint _contributes(const GoaT* t, const GoaS* s, int c, int f) noexcept nogi
     return True
 
 
-cdef int _fronts_of(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
+cdef int fronts_of(const GoaT* t, const GoaS* s, int c, int32_t* out) noexcept nogil:
     cdef int n = 0, i, f
     for i in range(t.c_front_start[c], t.c_front_start[c + 1]):
         f = t.c_front_list[i]
-        if _contributes(t, s, c, f):
+        if contributes(t, s, c, f):
             out[n] = f
             n += 1
     return n
 
 
-cdef int _target_city(const GoaT* t, const GoaS* s, int f, int side) noexcept nogil:
+cdef int target_city(const GoaT* t, const GoaS* s, int f, int side) noexcept nogil:
     cdef int a = t.f_a[f], mine, theirs, i, k, M = t.M
     if s.side[a] == side:
         mine, theirs = 0, 1
@@ -1063,12 +1059,7 @@ cdef int _target_city(const GoaT* t, const GoaS* s, int f, int side) noexcept no
 
 cdef int land_options(const GoaT* t, const GoaS* s, int c, int month, int32_t* out) noexcept nogil:
     cdef int32_t fronts[64]
-    cdef int nf = _fronts_of(t, s, c, fronts), n = 1, i, j, f, foe_country
-    cdef int commits[4]
-    commits[0] = 0
-    commits[1] = 0
-    commits[2] = 6
-    commits[3] = 12
+    cdef int nf = fronts_of(t, s, c, fronts), n = 1, i, j, f, foe_country
     out[0] = 0
     for i in range(nf):
         f = fronts[i]
@@ -1080,10 +1071,10 @@ cdef int land_options(const GoaT* t, const GoaS* s, int c, int month, int32_t* o
         if c == t.britain and s.limited[c] and (foe_country == t.germany
                                                 or foe_country == t.austria_hungary):
             continue
-        if _target_city(t, s, f, s.side[c]) < 0:
+        if target_city(t, s, f, s.side[c]) < 0:
             continue
         for j in range(1, 4):
-            if commits[j] <= s.supply[c]:
+            if land_commit(j) <= s.supply[c]:
                 out[n] = 1 + 4 * f + j
                 n += 1
     return n
@@ -1130,7 +1121,7 @@ cdef void _allocate(const GoaT* t, const GoaS* s, const int32_t* orders, int32_t
     cdef int32_t here[64]
     memset(alloc, 0, t.F * t.C * sizeof(int32_t))
     for c in range(t.C):
-        nf = _fronts_of(t, s, c, fronts)
+        nf = fronts_of(t, s, c, fronts)
         if nf == 0:
             continue
         main = (orders[c] - 1) // 4 if orders[c] > 0 else -1
@@ -1162,7 +1153,7 @@ cdef int column(int64_t att, int64_t dfn, int* shift) noexcept nogil:
     return <int>r - 1
 
 
-cdef int _land_modifier(const GoaT* t, const GoaS* s, int k, const int8_t* defender, int commit,
+cdef int land_modifier(const GoaT* t, const GoaS* s, int k, const int8_t* defender, int commit,
                         int month) noexcept nogil:
     cdef const int8_t* mods = t.land_mods
     cdef int m = mods[LM_FORT] if t.k_terrain[k] == TER_FORT else mods[LM_CITY], c
@@ -1216,7 +1207,7 @@ cdef void _attack(const GoaT* t, GoaS* s, int f, int side, int k, const int32_t*
         s.city[k] = side
         return
     col = column(att, dfn, &shift)
-    d = die(dice) + shift + _land_modifier(t, s, k, theirs, commit, month)
+    d = die(dice) + shift + land_modifier(t, s, k, theirs, commit, month)
     result = t.crt[max(0, min(6, d)) * 6 + col]
     _losses(t, s, f, mine, alloc_f, t.land_loss[result * 2])
     _losses(t, s, f, theirs, alloc_f, t.land_loss[result * 2 + 1])
@@ -1239,11 +1230,6 @@ cdef void fight_fronts(const GoaT* t, GoaS* s, const int32_t* orders, const int8
     # alloc: room for F * C; work: room for 2 C bytes (as int8)
     cdef int c, f, side_i, side, k, commit, spend, o
     cdef bint any_attacker
-    cdef int commits[4]
-    commits[0] = 0
-    commits[1] = 0
-    commits[2] = 6
-    commits[3] = 12
     _allocate(t, s, orders, alloc)
     for c in range(t.C):
         if short_[c]:
@@ -1260,35 +1246,22 @@ cdef void fight_fronts(const GoaT* t, GoaS* s, const int32_t* orders, const int8
                 if o > 0 and (o - 1) // 4 == f and (o - 1) % 4 > 0 and s.side[c] == side:
                     any_attacker = True
                     break
-            if not any_attacker or not _front_active(t, s, f):
+            if not any_attacker or not front_active(t, s, f):
                 continue
-            k = _target_city(t, s, f, side)
+            k = target_city(t, s, f, side)
             if k < 0:
                 continue
             commit = 0
             for c in range(t.C):
                 o = orders[c]
                 if o > 0 and (o - 1) // 4 == f and (o - 1) % 4 > 0 and s.side[c] == side:
-                    spend = min(commits[(o - 1) % 4], s.supply[c])
+                    spend = min(land_commit((o - 1) % 4), s.supply[c])
                     s.supply[c] -= spend
                     commit += spend
             _attack(t, s, f, side, k, alloc + f * t.C, commit, month, dice, mine, theirs)
 
 
 # == naval.py ===================================================================================
-
-cdef extern from *:
-    int __builtin_ctz(unsigned int) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-
-
-cdef inline int _lowest_bit(uint32_t m) noexcept nogil:
-    return __builtin_ctz(m)
-
-
-cdef inline int _lowest_bit64(uint64_t m) noexcept nogil:
-    return __builtin_ctzll(m)
-
 
 cdef uint32_t _blockaded_mask(const GoaT* t, const int8_t* blockade, int side) noexcept nogil:
     # the areas `side` blockades in `blockade` ([A, 2])
@@ -1350,7 +1323,7 @@ cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q,
         cand[w] = t.coast_nb[here * NW + w]
     open_m = here_m & ~f.foe_prev[side]
     while open_m:
-        a = _lowest_bit(open_m)
+        a = lowest_bit(open_m)
         open_m &= open_m - 1
         for w in range(NW):
             cand[w] |= t.area_places[a * NW + w]
@@ -1358,7 +1331,7 @@ cdef int squadron_options(const GoaT* t, const GoaS* s, const Facts* f, int q,
     for w in range(NW):
         word = cand[w] & f.usable_bits[side * NW + w]
         while word:
-            dest = w * 64 + _lowest_bit64(word)
+            dest = w * 64 + lowest_bit64(word)
             word &= word - 1
             if margin and not pacific_margin_kept(t, s, q, dest, orders):
                 continue
@@ -1497,14 +1470,6 @@ cdef void repair(const GoaT* t, GoaS* s) noexcept nogil:
             s.squadron_repair[q] = 0
 
 
-cdef inline int _blockade_plus(int kind) noexcept nogil:
-    return 1 if kind == SHIP_BATTLESHIP else (2 if kind == SHIP_DREADNOUGHT else 3)
-
-
-cdef inline int _blockade_minus(int kind) noexcept nogil:
-    return 1 if kind == SHIP_DREADNOUGHT else (2 if kind == SHIP_BATTLECRUISER else 0)
-
-
 cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int month) noexcept nogil:
     cdef int m = 0, q, sd, foe = enemy(side), won = s.sortie_won[a]
     for q in range(t.Q):
@@ -1513,10 +1478,10 @@ cdef int blockade_modifier(const GoaT* t, const GoaS* s, int a, int side, int mo
         sd = s.side[s.squadron_country[q]]
         if sd == side:
             if (won == side or won == -1) and s.screen[q] != SUPPORTS:
-                m += _blockade_plus(t.q_kind[q])
+                m += blockade_plus(t.q_kind[q])
         elif sd == foe:
             if s.screen[q] == SCREENS and not s.in_combat[q]:
-                m -= _blockade_minus(t.q_kind[q])
+                m -= blockade_minus(t.q_kind[q])
     if s.usw[side] >= 0 and _usw_reaches(t, side, a):       # usw_bonus
         m += 4 + <int>fdiv(month - s.usw[side], 12)
     return m
@@ -1535,9 +1500,9 @@ cdef void blockade_modifiers(const GoaT* t, const GoaS* s, int month, int32_t* o
             continue
         won = s.sortie_won[a]
         if (won == sd or won == -1) and s.screen[q] != SUPPORTS:
-            out[a * 2 + sd] += _blockade_plus(t.q_kind[q])
+            out[a * 2 + sd] += blockade_plus(t.q_kind[q])
         if s.screen[q] == SCREENS and not s.in_combat[q]:
-            out[a * 2 + 1 - sd] -= _blockade_minus(t.q_kind[q])
+            out[a * 2 + 1 - sd] -= blockade_minus(t.q_kind[q])
     for side in range(2):
         if s.usw[side] >= 0:
             for a in range(t.A):

@@ -4,8 +4,9 @@
 The engine is chosen per game (``GoaGame(..., engine="reference")``) or for the whole process
 by the environment variable ``GWE_FAST_GOA_ENGINE`` (``core`` or ``reference``); both play
 exactly the same game from the same seed (``tests/games/goa/test_core_parity.py``). With the
-core, the sides whose policy is ``RandomPolicy`` are answered inside it (unless the game
-records its events); the other sides' decisions come back here, to ``answer``.
+core, the sides whose policy is ``RandomPolicy``, or a ladder policy with a compiled twin
+(``core_level()``, its parameters from ``core_params()``), are answered inside it (unless the
+game records its events); the other sides' decisions come back here, to ``answer``.
 
 A policy answers ``Decision``s (``gwe_fast.policies.base``) whose ``kind`` is
 ``"goa.<kind>"`` (``codes.Kind``), whose ``options`` are the legal integer codes and whose
@@ -118,6 +119,10 @@ class GoaGame:
         #: Central Powers held at the end of each month; ``None`` otherwise
         self.history = None
         self.history_objectives = None
+        #: the decisions asked, as the core traces them (``play(trace=True)``), or ``None``
+        self.trace = None
+        #: of ``decisions``, those answered inside the compiled core
+        self.decisions_in_core = 0
 
     @property
     def rngs(self) -> dict:
@@ -158,9 +163,11 @@ class GoaGame:
         reference, which reads them)."""
         return self.engine == "core" and not self.dice.forced
 
-    def play(self, after_month=None, record: bool = False) -> None:
+    def play(self, after_month=None, record: bool = False, trace: bool = False) -> None:
         """Play to the end; ``after_month(month)`` is called at the end of each month. With
-        the core and ``record``, ``history`` holds the per-month record afterwards."""
+        the core and ``record``, ``history`` holds the per-month record afterwards; with the
+        core and ``trace``, ``trace`` holds every decision asked (``GoaCore.trace_rows``:
+        month, kind, side, subject, secret, number of options, index, code)."""
         if not self.plays_core:
             gen = engine.play(self.t, self.state, self.dice, after_month)
             try:
@@ -190,7 +197,13 @@ class GoaGame:
         core = GoaCore(
             self.t, self.state, streams=(self.dice.state, self.policy_streams[ALLIED].state,
                                          self.policy_streams[CENTRAL].state),
-            levels=levels, record=record, stop_at_month_end=after_month is not None)
+            levels=levels, record=record, stop_at_month_end=after_month is not None,
+            trace=trace)
+        # a compiled ladder policy's parameters (and the historical policy's rows)
+        for i, side in enumerate((ALLIED, CENTRAL)):
+            params = getattr(self.policies[side], "core_params", None)
+            if levels[i] > core_codes.LEVEL_RANDOM and callable(params):
+                core.set_params(int(side), **params(self.t))
         try:
             while True:
                 status = core.run()
@@ -209,9 +222,12 @@ class GoaGame:
                 if inside[i]:
                     self.policy_streams[side].state = streams[1 + i]
             self.decisions += core.decisions_in_c
+            self.decisions_in_core += core.decisions_in_c
             if record:
                 self.history = core.history
                 self.history_objectives = core.history_objectives
+            if trace:
+                self.trace = core.trace_rows
 
     @property
     def turn(self) -> int:

@@ -86,6 +86,20 @@ class GoaGreedyPolicy(GoaPolicy):
     name = "greedy"
     PARAMS = {"aggression": 1.0, "caution": 1, "usw": -1, "gift": -1}
 
+    def core_level(self) -> int | None:
+        """The ladder level of this policy's compiled twin (``_core/goa/ladder.pyx``), which
+        answers inside the core with ``core_params()``; ``None`` for a subclass, which may
+        choose otherwise."""
+        if type(self) is not GoaGreedyPolicy:
+            return None
+        from gwe_fast._core.goa.ladder import GREEDY
+
+        return GREEDY
+
+    def core_params(self, t) -> dict:
+        """What the compiled twin reads (``GoaCore.set_params``): the parameters."""
+        return {name: self.p[name] for name in ("aggression", "caution", "usw", "gift")}
+
     # -- rolls -------------------------------------------------------------------------------
     def _roll_value(self, t, s, kind: int, c: int, modifier: int, side: int) -> float:
         """Expected value to ``side`` of one roll with this modifier."""
@@ -250,7 +264,7 @@ class GoaGreedyPolicy(GoaPolicy):
         """Wage it while no neutral whose entry it moves (Britain, the USA: V._7) could be
         tipped into the war by it."""
         if self.p["usw"] in (0, 1):
-            return self.p["usw"]
+            return int(self.p["usw"])
         t, s = view.t, view.state
         for c in (t.britain, t.united_states):
             if c < 0 or s.side[c] != NEUTRAL:

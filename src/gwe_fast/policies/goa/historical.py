@@ -9,6 +9,7 @@ a front that is not active falls back on the greedy choice.
 from __future__ import annotations
 
 import tomllib
+import weakref
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,10 +31,38 @@ def history() -> dict:
     return out
 
 
+#: the rows of ``history()`` compiled for the core, per ``GoaTables`` while it lives
+_ROWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def core_rows(t):
+    """``history()`` as the compiled twin reads it (``_core.goa.ladder.history_rows``: country
+    keys as ``t``'s indices), compiled once per scenario tables."""
+    rows = _ROWS.get(t)
+    if rows is None:
+        from gwe_fast._core.goa.ladder import history_rows
+
+        rows = _ROWS[t] = history_rows(t, history())
+    return rows
+
+
 class GoaHistoricalPolicy(GoaGreedyPolicy):
     """The historical choices; greedy where history says nothing."""
 
     name = "historical"
+
+    def core_level(self) -> int | None:
+        """The ladder level of this policy's compiled twin (``_core/goa/ladder.pyx``);
+        ``None`` for a subclass, which may choose otherwise."""
+        if type(self) is not GoaHistoricalPolicy:
+            return None
+        from gwe_fast._core.goa.ladder import HISTORICAL
+
+        return HISTORICAL
+
+    def core_params(self, t) -> dict:
+        """The greedy parameters and the historical rows compiled against ``t``."""
+        return {**super().core_params(t), "history": core_rows(t)}
 
     @staticmethod
     def _now(kind: str, month: int):
