@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["gwe_fast", "gwe_fast.hexmap", "gwe_fast.dice", "gwe_fast.game", "gwe_fast.games",
            "gwe_fast.analysis.stats", "gwe_fast.policies.registry", "gwe_fast.policies.base", "gwe_fast.policies.ladder",
            "gwe_fast.policies.plans", "gwe_fast.runner.progress", "gwe_fast.scenario.history",
-           "gwe_fast.runner.calibrate"]
+           "gwe_fast.runner.calibrate", "gwe_fast._core.goa.engine"]
 
 
 def test_api_page_examples_run():

@@ -12,7 +12,12 @@ ctypedef int (*chooser_t)(Core* core, int side) noexcept nogil
 
 cdef struct Core:
     const GoaT* t
-    GoaS s
+    GoaS s                        # every pointer into sbuf
+    # the memory of the game (core_copy re-points every pointer into it by its offset):
+    void* block                   # the working lists' one allocation (below), block_size bytes
+    size_t block_size
+    uint8_t* sbuf                 # the state's buffer (a GoaState's), sbuf_size bytes
+    size_t sbuf_size
     uint64_t dice                 # the game's dice stream ("goa")
     uint64_t pol[2]               # each side's policy stream ("goa-policy-allied" / "-central")
     int level[2]                  # who answers a side: LEVEL_EXTERNAL, LEVEL_RANDOM, a ladder level
@@ -107,6 +112,24 @@ cdef enum:
 cdef int run_core(Core* k) noexcept nogil
 # a compiled policy for ladder level 1 .. N_LEVELS - 1 (codes.pxd); 0 on success
 cdef int register_chooser(int level, chooser_t fn) noexcept nogil
+# the index `level` (LEVEL_RANDOM, or a registered ladder level) picks for k's pending
+# decision as ask() would have it pick for `side`; -1 when no compiled policy has that level
+cdef int level_choice(Core* k, int side, int level) noexcept nogil
+# bint: `level` is LEVEL_RANDOM or a registered ladder level
+cdef bint level_known(int level) noexcept nogil
+
+# Copies of a game in C (lookahead play-outs). A copy shares the tables (t, read-only) and owns
+# everything else: the working block and the state buffer (copied, each pointer into them
+# re-pointed by its offset) and the growable rows (deep copies).
+# core_copy: a new Core, the struct, its block and its state buffer in one allocation, with
+# src's decision trace when `trace` (else it traces nothing); NULL when out of memory. Free
+# it with core_free (and only it).
+cdef Core* core_copy(const Core* src, bint trace) noexcept nogil
+cdef void core_free(Core* k) noexcept nogil
+# core_assign: make dst, a Core of the same tables with its own block and state buffer, the
+# game of src; with src's trace when `trace`, else dst traces nothing. 0, or -1 when out of
+# memory (dst is then not a game: assign again or free it)
+cdef int core_assign(Core* dst, const Core* src, bint trace) noexcept nogil
 
 
 cdef class GoaCore:
