@@ -48,8 +48,8 @@ extensions.append(Extension(
 ))
 
 # The compiled core of The Guns of August (_core/goa): dice, tables, rules, the turn loop,
-# the ladder policies answering inside it.
-GOA_CORE = ["dice", "tables", "rules", "engine", "ladder"]
+# the ladder policies answering inside it, the lookahead playing on copies of it.
+GOA_CORE = ["dice", "tables", "rules", "engine", "ladder", "lookahead"]
 extensions += [
     Extension(
         f"gwe_fast._core.goa.{name}",

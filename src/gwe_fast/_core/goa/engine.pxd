@@ -89,6 +89,11 @@ cdef struct Core:
     bint trace
     int32_t* trace_rows           # [n_trace, 8]
     int64_t n_trace, cap_trace
+    # the lookahead policy's parameters, per side (lookahead.pyx: set_params)
+    int look_horizon[2]           # months played on after the decision's month
+    int look_samples[2]           # play-outs of each option, each on its own dice
+    int look_max_options[2]       # options weighed at most (the play-out level's pick among them)
+    int look_playout[2]           # the level that plays both sides in the play-outs
 
 
 cdef enum:

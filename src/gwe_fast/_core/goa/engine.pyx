@@ -1548,8 +1548,14 @@ cdef class GoaCore:
 
     @property
     def streams(self) -> tuple:
-        """The current states of the dice and the two policy streams."""
+        """The current states of the dice and the two policy streams (settable: a copy
+        played on other dice)."""
         return (self.k.dice, self.k.pol[0], self.k.pol[1])
+
+    @streams.setter
+    def streams(self, states) -> None:
+        dice, allied, central = (int(x) & 0xFFFFFFFFFFFFFFFF for x in states)
+        self.k.dice, self.k.pol[0], self.k.pol[1] = dice, allied, central
 
     @property
     def history(self):
