@@ -4,9 +4,11 @@
     python benchmarks/goa_cpu.py --games 200                  # the tiny world, every variant
     python benchmarks/goa_cpu.py --games 200 --options colonies=true,land=fronts
     python benchmarks/goa_cpu.py --scenario goa/campaign --games 200
+    python benchmarks/goa_cpu.py --scenario goa/campaign --games 5 --allied lookahead --central passive
 
 prints the CPU milliseconds of each of a few batches of ``--games`` campaigns (games 0 .. of
-master seed 0, random against random, each a new ``GoaCore`` from the scenario's start), their
+master seed 0, random against random unless ``--allied`` / ``--central`` name a policy that
+answers inside the core, each a new ``GoaCore`` from the scenario's start), their
 median per campaign and the decisions a campaign asks. The world is the tests' tiny world
 (``tests/games/goa/tiny.py``) unless ``--scenario`` names a Guns of August scenario.
 
@@ -53,14 +55,39 @@ def parse_options(text: str) -> dict:
     return out
 
 
+#: the policies of both sides in the core's campaigns (``--allied`` / ``--central``)
+POLICIES = {"allied": "random", "central": "random"}
+
+
+def _compiled(spec: str):
+    """``(level, setup)`` of a policy spec that answers inside the core (random, passive,
+    lookahead[:params])."""
+    from gwe_fast._core.goa import LEVEL_RANDOM
+
+    if spec == "random":
+        return LEVEL_RANDOM, None
+    from gwe_fast.policies.registry import make_policy
+
+    policy = make_policy(spec, "goa").impl("goa")
+    level = policy.core_level()
+    if level is None:
+        raise SystemExit(f"policy {spec!r} does not answer inside the compiled core")
+    return level, getattr(policy, "core_setup", None)
+
+
 def core_campaigns(t, games: int, first: int = 0) -> int:
-    """Play ``games`` random campaigns on the core; the decisions they asked."""
+    """Play ``games`` campaigns on the core (random policies unless ``POLICIES`` says
+    otherwise); the decisions they asked."""
     from gwe_fast._core.goa.engine import GoaCore
 
+    sides = [_compiled(POLICIES["allied"]), _compiled(POLICIES["central"])]
     n = 0
     for i in range(first, first + games):
-        core = GoaCore(t, seed=0, game_index=i)
-        core.play(0, 0)
+        core = GoaCore(t, seed=0, game_index=i, levels=(sides[0][0], sides[1][0]))
+        for side, (_, setup) in enumerate(sides):
+            if setup is not None:
+                setup(core, side)
+        core.run()
         n += core.decisions
     return n
 
@@ -88,7 +115,11 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--batches", type=int, default=5)
     ap.add_argument("--reference", action="store_true", help="the reference engine instead")
+    ap.add_argument("--allied", default="random",
+                    help="the Allied policy in the core: random, passive, lookahead[:k=v,...]")
+    ap.add_argument("--central", default="random", help="the Central Powers' policy, likewise")
     args = ap.parse_args(argv)
+    POLICIES.update(allied=args.allied, central=args.central)
     t = tables(args.scenario, parse_options(args.options))
     play = reference_campaigns if args.reference else core_campaigns
     if args.games == 0:
@@ -102,7 +133,8 @@ def main(argv=None) -> int:
         decisions = play(t, args.games, b * args.games)
         per.append((time.process_time() - t0) / args.games * 1e3)
     print(f"{args.scenario or 'tiny'} {args.options or 'defaults'} "
-          f"{'reference' if args.reference else 'core'}: "
+          f"{'reference' if args.reference else 'core'} "
+          f"(allied {args.allied}, central {args.central}): "
           + " ".join(f"{x:.3f}" for x in per)
           + f" ms a campaign; median {statistics.median(per):.3f} ms; "
           f"{decisions / args.games:.0f} decisions a campaign")

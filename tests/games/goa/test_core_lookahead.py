@@ -162,6 +162,7 @@ def test_central_playouts_do_not_see_the_allies_secret_orders(sc, kind):
 
 
 def test_position_value_is_its_python_twins(sc):
+    assert sc.goa.options["variable_entry"] and sc.goa.options["colonies"]  # every term
     for game in range(3):
         core = GoaCore(sc.goa, seed=8, game_index=game, levels=(LEVEL_RANDOM, LEVEL_RANDOM),
                        stop_at_month_end=True)

@@ -54,7 +54,13 @@ the points table, divided by 10, at least 0.1):
   and ``V_DEMORALIZED`` (1) x weight while a country is demoralized (it may not attack);
 * land strength: ``V_STRENGTH`` (0.02) a point (Germany's 190 points at the start are worth
   about half of its entry), and ``V_SUPPLY`` (0.01) a supply point in stock;
-* colonies and areas held: ``V_COLONY`` (0.5) each (a colony lost is a morale modifier).
+* colonies and areas held: ``V_COLONY`` (0.5) each (a colony lost is a morale modifier);
+* with variable entry, the lean of the neutrals: for each country whose entry is rolled
+  (V._1, Britain's V._2), what its next roll would change in the entry terms above, on
+  average over the die with today's modifiers, x ``V_LEAN`` (1). A play-out of a few months
+  sees at most one or two entry rolls, while unrestricted submarine warfare, the Turkish
+  gifts or an invasion move the modifiers of every roll to come: this term lets the value
+  see the drift as well as the dice.
 
 Examples
 --------
@@ -73,9 +79,10 @@ from gwe_fast._core.goa.codes cimport *
 from gwe_fast._core.goa.dice cimport below, sm_next
 from gwe_fast._core.goa.engine cimport (Core, GoaCore, core_assign, core_copy, core_free,
                                         level_choice, level_known, register_chooser, run_core)
-from gwe_fast._core.goa.rules cimport (at_war, enemy_held_cities, land_options,
-                                       objectives_held, supply_options, trade_options,
-                                       any_belligerent)
+from gwe_fast._core.goa.rules cimport (any_belligerent, at_war, enemy_held_cities,
+                                       entry_modifier, entry_outcome, land_options,
+                                       objectives_held, rolls_for_entry, supply_options,
+                                       trade_options)
 from gwe_fast._core.goa.tables cimport GoaS, GoaT
 
 #: the ladder level of the compiled lookahead (``GoaCore(levels=...)``)
@@ -97,12 +104,13 @@ cdef double V_DEMORALIZED = 1.0
 cdef double V_STRENGTH = 0.02
 cdef double V_SUPPLY = 0.01
 cdef double V_COLONY = 0.5
+cdef double V_LEAN = 1.0
 
 #: the weights of ``position_value``, by name (for the docs and the Python twin's test)
 WEIGHTS = {"result": V_RESULT, "objective": V_OBJECTIVE, "entry": V_ENTRY,
            "conquered": V_CONQUERED, "city": V_CITY, "rr": V_RR, "d1": V_D1, "d2": V_D2,
            "demoralized": V_DEMORALIZED, "strength": V_STRENGTH, "supply": V_SUPPLY,
-           "colony": V_COLONY}
+           "colony": V_COLONY, "lean": V_LEAN}
 
 cdef bint IS_STRATEGIC[N_KINDS]
 for _k in range(N_KINDS):
@@ -164,7 +172,40 @@ cdef double position_value(const GoaT* t, const GoaS* s, int side) noexcept nogi
                 v += V_COLONY
             elif s.colony[l] == CENTRAL:
                 v -= V_COLONY
+    if t.variable_entry:
+        v += V_LEAN * _entry_lean(t, s)
     return v if side == ALLIED else -v
+
+
+cdef inline double _entry_worth(const GoaT* t, int c, int side, bint limited) noexcept nogil:
+    # a country's entry term of position_value, to the Allies
+    if side == NEUTRAL:
+        return 0.0
+    cdef double e = V_ENTRY * weight(t, c) * (0.5 if limited else 1.0)
+    return e if side == ALLIED else -e
+
+
+cdef double _entry_lean(const GoaT* t, const GoaS* s) noexcept nogil:
+    # what the next entry roll of every country that rolls (V._1, V._2) changes in the entry
+    # terms, on average over the die, with today's modifiers (to the Allies)
+    cdef int32_t* rolling = <int32_t*>malloc((t.C + 1) * sizeof(int32_t))
+    cdef int n, i, c, d, m, side
+    cdef bint limited
+    cdef double lean = 0.0, now, after
+    if rolling == NULL:
+        return 0.0
+    n = rolls_for_entry(t, s, rolling)
+    for i in range(n):
+        c = rolling[i]
+        m = entry_modifier(t, s, c)
+        now = _entry_worth(t, c, s.side[c], s.limited[c])
+        after = 0.0
+        for d in range(1, 7):
+            side = entry_outcome(t, s, c, d + m, &limited)
+            after += _entry_worth(t, c, side, limited)
+        lean += after / 6.0 - now
+    free(rolling)
+    return lean
 
 
 def value(GoaCore core, int side) -> float:

@@ -9,7 +9,7 @@ rest of the month and ``horizon`` months more (or to the end of the war), ``samp
 on different dice, the same dice for every option; it picks the option whose end positions
 are worth most to its side on average (``WEIGHTS``: the war decided, objective cities,
 belligerents and conquered countries, cities lost, morale results, land strength and supply,
-colonies), the first on a tie. When there are more than ``max_options`` options it weighs
+colonies, the lean of the neutrals' entry rolls), the first on a tie. When there are more than ``max_options`` options it weighs
 the play-out policy's own pick and ``max_options - 1`` others drawn at random. Every other
 decision is the play-out policy's. Its random draws come from the side's own policy stream,
 so a game is the same for the same seed.
@@ -84,7 +84,32 @@ def position_value(t, s, side: int) -> float:
         v += cv if s.side[c] == ALLIED else -cv
     if t.options["colonies"]:
         v += W["colony"] * (int((s.colony == ALLIED).sum()) - int((s.colony == CENTRAL).sum()))
+    if t.options["variable_entry"]:
+        v += W["lean"] * _entry_lean(t, s)
     return v if side == ALLIED else -v
+
+
+def _entry_worth(t, c: int, side: int, limited: bool) -> float:
+    from gwe_fast._core.goa.lookahead import WEIGHTS as W
+
+    if side == NEUTRAL:
+        return 0.0
+    w = max(0.1, (float(t.c_personnel[c]) + float(t.c_supply[c])) / 10.0)
+    e = W["entry"] * w * (0.5 if limited else 1.0)
+    return e if side == ALLIED else -e
+
+
+def _entry_lean(t, s) -> float:
+    """What the next entry roll of each country that rolls changes in the entry terms, on
+    average over the die with today's modifiers (to the Allies)."""
+    from gwe_fast.games.goa import entry
+
+    lean = 0.0
+    for c in entry.rolls_for_entry(t, s):
+        m = entry.entry_modifier(t, s, c)
+        after = sum(_entry_worth(t, c, *entry.entry_outcome(t, s, c, d + m)) for d in range(1, 7))
+        lean += after / 6.0 - _entry_worth(t, c, int(s.side[c]), bool(s.limited[c]))
+    return lean
 
 
 def playout_levels() -> dict[str, int]:
@@ -114,7 +139,7 @@ class GoaLookaheadPolicy(GoaPolicy):
     CORE_ONLY = ("the lookahead policy of The Guns of August plays only inside the compiled "
                  "core, not on the reference engine (GWE_FAST_GOA_ENGINE=reference) nor in a "
                  "game that records its decisions as events")
-    PARAMS = {"horizon": 3, "samples": 2, "max_options": 4, "playout": DEFAULT_PLAYOUT}
+    PARAMS = {"horizon": 6, "samples": 2, "max_options": 4, "playout": DEFAULT_PLAYOUT}
 
     def __init__(self, **params: Any):
         super().__init__(**params)
