@@ -7,12 +7,15 @@ memory (so a pointer field added to ``Core`` and not re-pointed fails here)."""
 from __future__ import annotations
 
 import random
+import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gwe_fast._core.goa import LEVEL_EXTERNAL, LEVEL_RANDOM, RUN_DECISION, RUN_OVER
-from gwe_fast._core.goa.engine import GoaCore, copy_through_c, core_record_size, stale_pointers
+from gwe_fast._core.goa.engine import (GoaCore, copy_through_c, core_record_size, record_words,
+                                       shared_offsets, stale_pointers)
 from gwe_fast.games.goa.codes import Kind
 from gwe_fast.games.goa.scenario import scenario_from_raw
 
@@ -136,3 +139,28 @@ def test_the_stale_pointer_check_sees_every_pointer_of_the_record(goa):
     n_lists = 35                                 # the working lists laid out in the block
     assert len(found) >= n_state + n_lists + 1   # + the trace rows
     assert all(0 <= off < core_record_size() for off in found)
+
+
+def _mapped() -> list[tuple[int, int]]:
+    """The address ranges of the process's writable memory (Linux)."""
+    out = []
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        span, perms = line.split()[:2]
+        if "w" in perms:
+            lo, hi = (int(x, 16) for x in span.split("-"))
+            out.append((lo, hi))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc/self/maps")
+def test_a_copy_shares_no_pointer_with_the_original_but_the_tables(goa):
+    """A pointer field added to Core that points to memory of its own (a malloc'd list, say)
+    and is not copied by core_assign is the same word in the copy and the original, and it
+    points into writable memory: found here, whatever its name."""
+    a, rng = _to_decision(goa, 1, int(Kind.COLONIAL), 3)
+    b = a.copy()
+    mapped = _mapped()
+    shared = [off for off, (x, y) in enumerate(zip(record_words(a), record_words(b)))
+              if x == y and x and any(lo <= x < hi for lo, hi in mapped)]
+    word = struct.calcsize("P")
+    assert [word * off for off in shared] == shared_offsets()     # t, found: the check sees

@@ -1631,6 +1631,26 @@ def core_record_size() -> int:
     return sizeof(Core)
 
 
+def record_words(GoaCore core) -> list:
+    """Every aligned 64-bit word of the core's C record, in order (for the copy tests: a word
+    a copy shares with its original that points into memory is a pointer left shared)."""
+    cdef const char* rec = <const char*>&core.k
+    cdef uintptr_t w
+    cdef size_t i
+    out = []
+    for i in range(sizeof(Core) // sizeof(uintptr_t)):
+        memcpy(&w, rec + i * sizeof(uintptr_t), sizeof(uintptr_t))
+        out.append(int(w))
+    return out
+
+
+def shared_offsets() -> list:
+    """The byte offsets of the record's fields a copy shares with its original on purpose:
+    the tables (``t``, read-only)."""
+    cdef Core k
+    return [int(<char*>&k.t - <char*>&k)]
+
+
 def c_codes() -> dict:
     """The values of the core's ``codes.pxd`` enums, by the name of the reference's code (for
     the test that holds the two together)."""
