@@ -48,16 +48,17 @@ extensions.append(Extension(
 ))
 
 # The compiled core of The Guns of August (_core/goa): dice, tables, rules, the turn loop,
-# the ladder policies answering inside it. The ladder's greedy policies weigh options in
-# floating point exactly as their Python twins do: no fused multiply-add there either.
-GOA_CORE = ["dice", "tables", "rules", "engine", "ladder"]
+# the ladder policies answering inside it, the lookahead playing on copies of it. The ladder's
+# greedy policies weigh options in floating point exactly as their Python twins do: no fused
+# multiply-add there either.
+GOA_CORE = ["dice", "tables", "rules", "engine", "ladder", "lookahead"]
 extensions += [
     Extension(
         f"gwe_fast._core.goa.{name}",
         [f"src/gwe_fast/_core/goa/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=MACROS,
-        extra_compile_args=[*COMPILE_ARGS, "-ffp-contract=off"] if name == "ladder"
+        extra_compile_args=[*COMPILE_ARGS, "-ffp-contract=off"] if name in ("ladder", "lookahead")
         else COMPILE_ARGS,
     )
     for name in GOA_CORE

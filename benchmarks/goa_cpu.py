@@ -6,11 +6,13 @@ the reference engine), for comparing versions and for instruction counts.
     python benchmarks/goa_cpu.py --scenario goa/campaign --games 200
     python benchmarks/goa_cpu.py --scenario goa/campaign --policy greedy --games 50
     python benchmarks/goa_cpu.py --scenario goa/campaign --policy historical --game --games 50
+    python benchmarks/goa_cpu.py --scenario goa/campaign --games 5 --allied lookahead --central greedy
 
 prints the CPU milliseconds of each of a few batches of ``--games`` campaigns (games 0 .. of
 master seed 0, each from the scenario's start), their median per campaign and the decisions a
-campaign asks. ``--policy`` (random, passive, greedy, historical) plays on both sides; the
-core plays alone (a new ``GoaCore`` a game, the ladder policy's parameters given as
+campaign asks. ``--policy`` (random, passive, greedy, historical) plays on both sides, unless
+``--allied`` / ``--central`` name a side's own (any spec of the ladder, ``lookahead:k=v,...``
+too); the core plays alone (a new ``GoaCore`` a game, the ladder policy's parameters given as
 ``GoaGame`` gives them), or with ``--game`` through ``GoaGame``, the policies made as ``gwe
 run`` makes them (``policies.registry.make_policy``): what the game adds around the core (and
 a policy that answers in Python, as greedy and historical did before they were compiled).
@@ -60,22 +62,36 @@ def parse_options(text: str) -> dict:
     return out
 
 
-def core_campaigns(t, games: int, first: int = 0, policy: str = "random") -> int:
-    """Play ``games`` campaigns on the core alone, ``policy`` inside it on both sides; the
-    decisions they asked."""
-    from gwe_fast._core.goa.engine import GoaCore
+def _compiled(spec: str, t):
+    """``(level, params, setup)`` of a policy spec that answers inside the core."""
+    from gwe_fast._core.goa import LEVEL_RANDOM
     from gwe_fast.policies.registry import make_policy
 
-    level, params = 0, {}
-    if policy != "random":
-        p = make_policy(policy)
-        level, params = p.core_level(), p.core_params(t)
+    if spec == "random":
+        return LEVEL_RANDOM, {}, None
+    policy = make_policy(spec)
+    impl = policy.impl("goa") if callable(getattr(policy, "impl", None)) else policy
+    level = impl.core_level()
+    if level is None:
+        raise SystemExit(f"policy {spec!r} does not answer inside the compiled core")
+    params = impl.core_params(t) if callable(getattr(impl, "core_params", None)) else {}
+    return level, params, getattr(impl, "core_setup", None)
+
+
+def core_campaigns(t, games: int, first: int = 0, policies=("random", "random")) -> int:
+    """Play ``games`` campaigns on the core alone, ``policies`` (Allied, Central Powers)
+    inside it; the decisions they asked."""
+    from gwe_fast._core.goa.engine import GoaCore
+
+    sides = [_compiled(spec, t) for spec in policies]
     n = 0
     for i in range(first, first + games):
-        core = GoaCore(t, seed=0, game_index=i, levels=(level, level))
-        if params:
-            core.set_params(0, **params)
-            core.set_params(1, **params)
+        core = GoaCore(t, seed=0, game_index=i, levels=(sides[0][0], sides[1][0]))
+        for side, (_, params, setup) in enumerate(sides):
+            if params:
+                core.set_params(side, **params)
+            if setup is not None:
+                setup(core, side)
         core.run()
         n += core.decisions
     return n
@@ -116,6 +132,9 @@ def main(argv=None) -> int:
     ap.add_argument("--policy", default="random",
                     choices=("random", "passive", "greedy", "historical"),
                     help="the ladder policy of both sides (default: random)")
+    ap.add_argument("--allied", default=None,
+                    help="the Allied policy (a ladder spec, lookahead:k=v,... too); default --policy")
+    ap.add_argument("--central", default=None, help="the Central Powers' policy, likewise")
     ap.add_argument("--game", action="store_true",
                     help="through GoaGame, as gwe run plays (default: the core alone)")
     args = ap.parse_args(argv)
@@ -126,7 +145,8 @@ def main(argv=None) -> int:
                                   "reference" if args.reference else "core")
     else:
         def play(t, games, first):
-            return core_campaigns(t, games, first, args.policy)
+            return core_campaigns(t, games, first, (args.allied or args.policy,
+                                                    args.central or args.policy))
     if args.games == 0:
         play(t, 1, 10_000)            # warm-up only: the baseline of an instruction count
         return 0
@@ -139,7 +159,7 @@ def main(argv=None) -> int:
         per.append((time.process_time() - t0) / args.games * 1e3)
     print(f"{args.scenario or 'tiny'} {args.options or 'defaults'} "
           f"{'reference' if args.reference else ('game' if args.game else 'core')} "
-          f"{args.policy}: "
+          f"(allied {args.allied or args.policy}, central {args.central or args.policy}): "
           + " ".join(f"{x:.3f}" for x in per)
           + f" ms a campaign; median {statistics.median(per):.3f} ms; "
           f"{decisions / args.games:.0f} decisions a campaign")

@@ -60,7 +60,10 @@ class ByGame(Policy):
         if target is None:
             raise TypeError(f"cannot play {title}")
         try:
-            _load(target)(**params)
+            impl = _load(target)(**params)
+            check = getattr(impl, "check_playable", None)
+            if callable(check):                 # e.g. a policy that needs the compiled core
+                check()
         except TypeError as exc:
             raise TypeError(f"for {title}: {exc}") from None
 
@@ -128,7 +131,8 @@ class Doctrine(ByGame):
 class Lookahead(ByGame):
     name = "lookahead"
     IMPLS = {"gwe": "gwe_fast.policies.gwe.lookahead:LookaheadPolicy",
-             "kb": "gwe_fast.policies.kb.lookahead:KbLookaheadPolicy"}
+             "kb": "gwe_fast.policies.kb.lookahead:KbLookaheadPolicy",
+             "goa": "gwe_fast.policies.goa.lookahead:GoaLookaheadPolicy"}
 
 
 class Delay(ByGame):

@@ -24,7 +24,12 @@ cdef enum:
 
 cdef struct Core:
     const GoaT* t
-    GoaS s
+    GoaS s                        # every pointer into sbuf
+    # the memory of the game (core_copy re-points every pointer into it by its offset):
+    void* block                   # the working lists' one allocation (below), block_size bytes
+    size_t block_size
+    uint8_t* sbuf                 # the state's buffer (a GoaState's), sbuf_size bytes
+    size_t sbuf_size
     uint64_t dice                 # the game's dice stream ("goa")
     uint64_t pol[2]               # each side's policy stream ("goa-policy-allied" / "-central")
     int level[2]                  # who answers a side: LEVEL_EXTERNAL, LEVEL_RANDOM, a ladder level
@@ -107,6 +112,11 @@ cdef struct Core:
     int32_t ladder_ports[2][LADDER_AREAS]      #   side's first squadron order of the month
     const int32_t* historical     # [n_historical, N_HISTORY_COLS], read-only, owned by GoaCore
     int n_historical
+    # the lookahead policy's parameters, per side (lookahead.pyx: set_params)
+    int look_horizon[2]           # months played on after the decision's month
+    int look_samples[2]           # play-outs of each option, each on its own dice
+    int look_max_options[2]       # options weighed at most (the play-out level's pick among them)
+    int look_playout[2]           # the level that plays both sides in the play-outs
 
 
 cdef enum:
@@ -130,6 +140,24 @@ cdef enum:
 cdef int run_core(Core* k) noexcept nogil
 # a compiled policy for ladder level 1 .. N_LEVELS - 1 (codes.pxd); 0 on success
 cdef int register_chooser(int level, chooser_t fn) noexcept nogil
+# the index `level` (LEVEL_RANDOM, or a registered ladder level) picks for k's pending
+# decision as ask() would have it pick for `side`; -1 when no compiled policy has that level
+cdef int level_choice(Core* k, int side, int level) noexcept nogil
+# bint: `level` is LEVEL_RANDOM or a registered ladder level
+cdef bint level_known(int level) noexcept nogil
+
+# Copies of a game in C (lookahead play-outs). A copy shares the tables (t, read-only) and owns
+# everything else: the working block and the state buffer (copied, each pointer into them
+# re-pointed by its offset) and the growable rows (deep copies).
+# core_copy: a new Core, the struct, its block and its state buffer in one allocation, with
+# src's decision trace when `trace` (else it traces nothing); NULL when out of memory. Free
+# it with core_free (and only it).
+cdef Core* core_copy(const Core* src, bint trace) noexcept nogil
+cdef void core_free(Core* k) noexcept nogil
+# core_assign: make dst, a Core of the same tables with its own block and state buffer, the
+# game of src; with src's trace when `trace`, else dst traces nothing. 0, or -1 when out of
+# memory (dst is then not a game: assign again or free it)
+cdef int core_assign(Core* dst, const Core* src, bint trace) noexcept nogil
 
 
 cdef class GoaCore:

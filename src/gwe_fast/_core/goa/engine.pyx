@@ -40,7 +40,7 @@ True
 import numpy as np
 cimport numpy as cnp
 from cpython.ref cimport Py_INCREF
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -134,6 +134,18 @@ cdef void _trace(Core* k, int i) noexcept nogil:
     k.n_trace += 1
 
 
+cdef bint level_known(int level) noexcept nogil:
+    return level == LEVEL_RANDOM or (0 < level < N_LEVELS and CHOOSERS[level] != NULL)
+
+
+cdef int level_choice(Core* k, int side, int level) noexcept nogil:
+    if level == LEVEL_RANDOM:
+        return below(&k.pol[side], k.n_opts)
+    if 0 < level < N_LEVELS and CHOOSERS[level] != NULL:
+        return CHOOSERS[level](k, side)
+    return -1
+
+
 cdef int ask(Core* k, int kind, int side, int subject, bint secret) noexcept nogil:
     # the index chosen among k.opts[0 .. k.n_opts - 1], or -1: the step must return SUSPEND
     cdef int n = k.n_opts, i, lv
@@ -152,15 +164,12 @@ cdef int ask(Core* k, int kind, int side, int subject, bint secret) noexcept nog
         k.answer = -1
     else:
         lv = k.level[side]
-        if lv == LEVEL_RANDOM:
-            i = below(&k.pol[side], n)
-        elif 0 < lv < N_LEVELS and CHOOSERS[lv] != NULL:
-            i = CHOOSERS[lv](k, side)
-            if i < 0 or i >= n:
-                k.error = 1
-                k.pending = True
-                return -1
-        else:
+        if not level_known(lv):                   # a Python policy answers
+            k.pending = True
+            return -1
+        i = level_choice(k, side, lv)
+        if i < 0 or i >= n:
+            k.error = 1
             k.pending = True
             return -1
         k.decisions_in_c += 1
@@ -1143,6 +1152,141 @@ cdef int run_core(Core* k) noexcept nogil:
             return RUN_MONTH_END
 
 
+# == copies ======================================================================================
+
+cdef inline void* _moved(const void* p, const void* old, void* new) noexcept nogil:
+    # a pointer into the block at `old`, pointing to the same offset of the block at `new`
+    return <char*>new + (<const char*>p - <const char*>old)
+
+
+cdef int _copy_rows(int32_t** dst, int64_t* cap, const int32_t* src, int64_t n,
+                    int64_t width) noexcept nogil:
+    # n rows of `width` int32s into dst's own allocation, grown when too small
+    cdef void* grown
+    if n > cap[0]:
+        grown = realloc(dst[0], n * width * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        dst[0] = <int32_t*>grown
+        cap[0] = n
+    if n > 0:
+        memcpy(dst[0], src, n * width * sizeof(int32_t))
+    return 0
+
+
+cdef int core_assign(Core* dst, const Core* src, bint trace) noexcept nogil:
+    # dst's own memory, kept across the copy of the struct
+    cdef void* block = dst.block
+    cdef uint8_t* sbuf = dst.sbuf
+    cdef int32_t* trace_rows = dst.trace_rows
+    cdef int64_t cap_trace = dst.cap_trace
+    cdef int32_t* move_rows = dst.move_rows
+    cdef int64_t cap_moves = dst.cap_moves
+    cdef const void* ob = src.block
+    cdef size_t i, nw
+    cdef uintptr_t w, lo, hi
+    if dst.t != src.t or dst.block_size != src.block_size or dst.sbuf_size != src.sbuf_size:
+        return -1                                 # not a Core of the same tables
+    memcpy(dst, src, sizeof(Core))                # the struct by value: cursors, streams ...
+    dst.block = block
+    dst.sbuf = sbuf
+    dst.trace_rows = trace_rows
+    dst.cap_trace = cap_trace
+    dst.move_rows = move_rows
+    dst.cap_moves = cap_moves
+    memcpy(block, src.block, src.block_size)
+    memcpy(sbuf, src.sbuf, src.sbuf_size)
+    # the state: GoaS is nothing but pointers into the state buffer (tables.pxd), each moved
+    # by its offset (as words, through memcpy: no pointer type is assumed)
+    nw = sizeof(GoaS) // sizeof(uintptr_t)
+    lo = <uintptr_t>src.sbuf
+    hi = lo + src.sbuf_size
+    for i in range(nw):
+        memcpy(&w, (<char*>&dst.s) + i * sizeof(uintptr_t), sizeof(uintptr_t))
+        if lo <= w <= hi:
+            w = w - lo + <uintptr_t>sbuf
+            memcpy((<char*>&dst.s) + i * sizeof(uintptr_t), &w, sizeof(uintptr_t))
+    # the working lists: every pointer into the block, by its offset (GoaCore.__init__ lays
+    # them out; tests/games/goa/test_core_copy.py fails when one is missed here)
+    dst.opts = <int32_t*>_moved(src.opts, ob, block)
+    dst.roll_kind = <int32_t*>_moved(src.roll_kind, ob, block)
+    dst.roll_c = <int32_t*>_moved(src.roll_c, ob, block)
+    dst.roll_mod = <int32_t*>_moved(src.roll_mod, ob, block)
+    dst.roll_extra = <int32_t*>_moved(src.roll_extra, ob, block)
+    dst.roll_result = <int32_t*>_moved(src.roll_result, ob, block)
+    dst.orders = <int32_t*>_moved(src.orders, ob, block)
+    dst.subs = <int8_t*>_moved(src.subs, ob, block)
+    dst.forgo = <int8_t*>_moved(src.forgo, ob, block)
+    dst.sends = <int32_t*>_moved(src.sends, ob, block)
+    dst.land_orders = <int32_t*>_moved(src.land_orders, ob, block)
+    dst.short_ = <int8_t*>_moved(src.short_, ob, block)
+    dst.alloc = <int32_t*>_moved(src.alloc, ob, block)
+    dst.pick_c = <int32_t*>_moved(src.pick_c, ob, block)
+    dst.pick_kind = <int32_t*>_moved(src.pick_kind, ob, block)
+    dst.pick_index = <int32_t*>_moved(src.pick_index, ob, block)
+    dst.pick_src = <int32_t*>_moved(src.pick_src, ob, block)
+    dst.pick_n = <int32_t*>_moved(src.pick_n, ob, block)
+    dst.tkind = <int32_t*>_moved(src.tkind, ob, block)
+    dst.tindex = <int32_t*>_moved(src.tindex, ob, block)
+    dst.tsrc = <int32_t*>_moved(src.tsrc, ob, block)
+    dst.committed = <int32_t*>_moved(src.committed, ob, block)
+    dst.done = <uint8_t*>_moved(src.done, ob, block)
+    dst.mv_pending = <int32_t*>_moved(src.mv_pending, ob, block)
+    dst.work = <int32_t*>_moved(src.work, ob, block)
+    dst.facts.usable = <uint8_t*>_moved(src.facts.usable, ob, block)
+    dst.facts.usable_bits = <uint64_t*>_moved(src.facts.usable_bits, ob, block)
+    dst.facts.port_areas = <uint32_t*>_moved(src.facts.port_areas, ob, block)
+    dst.bmods = <int32_t*>_moved(src.bmods, ob, block)
+    dst.area_sides = <int8_t*>_moved(src.area_sides, ob, block)
+    dst.fleet[0] = <int32_t*>_moved(src.fleet[0], ob, block)
+    dst.fleet[1] = <int32_t*>_moved(src.fleet[1], ob, block)
+    dst.chosen = <int8_t*>_moved(src.chosen, ob, block)
+    dst.hunters = <int32_t*>_moved(src.hunters, ob, block)
+    dst.hist = <int32_t*>_moved(src.hist, ob, block)
+    # the growable rows: the colonial moves of the phase are part of the game; the trace is a
+    # record, copied when asked
+    if _copy_rows(&dst.move_rows, &dst.cap_moves, src.move_rows, src.nmoves, 3) < 0:
+        return -1
+    if trace and src.trace:
+        if _copy_rows(&dst.trace_rows, &dst.cap_trace, src.trace_rows, src.n_trace,
+                      TRACE_COLS) < 0:
+            return -1
+    else:
+        dst.trace = False
+        dst.n_trace = 0
+    return 0
+
+
+cdef inline size_t _aligned(size_t n) noexcept nogil:
+    return (n + 15) & ~(<size_t>15)
+
+
+cdef Core* core_copy(const Core* src, bint trace) noexcept nogil:
+    cdef size_t head = _aligned(sizeof(Core)), body = _aligned(src.block_size)
+    cdef char* mem = <char*>malloc(head + body + src.sbuf_size + 1)
+    cdef Core* k = <Core*>mem
+    if mem == NULL:
+        return NULL
+    memset(k, 0, sizeof(Core))
+    k.t = src.t
+    k.block = mem + head
+    k.block_size = src.block_size
+    k.sbuf = <uint8_t*>(mem + head + body)
+    k.sbuf_size = src.sbuf_size
+    if core_assign(k, src, trace) < 0:
+        core_free(k)
+        return NULL
+    return k
+
+
+cdef void core_free(Core* k) noexcept nogil:
+    if k == NULL:
+        return
+    free(k.trace_rows)
+    free(k.move_rows)
+    free(k)
+
+
 # == the Python API ==============================================================================
 
 cdef class GoaCore:
@@ -1215,6 +1359,10 @@ cdef class GoaCore:
         self._block = malloc(n32 * sizeof(int32_t) + n8 + 16)
         if self._block == NULL:
             raise MemoryError()
+        self.k.block = self._block
+        self.k.block_size = n32 * sizeof(int32_t) + n8 + 16
+        self.k.sbuf = <uint8_t*>cnp.PyArray_DATA(buf)
+        self.k.sbuf_size = ct.state_size
         cdef int32_t* p = <int32_t*>self._block
         self.k.facts.usable_bits = <uint64_t*>p; p += 4 * t.NW      # first: 8-byte aligned
         self.k.opts = p; p += t.max_options
@@ -1266,6 +1414,43 @@ cdef class GoaCore:
         free(self._block)
         free(self.k.trace_rows)
         free(self.k.move_rows)
+
+    def copy(self):
+        """A new ``GoaCore`` playing on from this game exactly as this one would (the same
+        state, dice, policy streams, levels, pending decision and trace), on its own state
+        (a new ``GoaState`` buffer) and working lists; the tables are shared. Neither game
+        touches the other afterwards.
+
+        >>> import gwe_fast, pathlib, sys
+        >>> sys.path.insert(0, str(pathlib.Path(gwe_fast.__file__).parents[2] / "tests" / "games" / "goa"))
+        >>> import tiny
+        >>> from gwe_fast.games.goa.tables import compile_tables
+        >>> from gwe_fast._core.goa import LEVEL_RANDOM
+        >>> a = GoaCore(compile_tables(tiny.raw()), seed=3, levels=(LEVEL_RANDOM, LEVEL_RANDOM),
+        ...             stop_at_month_end=True)
+        >>> a.run(), a.month_ended
+        (2, 0)
+        >>> b = a.copy()
+        >>> _ = a.play(LEVEL_RANDOM, LEVEL_RANDOM), b.play(LEVEL_RANDOM, LEVEL_RANDOM)
+        >>> bytes(a.buffer) == bytes(b.buffer), b.buffer is a.buffer
+        (True, False)
+        """
+        cdef GoaCore c = GoaCore.__new__(GoaCore)
+        c.tables = self.tables
+        c._historical = self._historical            # Core.historical points into it
+        c._state = None
+        c.buffer = np.empty(self.k.sbuf_size, np.uint8)
+        c._block = malloc(self.k.block_size)
+        if c._block == NULL:
+            raise MemoryError()
+        c.k.t = self.k.t
+        c.k.block = c._block
+        c.k.block_size = self.k.block_size
+        c.k.sbuf = <uint8_t*>cnp.PyArray_DATA(c.buffer)
+        c.k.sbuf_size = self.k.sbuf_size
+        if core_assign(&c.k, &self.k, True) < 0:
+            raise MemoryError()
+        return c
 
     def set_levels(self, allied: int, central: int) -> None:
         """Who answers each side: ``LEVEL_RANDOM``, ``LEVEL_EXTERNAL`` or a ladder level."""
@@ -1417,8 +1602,14 @@ cdef class GoaCore:
 
     @property
     def streams(self) -> tuple:
-        """The current states of the dice and the two policy streams."""
+        """The current states of the dice and the two policy streams (settable: a copy
+        played on other dice)."""
         return (self.k.dice, self.k.pol[0], self.k.pol[1])
+
+    @streams.setter
+    def streams(self, states) -> None:
+        dice, allied, central = (int(x) & 0xFFFFFFFFFFFFFFFF for x in states)
+        self.k.dice, self.k.pol[0], self.k.pol[1] = dice, allied, central
 
     @property
     def history(self):
@@ -1443,6 +1634,75 @@ cdef class GoaCore:
         if self.k.n_trace == 0:
             return np.zeros((0, TRACE_COLS), np.int32)
         return np.asarray(<int32_t[:self.k.n_trace * TRACE_COLS]>self.k.trace_rows).copy().reshape(-1, TRACE_COLS)
+
+
+cdef list _stale(const Core* copy, const Core* a):
+    # the byte offsets of the words of the record `copy` that point into a's memory
+    cdef const char* rec = <const char*>copy
+    cdef uintptr_t w
+    cdef size_t i
+    ranges = [(<uintptr_t>a.block, a.block_size), (<uintptr_t>a.sbuf, a.sbuf_size)]
+    if a.trace_rows != NULL:
+        ranges.append((<uintptr_t>a.trace_rows, a.cap_trace * TRACE_COLS * sizeof(int32_t)))
+    if a.move_rows != NULL:
+        ranges.append((<uintptr_t>a.move_rows, a.cap_moves * 3 * sizeof(int32_t)))
+    out = []
+    for i in range(sizeof(Core) // sizeof(uintptr_t)):
+        memcpy(&w, rec + i * sizeof(uintptr_t), sizeof(uintptr_t))
+        if any(lo <= w <= lo + n for lo, n in ranges):
+            out.append(int(i * sizeof(uintptr_t)))
+    return out
+
+
+def stale_pointers(GoaCore copy, GoaCore original) -> list:
+    """The byte offsets of the words of ``copy``'s C record (``Core``) that point into the
+    memory of ``original`` (its working block, state buffer, decision trace or colonial move
+    rows): empty for a true copy. Every aligned word of the record is looked at, so a pointer
+    field added to ``Core`` later and not re-pointed by ``core_assign`` is found (the copy
+    tests, ``tests/games/goa/test_core_copy.py``)."""
+    return _stale(&copy.k, &original.k)
+
+
+def copy_through_c(GoaCore core) -> tuple:
+    """``core`` copied by the C API as the lookahead copies it (``core_copy``), then that copy
+    copied into a new ``GoaCore`` and freed (``core_free``): ``(the new GoaCore, the stale
+    pointers of the C copy)`` (for the copy tests)."""
+    cdef Core* c = core_copy(&core.k, True)
+    if c == NULL:
+        raise MemoryError()
+    try:
+        stale = _stale(c, &core.k)
+        out = core.copy()
+        if core_assign(&(<GoaCore>out).k, c, True) < 0:
+            raise MemoryError()
+    finally:
+        core_free(c)
+    return out, stale
+
+
+def core_record_size() -> int:
+    """``sizeof(Core)``, the C record of a game (for the copy tests)."""
+    return sizeof(Core)
+
+
+def record_words(GoaCore core) -> list:
+    """Every aligned 64-bit word of the core's C record, in order (for the copy tests: a word
+    a copy shares with its original that points into memory is a pointer left shared)."""
+    cdef const char* rec = <const char*>&core.k
+    cdef uintptr_t w
+    cdef size_t i
+    out = []
+    for i in range(sizeof(Core) // sizeof(uintptr_t)):
+        memcpy(&w, rec + i * sizeof(uintptr_t), sizeof(uintptr_t))
+        out.append(int(w))
+    return out
+
+
+def shared_offsets() -> list:
+    """The byte offsets of the record's fields a copy shares with its original on purpose:
+    the tables (``t``, read-only)."""
+    cdef Core k
+    return [int(<char*>&k.t - <char*>&k)]
 
 
 def c_codes() -> dict:

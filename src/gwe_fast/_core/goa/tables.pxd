@@ -137,7 +137,8 @@ cdef struct GoaT:
 
 
 cdef struct GoaS:
-    # every array of model.STATE_ARRAYS, pointing into the state's one buffer
+    # every array of model.STATE_ARRAYS, pointing into the state's one buffer; pointers only
+    # (engine.core_assign moves each, as a word, to the same offset of a copy's buffer)
     int32_t* scalars
     int8_t* side
     int8_t* limited

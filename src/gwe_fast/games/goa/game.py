@@ -157,6 +157,13 @@ class GoaGame:
                                 int(ask.subject), int(ask.options[i])))
         return i
 
+    def _implementation(self, side: int):
+        """The policy that plays ``side``: a level of the ladder (``policies.ladder``) is its
+        Guns of August implementation (whose compiled twin may answer inside the core)."""
+        policy = self.policies[side]
+        impl = getattr(policy, "impl", None)
+        return impl(self.scenario.game) if callable(impl) else policy
+
     @property
     def plays_core(self) -> bool:
         """This game is played by the compiled core (dice forced by a test play on the
@@ -168,6 +175,11 @@ class GoaGame:
         the core and ``record``, ``history`` holds the per-month record afterwards; with the
         core and ``trace``, ``trace`` holds every decision asked (``GoaCore.trace_rows``:
         month, kind, side, subject, secret, number of options, index, code)."""
+        if not self.plays_core or self.events is not None:
+            for side in (ALLIED, CENTRAL):
+                policy = self._implementation(side)
+                if getattr(policy, "CORE_ONLY", None):        # it answers only in the core
+                    raise RuntimeError(policy.CORE_ONLY)
         if not self.plays_core:
             gen = engine.play(self.t, self.state, self.dice, after_month)
             try:
@@ -181,11 +193,12 @@ class GoaGame:
         from gwe_fast._core.goa.engine import GoaCore
 
         # who answers inside the core: the random policy, and a ladder policy with a compiled
-        # twin (its ``core_level()``); the others, in Python (and every side when events are
-        # recorded, which the core does not do)
+        # twin (its ``core_level()``, its parameters given by its ``core_setup(core, side)``);
+        # the others, in Python (and every side when events are recorded, which the core does
+        # not do)
         levels = []
         for side in (ALLIED, CENTRAL):
-            policy = self.policies[side]
+            policy = self._implementation(side)
             level = None
             if self.events is None:
                 if type(policy) is RandomPolicy:
@@ -193,17 +206,24 @@ class GoaGame:
                 elif callable(getattr(policy, "core_level", None)):
                     level = policy.core_level()
             levels.append(core_codes.LEVEL_EXTERNAL if level is None else level)
-        inside = [lv == core_codes.LEVEL_RANDOM for lv in levels]
+        inside = [lv != core_codes.LEVEL_EXTERNAL for lv in levels]
         core = GoaCore(
             self.t, self.state, streams=(self.dice.state, self.policy_streams[ALLIED].state,
                                          self.policy_streams[CENTRAL].state),
             levels=levels, record=record, stop_at_month_end=after_month is not None,
             trace=trace)
-        # a compiled ladder policy's parameters (and the historical policy's rows)
+        # a compiled ladder policy's parameters (``core_params``: greedy's, the historical
+        # policy's rows) and its own set-up (``core_setup``: the lookahead's)
         for i, side in enumerate((ALLIED, CENTRAL)):
-            params = getattr(self.policies[side], "core_params", None)
-            if levels[i] > core_codes.LEVEL_RANDOM and callable(params):
+            if not inside[i] or levels[i] == core_codes.LEVEL_RANDOM:
+                continue
+            impl = self._implementation(side)
+            params = getattr(impl, "core_params", None)
+            if callable(params):
                 core.set_params(int(side), **params(self.t))
+            setup = getattr(impl, "core_setup", None)
+            if callable(setup):
+                setup(core, side)
         try:
             while True:
                 status = core.run()

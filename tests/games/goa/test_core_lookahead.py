@@ -1,0 +1,205 @@
+"""The ``lookahead`` policy of The Guns of August (``_core/goa/lookahead.pyx``,
+``policies/goa/lookahead.py``): it answers inside the compiled core, the same game for the
+same seed; each option's value is the value of its play-outs as Python makes them with
+``GoaCore.copy`` (the same streams, the same horizon), and it picks the best; the position
+value is its Python twin's; the Central Powers' play-outs do not see the Allies' secret
+orders; the policy's parameters and its refusal on the reference engine are one sentence."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gwe_fast._core.goa import (LEVEL_EXTERNAL, LEVEL_RANDOM, RUN_DECISION, RUN_MONTH_END,
+                                RUN_OVER)
+from gwe_fast._core.goa.engine import GoaCore
+from gwe_fast._core.goa.ladder import PASSIVE
+from gwe_fast._core.goa.lookahead import LOOKAHEAD, STRATEGIC, set_params, value, weigh
+from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Kind
+from gwe_fast.games.goa.dice import MASK, next64
+from gwe_fast.games.goa.game import GoaGame
+from gwe_fast.games.goa.scenario import scenario_from_raw
+from gwe_fast.policies.goa.greedy import GoaPassivePolicy
+from gwe_fast.policies.goa.lookahead import GoaLookaheadPolicy, position_value
+from gwe_fast.policies.registry import PolicyError, make_policy
+
+import tiny
+
+OPTIONS = {"naval": True, "colonies": True, "land": "fronts"}
+SMALL = {"horizon": 1, "samples": 2, "max_options": 3}
+
+
+@pytest.fixture(scope="module")
+def sc():
+    return scenario_from_raw(tiny.raw(), OPTIONS)
+
+
+def _game(sc, seed, policies, **kw) -> GoaGame:
+    g = GoaGame(sc, seed, 1, policies=policies, **kw)
+    g.play()
+    return g
+
+
+def test_lookahead_answers_inside_the_core_the_same_game_for_a_seed(sc):
+    def policies():
+        return {ALLIED: GoaLookaheadPolicy(**SMALL), CENTRAL: GoaLookaheadPolicy(**SMALL)}
+
+    a, b = _game(sc, 5, policies()), _game(sc, 5, policies())
+    assert a.state.equals(b.state) and a.decisions == b.decisions > 0
+    assert a.policy_streams[ALLIED].state == b.policy_streams[ALLIED].state
+    core = GoaCore(sc.goa, seed=5, game_index=1, levels=(LOOKAHEAD, LOOKAHEAD))
+    for side in (ALLIED, CENTRAL):
+        set_params(core, side, 1, 2, 3, PASSIVE)
+    assert core.run() == RUN_OVER
+    assert core.decisions_in_c == core.decisions > 0
+    assert bytes(core.buffer) == bytes(a.state.buffer)       # GoaGame plays the same game
+
+
+def test_lookahead_plays_other_games_than_its_playout_policy(sc):
+    """It weighs and changes choices: over 4 seeds its games are not passive's."""
+    differ = 0
+    for seed in range(4):
+        look = _game(sc, seed, {ALLIED: GoaLookaheadPolicy(**SMALL), CENTRAL: GoaPassivePolicy()})
+        meek = _game(sc, seed, {ALLIED: GoaPassivePolicy(), CENTRAL: GoaPassivePolicy()})
+        differ += not look.state.equals(meek.state)
+    assert differ == 4
+
+
+def _to_decision(sc, game: int, side: int, kinds, occurrence: int = 1, answer=None):
+    """A core at the ``occurrence``-th pending decision of ``side`` of one of ``kinds``,
+    every decision before it answered by ``answer(core)`` (a seeded random index)."""
+    rng = random.Random(game)
+    answer = answer or (lambda core: rng.randrange(len(core.options)))
+    core = GoaCore(sc.goa, seed=3, game_index=game, levels=(LEVEL_EXTERNAL, LEVEL_EXTERNAL),
+                   stop_at_month_end=True)
+    seen = 0
+    while True:
+        r = core.run()
+        if r == RUN_OVER:
+            return None
+        if r == RUN_DECISION:
+            if core.side == side and core.kind in kinds and len(core.options) > 1:
+                seen += 1
+                if seen == occurrence:
+                    return core
+            core.choose(answer(core))
+
+
+def _python_weigh(core: GoaCore, horizon: int, samples: int, playout: int):
+    """The lookahead's weighing restated in Python with GoaCore.copy: every option (there are
+    no more than max_options), each played ``samples`` times on the streams the compiled one
+    derives from the side's policy stream, to the end of the month ``horizon`` months on."""
+    side = core.side
+    pol = core.streams[1 + side]
+    _, base = next64(pol)
+    end = core.month + horizon
+    totals = []
+    for i in range(len(core.options)):
+        total = 0.0
+        for j in range(samples):
+            c = core.copy()
+            st = base ^ (((j + 1) * 0xD1B54A32D192ED03) & MASK)
+            st, dice = next64(st)
+            st, allied = next64(st)
+            st, central = next64(st)
+            c.streams = (dice, allied, central)
+            c.set_levels(playout, playout)
+            c.choose(i)
+            while True:
+                r = c.run()
+                assert r != RUN_DECISION
+                if r == RUN_OVER or (r == RUN_MONTH_END and c.month_ended >= end):
+                    break
+            total += value(c, side)
+        totals.append(total)
+    return totals
+
+
+@pytest.mark.parametrize("kind", [Kind.ECONOMY, Kind.LAND, Kind.SEND_SUPPLY, Kind.TRADE],
+                         ids=lambda k: k.name.lower())
+def test_each_option_is_worth_its_playouts_and_the_best_is_picked(sc, kind):
+    core = _to_decision(sc, 2, ALLIED, {int(kind)}, occurrence=2)
+    assert core is not None
+    n = len(core.options)
+    set_params(core, ALLIED, 2, 3, n, LEVEL_RANDOM)
+    expected = _python_weigh(core, 2, 3, LEVEL_RANDOM)
+    stream = core.streams[1]
+    cands, totals, pick = weigh(core)
+    assert cands == list(range(n))
+    assert totals == expected                     # exactly: the same play-outs
+    assert pick == int(np.argmax(expected))       # the first of the best
+    assert core.streams[1] == next64(stream)[0]   # one draw of the policy stream
+
+
+def test_more_options_than_max_options_weighs_the_playout_pick_and_a_sample(sc):
+    core = _to_decision(sc, 1, ALLIED, {int(Kind.SHIP)})
+    assert core is not None and len(core.options) > 3
+    set_params(core, ALLIED, 1, 1, 3, PASSIVE)
+    cands, totals, pick = weigh(core)
+    assert len(cands) == 3 and cands == sorted(set(cands))
+    assert 0 in cands                             # passive's pick: ship nothing
+    assert pick == cands[int(np.argmax(totals))]
+
+
+@pytest.mark.parametrize("kind", [Kind.LAND, Kind.TRADE], ids=lambda k: k.name.lower())
+def test_central_playouts_do_not_see_the_allies_secret_orders(sc, kind):
+    """Two games the same but for the Allies' secret orders of the month (land orders, the
+    roll trade): the Central Powers' lookahead weighs its own alike in both."""
+    base = _to_decision(sc, 4, ALLIED, {int(kind)})
+    assert base is not None
+    values = []
+    for pick in (0, -1):
+        core = base.copy()
+        while core.side == ALLIED and core.kind == kind:
+            core.choose(pick % len(core.options))
+            assert core.run() == RUN_DECISION
+        assert (core.side, core.kind) == (CENTRAL, kind)
+        set_params(core, CENTRAL, 1, 2, 8, LEVEL_RANDOM)
+        values.append(weigh(core)[1])
+    assert values[0] == values[1]
+
+
+def test_position_value_is_its_python_twins(sc):
+    assert sc.goa.options["variable_entry"] and sc.goa.options["colonies"]  # every term
+    for game in range(3):
+        core = GoaCore(sc.goa, seed=8, game_index=game, levels=(LEVEL_RANDOM, LEVEL_RANDOM),
+                       stop_at_month_end=True)
+        while core.run() != RUN_OVER:
+            for side in (ALLIED, CENTRAL):
+                v = value(core, side)
+                assert v == pytest.approx(position_value(sc.goa, core.state, side), abs=1e-9)
+                assert v == -value(core, 1 - side)
+        assert abs(value(core, ALLIED)) > 0
+
+
+def test_the_strategic_kinds_are_decision_kinds():
+    assert STRATEGIC <= {k.name.lower() for k in Kind}
+    assert {"trade", "gift", "invade", "economy", "conscription", "usw", "land", "send_supply",
+            "ship"} <= STRATEGIC
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"horizon": -1}, "parameter horizon must be 0 .. 60 months, not -1"),
+    ({"samples": 2.5}, "parameter samples must be 1 .. 256 play-outs per option, not 2.5"),
+    ({"max_options": 0}, "parameter max_options must be 1 .. 256 options, not 0"),
+    ({"playout": "greedyish"}, "parameter playout must be one of "),
+    ({"depth": 2}, "unknown parameter depth"),
+])
+def test_bad_parameters_are_refused_in_one_sentence(params, message):
+    with pytest.raises(TypeError, match="^" + message.replace(".", r"\.")):
+        GoaLookaheadPolicy(**params)
+    spec = "lookahead:" + ",".join(f"{k}={v}" for k, v in params.items())
+    with pytest.raises(PolicyError, match="The Guns of August"):
+        make_policy(spec, "goa")
+
+
+def test_on_the_reference_engine_it_refuses_in_one_sentence(sc, monkeypatch):
+    g = GoaGame(sc, 0, 0, policies={ALLIED: make_policy("lookahead")}, engine="reference")
+    with pytest.raises(RuntimeError, match="plays only inside the compiled core"):
+        g.play()
+    monkeypatch.setenv("GWE_FAST_GOA_ENGINE", "reference")
+    with pytest.raises(PolicyError, match="GWE_FAST_GOA_ENGINE=reference plays games on the "
+                                          "reference engine"):
+        make_policy("lookahead", "goa")
