@@ -15,7 +15,7 @@ import pytest
 from gwe_fast._core.goa import (LEVEL_EXTERNAL, LEVEL_RANDOM, RUN_DECISION, RUN_MONTH_END,
                                 RUN_OVER)
 from gwe_fast._core.goa.engine import GoaCore
-from gwe_fast._core.goa.ladder import PASSIVE
+from gwe_fast._core.goa.ladder import GREEDY, PASSIVE
 from gwe_fast._core.goa.lookahead import LOOKAHEAD, STRATEGIC, set_params, value, weigh
 from gwe_fast.games.goa.codes import ALLIED, CENTRAL, Kind
 from gwe_fast.games.goa.dice import MASK, next64
@@ -51,7 +51,7 @@ def test_lookahead_answers_inside_the_core_the_same_game_for_a_seed(sc):
     assert a.policy_streams[ALLIED].state == b.policy_streams[ALLIED].state
     core = GoaCore(sc.goa, seed=5, game_index=1, levels=(LOOKAHEAD, LOOKAHEAD))
     for side in (ALLIED, CENTRAL):
-        set_params(core, side, 1, 2, 3, PASSIVE)
+        set_params(core, side, 1, 2, 3, GREEDY)         # the policy's default play-out
     assert core.run() == RUN_OVER
     assert core.decisions_in_c == core.decisions > 0
     assert bytes(core.buffer) == bytes(a.state.buffer)       # GoaGame plays the same game

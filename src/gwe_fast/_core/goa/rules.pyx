@@ -1716,7 +1716,7 @@ cdef inline void _reach(const GoaT* t, uint32_t areas, const uint64_t* ok,
     for w in range(NW):
         out[w] = 0
     while areas:
-        a = _lowest_bit(areas)
+        a = lowest_bit(areas)
         areas &= areas - 1
         for w in range(NW):
             out[w] |= t.area_places[a * NW + w]
@@ -1804,7 +1804,7 @@ cdef int ship_options(const GoaT* t, const GoaS* s, const Facts* f, int c,
         for w in range(t.P >> 6, NW):                         # the colonies it reaches, in order
             bits = from_col[w]
             while bits:
-                dst = (w << 6) + _lowest_bit64(bits) - t.P
+                dst = (w << 6) + lowest_bit64(bits) - t.P
                 bits &= bits - 1
                 if dst < 0 or dst == l or dst == home:
                     continue
@@ -1982,7 +1982,7 @@ cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds, i
         for w in range((t.B + 63) >> 6):
             bits = beaches[w]
             while bits:
-                b = (w << 6) + _lowest_bit64(bits)
+                b = (w << 6) + lowest_bit64(bits)
                 bits &= bits - 1
                 if m & t.b_amask_raw[b]:
                     kinds[n] = 0
@@ -1992,7 +1992,7 @@ cdef int invasion_targets(const GoaT* t, const GoaS* s, int c, int32_t* kinds, i
         for w in range(t.NW):
             bits = places[w]
             while bits:
-                x = (w << 6) + _lowest_bit64(bits)
+                x = (w << 6) + lowest_bit64(bits)
                 bits &= bits - 1
                 if x < t.P:
                     if m & t.pl_amask[x]:

@@ -22,7 +22,7 @@ Examples
 --------
 >>> p = GoaLookaheadPolicy(horizon=2, samples=1)
 >>> p.p["horizon"], p.p["samples"], p.p["playout"]
-(2, 1, 'passive')
+(2, 1, 'greedy')
 >>> GoaLookaheadPolicy(samples=0)
 Traceback (most recent call last):
 ...
@@ -30,7 +30,7 @@ TypeError: parameter samples must be 1 .. 256 play-outs per option, not 0
 >>> GoaLookaheadPolicy(playout="lookahead")
 Traceback (most recent call last):
 ...
-TypeError: parameter playout must be one of passive, random (a policy the compiled core plays), not 'lookahead'
+TypeError: parameter playout must be one of greedy, historical, passive, random (a policy the compiled core plays), not 'lookahead'
 """
 
 from __future__ import annotations
