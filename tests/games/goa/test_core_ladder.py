@@ -181,8 +181,11 @@ def test_ladder_parameters_reach_the_core():
     assert core.params(1) == {"aggression": 0.5, "caution": 2.0, "usw": 0.0, "gift": 0.0}
     assert core.params(0)["usw"] == -1.0 and core.history_rows is None
     rows = make_policy("historical").core_params(sc.goa)["history"]
-    core.set_params(0, history=rows)
+    assert rows is make_policy("historical").core_params(sc.goa)["history"]   # compiled once
+    mine = rows.copy()
+    core.set_params(0, history=mine)
     assert np.array_equal(core.history_rows, rows)
+    assert mine.flags.writeable and not core.history_rows.flags.writeable    # the core's copy
     with pytest.raises(ValueError, match="side must be 0"):
         core.set_params(2)
     with pytest.raises(TypeError, match="caution must be a number"):
@@ -210,3 +213,5 @@ def test_historical_rows_are_compiled_against_the_scenario():
                "offensive": [{"country": "germany", "against": "atlantis", "month": 3,
                               "until": 4}]}
     assert history_rows(t, lacking).shape == (0, 5)
+    with pytest.raises(ValueError, match="side must be allied or central"):
+        history_rows(t, {"usw": [{"side": "neutral", "month": 3, "until": 4}]})

@@ -1479,7 +1479,7 @@ cdef class GoaCore:
         for i, v in enumerate(values):
             self.k.ladder_params[side][i] = float(v)
         if history is not None:
-            given = np.ascontiguousarray(history, dtype=np.int32)
+            given = np.array(history, dtype=np.int32)           # our own copy, read-only
             if given.ndim != 2 or given.shape[1] != N_HISTORY_COLS:
                 raise ValueError(f"the historical rows must be int32[n, {N_HISTORY_COLS}], not "
                                  f"of shape {given.shape}")

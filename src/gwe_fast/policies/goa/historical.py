@@ -42,7 +42,9 @@ def core_rows(t):
     if rows is None:
         from gwe_fast._core.goa.ladder import history_rows
 
-        rows = _ROWS[t] = history_rows(t, history())
+        rows = history_rows(t, history())
+        rows.flags.writeable = False                  # shared by every game of the scenario
+        _ROWS[t] = rows
     return rows
 
 
