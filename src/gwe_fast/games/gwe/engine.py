@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from gwe_fast import kernels
-from gwe_fast.enums import Nationality, Side, UnitType
+from gwe_fast.enums import GwePhase, Nationality, Side, UnitType
 from gwe_fast.game import picks_at_random
 from gwe_fast.games.gwe import movement, supply, units, victory
 from gwe_fast.games.gwe.data import gwe_data
@@ -29,7 +29,8 @@ _AUSTRO_HUNGARIAN = int(Nationality.AUSTRO_HUNGARIAN)
 _ARMORED_CAR = int(UnitType.ARMORED_CAR)
 _HQ = int(UnitType.HQ)
 
-MOVEMENT, WITHDRAWAL, COMBAT, REPLACEMENT = 1, 2, 3, 4
+MOVEMENT, WITHDRAWAL, COMBAT, REPLACEMENT = (
+    GwePhase.MOVEMENT, GwePhase.WITHDRAWAL, GwePhase.COMBAT, GwePhase.REPLACEMENT)
 PHASE_NAMES = {MOVEMENT: "movement", WITHDRAWAL: "withdrawal", COMBAT: "combat",
                REPLACEMENT: "replacement"}
 
