@@ -528,7 +528,7 @@ class AttackPosition:
         of the hex alone; a force's is the sum over its hexes), and the hexes holding only
         cavalry, depots and HQs, with no fortress (12.21).
     ratios, row_len : int32[r, c, 2], int32[r]
-        Each CRT odds row's ``(attack, defense)`` ratios (``combat.crt_ratios``) and how many.
+        Each CRT odds row's ``(attack, defense)`` ratios (``GweData.crt.ratios``) and how many.
     row_of_tcr : int32[t]
         The row of a force whose worst TCR is the index (-1 for none); ``joint_row`` the
         row of German and Austro-Hungarian units together (17.0), whose nationality codes
