@@ -42,10 +42,10 @@ from types import SimpleNamespace
 import numpy as np
 
 from gwe_fast import dtypes
-from gwe_fast.enums import Feature, Hexside, Nationality, Side, Terrain, UnitType
+from gwe_fast.enums import Feature, Nationality, Side, UnitType
 from gwe_fast.games.gwe import command, panic
 from gwe_fast.games.gwe import units as gu
-from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.data import PROHIBITED, CombatTerrain, UnitLists, gwe_data
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.movement import ARMORED_CAR_BROKEN_DOWN
 from gwe_fast.games.gwe.supply import (
@@ -131,58 +131,9 @@ class Combat:
 
 # --- compiled terrain effects on combat (5.4) -------------------------------------------------
 
-@dataclass(frozen=True)
-class CombatTerrain:
-    """5.4's effects on combat as arrays: ``doubled[c]`` the doublings of a defender in hex
-    ``c`` by its terrain or city (a city replaces the terrain), ``trench[c]`` by a trench;
-    ``halved[c, d]`` attackers across that hexside are halved; ``die_exclusive`` /
-    ``die_any``: ``(mask[c, d], n)`` pairs, n added to the die when attacking exclusively /
-    at all across such hexsides; ``prohibited[c, d]`` no attack across."""
-
-    doubled: np.ndarray
-    trench: np.ndarray
-    halved: np.ndarray
-    die_exclusive: tuple
-    die_any: tuple
-    prohibited: np.ndarray
-
-
-_HEXSIDE_KINDS = {"minor_river": Hexside.MINOR_RIVER, "major_river": Hexside.MAJOR_RIVER,
-                  "ridge": Hexside.RIDGE, "blocked": Hexside.BLOCKED, "canal": Hexside.CANAL}
-
-
-def _codes(entry) -> list[str]:
-    c = (entry or {}).get("combat", "none")
-    return [c] if isinstance(c, str) else list(c)
-
-
-@lru_cache(maxsize=32)
 def combat_terrain(scenario: Scenario) -> CombatTerrain:
-    te = scenario.tables["terrain_effects"]
-    m = scenario.map
-    doubled = np.zeros(m.n_cells, dtype=np.int8)
-    for t in Terrain:
-        if "defender_doubled" in _codes(te.get(t.name.lower())):
-            doubled[m.terrain == t] += 1
-    city = (m.features & Feature.CITY).astype(bool)
-    doubled[city] = _codes(te.get("city")).count("defender_doubled")
-    trench = np.zeros(m.n_cells, dtype=np.int8)
-    tr = (m.features & (Feature.TRENCH_ALLIED | Feature.TRENCH_CENTRAL)).astype(bool)
-    trench[tr] = _codes(te.get("trench")).count("defender_doubled")
-    halved = np.zeros((m.n_cells, 6), dtype=bool)
-    prohibited = np.zeros((m.n_cells, 6), dtype=bool)
-    excl, anyx = [], []
-    for kind, bit in _HEXSIDE_KINDS.items():
-        mask = (m.hexsides & bit).astype(bool)
-        for code in _codes(te.get(kind)):
-            if code == "attacker_halved":
-                halved |= mask
-            elif code == "prohibited":
-                prohibited |= mask
-            elif code.startswith("die_plus_"):
-                n = int(code.split("_")[2])
-                (excl if code.endswith("_exclusively_across") else anyx).append((mask, n))
-    return CombatTerrain(doubled, trench, halved, tuple(excl), tuple(anyx), prohibited)
+    """5.4's effects on combat as arrays, compiled with the scenario (``GweData.combat``)."""
+    return gwe_data(scenario).combat
 
 
 # --- fortresses (11.0) --------------------------------------------------------------------------
@@ -672,15 +623,9 @@ def crt_row(game: GweGame, attackers) -> str:
     return row
 
 
-@lru_cache(maxsize=32)
-def unit_lists(scenario: Scenario) -> SimpleNamespace:
-    """Each unit's ``utype``, ``nationality``, ``tcr``, printed ``n_steps`` and stacking
-    points ``sp`` as Python lists, made once per scenario: for code that reads a few units
-    at a time (``crt_row``, the policies' forces), where indexing numpy arrays costs more."""
-    u = scenario.units
-    return SimpleNamespace(utype=u.utype.tolist(), nationality=u.nationality.tolist(),
-                           tcr=[int(t) for t in gwe_data(scenario).tcr],
-                           n_steps=u.n_steps.tolist(), sp=u.stacking.tolist())
+def unit_lists(scenario: Scenario) -> UnitLists:
+    """Each unit's attributes as tuples, compiled with the scenario (``GweData.unit_lists``)."""
+    return gwe_data(scenario).unit_lists
 
 
 def odds_column(game: GweGame, row: str, attack: Fraction, defense: int) -> int:

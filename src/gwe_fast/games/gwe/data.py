@@ -142,6 +142,71 @@ def _crt(tables, tcr: np.ndarray) -> CrtTable:
 
 
 @dataclass(frozen=True, eq=False)
+class CombatTerrain:
+    """5.4's effects on combat as arrays: ``doubled[c]`` the doublings of a defender in hex
+    ``c`` by its terrain or city (a city replaces the terrain), ``trench[c]`` by a trench;
+    ``halved[c, d]`` attackers across that hexside are halved; ``die_exclusive`` /
+    ``die_any``: ``(mask[c, d], n)`` pairs, n added to the die when attacking exclusively /
+    at all across such hexsides; ``prohibited[c, d]`` no attack across."""
+
+    doubled: np.ndarray
+    trench: np.ndarray
+    halved: np.ndarray
+    die_exclusive: tuple
+    die_any: tuple
+    prohibited: np.ndarray
+
+
+_HEXSIDE_KINDS = {"minor_river": Hexside.MINOR_RIVER, "major_river": Hexside.MAJOR_RIVER,
+                  "ridge": Hexside.RIDGE, "blocked": Hexside.BLOCKED, "canal": Hexside.CANAL}
+
+
+def _codes(entry) -> list[str]:
+    c = (entry or {}).get("combat", "none")
+    return [c] if isinstance(c, str) else list(c)
+
+
+def _combat_terrain(m, te) -> CombatTerrain:
+    # 5.4 Terrain Effects Chart, its combat column
+    doubled = np.zeros(m.n_cells, dtype=np.int8)
+    for t in Terrain:
+        if "defender_doubled" in _codes(te.get(t.name.lower())):
+            doubled[m.terrain == t] += 1
+    city = (m.features & Feature.CITY).astype(bool)
+    doubled[city] = _codes(te.get("city")).count("defender_doubled")
+    trench = np.zeros(m.n_cells, dtype=np.int8)
+    tr = (m.features & (Feature.TRENCH_ALLIED | Feature.TRENCH_CENTRAL)).astype(bool)
+    trench[tr] = _codes(te.get("trench")).count("defender_doubled")
+    halved = np.zeros((m.n_cells, 6), dtype=bool)
+    prohibited = np.zeros((m.n_cells, 6), dtype=bool)
+    excl, anyx = [], []
+    for kind, bit in _HEXSIDE_KINDS.items():
+        mask = (m.hexsides & bit).astype(bool)
+        for code in _codes(te.get(kind)):
+            if code == "attacker_halved":
+                halved |= mask
+            elif code == "prohibited":
+                prohibited |= mask
+            elif code.startswith("die_plus_"):
+                n = int(code.split("_")[2])
+                (excl if code.endswith("_exclusively_across") else anyx).append((mask, n))
+    return CombatTerrain(doubled, trench, halved, tuple(excl), tuple(anyx), prohibited)
+
+
+@dataclass(frozen=True, eq=False)
+class UnitLists:
+    """Each unit's ``utype``, ``nationality``, ``tcr``, printed ``n_steps`` and stacking
+    points ``sp`` as tuples of Python ints: for code that reads a few units at a time
+    (``combat.crt_row``, the policies' forces), where indexing numpy arrays costs more."""
+
+    utype: tuple[int, ...]
+    nationality: tuple[int, ...]
+    tcr: tuple[int, ...]
+    n_steps: tuple[int, ...]
+    sp: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
 class GweData:
     """Arrays derived from a scenario's map, counters and tables.
 
@@ -150,7 +215,9 @@ class GweData:
     ``side_add[t, c, d]``: Movement Points added for crossing the hexside (rivers), PROHIBITED
     for a blocked hexside. ``zoc_add[t]``: the extra cost of entering an enemy-controlled hex
     (7.21). ``tcr[u]``: each unit's Tactical Competence Rating (17.0). ``east[c]``: the cell
-    lies on the Russian side of the start line (18.27). ``crt``: the combat results table.
+    lies on the Russian side of the start line (18.27). ``crt``: the combat results table;
+    ``combat``: the terrain's effects on combat (5.4); ``unit_lists``: unit attributes as
+    tuples.
     """
 
     enter_cost: np.ndarray
@@ -164,6 +231,8 @@ class GweData:
     rail_edge: tuple[np.ndarray, np.ndarray]
     stack_limit: int
     crt: CrtTable
+    combat: CombatTerrain
+    unit_lists: UnitLists
 
 
 def compile_data(scenario: Scenario) -> GweData:
@@ -222,7 +291,12 @@ def compile_data(scenario: Scenario) -> GweData:
     return GweData(enter_cost=enter, side_add=side_add,
                    zoc_add=_tcr_costs(te["enemy_zoc"], "move_add"), zoc_blocked=blocked,
                    tcr=tcr, supply_range=rng, east=east, rail=rail, rail_edge=rail_edge,
-                   stack_limit=limit, crt=_crt(tables, tcr))
+                   stack_limit=limit, crt=_crt(tables, tcr),
+                   combat=_combat_terrain(m, te),
+                   unit_lists=UnitLists(
+                       utype=tuple(u.utype.tolist()), nationality=tuple(u.nationality.tolist()),
+                       tcr=tuple(int(t) for t in tcr), n_steps=tuple(u.n_steps.tolist()),
+                       sp=tuple(u.stacking.tolist())))
 
 
 def gwe_data(scenario: Scenario) -> GweData:

@@ -38,6 +38,7 @@ import numpy as np
 
 from gwe_fast.enums import UnitType
 from gwe_fast.games.gwe import combat, command, movement, supply
+from gwe_fast.games.gwe.data import DIE_FACES
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.zoc import on_map
 from gwe_fast.policies.gwe import scoring
@@ -484,7 +485,7 @@ def command_plan(view, side: int, for_combat: bool, w: scoring.Weights) -> dict[
             else np.full(sc.map.n_cells, 99))
     vals = combat.current_values(view)
     tcr = view.data.tcr
-    fail = tcr[mine].astype(float) / len(scoring.DIE_FACES)
+    fail = tcr[mine].astype(float) / len(DIE_FACES)
     near = dist[st.unit_cell[mine]] <= 1
     if for_combat:
         stake = np.where(near, vals[mine, 0].astype(float) + 1.0, 0.0)

@@ -51,7 +51,7 @@ import numpy as np
 
 from gwe_fast.enums import Feature, Side, UnitType
 from gwe_fast.games.gwe import combat, command, retreat, supply
-from gwe_fast.games.gwe.data import DIE_FACES, CrtTable, gwe_data  # noqa: F401  (DIE_FACES: policies)
+from gwe_fast.games.gwe.data import CrtTable, gwe_data
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.units import steps_left
 from gwe_fast.scenario.model import Scenario
