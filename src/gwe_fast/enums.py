@@ -5,7 +5,7 @@ Each game accepts only the names its rulebook uses (``GAME_TERRAIN`` and friends
 
 Every code here has a compiled twin of the same value in ``_core/codes.pxd`` (``Side.ALLIED``
 is ``SIDE_ALLIED``, ``GweFlag.MOVED`` is ``GF_MOVED`` ...), which the kernels ``cimport``;
-``tests/core/test_core_codes.py`` holds the two together, name by name. Add a code in both.
+``tests/core/test_hex_codes.py`` holds the two together, name by name. Add a code in both.
 The unit status bits, the engine flags and the phases are plain ``int`` class attributes rather
 than ``IntEnum``/``IntFlag`` members: numpy probes an enum operand for its array protocols
 through the enum metaclass on every operation, which cost a fifth of a campaign.

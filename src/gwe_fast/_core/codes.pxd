@@ -1,7 +1,7 @@
 # The integer codes of the two hex games (The Great War in the East, The Kaiser's Battle),
 # mirrored by gwe_fast/enums.py: each enum below is the Python class named in its heading,
 # a prefix before each member's name. A test holds them together, every name and value both
-# ways (tests/core/test_core_codes.py; codes.c_codes() gives these values to it).
+# ways (tests/core/test_hex_codes.py; codes.c_codes() gives these values to it).
 # Kernels cimport what they use: from gwe_fast._core.codes cimport GF_MOVED, ...
 
 # Side: the two sides (units.side, State.player, State.hex_last)

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The values of the hex games' compiled codes (``codes.pxd``), for the test that holds them
-to ``gwe_fast.enums`` (``tests/core/test_core_codes.py``). Kernels ``cimport`` the codes
+to ``gwe_fast.enums`` (``tests/core/test_hex_codes.py``). Kernels ``cimport`` the codes
 themselves; nothing calls this module at play time."""
 
 
