@@ -12,7 +12,7 @@ DEBUG = os.environ.get("GWE_FAST_DEBUG") == "1"
 COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 
-KERNELS = ["hexgrid", "search", "board"]
+KERNELS = ["codes", "hexgrid", "search", "board"]
 
 extensions = [
     Extension(

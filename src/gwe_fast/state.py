@@ -8,29 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from gwe_fast import dtypes
+from gwe_fast.enums import NO_SIDE, Status  # noqa: F401  (re-exported: their home is enums)
 from gwe_fast.scenario.model import Scenario
-
-
-class Status:
-    """Per-unit status bits of ``State.unit_status``.
-
-    Plain ints rather than an ``IntFlag``: numpy probes an enum operand for its array
-    protocols through the enum metaclass on every operation, which cost a fifth of a campaign.
-    """
-
-    ON_MAP = 1 << 0
-    PENDING = 1 << 1         #: a reinforcement or option unit not yet arrived
-    ELIMINATED = 1 << 2
-    WITHHELD = 1 << 3        #: permanently withheld reinforcement (25.16)
-    NOT_IN_PLAY = 1 << 4     #: belongs to an option that is off, or to an off-map pool
-    ENTRAINED = 1 << 5
-    OUT_OF_SUPPLY = 1 << 6
-    OUT_OF_COMMAND = 1 << 7
-    POOL = 1 << 8            #: waiting in an off-map pool (replacements, service companies)
-    EXITED = 1 << 9          #: left the map (Kaiser's Battle 20.2)
-
-
-NO_SIDE = -1
 
 
 @dataclass

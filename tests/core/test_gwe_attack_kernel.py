@@ -20,6 +20,7 @@ from gwe_fast._core import play as cy
 from gwe_fast._pure import play as py
 from gwe_fast.enums import Nationality
 from gwe_fast.games.gwe import combat, driver
+from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.policies.registry import make_policy
 
 BRUSILOV = "brusilov/historical"
@@ -63,7 +64,8 @@ def _twin(pos):
     u, m = sc.units, sc.map
     vals = combat.current_values(game)
     ct = combat.combat_terrain(sc)
-    ratios, row_len, row_of_tcr, joint = combat.crt_arrays(sc)
+    t = gwe_data(sc).crt
+    ratios, row_len, row_of_tcr, joint = t.ratios, t.row_len, t.row_of_tcr, t.joint
     return py.AttackPosition(
         m.neighbors, ct.prohibited, ct.halved, el, st.unit_cell[el],
         [combat.unit_attack(game, int(x), bool(pos.supplied[x]), vals) for x in el],
@@ -189,7 +191,8 @@ def test_17_0_joint_row_and_hqs_counted_only_alone(impl):
     n = m.n_cells
     target = n // 2
     w = int(next(x for x in m.neighbors[target] if x >= 0))
-    ratios, row_len, row_of_tcr, joint = combat.crt_arrays(sc)
+    t = gwe_data(sc).crt
+    ratios, row_len, row_of_tcr, joint = t.ratios, t.row_len, t.row_of_tcr, t.joint
     german, ah = int(Nationality.GERMAN), int(Nationality.AUSTRO_HUNGARIAN)
     defense = np.zeros(n, np.int32)
     defense[target] = 5

@@ -116,7 +116,7 @@ def test_gwe_random_moves_refuses_bad_arguments(historical):
                 rail_used=np.zeros(2, np.int16), unit_cell=st.unit_cell.copy(),
                 unit_status=st.unit_status.copy(), hex_last=st.hex_last.copy(),
                 flags=game.arr("flags").copy(), spent=game.arr("mp_spent").copy(),
-                rail_hexes=game.arr("rail_hexes").copy(), bits=np.array([1, 2, 4, 8, 16], np.int32),
+                rail_hexes=game.arr("rail_hexes").copy(),
                 log=np.zeros((4, cy.GWE_LOG_COLUMNS), np.int32), paths=np.zeros(64, np.int32))
 
     def call(**change):
@@ -139,8 +139,8 @@ def test_gwe_random_moves_refuses_bad_arguments(historical):
         call(threats=np.array([n], np.int32))
     with pytest.raises(ValueError, match="hexes must be"):
         call(hexes=np.zeros((cy.HEX_ROWS - 1, n), np.uint8))
-    with pytest.raises(ValueError, match="bits must hold"):
-        call(bits=np.zeros(3, np.int32))
+    with pytest.raises(ValueError, match="rail_used must hold two sides"):
+        call(rail_used=np.zeros(3, np.int16))
 
 
 # --- whole games -------------------------------------------------------------------------------

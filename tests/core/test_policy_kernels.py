@@ -178,7 +178,7 @@ def test_attack_arithmetic_twin_equal(historical, seed):
     attackers = rng.choice(np.arange(1, nu), int(rng.integers(1, 12)), replace=False)
     cells = [target] + ([int(rng.choice(around))] if rng.random() < 0.3 else [])
     ratios = np.array([[1, 3], [1, 2], [1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [6, 1]],
-                      dtype=np.int64)
+                      dtype=np.int32)
     # the judge: the same strength, column and die modifiers in one call, worked here by hand
     k = int(rng.integers(0, 4))
     masks = np.ascontiguousarray((rng.random((k, n, 6)) < 0.5).astype(np.uint8))
@@ -238,11 +238,11 @@ def test_kernels_refuse_bad_arguments(historical):
                            np.zeros(n, np.uint8), np.zeros((1, n, 6), np.uint8),
                            np.zeros(1, np.int64), np.zeros(1, np.uint8))
     with pytest.raises(IndexError):
-        judge.judge([5], [0], 1, np.ones((3, 2), np.int64))          # no unit 5
+        judge.judge([5], [0], 1, np.ones((3, 2), np.int32))          # no unit 5
     with pytest.raises(IndexError):
-        judge.judge([0], [n], 1, np.ones((3, 2), np.int64))          # no cell n
+        judge.judge([0], [n], 1, np.ones((3, 2), np.int32))          # no cell n
     with pytest.raises(ValueError):
-        judge.judge([0], [0], 1, np.ones((3, 3), np.int64))
+        judge.judge([0], [0], 1, np.ones((3, 3), np.int32))
     with pytest.raises(ValueError):
         cy.AttackJudge(nb, np.zeros(3, np.int32), np.zeros(3, np.int64),
                        np.zeros(3, np.uint8), np.zeros((n, 6), np.uint8),

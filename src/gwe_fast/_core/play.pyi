@@ -47,12 +47,6 @@ H_ENEMY: int
 H_ENEMY_HQ: int
 H_HQ_ALONE: int
 HEX_ROWS: int
-B_MOVED: int
-B_USED_RAIL: int
-B_RAIL_COUNTED: int
-B_ENTRAINED: int
-B_OUT_OF_COMMAND: int
-BITS: int
 GWE_LOG_COLUMNS: int
 
 KIND_HQ: int
@@ -75,8 +69,7 @@ def gwe_random_moves(
     rail_used: npt.NDArray[np.int16], unit_cell: npt.NDArray[np.int32],
     unit_status: npt.NDArray[np.uint16], hex_last: npt.NDArray[np.int8],
     flags: npt.NDArray[np.uint16], spent: npt.NDArray[np.int16],
-    rail_hexes: npt.NDArray[np.int16], bits: npt.NDArray[np.int32], log: npt.NDArray[np.int32],
-    paths: npt.NDArray[np.int32],
+    rail_hexes: npt.NDArray[np.int16], log: npt.NDArray[np.int32], paths: npt.NDArray[np.int32],
 ) -> tuple[int, int, int, int]: ...
 
 class AttackPosition:

@@ -49,6 +49,8 @@ from libc.string cimport memcmp, memcpy
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
+from gwe_fast._core.codes cimport (GF_MOVED, GF_RAIL_COUNTED, GF_USED_RAIL, ST_ENTRAINED,
+                                   ST_OUT_OF_COMMAND)
 from gwe_fast._core.search cimport SearchWorkspace, _sort_cells, reached_cost
 
 cnp.import_array()
@@ -405,12 +407,6 @@ cdef enum:
     _H_ENEMY_HQ = 3
     _H_HQ_ALONE = 4
     _HEX_ROWS = 5
-    _B_MOVED = 0                        # the flag and status bits
-    _B_USED_RAIL = 1
-    _B_RAIL_COUNTED = 2
-    _B_ENTRAINED = 3
-    _B_OUT_OF_COMMAND = 4
-    _BITS = 5
     _GWE_LOG_COLUMNS = 7
     _KIND_HQ = 1                        # a unit's kind bits (gwe_roster)
     _KIND_CAR = 2
@@ -426,8 +422,6 @@ T_HANDOVER, T_HQ = _HANDOVER, _HQ
 KIND_HQ, KIND_CAR, KIND_AH = _KIND_HQ, _KIND_CAR, _KIND_AH
 H_RAIL, H_EZOC, H_ENEMY, H_ENEMY_HQ, H_HQ_ALONE, HEX_ROWS = (
     _H_RAIL, _H_EZOC, _H_ENEMY, _H_ENEMY_HQ, _H_HQ_ALONE, _HEX_ROWS)
-B_MOVED, B_USED_RAIL, B_RAIL_COUNTED, B_ENTRAINED, B_OUT_OF_COMMAND, BITS = (
-    _B_MOVED, _B_USED_RAIL, _B_RAIL_COUNTED, _B_ENTRAINED, _B_OUT_OF_COMMAND, _BITS)
 GWE_LOG_COLUMNS = _GWE_LOG_COLUMNS
 
 
@@ -518,8 +512,8 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                      const int32_t[::1] own_combat, int current, int side, int rate,
                      int capacity, int16_t[::1] rail_used, cell_t[::1] unit_cell,
                      uint16_t[::1] unit_status, int8_t[::1] hex_last, uint16_t[::1] flags,
-                     int16_t[::1] spent, int16_t[::1] rail_hexes, const int32_t[::1] bits,
-                     int32_t[:, ::1] log, int32_t[::1] paths):
+                     int16_t[::1] spent, int16_t[::1] rail_hexes, int32_t[:, ::1] log,
+                     int32_t[::1] paths):
     """Play a Movement Segment of The Great War in the East for a player who picks at random,
     until the segment ends or the engine must act (a unit whose move is played in Python, a
     move after which 10.52 displaces or eliminates an enemy HQ, or a full log).
@@ -545,8 +539,8 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
             or rail_hexes.shape[0] != n_units):
         raise ValueError("done, unit_cell, unit_status, flags, spent and rail_hexes must have "
                          "a row per unit")
-    if bits.shape[0] != _BITS or rail_used.shape[0] != 2 or side < 0 or side > 1:
-        raise ValueError(f"bits must hold {_BITS} masks, rail_used two sides, side be 0 or 1")
+    if rail_used.shape[0] != 2 or side < 0 or side > 1:
+        raise ValueError("rail_used must hold two sides and side be 0 or 1")
     if log.shape[1] != _GWE_LOG_COLUMNS or cap < 1 or rate < 0:
         raise ValueError(f"log must be int32[rows >= 1, {_GWE_LOG_COLUMNS}] and rate >= 0")
     cdef Py_ssize_t j, at = -1, u
@@ -588,10 +582,9 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
     cdef Py_ssize_t rows = 0, used = 0, m, i, d, n_moves, n_options, pick, to, here, dest
     cdef Py_ssize_t s, a, b, line, length, n_threats = threats.shape[0]
     cdef int status = _GWE_DONE, tcr = 0, sp, ma
-    cdef uint16_t moved = <uint16_t>bits[_B_MOVED], used_rail = <uint16_t>bits[_B_USED_RAIL]
-    cdef uint16_t counted_bit = <uint16_t>bits[_B_RAIL_COUNTED]
-    cdef uint16_t entrained_bit = <uint16_t>bits[_B_ENTRAINED]
-    cdef uint16_t ooc_bit = <uint16_t>bits[_B_OUT_OF_COMMAND]
+    # the engine flags and status bits it reads and sets (gwe_fast.enums, _core/codes.pxd)
+    cdef uint16_t moved = GF_MOVED, used_rail = GF_USED_RAIL, counted_bit = GF_RAIL_COUNTED
+    cdef uint16_t entrained_bit = ST_ENTRAINED, ooc_bit = ST_OUT_OF_COMMAND
     cdef bint entrain, detrain, act, counted, room
     cdef dist_t left, mp
     cdef int16_t r0, r1

@@ -67,7 +67,7 @@ class AttackJudge:
     ) -> None: ...
     def judge(
         self, attackers: npt.ArrayLike, cells: npt.ArrayLike, defense: int,
-        ratios: npt.NDArray[np.int64], near: npt.ArrayLike | None = None, multiplier: int = 1,
+        ratios: npt.NDArray[np.int32], near: npt.ArrayLike | None = None, multiplier: int = 1,
     ) -> tuple[int, int, int]: ...
 def retreat_ways(
     origin: int, nb: npt.NDArray[np.int32], passable: npt.NDArray[np.uint8],

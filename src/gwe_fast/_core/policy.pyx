@@ -459,7 +459,7 @@ cdef inline int64_t floor_div(int64_t a, int64_t b) noexcept nogil:
 
 
 cdef Py_ssize_t odds_index(int64_t attack2, int64_t defense,
-                           const int64_t[:, ::1] ratios) noexcept nogil:
+                           const int32_t[:, ::1] ratios) noexcept nogil:
     # the last column of ratios that attack2 / 2 against defense reaches (-1: none)
     cdef Py_ssize_t i, col = -1, k = ratios.shape[0]
     if defense <= 0:
@@ -501,7 +501,7 @@ cdef class AttackJudge:
         self.halved, self.cav_full = halved, cav_full
         self.die_masks, self.die_adds, self.die_all = die_masks, die_adds, die_all
 
-    def judge(self, attackers, cells, int64_t defense, const int64_t[:, ::1] ratios,
+    def judge(self, attackers, cells, int64_t defense, const int32_t[:, ::1] ratios,
               near=None, int64_t multiplier=1):
         """``(column, modifier, attack2)`` of ``attackers`` attacking ``cells`` (see the
         twin)."""

@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gwe_fast.enums import GweFlag, Status
+
 #: what ``kb_random_moves`` returns with the number of rows logged
 STOPPED, EXITING = 0, 1
 #: the kinds of move in the log
@@ -226,10 +228,6 @@ KIND_HQ, KIND_CAR, KIND_AH = 1, 2, 4
 #: (HQs included), enemy HQs, enemy HQs with no other enemy unit
 H_RAIL, H_EZOC, H_ENEMY, H_ENEMY_HQ, H_HQ_ALONE = range(5)
 HEX_ROWS = 5
-#: the bits ``bits`` holds: the flags MOVED, USED_RAIL, RAIL_COUNTED; the statuses ENTRAINED,
-#: OUT_OF_COMMAND
-B_MOVED, B_USED_RAIL, B_RAIL_COUNTED, B_ENTRAINED, B_OUT_OF_COMMAND = range(5)
-BITS = 5
 #: the columns of a log row: the decision, how many options it had, the option drawn, the
 #: unit (-1 for "no more moves"); for an action its kind, the hex it ends in, and the
 #: Movement Points spent (a move, entraining) or where its path starts in ``paths`` (rail)
@@ -296,8 +294,7 @@ def gwe_roster(units, unit_step, unit_status, flags, values, tcr, stacking, kind
 
 def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, roster, done,
                      hexes, threats, own_combat, current, side, rate, capacity, rail_used,
-                     unit_cell, unit_status, hex_last, flags, spent, rail_hexes, bits, log,
-                     paths):
+                     unit_cell, unit_status, hex_last, flags, spent, rail_hexes, log, paths):
     """Play a Movement Segment of The Great War in the East for a player who picks at random,
     until the segment ends or the engine must act.
 
@@ -344,9 +341,8 @@ def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, 
     rail_used : int16[2]
         The Stacking Points counted toward Rail Capacity this phase, per side.
     unit_cell, unit_status, hex_last, flags, spent, rail_hexes : the game's arrays (``spent``
-        is ``mp_spent``), changed as units act.
-    bits : int32[BITS]
-        The flag and status bits (``B_MOVED`` ...).
+        is ``mp_spent``), changed as units act: the flags ``GweFlag.MOVED``, ``USED_RAIL`` and
+        ``RAIL_COUNTED``, the statuses ``Status.ENTRAINED`` and ``OUT_OF_COMMAND``.
     log : int32[r, GWE_LOG_COLUMNS]
         One row per decision drawn (see ``GWE_LOG_COLUMNS``).
     paths : int32[p]
@@ -359,7 +355,8 @@ def gwe_random_moves(rng, ws, tables, rail_table, limits, track_used, track_on, 
         under way (-1 for none), and the entries of ``paths`` written.
     """
     nb = ws.neighbors
-    moved, used_rail, counted_bit, entrained_bit, ooc_bit = (int(b) for b in bits)
+    moved, used_rail, counted_bit = GweFlag.MOVED, GweFlag.USED_RAIL, GweFlag.RAIL_COUNTED
+    entrained_bit, ooc_bit = Status.ENTRAINED, Status.OUT_OF_COMMAND
     units = [int(r[R_UNIT]) for r in roster]
     at = units.index(current) if current in units else -1
     if current >= 0 and (at < 0 or roster[at][R_TRAITS] & T_HANDOVER):
@@ -528,7 +525,7 @@ class AttackPosition:
         of the hex alone; a force's is the sum over its hexes), and the hexes holding only
         cavalry, depots and HQs, with no fortress (12.21).
     ratios, row_len : int32[r, c, 2], int32[r]
-        Each CRT odds row's ``(attack, defense)`` ratios (``combat.crt_ratios``) and how many.
+        Each CRT odds row's ``(attack, defense)`` ratios (``GweData.crt.ratios``) and how many.
     row_of_tcr : int32[t]
         The row of a force whose worst TCR is the index (-1 for none); ``joint_row`` the
         row of German and Austro-Hungarian units together (17.0), whose nationality codes

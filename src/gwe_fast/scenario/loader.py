@@ -7,6 +7,7 @@ problems of a scenario at once; ``load_scenario`` raises ``ScenarioError`` with 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -991,7 +992,15 @@ def _build(key: str, path: Path | None, parts: dict, options, impl, faults: list
         initial_vp=vp_total, option_specs=MappingProxyType(specs),
         options=MappingProxyType(values), data_hash=_hash(raws), options_hash=_hash(values),
         raw=MappingProxyType(raws), history=history)
+    compile_data = _CORE_TABLES.get(game)
+    if compile_data is not None:
+        object.__setattr__(scenario, "core", importlib.import_module(compile_data).compile_data(
+            scenario))
     return scenario, []
+
+
+#: the module whose ``compile_data(scenario)`` builds each game's one record of tables
+_CORE_TABLES = {"gwe": "gwe_fast.games.gwe.data", "kb": "gwe_fast.games.kb.data"}
 
 
 def _rebuild_map(m: HexMap, impl: str) -> HexMap:

@@ -128,6 +128,9 @@ class Scenario:
     #: what happened in the real campaign (``[history]``), None when the file has none; it
     #: does not affect play and is not part of ``data_hash``
     history: History | None = field(default=None, repr=False)
+    #: the game's tables compiled once at load, one frozen record (``games.gwe.data.GweData``,
+    #: ``games.kb.data.KbData``); the engines, kernels and policies read their tables there
+    core: Any = field(default=None, repr=False)
 
     @property
     def n_turns(self) -> int:

@@ -9,6 +9,7 @@ from gwe_fast import load_scenario, scenario_from_dicts
 from gwe_fast.enums import Side, Terrain
 from gwe_fast.games.gwe import combat, command
 from gwe_fast.games.gwe.command import NO_HQ
+from gwe_fast.games.gwe.data import compile_data
 from gwe_fast.games.gwe.game import Flag, GweGame
 from gwe_fast.policies.base import Policy
 from gwe_fast.state import Status
@@ -38,6 +39,10 @@ def gwe(units, allied=None, central=None, terrain_after=None, **kw):
     sc = position(units, **kw).scenario
     for t, hexes in (terrain_after or {}).items():
         sc.map.set_terrain(hexes, t)
+    if terrain_after:
+        # a terrain no Brusilov scenario may hold (a lake), set on the loaded map: the tables
+        # the loader compiled from the map must be compiled again from the changed one
+        object.__setattr__(sc, "core", compile_data(sc))
     return GweGame(sc, policies={0: allied or Script(), 1: central or Script()})
 
 

@@ -42,10 +42,10 @@ from types import SimpleNamespace
 import numpy as np
 
 from gwe_fast import dtypes
-from gwe_fast.enums import Feature, Hexside, Nationality, Side, Terrain, UnitType
+from gwe_fast.enums import Feature, Nationality, Side, UnitType
 from gwe_fast.games.gwe import command, panic
 from gwe_fast.games.gwe import units as gu
-from gwe_fast.games.gwe.data import PROHIBITED, gwe_data
+from gwe_fast.games.gwe.data import PROHIBITED, CombatTerrain, UnitLists, gwe_data
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.movement import ARMORED_CAR_BROKEN_DOWN
 from gwe_fast.games.gwe.supply import (
@@ -131,58 +131,9 @@ class Combat:
 
 # --- compiled terrain effects on combat (5.4) -------------------------------------------------
 
-@dataclass(frozen=True)
-class CombatTerrain:
-    """5.4's effects on combat as arrays: ``doubled[c]`` the doublings of a defender in hex
-    ``c`` by its terrain or city (a city replaces the terrain), ``trench[c]`` by a trench;
-    ``halved[c, d]`` attackers across that hexside are halved; ``die_exclusive`` /
-    ``die_any``: ``(mask[c, d], n)`` pairs, n added to the die when attacking exclusively /
-    at all across such hexsides; ``prohibited[c, d]`` no attack across."""
-
-    doubled: np.ndarray
-    trench: np.ndarray
-    halved: np.ndarray
-    die_exclusive: tuple
-    die_any: tuple
-    prohibited: np.ndarray
-
-
-_HEXSIDE_KINDS = {"minor_river": Hexside.MINOR_RIVER, "major_river": Hexside.MAJOR_RIVER,
-                  "ridge": Hexside.RIDGE, "blocked": Hexside.BLOCKED, "canal": Hexside.CANAL}
-
-
-def _codes(entry) -> list[str]:
-    c = (entry or {}).get("combat", "none")
-    return [c] if isinstance(c, str) else list(c)
-
-
-@lru_cache(maxsize=32)
 def combat_terrain(scenario: Scenario) -> CombatTerrain:
-    te = scenario.tables["terrain_effects"]
-    m = scenario.map
-    doubled = np.zeros(m.n_cells, dtype=np.int8)
-    for t in Terrain:
-        if "defender_doubled" in _codes(te.get(t.name.lower())):
-            doubled[m.terrain == t] += 1
-    city = (m.features & Feature.CITY).astype(bool)
-    doubled[city] = _codes(te.get("city")).count("defender_doubled")
-    trench = np.zeros(m.n_cells, dtype=np.int8)
-    tr = (m.features & (Feature.TRENCH_ALLIED | Feature.TRENCH_CENTRAL)).astype(bool)
-    trench[tr] = _codes(te.get("trench")).count("defender_doubled")
-    halved = np.zeros((m.n_cells, 6), dtype=bool)
-    prohibited = np.zeros((m.n_cells, 6), dtype=bool)
-    excl, anyx = [], []
-    for kind, bit in _HEXSIDE_KINDS.items():
-        mask = (m.hexsides & bit).astype(bool)
-        for code in _codes(te.get(kind)):
-            if code == "attacker_halved":
-                halved |= mask
-            elif code == "prohibited":
-                prohibited |= mask
-            elif code.startswith("die_plus_"):
-                n = int(code.split("_")[2])
-                (excl if code.endswith("_exclusively_across") else anyx).append((mask, n))
-    return CombatTerrain(doubled, trench, halved, tuple(excl), tuple(anyx), prohibited)
+    """5.4's effects on combat as arrays, compiled with the scenario (``GweData.combat``)."""
+    return gwe_data(scenario).combat
 
 
 # --- fortresses (11.0) --------------------------------------------------------------------------
@@ -656,76 +607,31 @@ def _hex_defense(game: GweGame, cell: int, attacker_side: int, context, near) ->
 
 # --- the CRT (8.4, 8.8, 17.0) ----------------------------------------------------------------
 
-@lru_cache(maxsize=32)
-def crt_ratios(scenario: Scenario) -> dict[str, tuple[tuple[int, int], ...]]:
-    """Each odds row of the CRT as ``(attack, defense)`` pairs, parsed once per scenario."""
-    return {row: tuple(tuple(int(x) for x in r.split("-")) for r in ratios)
-            for row, ratios in scenario.tables["crt"]["odds"].items()}
-
-
-@lru_cache(maxsize=32)
-def crt_arrays(scenario: Scenario) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """``(ratios, row_len, row_of_tcr, joint_row)``: the odds rows of ``crt_ratios`` as
-    ``int32[rows, columns, 2]`` with each row's length, the row ``crt_row`` gives a force
-    whose worst TCR is the index (-1 for none), and the joint Austro-German row (17.0)."""
-    rows = crt_ratios(scenario)
-    names = list(rows)
-    width = max(len(r) for r in rows.values())
-    ratios = np.zeros((len(names), width, 2), dtype=np.int32)
-    row_len = np.zeros(len(names), dtype=np.int32)
-    for i, name in enumerate(names):
-        row_len[i] = len(rows[name])
-        ratios[i, :len(rows[name])] = rows[name]
-    top = int(gwe_data(scenario).tcr.max()) + 1
-    row_of_tcr = np.array([next((i for i, name in enumerate(names) if str(t) in name[3:]), -1)
-                           for t in range(top)], dtype=np.int32)
-    joint = names.index(scenario.tables["tcr"]["joint_austro_german_crt_row"])
-    for a in (ratios, row_len, row_of_tcr):
-        a.flags.writeable = False
-    return ratios, row_len, row_of_tcr, joint
-
-
 def crt_row(game: GweGame, attackers) -> str:
     """The odds row: the attackers' TCR (8.8); Austro-Hungarian and German units attacking
     together use the row 17.0 names ("TCR 2 and 3"); any other mix the worst TCR."""
     f = unit_lists(game.scenario)
     fighters = [int(x) for x in attackers if f.utype[x] != _HQ] or [int(x) for x in attackers]
     nats = {f.nationality[x] for x in fighters}
-    rows, joint = _odds_rows(game.scenario)
+    crt = game.data.crt
     if _GERMAN in nats and _AUSTRO_HUNGARIAN in nats:
-        return joint
+        return crt.rows[crt.joint]
     t = max(f.tcr[x] for x in fighters)
-    row = rows.get(t)
+    row = crt.tcr_row[t]
     if row is None:
         raise KeyError(f"the CRT has no odds row for TCR {t}")
     return row
 
 
-@lru_cache(maxsize=32)
-def unit_lists(scenario: Scenario) -> SimpleNamespace:
-    """Each unit's ``utype``, ``nationality``, ``tcr``, printed ``n_steps`` and stacking
-    points ``sp`` as Python lists, made once per scenario: for code that reads a few units
-    at a time (``crt_row``, the policies' forces), where indexing numpy arrays costs more."""
-    u = scenario.units
-    return SimpleNamespace(utype=u.utype.tolist(), nationality=u.nationality.tolist(),
-                           tcr=[int(t) for t in gwe_data(scenario).tcr],
-                           n_steps=u.n_steps.tolist(), sp=u.stacking.tolist())
-
-
-@lru_cache(maxsize=32)
-def _odds_rows(scenario: Scenario) -> tuple[dict[int, str | None], str]:
-    """``crt_row``'s rows, made once: the row named for each TCR of the scenario's units (the
-    first whose name holds it), and the joint Austro-German row (17.0)."""
-    tables = scenario.tables
-    rows = {t: next((key for key in tables["crt"]["odds"] if str(t) in key[3:]), None)
-            for t in set(unit_lists(scenario).tcr)}
-    return rows, tables["tcr"]["joint_austro_german_crt_row"]
+def unit_lists(scenario: Scenario) -> UnitLists:
+    """Each unit's attributes as tuples, compiled with the scenario (``GweData.unit_lists``)."""
+    return gwe_data(scenario).unit_lists
 
 
 def odds_column(game: GweGame, row: str, attack: Fraction, defense: int) -> int:
     """The rightmost column of ``row`` whose ratio the odds reach, rounding in the
     defender's favour (8.4); -1 below the first column (8.8: no attack), the last above it."""
-    ratios = crt_ratios(game.scenario)[row]
+    ratios = game.data.crt.pairs[row]
     if defense <= 0:
         return len(ratios) - 1
     attack = Fraction(attack)
@@ -738,11 +644,8 @@ def odds_column(game: GweGame, row: str, attack: Fraction, defense: int) -> int:
 
 
 def crt_result(game: GweGame, die: int, column: int) -> tuple[str, str]:
-    crt = game.scenario.tables["crt"]
-    dice = list(crt["die"])
-    die = min(max(die, dice[0]), dice[-1])
-    a, d = crt["results"][dice.index(die)][column].split("/")
-    return a.strip(), d.strip()
+    """The printed results (attacker, defender) of a modified die on a column (8.8)."""
+    return game.data.crt.result(die, column)
 
 
 def die_modifier(game: GweGame, attackers, cells) -> int:
@@ -951,14 +854,15 @@ class _Position:
             vals = current_values(game)
             attack = unit_attacks(game, el, self.supplied[el], vals)
             ct = combat_terrain(sc)
-            ratios, row_len, row_of_tcr, joint = crt_arrays(sc)
+            crt = game.data.crt
             self._kernel = m.k.play.AttackPosition(
                 m.neighbors, ct.prohibited.view(np.uint8), ct.halved.view(np.uint8),
                 el.astype(np.int32), st.unit_cell[el].astype(np.int32), attack,
                 (u.utype[el] == _CAVALRY).view(np.uint8), u.nationality[el].astype(np.int32),
                 game.data.tcr[el].astype(np.int32), (u.utype[el] == _HQ).view(np.uint8),
-                self._defense, cavalry_full_hexes(game).view(np.uint8), ratios, row_len,
-                row_of_tcr, joint, int(Nationality.GERMAN), int(Nationality.AUSTRO_HUNGARIAN))
+                self._defense, cavalry_full_hexes(game).view(np.uint8), crt.ratios,
+                crt.row_len, crt.row_of_tcr, crt.joint, int(Nationality.GERMAN),
+                int(Nationality.AUSTRO_HUNGARIAN))
         return self._kernel
 
     def targets(self) -> list[int]:
@@ -1106,11 +1010,12 @@ def resolve_attack(game: GweGame, combat: Combat) -> Combat:
             st.unit_status[x] &= ~np.uint16(Status.ENTRAINED)
     combat.row = crt_row(game, attackers)
     combat.base_column = odds_column(game, combat.row, combat.attack, combat.defense)
-    n_cols = len(sc.tables["crt"]["odds"][combat.row])
+    crt = game.data.crt
+    n_cols = len(crt.pairs[combat.row])
     col = max(combat.base_column, 0) + combat.shift_right + armored_car_shift(game, attackers)
     col -= combat.shift_left
     combat.column = min(max(col, 0), n_cols - 1)
-    combat.odds = sc.tables["crt"]["odds"][combat.row][combat.column]
+    combat.odds = crt.labels[combat.row][combat.column]
     combat.die = game.roll("combat", f"8.4 {combat.odds}")
     combat.modified_die = combat.die + die_modifier(game, attackers, combat.cells)
     a_res, d_res = crt_result(game, combat.modified_die, combat.column)
@@ -1250,8 +1155,8 @@ def _standard_defender(game: GweGame, combat: Combat, stacks: list[Stack], code:
     if code == "E":
         option = "eliminate_all"
     else:
-        row = next(r for r in sc.tables["crt_options"]["defender"] if r["result"] == code)
-        option = game.ask("gwe.combat.option", enemy, list(row["options"]), result=code,
+        option = game.ask("gwe.combat.option", enemy, list(game.data.crt.defender_options[code]),
+                          result=code,
                           affected=affected, defender_cells=tuple(s.cell for s in stacks))
     combat.option = option
     half, whole, hexes = OPTION_EFFECTS[option]
@@ -1318,8 +1223,7 @@ def _attacker_result(game: GweGame, combat: Combat, attackers) -> None:
     if code == "-":
         return
     u = game.scenario.units
-    row = next(r for r in game.scenario.tables["crt_options"]["attacker"] if r["result"] == code)
-    _, whole, _ = OPTION_EFFECTS[row["options"][0]]
+    _, whole, _ = OPTION_EFFECTS[game.data.crt.attacker_options[code][0]]
     loss = combat.affected if whole else -(-combat.affected // 2)
     pool = [x for x in attackers if u.utype[x] != _HQ]
     allocate_losses(game, combat.side, pool, loss, "combat", "attacker")

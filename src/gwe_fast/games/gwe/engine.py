@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from gwe_fast import kernels
-from gwe_fast.enums import Nationality, Side, UnitType
+from gwe_fast.enums import GwePhase, Nationality, Side, UnitType
 from gwe_fast.game import picks_at_random
 from gwe_fast.games.gwe import movement, supply, units, victory
 from gwe_fast.games.gwe.data import gwe_data
@@ -29,7 +29,8 @@ _AUSTRO_HUNGARIAN = int(Nationality.AUSTRO_HUNGARIAN)
 _ARMORED_CAR = int(UnitType.ARMORED_CAR)
 _HQ = int(UnitType.HQ)
 
-MOVEMENT, WITHDRAWAL, COMBAT, REPLACEMENT = 1, 2, 3, 4
+MOVEMENT, WITHDRAWAL, COMBAT, REPLACEMENT = (
+    GwePhase.MOVEMENT, GwePhase.WITHDRAWAL, GwePhase.COMBAT, GwePhase.REPLACEMENT)
 PHASE_NAMES = {MOVEMENT: "movement", WITHDRAWAL: "withdrawal", COMBAT: "combat",
                REPLACEMENT: "replacement"}
 
@@ -234,8 +235,6 @@ def random_segment(game: GweGame, side: int) -> None:
     tables = np.empty((len(keys), m.n_cells, 6), dtype=np.int16)
     track_on = rail.track_limits_on(sc)
     limits = rail.line_limits(sc)[side]
-    bits = np.array([Flag.MOVED, Flag.USED_RAIL, Flag.RAIL_COUNTED, Status.ENTRAINED,
-                     Status.OUT_OF_COMMAND], dtype=np.int32)
     rate, capacity = rail.rail_rate(sc, side), rail.rail_capacity(sc, side)
     log = np.empty((8 * len(roster) + 16, play.GWE_LOG_COLUMNS), dtype=np.int32)
     paths = np.empty(4 * (rate + 2) * (len(roster) + 1), dtype=np.int32)
@@ -274,7 +273,7 @@ def random_segment(game: GweGame, side: int) -> None:
             rng, ws, tables, rail_table, limits, game.arr("track_used"), track_on, roster,
             done, hexes, threats, own_combat, current, side, rate, capacity,
             game.arr("rail_used"), st.unit_cell, st.unit_status, st.hex_last, flags, spent,
-            game.arr("rail_hexes"), bits, log, paths)
+            game.arr("rail_hexes"), log, paths)
         for decision, n, pick, unit, action, dest, extra in log[:rows].tolist():
             if decision == play.PICK:
                 if events is not None:

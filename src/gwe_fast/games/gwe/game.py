@@ -9,30 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from gwe_fast.enums import GweFlag as Flag  # noqa: F401  (re-exported: its home is enums)
 from gwe_fast.game import PlayedGame
 from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.policies.base import Policy
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State
-
-
-class Flag:
-    """Per-unit engine flags (the ``flags`` engine array), reset where their case says."""
-
-    MOVED = 1 << 0            #: moved (or entrained) in this Movement Phase (13.0 3)
-    USED_RAIL = 1 << 1        #: used rail movement this Movement Phase (5.34)
-    ATTACKED = 1 << 2         #: attacked in this Combat Phase (8.14)
-    DEFENDED = 1 << 3         #: was attacked in this Combat Phase (8.14)
-    RETREATED_IN = 1 << 4     #: retreated or withdrew into its hex this phase (8.66, 12.17)
-    IN_COMBAT_LAST_TURN = 1 << 5  #: attacked or defended since its last replacement phase (13.0 2)
-    PANICKED = 1 << 6         #: has been panicked (23.26: only once)
-    LIVING_OFF_LAND = 1 << 7  #: cavalry living off the land (19.4)
-    OUT_OF_RADIUS = 1 << 8    #: outside every friendly HQ's command radius (10.42, 10.43)
-    BROKEN_DOWN = 1 << 9      #: armored car broken down (24.42)
-    ADVANCED = 1 << 10        #: advanced after combat this phase: may not attack (8.73)
-    # 5.31, 14.22 (rail.py, reinforcements.py)
-    RAIL_COUNTED = 1 << 14    #: counted toward Rail Capacity this Movement Phase (5.31, 20.11)
-    ENTRY_BLOCKED = 1 << 15   #: reinforcement found its entry blocked: alternate hex next (14.22)
 
 
 # Engine arrays kept in State.extra: name -> (dtype, shape as a function of the scenario)

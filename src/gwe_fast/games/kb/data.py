@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -20,7 +19,7 @@ HEX_FEATURES = {"town": Feature.TOWN, "redoubt": Feature.REDOUBT,
                 "fieldwork": Feature.FIELDWORK, "wire": Feature.WIRE}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KbData:
     """Arrays derived from a scenario's map, counters and tables.
 
@@ -54,11 +53,20 @@ class KbData:
 
 
 def kb_data(scenario: Scenario) -> KbData:
-    return _compile(scenario)
+    """The compiled tables of a Kaiser's Battle scenario (``Scenario.core``, which the loader
+    built)."""
+    core = scenario.core
+    if type(core) is not KbData:
+        if scenario.game != "kb":
+            raise ValueError(f"scenario {scenario.key} is a {scenario.game!r} game, not 'kb'")
+        raise ValueError(f"scenario {scenario.key} has no compiled tables: load it with "
+                         f"gwe_fast.load_scenario")
+    return core
 
 
-@lru_cache(maxsize=32)
-def _compile(scenario: Scenario) -> KbData:
+def compile_data(scenario: Scenario) -> KbData:
+    """The tables of a Kaiser's Battle scenario, derived from its map, counters and text
+    tables; the loader calls this once (``Scenario.core``)."""
     m, u, tables = scenario.map, scenario.units, scenario.tables
     te = tables["terrain_effects"]
     n = m.n_cells

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from gwe_fast import kernels
-from gwe_fast.enums import Side, UnitType
+from gwe_fast.enums import KbPhase, Side, UnitType
 from gwe_fast.game import picks_at_random
 from gwe_fast.games import GameResult
 from gwe_fast.games.kb import movement, units, victory
@@ -25,7 +25,10 @@ _CENTRAL = int(Side.CENTRAL)
 _HQ = int(UnitType.HQ)
 
 (WEATHER_STAGE, AIR_STAGE, REINFORCEMENT_STAGE, ARTILLERY_STAGE, GERMAN_BREAKDOWN,
- GERMAN_MOVEMENT, GERMAN_COMBAT, ALLIED_MOVEMENT, ALLIED_COMBAT, TERMINAL) = range(1, 11)
+ GERMAN_MOVEMENT, GERMAN_COMBAT, ALLIED_MOVEMENT, ALLIED_COMBAT, TERMINAL) = (
+    KbPhase.WEATHER_STAGE, KbPhase.AIR_STAGE, KbPhase.REINFORCEMENT_STAGE, KbPhase.ARTILLERY_STAGE,
+    KbPhase.GERMAN_BREAKDOWN, KbPhase.GERMAN_MOVEMENT, KbPhase.GERMAN_COMBAT,
+    KbPhase.ALLIED_MOVEMENT, KbPhase.ALLIED_COMBAT, KbPhase.TERMINAL)
 PHASE_NAMES = {WEATHER_STAGE: "weather", AIR_STAGE: "air", REINFORCEMENT_STAGE: "reinforcement",
                ARTILLERY_STAGE: "artillery", GERMAN_BREAKDOWN: "german_breakdown",
                GERMAN_MOVEMENT: "german_movement", GERMAN_COMBAT: "german_combat",

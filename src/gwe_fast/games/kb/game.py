@@ -8,25 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from gwe_fast.enums import KbFlag as Flag  # noqa: F401  (re-exported: its home is enums)
 from gwe_fast.game import PlayedGame
 from gwe_fast.games.kb.data import kb_data
 from gwe_fast.policies.base import Policy
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import State
-
-
-class Flag:
-    """Per-unit engine flags (the ``flags`` engine array), reset where their case says."""
-
-    MOVED = 1 << 0          #: moved in this Movement Phase (5.11: one segment only)
-    ATTACKED = 1 << 1       #: attacked in this Combat Phase (8.14)
-    DEFENDED = 1 << 2       #: was attacked in this Combat Phase (8.14)
-    ADVANCED = 1 << 3       #: advanced adjacent to the enemy: no further combat (8.87)
-    NO_MOVE = 1 << 4        #: may not move in this Game-Turn's Movement Phase (13.12, 17.1)
-    ARRIVED = 1 << 5        #: placed this Game-Turn as a reinforcement (15.15, 15.16, 17.14)
-    SERVICE = 1 << 6        #: a British battalion turned to its service-company face (15.22)
-    FROM_DIVISION = 1 << 7  #: a replacement unit that is a division's third step (8.5, 20.14)
-    OPENING = 1 << 8        #: a German unit in a trench hex at the start of Game-Turn 1 (17.11)
 
 
 # Artillery missions, in the order of the ``arty_spent`` array.

@@ -38,6 +38,7 @@ import numpy as np
 
 from gwe_fast.enums import UnitType
 from gwe_fast.games.gwe import combat, command, movement, supply
+from gwe_fast.games.gwe.data import DIE_FACES
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.zoc import on_map
 from gwe_fast.policies.gwe import scoring
@@ -96,7 +97,7 @@ class PositionMap:
         ratio = float(mine_att) / max(float(self.vals[self.enemy_units, 0].clip(0).sum()), 1.0)
         self.pull = float(p.aggression) * min(1.0, max(0.0, 2.0 * (ratio - 0.75)))
         self.enemy_row = (combat.crt_row(view, self.enemy_units.tolist())
-                          if self.enemy_units.size else next(iter(self.table.odds)))
+                          if self.enemy_units.size else self.table.rows[0])
         self.exposure_per_step = self._exposure_table()
         self.mult = _terrain_multiplier(sc)
         self.supplied = supply.supplied_cells(sc, st, self.side)
@@ -109,7 +110,7 @@ class PositionMap:
         # for the policy kernels (scoring.kernel): each enemy hex's defence and expectation
         # per column once it has been priced as a target, and the kernels with this map's
         # arrays bound (flags as uint8; the own arrays set at every refresh)
-        self.need = np.array([a / b for a, b in self.table.odds[self.enemy_row]])
+        self.need = np.array([a / b for a, b in self.table.pairs[self.enemy_row]])
         self.tgt_known = np.zeros(self.n, dtype=np.uint8)
         self.tgt_def = np.zeros(self.n)
         self.tgt_ev = np.zeros((self.n, self.table.n_cols))
@@ -329,7 +330,8 @@ class PositionMap:
         ``steps`` in ``cells``."""
         d = np.maximum(defence * self.mult[cells], 0.5)
         ratio = self.threat[cells] / d
-        col = self.table.columns(self.enemy_row, ratio)
+        # the odds column of each ratio (8.4), in floats with the policies' tolerance
+        col = np.searchsorted(self.need, np.asarray(ratio, dtype=float) + 1e-9, side="right") - 1
         col = np.minimum(col, self.table.n_cols - 1)
         g = np.where(col >= 0, self.exposure_per_step[np.maximum(col, 0)], 0.0)
         return g * steps
@@ -360,7 +362,7 @@ class PositionMap:
         hit = self._rows.get(unit)
         if hit is None:
             row = combat.crt_row(self.view, [unit])
-            hit = self._rows[unit] = (row, np.array(self.table.odds[row], dtype=float))
+            hit = self._rows[unit] = (row, np.array(self.table.pairs[row], dtype=float))
         return hit
 
     def scores(self, unit: int, cells, may_attack: bool = True) -> np.ndarray:
@@ -483,7 +485,7 @@ def command_plan(view, side: int, for_combat: bool, w: scoring.Weights) -> dict[
             else np.full(sc.map.n_cells, 99))
     vals = combat.current_values(view)
     tcr = view.data.tcr
-    fail = tcr[mine].astype(float) / len(scoring.DIE_FACES)
+    fail = tcr[mine].astype(float) / len(DIE_FACES)
     near = dist[st.unit_cell[mine]] <= 1
     if for_combat:
         stake = np.where(near, vals[mine, 0].astype(float) + 1.0, 0.0)

@@ -7,7 +7,8 @@ for a hex given up, ``town`` for a valued town taken or lost. A decision's score
 expected change of that currency.
 
 * ``crt(scenario)``: the combat results table (8.8), its options (8.9) and the chance of every
-  result on each column for a six-sided die plus a modifier, compiled once per scenario.
+  result on each column for a six-sided die plus a modifier: the scenario's one compiled
+  table (``games.gwe.data.CrtTable``), which the engine and the kernels read too.
 * ``Force``: the units on one side of a combat as arrays (steps left, printed steps,
   stacking points), with what decides its fate (surrounded, can it retreat one or two hexes).
 * ``loss_value`` / ``cheapest_steps``: what losing ``k`` steps costs a force when its owner
@@ -50,13 +51,12 @@ import numpy as np
 
 from gwe_fast.enums import Feature, Side, UnitType
 from gwe_fast.games.gwe import combat, command, retreat, supply
+from gwe_fast.games.gwe.data import CrtTable, gwe_data
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.units import steps_left
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import Status
 
-#: The engine's dice are six-sided (gwe_fast.dice.DiceStream.roll gives 1..6).
-DIE_FACES = tuple(range(1, 7))
 _HQ = int(UnitType.HQ)
 _FORTRESS = int(Feature.FORTRESS)
 _OUT_OF_COMMAND = int(Status.OUT_OF_COMMAND)
@@ -102,73 +102,9 @@ class Weights:
 
 # --- the tables -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Crt:
-    """The CRT (8.8) with its options (8.9), compiled from ``tables.toml``."""
-
-    die: tuple[int, ...]
-    results: tuple[tuple[tuple[str, str], ...], ...]      # [die row][column] -> (att, def)
-    odds: dict
-    n_cols: int
-    defender_options: dict
-    attacker_options: dict
-    _faces: dict = field(default_factory=dict, compare=False, repr=False)
-
-    def result(self, die: int, column: int) -> tuple[str, str]:
-        """The result of a modified die on a column, clamped to the table as the engine does."""
-        die = min(max(die, self.die[0]), self.die[-1])
-        return self.results[self.die.index(die)][column]
-
-    def faces(self, column: int, modifier: int = 0) -> list[tuple[float, str, str]]:
-        """``(probability, attacker code, defender code)`` of every die face, same results
-        merged."""
-        key = (column, modifier)
-        hit = self._faces.get(key)
-        if hit is None:
-            acc: dict[tuple[str, str], float] = {}
-            for f in DIE_FACES:
-                r = self.result(f + modifier, column)
-                acc[r] = acc.get(r, 0.0) + 1.0 / len(DIE_FACES)
-            hit = self._faces[key] = [(p, a, d) for (a, d), p in acc.items()]
-        return hit
-
-    def column(self, row: str, attack: float, defense: float) -> int:
-        """The odds column of a ratio (rounded in the defender's favour, 8.4); -1 below the
-        first column."""
-        if defense <= 0:
-            return self.n_cols - 1
-        col = -1
-        for i, (a, b) in enumerate(self.odds[row]):
-            if attack * b >= defense * a - 1e-9:
-                col = i
-        return col
-
-    def column_array(self, row: str, attack: np.ndarray, defense: np.ndarray) -> np.ndarray:
-        """``column`` for arrays of attack and defense strengths, element by element (the
-        same comparison, so the same columns)."""
-        ab = np.array(self.odds[row], dtype=float)
-        attack = np.asarray(attack, dtype=float)[:, None]
-        defense = np.asarray(defense, dtype=float)[:, None]
-        reach = attack * ab[None, :, 1] >= defense * ab[None, :, 0] - 1e-9
-        return np.where(defense[:, 0] <= 0, self.n_cols - 1, reach.sum(axis=1) - 1)
-
-    def columns(self, row: str, ratio: np.ndarray) -> np.ndarray:
-        """``column`` for an array of attack/defense ratios (vectorised)."""
-        need = np.array([a / b for a, b in self.odds[row]])
-        return np.searchsorted(need, np.asarray(ratio, dtype=float) + 1e-9, side="right") - 1
-
-
-@lru_cache(maxsize=32)
-def crt(scenario: Scenario) -> Crt:
-    t = scenario.tables["crt"]
-    results = tuple(tuple(tuple(x.strip() for x in code.split("/")) for code in row)
-                    for row in t["results"])
-    odds = {k: tuple(tuple(int(x) for x in r.split("-")) for r in v) for k, v in t["odds"].items()}
-    opts = scenario.tables["crt_options"]
-    return Crt(die=tuple(int(d) for d in t["die"]), results=results, odds=odds,
-               n_cols=len(results[0]),
-               defender_options={r["result"]: tuple(r["options"]) for r in opts["defender"]},
-               attacker_options={r["result"]: r["options"][0] for r in opts["attacker"]})
+def crt(scenario: Scenario) -> CrtTable:
+    """The scenario's combat results table, compiled once with it (``GweData.crt``)."""
+    return gwe_data(scenario).crt
 
 
 @dataclass(frozen=True)
@@ -347,7 +283,7 @@ def option_outcome(option: str, defender: Force, affected: int, hex_value: float
 
 
 def defender_choice(code: str, defender: Force, affected: int, hex_value: float,
-                    w: Weights, vp: VpValues, table: Crt) -> OptionOutcome:
+                    w: Weights, vp: VpValues, table: CrtTable) -> OptionOutcome:
     """The cheapest option of 8.9 for a defender result (``E`` eliminates)."""
     if code == "-":
         return OptionOutcome("", 0.0, 0.0, 0.0, False)
@@ -382,7 +318,7 @@ _MEMO_SIZE = 200_000
 _RESULTS: dict = {}
 
 
-def expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
+def expected_attack(table: CrtTable, column: int, attacker: Force, defender: Force,
                     w: Weights, vp: VpValues, modifier: int = 0, attacker_penalty: bool = False,
                     defender_penalty: bool = False, hex_value: float = 0.0,
                     advance_value: float = 0.0) -> Expected:
@@ -405,7 +341,7 @@ def expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
     return hit[2]
 
 
-def _expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
+def _expected_attack(table: CrtTable, column: int, attacker: Force, defender: Force,
                      w: Weights, vp: VpValues, modifier: int, attacker_penalty: bool,
                      defender_penalty: bool, hex_value: float,
                      advance_value: float) -> Expected:
@@ -441,7 +377,7 @@ def _expected_attack(table: Crt, column: int, attacker: Force, defender: Force,
         if hit is None:
             a_loss = 0
             if a != "-":
-                whole = table.attacker_options[a] == "lose_all_affected_steps"
+                whole = table.attacker_options[a][0] == "lose_all_affected_steps"
                 a_loss = affected if whole else -(-affected // 2)
             taken, a_cost = cheapest_steps(attacker, a_loss, w, vp)
             hit = memo[key] = (table, vp, (float(sum(taken)), a_cost,
@@ -475,6 +411,7 @@ class Snapshot:
         sc = game.scenario
         self._k = kernel(sc)
         self._terrain = _packed_terrain(sc)
+        self._crt = crt(sc)
 
     def _get(self, key, make):
         v = self._cache.get(key)
@@ -571,7 +508,7 @@ class Snapshot:
             mult = combat.artillery_multiplier(g)
         row = self.row(attackers)
         column, modifier, attack2 = self.judge(side).judge(
-            attackers, cells, self.defense(cells, side, defense_depot), self._terrain.ratios[row],
+            attackers, cells, self.defense(cells, side, defense_depot), self._crt.row_ratios[row],
             near, mult)
         return column, modifier, attack2, row
 
@@ -722,12 +659,11 @@ def _unit_attacks(game, side: int, supplied, vals) -> np.ndarray:
 @dataclass(frozen=True)
 class PackedTerrain:
     """What the attack kernels read of a scenario, packed once: cavalry units, hexsides that
-    halve attackers (5.4), each odds row's ratios as ``int64[k, 2]``, the hexsides that add
-    to the die (5.4)."""
+    halve attackers (5.4), the hexsides that add to the die (5.4). (The odds rows are the
+    CRT's: ``CrtTable.row_ratios``.)"""
 
     is_cav: np.ndarray
     halved: np.ndarray
-    ratios: dict
     #: the die modifiers of 5.4 as ``AttackJudge`` takes them: hexside masks
     #: ``uint8[k, n_cells, 6]``, what each adds ``int64[k]``, and ``uint8[k]``: 1 when it
     #: counts only if every attacker crosses such a hexside, 0 when any does
@@ -738,7 +674,7 @@ class PackedTerrain:
 
 @lru_cache(maxsize=32)
 def _packed_terrain(scenario: Scenario) -> PackedTerrain:
-    from gwe_fast.games.gwe.combat import combat_terrain, crt_ratios
+    from gwe_fast.games.gwe.combat import combat_terrain
 
     ct = combat_terrain(scenario)
     die = [(m, n, 1) for m, n in ct.die_exclusive] + [(m, n, 0) for m, n in ct.die_any]
@@ -746,8 +682,6 @@ def _packed_terrain(scenario: Scenario) -> PackedTerrain:
     return PackedTerrain(
         is_cav=(scenario.units.utype == int(UnitType.CAVALRY)).astype(np.uint8),
         halved=np.ascontiguousarray(ct.halved).view(np.uint8),
-        ratios={row: np.array(r, dtype=np.int64).reshape(-1, 2)
-                for row, r in crt_ratios(scenario).items()},
         die_masks=np.ascontiguousarray(
             np.array([np.asarray(m, dtype=bool) for m, _, _ in die], dtype=np.uint8)
             .reshape(len(die), n_cells, 6)),
