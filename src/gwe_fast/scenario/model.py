@@ -136,6 +136,15 @@ class Scenario:
     def n_turns(self) -> int:
         return self.last_turn - self.first_turn + 1
 
+    def compiled(self, game: str, kind: type) -> Any:
+        """``core``, the tables compiled at load, checked to be ``kind`` for ``game``."""
+        if type(self.core) is not kind:
+            if self.game != game:
+                raise ValueError(f"scenario {self.key} is a {self.game!r} game, not {game!r}")
+            raise ValueError(f"scenario {self.key} has no compiled tables: load it with "
+                             f"gwe_fast.load_scenario")
+        return self.core
+
     def describe(self) -> str:
         """One line: key, name, turns and the size of the order of battle."""
         return (f"{self.key}: {self.name} (game {self.game}, turns {self.first_turn}-"

@@ -302,13 +302,7 @@ def compile_data(scenario: Scenario) -> GweData:
 def gwe_data(scenario: Scenario) -> GweData:
     """The compiled tables of a Great War in the East scenario (``Scenario.core``, which the
     loader built)."""
-    core = scenario.core
-    if type(core) is not GweData:
-        if scenario.game != "gwe":
-            raise ValueError(f"scenario {scenario.key} is a {scenario.game!r} game, not 'gwe'")
-        raise ValueError(f"scenario {scenario.key} has no compiled tables: load it with "
-                         f"gwe_fast.load_scenario")
-    return core
+    return scenario.compiled("gwe", GweData)
 
 
 def exerts_zoc(scenario: Scenario) -> np.ndarray:

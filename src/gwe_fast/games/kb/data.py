@@ -55,13 +55,7 @@ class KbData:
 def kb_data(scenario: Scenario) -> KbData:
     """The compiled tables of a Kaiser's Battle scenario (``Scenario.core``, which the loader
     built)."""
-    core = scenario.core
-    if type(core) is not KbData:
-        if scenario.game != "kb":
-            raise ValueError(f"scenario {scenario.key} is a {scenario.game!r} game, not 'kb'")
-        raise ValueError(f"scenario {scenario.key} has no compiled tables: load it with "
-                         f"gwe_fast.load_scenario")
-    return core
+    return scenario.compiled("kb", KbData)
 
 
 def compile_data(scenario: Scenario) -> KbData:
