@@ -1,5 +1,5 @@
 # The turn loop of The Guns of August as a resumable C state machine (engine.pyx).
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from gwe_fast._core.goa.rules cimport Facts
 from gwe_fast._core.goa.tables cimport CoreTables, GoaS, GoaT
@@ -115,8 +115,14 @@ cdef struct Core:
     # the lookahead policy's parameters, per side (lookahead.pyx: set_params)
     int look_horizon[2]           # months played on after the decision's month
     int look_samples[2]           # play-outs of each option, each on its own dice
+    int look_max_samples[2]       # ... at most, where a gain is seen but not yet confirmed
     int look_max_options[2]       # options weighed at most (the play-out level's pick among them)
     int look_playout[2]           # the level that plays both sides in the play-outs
+    double look_margin[2]         # the mean gain over the play-out level's pick another
+                                  #   option must show to be played instead
+    double look_confidence[2]     # ... and in standard errors of the paired gains
+    int look_value[2]             # what a play-out's end is worth: VALUE_POSITION or VALUE_VP
+    uint32_t look_kinds[2]        # the decision kinds it weighs, a bit per kind (of STRATEGIC)
 
 
 cdef enum:

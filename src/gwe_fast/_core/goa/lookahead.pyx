@@ -9,15 +9,24 @@ level, never the lookahead itself) plays both sides for the rest of the month an
 play-out of an option has its own dice, and the options share them (common random numbers):
 play-out ``j`` of every option starts from the same dice and policy streams, drawn once per
 decision from the side's own policy stream (``Core.pol``), never from the game's dice. The
-end position is scored for the side by ``position_value``; the best mean wins, the first
-option (the lowest index) on a tie, so an option that changes nothing loses to the option
-before it. Every other decision of the side is answered as the play-out level answers it.
+end position is worth ``end_value`` to the side: the VP margin the game scores (``VALUE_VP``:
+the objective cities the Central Powers hold, to them, and minus that to the Allies), or the
+broader ``position_value`` (``VALUE_POSITION``, below), which a short horizon needs.
+
+**Which option is played.** The play-out level's own pick is weighed first and is played
+unless another option beats it on the same dice: the mean of its paired gains (its play-out
+``j`` less the pick's play-out ``j``) must be the largest, above ``look_margin``, and more than
+``look_confidence`` standard errors of those gains. Picking the best of a few noisy means
+favours the luckiest option (the winner's curse); the paired test keeps the play-out level's
+choice where the play-outs cannot tell the options apart, so that the lookahead is its play-out
+level improved where the evidence says so. Every other decision of the side is answered as the
+play-out level answers it.
 
 Options weighed: all of them when there are at most ``look_max_options``, else the play-out
-level's own pick and ``look_max_options - 1`` others drawn from the policy stream, weighed in
-the order of their indices. Play-outs call no Python and never look ahead again (their levels
-are the play-out level's), so a decision costs at most ``look_max_options x look_samples``
-play-outs of ``look_horizon`` months and a bit.
+level's pick and ``look_max_options - 1`` others drawn from the policy stream, the others
+weighed in the order of their indices. Play-outs call no Python and never look ahead again
+(their levels are the play-out level's), so a decision costs at most ``look_max_options x
+look_samples`` play-outs of ``look_horizon`` months and a bit.
 
 **The strategic kinds** (``STRATEGIC``): the decisions a belligerent takes once a month or
 once a war and whose worth shows only months later, in the position the play-out reaches:
@@ -72,7 +81,7 @@ Examples
 """
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from gwe_fast._core.goa.codes cimport *
@@ -90,6 +99,12 @@ LOOKAHEAD = 4
 
 cdef enum:
     LEVEL = 4
+    VALUE_POSITION = 0
+    VALUE_VP = 1
+
+#: what a play-out's end is worth (``set_params(value=)``): ``position_value``, or the VP
+#: margin the game scores
+VALUES = {"position": VALUE_POSITION, "vp": VALUE_VP}
 
 # the weights of position_value (the module's docstring says why each)
 cdef double V_RESULT = 100.0
@@ -112,20 +127,19 @@ WEIGHTS = {"result": V_RESULT, "objective": V_OBJECTIVE, "entry": V_ENTRY,
            "demoralized": V_DEMORALIZED, "strength": V_STRENGTH, "supply": V_SUPPLY,
            "colony": V_COLONY, "lean": V_LEAN}
 
-cdef bint IS_STRATEGIC[N_KINDS]
-for _k in range(N_KINDS):
-    IS_STRATEGIC[_k] = False
-for _k in (K_TRADE, K_GIFT, K_INVADE, K_ECONOMY, K_CONSCRIPTION, K_USW, K_LAND, K_SEND_SUPPLY,
-           K_SHIP, K_MARINES, K_GARRISON, K_ABYSSINIA):
-    IS_STRATEGIC[_k] = True
-
 #: the decision kinds the lookahead weighs by play-outs (``codes.Kind`` names, lower case)
 STRATEGIC = frozenset({"trade", "gift", "invade", "economy", "conscription", "usw", "land",
                        "send_supply", "ship", "marines", "garrison", "abyssinia"})
 
+#: each strategic kind's code (``codes.Kind``), for ``set_params(kinds=)``
+KIND_CODES = {"trade": K_TRADE, "gift": K_GIFT, "invade": K_INVADE, "economy": K_ECONOMY,
+              "conscription": K_CONSCRIPTION, "usw": K_USW, "land": K_LAND,
+              "send_supply": K_SEND_SUPPLY, "ship": K_SHIP, "marines": K_MARINES,
+              "garrison": K_GARRISON, "abyssinia": K_ABYSSINIA}
+
 #: the most of each parameter (``set_params``): a decision costs up to
 #: max_options x samples play-outs of horizon + 1 months
-MAX_HORIZON = 60
+MAX_HORIZON = 72
 MAX_SAMPLES = 256
 MAX_OPTIONS = 256
 
@@ -262,7 +276,7 @@ cdef int _forget_orders(Core* sc, int playout) noexcept nogil:
 
 
 cdef double _play_out(Core* sc, const Core* k, int side, int index, int playout, int end,
-                      uint64_t seed, bint* failed) noexcept nogil:
+                      int how, uint64_t seed, bint* failed) noexcept nogil:
     # the game of k, option `index` taken, played by the play-out level to the end of month
     # `end` (or of the game) on the streams of `seed`: the end position's value to `side`
     cdef int r
@@ -295,81 +309,164 @@ cdef double _play_out(Core* sc, const Core* k, int side, int index, int playout,
             continue
         failed[0] = True                          # a play-out level gave no valid answer
         return 0.0
-    return position_value(sc.t, &sc.s, side)
+    return end_value(sc.t, &sc.s, side, how)
+
+
+cdef double end_value(const GoaT* t, const GoaS* s, int side, int how) noexcept nogil:
+    # what a play-out's end position is worth to `side`: position_value, or the VP margin the
+    # game scores (the objective cities the Central Powers hold, to them; minus it to the Allies)
+    cdef int vp
+    if how == VALUE_VP:
+        vp = objectives_held(t, s, CENTRAL)
+        return <double>vp if side == CENTRAL else -<double>vp
+    return position_value(t, s, side)
+
+
+cdef inline bint _confirmed(double sum_d, double sum_dd, int n, double z) noexcept nogil:
+    # the mean of n paired gains is more than z standard errors above zero
+    cdef double mean = sum_d / n, var
+    if n < 2 or z <= 0.0:
+        return True
+    var = (sum_dd - n * mean * mean) / (n - 1)
+    return var <= 0.0 or mean * mean * n > z * z * var
 
 
 cdef int _weigh(Core* k, int side, int playout, int32_t* out_cands, double* out_totals,
-                int* out_m) noexcept nogil:
-    # the option picked (-1 on failure); with out_*, the options weighed, their play-outs'
-    # total values and how many (room for n_opts each)
-    cdef int n = k.n_opts, m, i, j, pick, tmp, best_i = -1
-    cdef int samples = k.look_samples[side], cap = k.look_max_options[side]
-    cdef int end = k.month + k.look_horizon[side]
-    cdef double total, best = -INFINITY
+                int32_t* out_counts, int* out_m) noexcept nogil:
+    # the option picked (-1 on failure); with out_*, the options weighed (the play-out
+    # level's pick first), their play-outs' total values, how many play-outs each and how
+    # many options (room for n_opts each)
+    cdef int n = k.n_opts, m, i, j, pick, tmp, best_i, want, top
+    cdef int cap = k.look_max_options[side], most = k.look_max_samples[side]
+    cdef int end = k.month + k.look_horizon[side], how = k.look_value[side]
+    cdef double v, d, mean, best_gain, top_gain
+    cdef double margin = k.look_margin[side], z = k.look_confidence[side]
     cdef bint failed = False
     cdef uint64_t base, mix
     cdef int32_t* cands
+    cdef int32_t* count                           # [m] play-outs made of each option
+    cdef bint* live                               # [m] still weighed
+    cdef double* vals                             # [m, most] each play-out's value
+    cdef double* sum_d                            # [m] its paired gains over the pick's
+    cdef double* sum_dd
     cdef Core* sc
-    if samples < 1 or cap < 1 or k.look_horizon[side] < 0:
+    if k.look_samples[side] < 1 or cap < 1 or k.look_horizon[side] < 0:
         return -1                                 # set_params was not called for this side
-    cands = <int32_t*>malloc(n * sizeof(int32_t))
-    if cands == NULL:
+    if most < k.look_samples[side]:
+        most = k.look_samples[side]
+    pick = level_choice(k, side, playout)
+    if pick < 0 or pick >= n:
         return -1
-    for i in range(n):
-        cands[i] = i
-    m = n
-    if n > cap:
-        # the play-out level's own pick, and cap - 1 others drawn without replacement
-        pick = level_choice(k, side, playout)
-        if pick < 0 or pick >= n:
-            free(cands)
-            return -1
+    if cap == 1 or n == 1:                        # nothing to weigh
+        if out_m != NULL:
+            out_m[0] = 1
+            out_cands[0] = pick
+            out_totals[0] = 0.0
+            out_counts[0] = 0
+        return pick
+    m = n if n < cap else cap
+    cands = <int32_t*>malloc(n * sizeof(int32_t))
+    count = <int32_t*>malloc(m * sizeof(int32_t))
+    live = <bint*>malloc(m * sizeof(bint))
+    vals = <double*>malloc(m * most * sizeof(double))
+    sum_d = <double*>malloc(m * sizeof(double))
+    sum_dd = <double*>malloc(m * sizeof(double))
+    sc = NULL
+    if cands == NULL or count == NULL or live == NULL or vals == NULL or sum_d == NULL \
+            or sum_dd == NULL:
+        best_i = -1
+        failed = True
+    else:
+        # the play-out level's pick first, then the others: all of them, or cap - 1 drawn
+        # without replacement; each in the order of their indices
+        for i in range(n):
+            cands[i] = i
         cands[0] = pick
         cands[pick] = 0
-        for i in range(1, cap):
-            j = i + below(&k.pol[side], n - i)
-            tmp = cands[i]
-            cands[i] = cands[j]
-            cands[j] = tmp
-        m = cap
-        if m == 1:                                # nothing to weigh
-            if out_m != NULL:
-                out_m[0] = 1
-                out_cands[0] = pick
-                out_totals[0] = 0.0
-            free(cands)
-            return pick
-        for i in range(1, m):                     # in the order of their indices
+        if n > cap:
+            for i in range(1, cap):
+                j = i + below(&k.pol[side], n - i)
+                tmp = cands[i]
+                cands[i] = cands[j]
+                cands[j] = tmp
+        for i in range(2, m):
             tmp = cands[i]
             j = i - 1
-            while j >= 0 and cands[j] > tmp:
+            while j >= 1 and cands[j] > tmp:
                 cands[j + 1] = cands[j]
                 j -= 1
             cands[j + 1] = tmp
-    base = sm_next(&k.pol[side])
-    sc = core_copy(k, False)
-    if sc == NULL:
-        free(cands)
-        return -1
-    for i in range(m):
-        total = 0.0
-        for j in range(samples):
-            mix = base ^ (<uint64_t>(j + 1) * 0xD1B54A32D192ED03ULL)
-            total += _play_out(sc, k, side, cands[i], playout, end, mix, &failed)
+        base = sm_next(&k.pol[side])
+        sc = core_copy(k, False)
+        failed = sc == NULL
+        best_i = pick
+    if not failed:
+        for i in range(m):
+            count[i] = 0
+            live[i] = True
+            sum_d[i] = 0.0
+            sum_dd[i] = 0.0
+        want = k.look_samples[side]
+        while True:
+            # play the live options (the pick among them) up to `want` play-outs each
+            for i in range(m):
+                if not live[i]:
+                    continue
+                for j in range(count[i], want):
+                    mix = base ^ (<uint64_t>(j + 1) * 0xD1B54A32D192ED03ULL)
+                    v = _play_out(sc, k, side, cands[i], playout, end, how, mix, &failed)
+                    if failed:
+                        break
+                    vals[i * most + j] = v
+                    if i > 0:
+                        d = v - vals[j]           # the same dice: a paired gain
+                        sum_d[i] += d
+                        sum_dd[i] += d * d
+                if failed:
+                    break
+                count[i] = want
             if failed:
                 break
-        if failed:
-            break
-        if out_m != NULL:
-            out_cands[i] = cands[i]
-            out_totals[i] = total
-        if total > best:
-            best = total
-            best_i = cands[i]
-    if out_m != NULL:
+            # An option stays weighed while its mean gain is above the margin. The one with
+            # the largest mean gain is played once it is confirmed (z standard errors); while
+            # it is not, the live options get more play-outs, up to `most`; then the confirmed
+            # option with the largest mean gain is played, or the pick.
+            best_i = pick                         # the confirmed one with the largest mean
+            best_gain = margin
+            top = -1                              # the live one with the largest mean
+            top_gain = margin
+            for i in range(1, m):
+                if not live[i]:
+                    continue
+                mean = sum_d[i] / count[i]
+                if mean <= margin:
+                    live[i] = False
+                    continue
+                if mean > top_gain:
+                    top_gain = mean
+                    top = i
+                if mean > best_gain and _confirmed(sum_d[i], sum_dd[i], count[i], z):
+                    best_gain = mean
+                    best_i = cands[i]
+            if top < 0 or best_i == cands[top] or want >= most:
+                break
+            want = 2 * want if 2 * want < most else most
+    if out_m != NULL and not failed:
         out_m[0] = m
-    core_free(sc)
+        for i in range(m):
+            out_cands[i] = cands[i]
+            out_counts[i] = count[i]
+            out_totals[i] = 0.0
+            for j in range(count[i]):
+                out_totals[i] += vals[i * most + j]
+    if sc != NULL:
+        core_free(sc)
     free(cands)
+    free(count)
+    free(live)
+    free(vals)
+    free(sum_d)
+    free(sum_dd)
     return -1 if failed else best_i
 
 
@@ -377,16 +474,17 @@ cdef int lookahead_choose(Core* k, int side) noexcept nogil:
     cdef int playout = k.look_playout[side]
     if playout == LEVEL or not level_known(playout):
         return -1                                 # never itself: no recursion
-    if k.kind < 0 or k.kind >= N_KINDS or not IS_STRATEGIC[k.kind]:
+    if k.kind < 0 or k.kind >= N_KINDS or not (k.look_kinds[side] >> k.kind) & 1:
         return level_choice(k, side, playout)
-    return _weigh(k, side, playout, NULL, NULL, NULL)
+    return _weigh(k, side, playout, NULL, NULL, NULL, NULL)
 
 
 def weigh(GoaCore core) -> tuple:
     """Weigh the options of the core's pending decision as the lookahead of its side would
-    (its parameters from ``set_params``): ``(the options weighed, as indices; the total value
-    of each one's play-outs; the index picked)``. It draws from the side's policy stream as
-    the lookahead does. For tests and for studying a decision."""
+    (its parameters from ``set_params``): ``(the options weighed, as indices, the play-out
+    level's pick first; the total value of each one's play-outs; how many play-outs each; the
+    index picked)``. It draws from the side's policy stream as the lookahead does. For tests
+    and for studying a decision."""
     cdef Core* k = &core.k
     cdef int side = k.side, n = k.n_opts, m = 0, pick
     if not k.pending or k.error:
@@ -396,29 +494,39 @@ def weigh(GoaCore core) -> tuple:
         raise RuntimeError(f"the lookahead of side {side} has no parameters (set_params)")
     cdef int32_t* cands = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
     cdef double* totals = <double*>malloc(max(n, 1) * sizeof(double))
-    if cands == NULL or totals == NULL:
+    cdef int32_t* counts = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+    if cands == NULL or totals == NULL or counts == NULL:
         free(cands)
         free(totals)
+        free(counts)
         raise MemoryError()
     try:
         k.pending = False                         # as inside ask(), where the policy is asked
-        pick = _weigh(k, side, playout, cands, totals, &m)
+        pick = _weigh(k, side, playout, cands, totals, counts, &m)
         k.pending = True
         if pick < 0:
             raise RuntimeError("a play-out failed (out of memory, or a play-out level gave "
                                "no valid answer)")
-        return [cands[i] for i in range(m)], [totals[i] for i in range(m)], pick
+        return ([cands[i] for i in range(m)], [totals[i] for i in range(m)],
+                [counts[i] for i in range(m)], pick)
     finally:
         free(cands)
         free(totals)
+        free(counts)
 
 
 def set_params(GoaCore core, int side, int horizon, int samples, int max_options,
-               int playout) -> None:
+               int playout, double margin=0.0, double confidence=0.0,
+               int value=VALUE_POSITION, int max_samples=0, kinds=None) -> None:
     """Give ``side`` of ``core`` the lookahead's parameters (``GoaLookaheadPolicy`` does it
     for a game): months played on after the decision's month, play-outs per option, options
-    weighed at most, and the level that plays the play-outs (``LEVEL_RANDOM`` or a compiled
-    ladder level, not ``LOOKAHEAD``)."""
+    weighed at most, the level that plays the play-outs (``LEVEL_RANDOM`` or a compiled
+    ladder level, not ``LOOKAHEAD``), the gain over that level's pick an option must show
+    (``margin``, in value units, and ``confidence``, in standard errors), what an end is
+    worth (``VALUES``) and the play-outs an option may get at most while its gain is not yet
+    confirmed (``max_samples``; 0 or less than ``samples``: ``samples``) and the strategic
+    kinds it weighs (``kinds``, names of ``STRATEGIC``; None: all of them; the play-out level
+    answers the others)."""
     if side != ALLIED and side != CENTRAL:
         raise ValueError(f"side must be 0 (Allied) or 1 (Central), not {side}")
     if not 0 <= horizon <= MAX_HORIZON:
@@ -430,10 +538,28 @@ def set_params(GoaCore core, int side, int horizon, int samples, int max_options
     if playout == LEVEL or not level_known(playout):
         raise ValueError(f"the play-out level must be the random policy or a compiled ladder "
                          f"level other than the lookahead's, not {playout}")
+    if not margin >= 0.0 or not confidence >= 0.0:
+        raise ValueError(f"margin and confidence must be at least 0, not {margin} and "
+                         f"{confidence}")
+    if not 0 <= max_samples <= MAX_SAMPLES:
+        raise ValueError(f"max_samples must be 0 .. {MAX_SAMPLES}, not {max_samples}")
+    if value not in (VALUE_POSITION, VALUE_VP):
+        raise ValueError(f"value must be one of {sorted(VALUES.values())}, not {value}")
+    cdef uint32_t mask = 0
+    for name in (STRATEGIC if kinds is None else kinds):
+        if name not in KIND_CODES:
+            raise ValueError(f"kinds must be strategic decision kinds "
+                             f"({', '.join(sorted(STRATEGIC))}), not {name!r}")
+        mask |= (<uint32_t>1) << <int>KIND_CODES[name]
     core.k.look_horizon[side] = horizon
     core.k.look_samples[side] = samples
+    core.k.look_max_samples[side] = max_samples if max_samples > samples else samples
     core.k.look_max_options[side] = max_options
     core.k.look_playout[side] = playout
+    core.k.look_margin[side] = margin
+    core.k.look_confidence[side] = confidence
+    core.k.look_value[side] = value
+    core.k.look_kinds[side] = mask
 
 
 if register_chooser(LOOKAHEAD, lookahead_choose) != 0:

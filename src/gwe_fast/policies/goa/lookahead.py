@@ -138,7 +138,9 @@ class GoaLookaheadPolicy(GoaPolicy):
     CORE_ONLY = ("the lookahead policy of The Guns of August plays only inside the compiled "
                  "core, not on the reference engine (GWE_FAST_GOA_ENGINE=reference) nor in a "
                  "game that records its decisions as events")
-    PARAMS = {"horizon": 6, "samples": 2, "max_options": 4, "playout": DEFAULT_PLAYOUT}
+    PARAMS = {"horizon": 6, "samples": 2, "max_options": 4, "playout": DEFAULT_PLAYOUT,
+              "margin": 0.0, "confidence": 0.0, "value": "position", "max_samples": 0,
+              "kinds": "all"}
 
     def __init__(self, **params: Any):
         super().__init__(**params)
@@ -148,7 +150,9 @@ class GoaLookaheadPolicy(GoaPolicy):
         for key, low, high, what in (("horizon", 0, lookahead.MAX_HORIZON, "months"),
                                      ("samples", 1, lookahead.MAX_SAMPLES,
                                       "play-outs per option"),
-                                     ("max_options", 1, lookahead.MAX_OPTIONS, "options")):
+                                     ("max_options", 1, lookahead.MAX_OPTIONS, "options"),
+                                     ("max_samples", 0, lookahead.MAX_SAMPLES,
+                                      "play-outs per option")):
             v = p[key]
             if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
                 raise TypeError(f"parameter {key} must be {low} .. {high} {what}, not {v!r}")
@@ -157,6 +161,19 @@ class GoaLookaheadPolicy(GoaPolicy):
             raise TypeError(f"parameter playout must be one of {', '.join(sorted(levels))} "
                             f"(a policy the compiled core plays), not {p['playout']!r}")
         self._playout = levels[p["playout"]]
+        for key in ("margin", "confidence"):
+            v = p[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+                raise TypeError(f"parameter {key} must be a number at least 0, not {v!r}")
+        kinds = p["kinds"]
+        self._kinds = None if kinds == "all" else kinds.split("+")
+        if not isinstance(kinds, str) or any(k not in lookahead.STRATEGIC
+                                             for k in self._kinds or ()):
+            raise TypeError(f"parameter kinds must be all or strategic decision kinds joined "
+                            f"by + ({'+'.join(sorted(lookahead.STRATEGIC))}), not {kinds!r}")
+        if p["value"] not in lookahead.VALUES:
+            raise TypeError(f"parameter value must be one of {', '.join(lookahead.VALUES)}, "
+                            f"not {p['value']!r}")
 
     def check_playable(self) -> None:
         """Refuse (TypeError, one sentence) when games play on the reference engine
@@ -180,8 +197,11 @@ class GoaLookaheadPolicy(GoaPolicy):
         from gwe_fast._core.goa.lookahead import set_params
 
         p = self.p
+        from gwe_fast._core.goa.lookahead import VALUES
+
         set_params(core, int(side), p["horizon"], p["samples"], p["max_options"],
-                   self._playout)
+                   self._playout, float(p["margin"]), float(p["confidence"]),
+                   VALUES[p["value"]], p["max_samples"], self._kinds)
 
     def choose(self, decision: Decision, game: Any, rng) -> int:
         raise RuntimeError(self.CORE_ONLY)
