@@ -429,8 +429,9 @@ cdef int _weigh(Core* k, int side, int playout, int32_t* out_cands, double* out_
                 break
             # An option stays weighed while its mean gain is above the margin. The one with
             # the largest mean gain is played once it is confirmed (z standard errors); while
-            # it is not, the live options get more play-outs, up to `most`; then the confirmed
-            # option with the largest mean gain is played, or the pick.
+            # it is not, but is promising (z / 2), the live options get more play-outs, up to
+            # `most`; then the confirmed option with the largest mean gain is played, or the
+            # pick.
             best_i = pick                         # the confirmed one with the largest mean
             best_gain = margin
             top = -1                              # the live one with the largest mean
@@ -448,7 +449,8 @@ cdef int _weigh(Core* k, int side, int playout, int32_t* out_cands, double* out_
                 if mean > best_gain and _confirmed(sum_d[i], sum_dd[i], count[i], z):
                     best_gain = mean
                     best_i = cands[i]
-            if top < 0 or best_i == cands[top] or want >= most:
+            if top < 0 or best_i == cands[top] or want >= most \
+                    or not _confirmed(sum_d[top], sum_dd[top], count[top], z / 2.0):
                 break
             want = 2 * want if 2 * want < most else most
     if out_m != NULL and not failed:
