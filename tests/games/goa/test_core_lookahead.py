@@ -53,7 +53,7 @@ def test_lookahead_answers_inside_the_core_the_same_game_for_a_seed(sc):
     assert a.policy_streams[ALLIED].state == b.policy_streams[ALLIED].state
     core = GoaCore(sc.goa, seed=5, game_index=1, levels=(LOOKAHEAD, LOOKAHEAD))
     for side in (ALLIED, CENTRAL):
-        set_params(core, side, 1, 2, 3, GREEDY)         # the policy's default play-out
+        set_params(core, side, 1, 2, 3, GREEDY, 0.0, 1.0, VALUES["vp"])   # its defaults
     assert core.run() == RUN_OVER
     assert core.decisions_in_c == core.decisions > 0
     assert bytes(core.buffer) == bytes(a.state.buffer)       # GoaGame plays the same game

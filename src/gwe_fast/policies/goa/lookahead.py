@@ -3,16 +3,22 @@ the game on from every option, inside the compiled core (``_core/goa/lookahead.p
 
 At a decision of its side of a strategic kind (the roll trade, gifts, invasions, economic
 mobilization and conscription, unrestricted submarine warfare, land orders, supply and land
-units by sea, marines, garrisons, Abyssinia: ``STRATEGIC``) the core copies the game once per
-option and play-out, takes the option and lets the ``playout`` policy play both sides for the
-rest of the month and ``horizon`` months more (or to the end of the war), ``samples`` times
-on different dice, the same dice for every option; it picks the option whose end positions
-are worth most to its side on average (``WEIGHTS``: the war decided, objective cities,
-belligerents and conquered countries, cities lost, morale results, land strength and supply,
-colonies, the lean of the neutrals' entry rolls), the first on a tie. When there are more than ``max_options`` options it weighs
-the play-out policy's own pick and ``max_options - 1`` others drawn at random. Every other
-decision is the play-out policy's. Its random draws come from the side's own policy stream,
-so a game is the same for the same seed.
+units by sea, marines, garrisons, Abyssinia: ``STRATEGIC``, or the ``kinds`` named) the core
+copies the game once per option and play-out, takes the option and lets the ``playout``
+policy play both sides for the rest of the month and ``horizon`` months more (by default to
+the end of the war), ``samples`` times on different dice, the same dice for every option. An
+end is worth the VP margin the game scores (``value=vp``: the objective cities the Central
+Powers hold, to them) or, for short horizons, ``position_value`` (``value=position``).
+
+The play-out policy's own pick is played unless another option beats it on the same dice:
+its mean paired gain is the largest, above ``margin``, and more than ``confidence`` standard
+errors; with ``max_samples`` an option whose gain is promising (half the confidence) but not
+confirmed gets twice the play-outs, up to ``max_samples``. So the lookahead is its play-out
+policy, improved where the play-outs show it, not the luckiest of a few noisy means. When
+there are more than ``max_options`` options it weighs the play-out policy's pick and
+``max_options - 1`` others drawn at random. Every other decision is the play-out policy's.
+Its random draws come from the side's own policy stream, so a game is the same for the same
+seed.
 
 The whole search runs in C (no Python is called during a play-out), so the policy plays only
 on the compiled core: on the reference engine (``GWE_FAST_GOA_ENGINE=reference``), or in a
@@ -128,18 +134,21 @@ class GoaLookaheadPolicy(GoaPolicy):
     """Strategic decisions weighed by play-outs in the compiled core; the others the play-out
     policy's.
 
-    Parameters: ``horizon`` (months played after the decision's month, 0-60), ``samples``
-    (play-outs per option, 1-256), ``max_options`` (options weighed at most, 1-256) and
-    ``playout`` (the policy that plays both sides in the play-outs: ``random``, ``passive``,
-    or another ladder policy once it is compiled into the core)."""
+    Parameters (docs/goa_play.md has the table): ``horizon`` (months played after the
+    decision's month, 0-72), ``samples`` (play-outs per option, 1-256), ``max_options``
+    (options weighed at most, 1-256), ``playout`` (the policy that plays both sides in the
+    play-outs: ``random`` or a ladder policy compiled into the core), ``margin`` and
+    ``confidence`` (the gain over the play-out policy's pick another option must show),
+    ``value`` (``vp`` or ``position``), ``max_samples`` (more play-outs for a promising gain;
+    0: none) and ``kinds`` (``all``, or strategic kinds joined by ``+``)."""
 
     name = "lookahead"
     #: why it cannot answer in Python (``GoaGame.play`` refuses a game it cannot play)
     CORE_ONLY = ("the lookahead policy of The Guns of August plays only inside the compiled "
                  "core, not on the reference engine (GWE_FAST_GOA_ENGINE=reference) nor in a "
                  "game that records its decisions as events")
-    PARAMS = {"horizon": 6, "samples": 2, "max_options": 4, "playout": DEFAULT_PLAYOUT,
-              "margin": 0.0, "confidence": 0.0, "value": "position", "max_samples": 0,
+    PARAMS = {"horizon": 72, "samples": 4, "max_options": 4, "playout": DEFAULT_PLAYOUT,
+              "margin": 0.0, "confidence": 1.0, "value": "vp", "max_samples": 0,
               "kinds": "all"}
 
     def __init__(self, **params: Any):
