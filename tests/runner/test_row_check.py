@@ -20,6 +20,14 @@ def test_row_check_passes_a_row_that_fits():
     check = RowCheck(FIELDS)
     assert check.row([-32768, "x", 2**31 - 1, True, 1.5, 255]) is None
     assert check.row([np.int16(3), "", np.int64(-5), np.bool_(False), 2, 0]) is None
+    # what pyarrow takes too: other numpy integers, numpy strings, a bool or numpy number
+    # in a float column
+    assert check.row([np.longlong(3), np.str_("y"), np.uint64(7), True, True, np.intc(1)]) is None
+    assert check.row([0, "x", 0, True, np.float32(0.5), 0]) is None
+    two = RowCheck(FIELDS[:2])
+    assert two.columns({"a": [np.longlong(1), 2], "b": [np.str_("x"), "y"]}) is None
+    assert "column a: 40000 does not fit" in check.row(
+        [np.longlong(40000), "x", 0, True, 0.0, 0])
 
 
 @pytest.mark.parametrize("row,words", [
@@ -45,6 +53,7 @@ def test_row_check_names_the_value_its_column_cannot_hold(row, words):
 
 def test_row_check_of_a_table_checks_each_column_whole():
     check = RowCheck(FIELDS[:2])
+    assert "column a: 1.5 is a float" in check.columns({"a": [1, 1.5], "b": ["x", "y"]})
     assert check.columns({"a": [1, 2, 3], "b": ["x", "y", "z"]}) is None
     assert "column a: 40000 does not fit" in check.columns({"a": [1, 40000], "b": ["x", "y"]})
     assert "column a: -40000 does not fit" in check.columns({"a": [-40000, 40000],

@@ -468,12 +468,32 @@ def _turn(g) -> int:
     return int(turn if turn is not None else g.state.turn)
 
 
-#: the Python types a column of each kind takes (pyarrow's conversion would take a float
-#: in an integer column, truncated, and refuse a bool there; neither is let through)
+#: the Python types a column of each kind takes at once; a value of another type is then
+#: judged by ``_KIND_TEST``. (pyarrow would take a float in an integer column, truncated, and
+#: refuse a bool there; neither is let through.)
 _INTEGER_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64,
                             np.uint8, np.uint16, np.uint32, np.uint64})
-_KIND_TYPES = {"bool": frozenset({bool, np.bool_}), "string": frozenset({str}),
-               "float": frozenset({float, int, np.float32, np.float64})}
+_KIND_TYPES = {"int": _INTEGER_TYPES, "bool": frozenset({bool, np.bool_}),
+               "string": frozenset({str}),
+               "float": frozenset({float, int, bool, np.float32, np.float64})}
+_KIND_TEST = {
+    "int": lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, (bool, np.bool_)),
+    "string": lambda v: isinstance(v, str),
+    "float": lambda v: isinstance(v, (float, int, np.floating, np.integer)),
+}
+
+
+def _kind(t: pa.DataType) -> str | None:
+    if pa.types.is_integer(t):
+        return "int"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if pa.types.is_floating(t):
+        return "float"
+    if pa.types.is_string(t):
+        return "string"
+    return None
 
 
 class RowCheck:
@@ -492,18 +512,13 @@ class RowCheck:
         kind: dict[str, list[int]] = {"int": [], "bool": [], "string": [], "float": []}
         lo, hi = [], []
         for i, f in enumerate(fields):
-            t = f.type
-            if pa.types.is_integer(t):
-                kind["int"].append(i)
-                low, high = _int_range(t)
+            k = _kind(f.type)
+            if k is not None:
+                kind[k].append(i)
+            if k == "int":
+                low, high = _int_range(f.type)
                 lo.append(max(low, -2**63))
                 hi.append(min(high, 2**63 - 1))
-            elif pa.types.is_boolean(t):
-                kind["bool"].append(i)
-            elif pa.types.is_floating(t):
-                kind["float"].append(i)
-            elif pa.types.is_string(t):
-                kind["string"].append(i)
         self._lo, self._hi = np.array(lo, np.int64), np.array(hi, np.int64)
         self._take = {k: _getter(ix) for k, ix in kind.items()}
         self._bounds = {f.name: _int_range(f.type) for f in fields
@@ -522,8 +537,8 @@ class RowCheck:
             return self._culprit(values)
         if a.size and ((a < self._lo) | (a > self._hi)).any():
             return self._culprit(values)
-        for k, types in _KIND_TYPES.items():
-            if not types.issuperset(map(type, self._take[k](values))):
+        for k in ("bool", "string", "float"):
+            if not _KIND_TYPES[k].issuperset(map(type, self._take[k](values))):
                 return self._culprit(values)
         return None
 
@@ -555,22 +570,18 @@ class RowCheck:
         """The sentence naming the first value of ``values`` (one column's) that ``f``
         cannot hold, or None."""
         t = f.type
-        if pa.types.is_integer(t):
-            types = _INTEGER_TYPES
-        elif pa.types.is_boolean(t):
-            types = _KIND_TYPES["bool"]
-        elif pa.types.is_floating(t):
-            types = _KIND_TYPES["float"]
-        elif pa.types.is_string(t):
-            types = _KIND_TYPES["string"]
-        else:
+        k = _kind(t)
+        if k is None:
             return None
-        if not types.issuperset(map(type, values)):
-            v = next(v for v in values if type(v) not in types)
-            if v is None:
-                return f"column {f.name} has no value"
-            return f"column {f.name}: {v!r} is a {type(v).__name__}, not a value of its type ({t})"
-        if types is _INTEGER_TYPES and len(values):
+        if not _KIND_TYPES[k].issuperset(map(type, values)):
+            test = _KIND_TEST[k]
+            v = next((v for v in values if not test(v)), None)
+            if v is not None or None in values:
+                if v is None:
+                    return f"column {f.name} has no value"
+                return (f"column {f.name}: {v!r} is a {type(v).__name__}, not a value of its "
+                        f"type ({t})")
+        if k == "int" and len(values):
             lo, hi = self._bounds[f.name]
             low, high = min(values), max(values)
             if not lo <= low <= high <= hi:
