@@ -12,6 +12,12 @@ tournaments and the benchmarks see of a game:
 * ``TOWN_FIELDS`` (the hex games): the columns of the one-row-per-game-and-town record, which
   ``play(game, towns=True)`` puts in ``GameResult.towns``.
 
+A driver may also offer, for speed (The Guns of August does): ``play(game, per_turn=False)``,
+which keeps no per-turn record when a run does not write one; ``recorder(scenario)``, made once
+per scenario, whose call on a game gives ``record``'s values as a tuple in the order of the
+record fields (its ``names``); and a ``per_turn`` record with a ``columns()`` method giving the
+per-turn rows as ``{column: values}``.
+
 Examples
 --------
 >>> from gwe_fast.games import driver

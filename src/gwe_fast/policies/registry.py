@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from gwe_fast.policies.base import Policy
@@ -112,6 +113,14 @@ def make_policy(spec: str, game: str | None = None) -> Policy:
     the ladder then checks its parameters against that game's implementation alone, and a
     refusal names only the parameters that game knows.
     """
+    return policy_maker(spec, game)()
+
+
+def policy_maker(spec: str, game: str | None = None) -> Callable[[], Policy]:
+    """What makes new policy objects of a spec: the spec read, its module imported and its
+    parameters checked once (``PolicyError`` here when they cannot be), each call a new object
+    (``PolicyError`` when the class refuses its parameters). The runner makes each game's
+    policies afresh with it, without reading the spec again for every game."""
     name, params = parse_spec(spec)
     cls = policy_class(name)
     check = getattr(cls, "check_for", None)
@@ -120,10 +129,15 @@ def make_policy(spec: str, game: str | None = None) -> Policy:
             check(game, params)
         except TypeError as exc:
             raise PolicyError(f"policy {name!r} {exc}") from None
-    try:
-        return cls(**params)
-    except TypeError as exc:
-        raise PolicyError(f"policy {name!r} does not take these parameters: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - a user's policy may refuse its values so
-        raise PolicyError(f"policy {name!r} cannot be made with these parameters: "
-                          f"{type(exc).__name__}: {exc}") from None
+
+    def make() -> Policy:
+        try:
+            return cls(**params)
+        except TypeError as exc:
+            raise PolicyError(f"policy {name!r} does not take these parameters: "
+                              f"{exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a user's policy may refuse its values so
+            raise PolicyError(f"policy {name!r} cannot be made with these parameters: "
+                              f"{type(exc).__name__}: {exc}") from None
+
+    return make

@@ -35,6 +35,7 @@ from collections import deque
 from contextlib import contextmanager
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +46,7 @@ from gwe_fast import __version__
 from gwe_fast.analysis.stats import mean_ci, wilson
 from gwe_fast.enums import Side
 from gwe_fast.game import Game
-from gwe_fast.policies.registry import PolicyError, make_policy, parse_spec
+from gwe_fast.policies.registry import PolicyError, make_policy, parse_spec, policy_maker
 from gwe_fast.runner.parquet import (
     FORMAT_VERSION,
     ParquetSink,
@@ -180,11 +181,6 @@ def turn_schema(scenario: Scenario) -> pa.Schema:
     return pa.schema(TURN_KEY_FIELDS + [f.with_nullable(False) for f in d.TURN_FIELDS])
 
 
-#: the key under which a game's town rows travel with its row from the process that played it;
-#: taken off before the row is written
-TOWNS_KEY = "__towns__"
-
-
 def records_towns(driver) -> bool:
     """Whether a game keeps a town record (``TOWN_FIELDS``: the hex games)."""
     return driver is not None and hasattr(driver, "TOWN_FIELDS")
@@ -301,89 +297,134 @@ class Job:
 
 
 class Player:
-    """Plays games of one run: ``play(index)`` gives ``(row, per-turn rows)``; the row holds
-    every column but the run's constant ones (``RUN_FIELDS``).
+    """Plays games of one run: ``play(index)`` gives ``(row, turns, towns)``: the row's
+    values in the order of ``columns`` (every column but the run's constant ones,
+    ``RUN_FIELDS``), the game's per-turn table as columns (``{name: values}``, ``{}``
+    without ``per_turn``) and its town rows (the hex games, with ``per_turn``).
 
     ``play`` always gives a row: a game that raises, while it is set up (``new_game``), played
     or recorded, is a row with ``result = "error"`` and the error's message, and so is a game
-    whose row holds a number its column cannot store; the run, and the worker playing it, go
-    on."""
+    whose row or per-turn table holds a value its column cannot store (``RowCheck``: a number
+    out of its type's range, a value of another type, a missing one); the run, and the worker
+    playing it, go on.
+
+    What does not change from game to game is worked out here, once: the columns and their
+    checks, the policy specs read, the driver's ``recorder`` (its record as values in column
+    order, for a driver that has one; ``record(game)``'s dict otherwise)."""
 
     def __init__(self, scenario: Scenario, seed: int, policies: dict[str, str],
                  per_turn: bool = False):
         self.scenario = scenario
         self.seed = int(seed)
         self.specs = dict(policies)
-        for spec in self.specs.values():    # a policy that cannot be made here fails the
-            make_policy(spec)               # worker's start, not each of its games
+        # a policy that cannot be made here fails the worker's start, not each of its games
+        self._makers = {int(Side[s.upper()]): policy_maker(spec)
+                        for s, spec in self.specs.items()}
+        for make in self._makers.values():
+            make()
         self.per_turn = per_turn
-        self.driver = _driver(scenario.game)
-        schema = game_schema(scenario)
-        self.record_fields = list(schema)[len(common_fields(self.driver)):]
-        self._bounds = _int_bounds(list(schema)[len(RUN_FIELDS):])
-        self._turn_bounds = (_int_bounds(list(turn_schema(scenario))[len(TURN_KEY_FIELDS):])
-                             if per_turn and self.driver is not None else {})
-        if self.driver is not None:
-            self._record_takes_result = len(inspect.signature(self.driver.record).parameters) > 1
+        self.driver = d = _driver(scenario.game)
+        fields = list(game_schema(scenario))[len(RUN_FIELDS):]
+        head = common_fields(d)[len(RUN_FIELDS):]
+        #: the row's columns, in the order of the values ``play`` gives
+        self.columns = tuple(f.name for f in fields)
+        self.record_fields = fields[len(head):]
+        self._head = tuple(f.name for f in head)
+        self._zeros = [_zero(f.type) for f in fields]
+        self._record_zeros = [(f.name, _zero(f.type)) for f in self.record_fields]
+        self._wall = self.columns.index("wall_time_s")
+        self._check = RowCheck(fields)
+        self._turn_fields = (list(turn_schema(scenario))[len(TURN_KEY_FIELDS):]
+                             if per_turn and d is not None else [])
+        self._turn_check = RowCheck(self._turn_fields)
+        self._recorder = None
+        if d is not None:
+            self._record_takes_result = len(inspect.signature(d.record).parameters) > 1
+            self._play_per_turn = "per_turn" in inspect.signature(d.play).parameters
+            make_recorder = getattr(d, "recorder", None)
+            if callable(make_recorder):
+                self._recorder = make_recorder(scenario)
+                if tuple(self._recorder.names) != tuple(f.name for f in self.record_fields):
+                    raise ValueError(f"the {scenario.game} driver's recorder gives other "
+                                     f"columns than its record fields")
         #: the town record goes with the per-turn record, for a game that keeps one
-        self.towns = per_turn and records_towns(self.driver)
+        self.towns = per_turn and records_towns(d)
 
-    def play(self, index: int) -> tuple[dict, list[dict]]:
+    def play(self, index: int) -> tuple[tuple, dict, list]:
         t0 = time.perf_counter()
         try:
-            row, turns = self._play(index)
-            bad = _misfit([row], self._bounds) or (turns and _misfit(turns, self._turn_bounds))
+            head, record, turns, towns = self._play(index)
+            row = [head[k] for k in self._head]
+            row += record
+            bad = self._check.row(row) or (turns and self._turn_check.columns(turns))
             if bad:
                 raise OverflowError(bad)
+        except _Broken as exc:
+            row, turns, towns = self._error_row(index, exc.error, exc.turns_played), {}, []
         except Exception as exc:  # noqa: BLE001 - whatever went wrong, the game is a row
-            row, turns = self._error_row(index, f"{type(exc).__name__}: {exc}"), []
-        row["wall_time_s"] = time.perf_counter() - t0
-        return row, turns
+            row, turns, towns = self._error_row(index, f"{type(exc).__name__}: {exc}"), {}, []
+        row[self._wall] = time.perf_counter() - t0
+        return tuple(row), turns, towns
 
-    def _error_row(self, index: int, error: str) -> dict:
+    def row_dict(self, row: Sequence) -> dict:
+        """A row of ``play`` by column name."""
+        return dict(zip(self.columns, row, strict=True))
+
+    def _error_row(self, index: int, error: str, turns_played: int = 0) -> list:
         """The row of a game that broke before it could be recorded: zeros but its index."""
-        row = {"game_index": int(index), "result": ERROR, "winner": ERROR, "error": error,
-               "turns_played": 0, "vp": 0}
-        for f in [*common_fields(self.driver)[len(RUN_FIELDS):], *self.record_fields]:
-            row.setdefault(f.name, _zero(f.type))
+        row = list(self._zeros)
+        at = self.columns.index
+        row[at("game_index")], row[at("error")] = int(index), error
+        row[at("result")] = row[at("winner")] = ERROR
+        row[at("turns_played")] = turns_played
         return row
 
-    def _play(self, index: int) -> tuple[dict, list[dict]]:
+    def _play(self, index: int) -> tuple[dict, list, dict, list]:
+        """``(head, record, turns, towns)``: the columns every game shares by name, the
+        record's values in column order, the per-turn table as columns, the town rows."""
         d = self.driver
-        turns: list[dict] = []
-        row: dict = {"game_index": int(index), "error": ""}
+        turns: dict = {}
+        towns: list = []
+        row: dict = {"game_index": int(index), "error": "", "wall_time_s": 0.0}
+        record: list = []
         try:
             if d is None:
                 g = Game(self.scenario, seed=self.seed, game_index=index)
                 row.update(result=SETUP_ONLY, winner=NO_WINNER, turns_played=0)
             else:
-                policies = {int(Side[s.upper()]): make_policy(spec)
-                            for s, spec in self.specs.items()}
+                policies = {side: make() for side, make in self._makers.items()}
                 g = d.new_game(self.scenario, self.seed, index, policies=policies)
         except Exception as exc:  # noqa: BLE001 - a game that cannot start is a row too
-            return self._error_row(index, f"set-up: {type(exc).__name__}: {exc}"), []
+            raise _Broken(f"set-up: {type(exc).__name__}: {exc}") from None
         if d is not None:
             result = None
             try:
-                result = d.play(g, towns=True) if self.towns else d.play(g)
+                if self.towns:
+                    result = d.play(g, towns=True)
+                elif self._play_per_turn:
+                    result = d.play(g, per_turn=self.per_turn)
+                else:
+                    result = d.play(g)
                 row.update(result=result.level, winner=result.winner,
                            turns_played=int(result.turns_played))
                 if self.per_turn:
-                    turns = [dict(r) for r in result.per_turn]
+                    turns = self._turn_columns(result.per_turn)
                 if self.towns:
-                    row[TOWNS_KEY] = [dict(r) for r in result.towns or ()]
+                    towns = [dict(r) for r in result.towns or ()]
             except Exception as exc:  # noqa: BLE001 - recorded with its index; the run goes on
                 row.update(result=ERROR, winner=ERROR, error=f"{type(exc).__name__}: {exc}",
                            turns_played=max(0, _turn(g) - self.scenario.first_turn))
             try:
-                rec = d.record(g, result) if self._record_takes_result else d.record(g)
+                if self._recorder is not None:
+                    record = list(self._recorder(g))
+                else:
+                    rec = d.record(g, result) if self._record_takes_result else d.record(g)
+                    record = [rec.get(name, zero) for name, zero in self._record_zeros]
             except Exception as exc:  # noqa: BLE001 - a record of a broken game may fail too
                 if row["result"] != ERROR:
                     row.update(result=ERROR, winner=ERROR,
                                error=f"record: {type(exc).__name__}: {exc}")
-                rec = {}
-            for f in self.record_fields:
-                row[f.name] = rec.get(f.name, _zero(f.type))
+                record = [zero for _, zero in self._record_zeros]
         try:
             if d is not None and hasattr(d, "position_columns"):
                 row["vp"] = int(d.vp(g))
@@ -393,10 +434,32 @@ class Player:
                 row.update(_position_columns(g))
         except Exception:  # noqa: BLE001 - the position of a broken game may be broken too
             if row.get("result") == ERROR:
-                return {**self._error_row(index, row["error"]),
-                        "turns_played": row["turns_played"]}, []
+                raise _Broken(row["error"], row["turns_played"]) from None
             raise
-        return row, turns
+        return row, record, turns, towns
+
+    def _turn_columns(self, rows) -> dict[str, list]:
+        """A game's per-turn rows as columns: the driver's own (``per_turn.columns()``), or
+        made from its rows (dicts); a column a row lacks stays short, and ``RowCheck`` says
+        so."""
+        columns = getattr(rows, "columns", None)
+        if callable(columns):
+            return columns()
+        rows = list(rows)
+        return {f.name: [r[f.name] for r in rows if f.name in r] for f in self._turn_fields}
+
+
+class _Broken(Exception):
+    """A game that broke before its row could be made (``Player._error_row``)."""
+
+    def __init__(self, error: str, turns_played: int = 0):
+        super().__init__(error)
+        self.error, self.turns_played = error, turns_played
+
+
+def _flush_every(games: int) -> int:
+    """The games of a row group: about every 5 % of a run, at most 256."""
+    return max(1, min(256, games // 20))
 
 
 def _turn(g) -> int:
@@ -405,25 +468,144 @@ def _turn(g) -> int:
     return int(turn if turn is not None else g.state.turn)
 
 
-def _int_bounds(fields: list[pa.Field]) -> dict[str, tuple[int, int]]:
-    """``{column: (lowest, highest)}`` of the integer columns among ``fields``."""
-    out = {}
-    for f in fields:
-        if pa.types.is_integer(f.type):
-            bits = f.type.bit_width
-            out[f.name] = ((-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
-                           if pa.types.is_signed_integer(f.type) else (0, 2**bits - 1))
-    return out
+#: the Python types a column of each kind takes at once; a value of another type is then
+#: judged by ``_KIND_TEST``. (pyarrow would take a float in an integer column, truncated, and
+#: refuse a bool there; neither is let through.)
+_INTEGER_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64,
+                            np.uint8, np.uint16, np.uint32, np.uint64})
+_KIND_TYPES = {"int": _INTEGER_TYPES, "bool": frozenset({bool, np.bool_}),
+               "string": frozenset({str}),
+               "float": frozenset({float, int, bool, np.float32, np.float64})}
+_KIND_TEST = {
+    "int": lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, (bool, np.bool_)),
+    "string": lambda v: isinstance(v, str),
+    "float": lambda v: isinstance(v, (float, int, np.floating, np.integer)),
+}
 
 
-def _misfit(rows: list[dict], bounds: dict[str, tuple[int, int]]) -> str | None:
-    """A sentence naming the first value of ``rows`` its integer column cannot hold."""
-    for name, (lo, hi) in bounds.items():
-        values = [r[name] for r in rows if name in r]
-        if values and not lo <= min(values) <= max(values) <= hi:
-            v = min(values) if min(values) < lo else max(values)
-            return f"column {name}: {v} does not fit its type ({lo} to {hi})"
+def _kind(t: pa.DataType) -> str | None:
+    if pa.types.is_integer(t):
+        return "int"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if pa.types.is_floating(t):
+        return "float"
+    if pa.types.is_string(t):
+        return "string"
     return None
+
+
+class RowCheck:
+    """Finds a value that its column cannot hold, in a row (``row``: values in the order of
+    ``fields``) or a table (``columns``: ``{name: values}``): a number outside its integer
+    type's range, a value of another type than its column's, a missing value (``None``, or a
+    column shorter than the others). One sentence names the column and the value.
+
+    Worked out once per run; a row is checked with one numpy comparison over its integer
+    columns and a set of the types of each kind of column, not column by column; only a
+    row found bad is walked to name its culprit."""
+
+    def __init__(self, fields: list[pa.Field]):
+        self.fields = list(fields)
+        self.names = [f.name for f in fields]
+        kind: dict[str, list[int]] = {"int": [], "bool": [], "string": [], "float": []}
+        lo, hi = [], []
+        for i, f in enumerate(fields):
+            k = _kind(f.type)
+            if k is not None:
+                kind[k].append(i)
+            if k == "int":
+                low, high = _int_range(f.type)
+                lo.append(max(low, -2**63))
+                hi.append(min(high, 2**63 - 1))
+        self._lo, self._hi = np.array(lo, np.int64), np.array(hi, np.int64)
+        self._take = {k: _getter(ix) for k, ix in kind.items()}
+        self._bounds = {f.name: _int_range(f.type) for f in fields
+                        if pa.types.is_integer(f.type)}
+
+    def row(self, values: Sequence) -> str | None:
+        """The sentence naming the first value of ``values`` its column cannot hold, or None."""
+        if len(values) != len(self.names):
+            return f"the row has {len(values)} values for {len(self.names)} columns"
+        ints = self._take["int"](values)
+        if not _INTEGER_TYPES.issuperset(map(type, ints)):
+            return self._culprit(values)
+        try:
+            a = np.array(ints, dtype=np.int64)
+        except (OverflowError, ValueError, TypeError):
+            return self._culprit(values)
+        if a.size and ((a < self._lo) | (a > self._hi)).any():
+            return self._culprit(values)
+        for k in ("bool", "string", "float"):
+            if not _KIND_TYPES[k].issuperset(map(type, self._take[k](values))):
+                return self._culprit(values)
+        return None
+
+    def _culprit(self, values: Sequence) -> str | None:
+        for f, v in zip(self.fields, values):
+            bad = self._misfit(f, [v])
+            if bad:
+                return bad
+        return None
+
+    def columns(self, table: dict[str, Sequence]) -> str | None:
+        """The sentence naming the first value of ``table`` its column cannot hold, or
+        None; each column checked as a whole."""
+        n = None
+        for f in self.fields:
+            values = table.get(f.name)
+            if values is None:
+                return f"column {f.name} is missing"
+            if n is None:
+                n = len(values)
+            elif len(values) != n:
+                return f"column {f.name} has {len(values)} values, not {n}: some are missing"
+            bad = self._misfit(f, values)
+            if bad:
+                return bad
+        return None
+
+    def _misfit(self, f: pa.Field, values: Sequence) -> str | None:
+        """The sentence naming the first value of ``values`` (one column's) that ``f``
+        cannot hold, or None."""
+        t = f.type
+        k = _kind(t)
+        if k is None:
+            return None
+        if not _KIND_TYPES[k].issuperset(map(type, values)):
+            test = _KIND_TEST[k]
+            v = next((v for v in values if not test(v)), None)
+            if v is not None or None in values:
+                if v is None:
+                    return f"column {f.name} has no value"
+                return (f"column {f.name}: {v!r} is a {type(v).__name__}, not a value of its "
+                        f"type ({t})")
+        if k == "int" and len(values):
+            lo, hi = self._bounds[f.name]
+            low, high = min(values), max(values)
+            if not lo <= low <= high <= hi:
+                v = low if low < lo else high
+                return f"column {f.name}: {v} does not fit its type ({lo} to {hi})"
+        return None
+
+
+def _getter(index: list[int]) -> Callable[[Sequence], tuple]:
+    """What takes the values at ``index`` out of a sequence, as a tuple (of any length)."""
+    if not index:
+        return lambda values: ()
+    if len(index) == 1:
+        i = index[0]
+        return lambda values: (values[i],)
+    return itemgetter(*index)
+
+
+def _int_range(t: pa.DataType) -> tuple[int, int]:
+    """The lowest and highest value of an integer type."""
+    bits = t.bit_width
+    if pa.types.is_signed_integer(t):
+        return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    return 0, 2**bits - 1
 
 
 def _zero(t: pa.DataType):
@@ -460,8 +642,9 @@ def play_one(scenario: Scenario, seed: int, index: int,
     """Game ``index`` of a run with master seed ``seed``, played to its end, as a complete
     per-game row (a game that raises is recorded with ``result = "error"``)."""
     specs = resolve_policies(policies, scenario.game)
-    row, _ = Player(scenario, seed, specs).play(index)
-    return {**_run_columns(scenario, seed, specs), **row}
+    player = Player(scenario, seed, specs)
+    row, _, _ = player.play(index)
+    return {**_run_columns(scenario, seed, specs), **player.row_dict(row)}
 
 
 _PLAYERS: dict[Job, Player] = {}
@@ -503,14 +686,16 @@ def rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
-def play_chunk(job: Job, indices: Sequence[int]) -> tuple[list[tuple[int, dict, list]], float]:
-    """Play some games of a job: ``([(index, row, turn rows)], peak memory in MB)``."""
+def play_chunk(job: Job, indices: Sequence[int]) -> tuple[list[tuple], float]:
+    """Play some games of a job: ``([(index, row, turns, towns)], peak memory in MB)``
+    (``Player.play``)."""
     p = player_for(job)
     return [(i, *p.play(i)) for i in indices], rss_mb()
 
 
 # --------------------------------------------------------------------------------------------
-# where games are played: events ("game", i, row, turns), ("lost", [i], why), ("rss", mb)
+# where games are played: events ("game", i, row, turns, towns) (``Player.play``),
+# ("lost", [i], why), ("rss", mb)
 # --------------------------------------------------------------------------------------------
 
 class WorkerError(RuntimeError):
@@ -540,9 +725,9 @@ def _worker_main(conn, job: Job) -> None:
         if chunk is None:
             return
         for i in chunk:
-            row, turns = player.play(i)
+            played = player.play(i)
             try:
-                conn.send(("game", i, row, turns))
+                conn.send(("game", i, *played))
             except OSError:
                 return
         conn.send(("done", rss_mb()))
@@ -1108,9 +1293,15 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
     town_sink = sinks[-2] if towns_out is not None else None
 
     t0 = time.perf_counter()
-    step = max(1, min(256, len(target) // 20))          # a row group about every 5 %
-    buf: list[dict] = []
-    tbuf: list[dict] = []
+    step = _flush_every(len(target))
+    # a game's row comes as its values in the order of ``columns`` (``Player.play``), its
+    # per-turn table as columns; a row group is made column by column
+    columns = game_sch.names[len(RUN_FIELDS):]
+    at_result, at_winner, at_vp = (columns.index(c) for c in ("result", "winner", "vp"))
+    run_names = [f.name for f in RUN_FIELDS]
+    turn_names = turn_sch.names[len(TURN_KEY_FIELDS):] if turn_sch is not None else []
+    buf: list[tuple] = []
+    tbuf: dict[str, list] = {name: [] for name in turn_sch.names} if turn_sch else {}
     townbuf: list[dict] = []
     last_flush = time.monotonic()
     lost: list[int] = []
@@ -1122,16 +1313,19 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
         nonlocal buf, tbuf, townbuf, last_flush
         with _signals_deferred():        # a row group is written whole, or not at all
             try:
-                if turn_sink is not None and tbuf:
-                    turn_sink.write({f.name: [r[f.name] for r in tbuf] for f in turn_sch})
+                if turn_sink is not None and tbuf["game_index"]:
+                    turn_sink.write(tbuf)
                 if town_sink is not None and townbuf:
                     town_sink.write({f.name: [r[f.name] for r in townbuf] for f in town_sch})
                 if buf:
-                    game_sink.write({f.name: [r[f.name] for r in buf] for f in game_sch})
+                    data = {name: [fixed[name]] * len(buf) for name in run_names}
+                    data.update(zip(columns, zip(*buf)))
+                    game_sink.write(data)
             except OSError as exc:           # a full disk, a file system gone read-only …
                 raise BatchWriteError(exc, out, partial_path(out), game_sink.rows) from exc
             finally:
-                buf, tbuf, townbuf, last_flush = [], [], [], time.monotonic()
+                buf, townbuf, last_flush = [], [], time.monotonic()
+                tbuf = {name: [] for name in tbuf}
 
     try:
         try:
@@ -1143,14 +1337,19 @@ def _run_batch(scenario: Scenario, games: int, seed: int, out: Path, *,
                     lost.extend(ev[1])
                     why.append(ev[2])
                     continue
-                _, i, row, turns = ev
-                towns = row.pop(TOWNS_KEY, None) or ()
-                buf.append({**fixed, **row})
-                tbuf.extend({"master_seed": seed, "game_index": i, **t} for t in turns)
+                _, i, row, turns, towns = ev
+                buf.append(row)
+                if turns and turn_names:        # checked whole by the player (RowCheck)
+                    n = len(turns[turn_names[0]])
+                    tbuf["master_seed"] += [seed] * n
+                    tbuf["game_index"] += [i] * n
+                    for name in turn_names:
+                        tbuf[name] += turns[name]
                 townbuf.extend({"master_seed": seed, "game_index": i, **t} for t in towns)
-                results[row["result"]] = results.get(row["result"], 0) + 1
-                winners[row["winner"]] = winners.get(row["winner"], 0) + 1
-                vps.append(row["vp"])
+                result, winner = row[at_result], row[at_winner]
+                results[result] = results.get(result, 0) + 1
+                winners[winner] = winners.get(winner, 0) + 1
+                vps.append(row[at_vp])
                 played += 1
                 if len(buf) >= step or time.monotonic() - last_flush > FLUSH_SECONDS:
                     flush()

@@ -68,9 +68,9 @@ def check_address(address: str) -> tuple[str, int] | None:
 def dask_games(job, todo: Sequence[int], scheduler: str,
                chunk_games: int | None = None) -> Iterator[tuple]:
     """Connect to the cluster at ``scheduler`` (now, so that an unreachable one fails before
-    anything is written) and return the events ``("game", i, row, turns)``, ``("lost", [i],
-    why)`` and ``("rss", mb)`` of the games ``todo`` of ``job``, chunk by chunk as they
-    finish.
+    anything is written) and return the events ``("game", i, row, turns, towns)``,
+    ``("lost", [i], why)`` and ``("rss", mb)`` of the games ``todo`` of ``job``, chunk by
+    chunk as they finish.
 
     The address is checked first, then whether anything answers there (a plain connection,
     at most ``CONNECT_TIMEOUT`` seconds), and only then is a dask client made: a client that

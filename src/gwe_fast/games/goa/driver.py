@@ -10,13 +10,15 @@ country (``TURN_FIELDS``). Months are numbered from 0 (August 1914); -1 means ne
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
+import numpy as np
 import pyarrow as pa
 
 from gwe_fast.games import GameResult
 from gwe_fast.games.goa.codes import ALLIED, CENTRAL, NEUTRAL, RESULT_NAMES, Month, Morale, Result, Side
 from gwe_fast.games.goa.game import GoaGame
-from gwe_fast.games.goa.model import MONTH, RESULT, RESULT_MONTH
+from gwe_fast.games.goa.model import MONTH, RESULT, RESULT_MONTH, state_layout
 from gwe_fast.games.goa.world import objectives_held
 
 GAME_CLASS = GoaGame
@@ -119,6 +121,29 @@ class MonthRows(Sequence):
                 for i in range(self._months) for key, r in zip(t.c_key, h[i])]
         return self._rows
 
+    def columns(self) -> dict[str, list]:
+        """The same rows as columns (``TURN_FIELDS``' names), made by numpy from the record
+        without a dict a row: what the runner writes."""
+        t, months, n = self._t, self._months, len(self._t.c_key)
+        h = self._h[:months].reshape(months * n, -1)
+        turns = range(t.first_month, t.first_month + months)
+        names = [Month.name(m) for m in turns]
+
+        def each(values):                    # a value a month, repeated for each country
+            return [v for v in values for _ in range(n)]
+
+        def flag(j):
+            return (h[:, j] != 0).tolist()
+
+        return {"turn": each(turns), "month": each(names), "country": list(t.c_key) * months,
+                "side": list(map(SIDE_TEXT.__getitem__, h[:, 0].tolist())),
+                "limited": flag(1), "conquered": flag(2), "land_strength": h[:, 3].tolist(),
+                "supply_stock": h[:, 4].tolist(), "personnel": h[:, 5].tolist(),
+                "supply": h[:, 6].tolist(), "cities_held_by_enemy": h[:, 7].tolist(),
+                "mobilized": flag(8), "conscription": flag(9),
+                "supply_lost_blockade": h[:, 10].tolist(),
+                "objectives_held_central": each(self._o[:months].tolist())}
+
     def __len__(self) -> int:
         return self._months * len(self._t.c_key)
 
@@ -148,17 +173,20 @@ def month_row(t, s, month: int, c: int, held: int) -> dict:
             "objectives_held_central": held}
 
 
-def play(game: GoaGame, check=None) -> GameResult:
+def play(game: GoaGame, check=None, per_turn: bool = True) -> GameResult:
     """Play ``game`` to the end; ``check(game, month)`` runs at the end of every month (the
     invariant checker). The per-turn rows come from the compiled core's per-month record,
-    or, on the reference engine or under a check, from the state at each month's end."""
+    or, on the reference engine or under a check, from the state at each month's end; with
+    ``per_turn=False`` the compiled core keeps no record and the result has no per-turn rows
+    (a run without ``--per-turn``)."""
     t, s = game.t, game.state
     rows: Sequence = []
 
     if check is None and game.plays_core:
-        game.play(record=True)
-        months = int(s.scalars[MONTH]) - t.first_month + 1
-        rows = MonthRows(t, game.history, game.history_objectives, months)
+        game.play(record=per_turn)
+        if per_turn:
+            months = int(s.scalars[MONTH]) - t.first_month + 1
+            rows = MonthRows(t, game.history, game.history_objectives, months)
     else:
         def after_month(month: int) -> None:
             if check is not None:
@@ -169,12 +197,13 @@ def play(game: GoaGame, check=None) -> GameResult:
         game.play(after_month)
     result = int(s.scalars[RESULT])
     month = int(s.scalars[RESULT_MONTH])
-    return GameResult(vp=objectives_held(t, s, CENTRAL), level=RESULT_NAMES[Result(result)],
+    return GameResult(vp=_objectives_central(t, s), level=RESULT_NAMES[Result(result)],
                       winner=winner_of_result(result), turns_played=month - t.first_month + 1,
                       per_turn=rows)
 
 
 def record(game: GoaGame) -> dict:
+    """The game's row of ``record_fields``, by name: the readable twin of ``Recorder``."""
     t, s = game.t, game.state
     row = {"result_month": int(s.scalars[RESULT_MONTH]),
            "objectives_held_central": objectives_held(t, s, CENTRAL)}
@@ -200,10 +229,106 @@ def record(game: GoaGame) -> dict:
     return row
 
 
+class Recorder:
+    """The values of ``record_fields(scenario)`` of a game, in that order, as ``record`` gives
+    them by name: gathered from the state's one buffer (``GoaState.buffer``) through indices
+    worked out once per scenario, not from 168 names and lookups made per game.
+
+    ``recorder(game)`` is a tuple; the runner (``runner.batch.Player``) writes it as the row's
+    record columns. ``tests/games/goa/test_recorder.py`` holds it to ``record``.
+    """
+
+    def __init__(self, scenario):
+        t = scenario.goa
+        self.t = t
+        layout, size = state_layout(t)
+        where = {name: (dtype, shape, offset) for name, dtype, shape, offset in layout}
+        if size % 8:
+            raise ValueError("the state buffer is not a whole number of 8-byte words")
+        gathers: dict[int, list[int]] = {1: [], 2: [], 4: []}   # element indices, by width
+        sources: list[tuple[int, int]] = []                     # per column: (width, i)
+
+        def at(name, *index):
+            dtype, shape, offset = where[name]
+            if offset % dtype.itemsize:
+                raise ValueError(f"state array {name} is not aligned to its type")
+            flat = int(np.ravel_multi_index(index, shape)) if index else 0
+            return dtype.itemsize, offset // dtype.itemsize + flat
+
+        def column(name, *index):
+            width, i = at(name, *index)
+            sources.append((width, len(gathers[width])))
+            gathers[width].append(i)
+
+        # the order of record(): every column's source, a side code a text, the objectives
+        names = ["result_month", "objectives_held_central"]
+        column("scalars", RESULT_MONTH)
+        sources.append((0, 1))                                  # objectives: computed
+        side_at: list[int] = []
+        for c, key in enumerate(t.c_key):
+            names += [f"entry_month_{key}", f"entry_side_{key}", f"surrender_month_{key}",
+                      f"supply_lost_blockade_{key}", f"strength_lost_{key}"]
+            column("entered", c)
+            sources.append((0, 2 + len(side_at)))               # side text: computed
+            side_at.append(at("side", c)[1])
+            column("conquered", c)
+            column("blockade_lost", c)
+            column("strength_lost", c)
+            for m in (Morale.RR, Morale.D1, Morale.D2):
+                names.append(f"morale_{MORALE_NAMES[m]}_{key}")
+                column("morale_results", c, int(m))
+        for a, key in enumerate(t.a_key):
+            for side_i, name in enumerate(SIDES):
+                names.append(f"blockade_months_{key}_{name}")
+                column("blockade_months", a, side_i)
+        for array, label in (("usw_months", "usw_months"), ("colonies_taken", "colonies_taken"),
+                             ("sunk", "squadrons_sunk")):
+            for side_i, name in enumerate(SIDES):
+                names.append(f"{label}_{name}")
+                column(array, side_i)
+        expect = [f.name for f in record_fields(scenario)]
+        if names != expect:
+            raise AssertionError("Recorder's columns are not record_fields'")
+        self.names = tuple(names)
+        if where["side"][0].itemsize != 1 or where["city"][0].itemsize != 1:
+            raise AssertionError("side and city codes are expected as int8")
+        self._i8 = np.array(gathers[1], np.intp)
+        self._i16 = np.array(gathers[2], np.intp)
+        self._i32 = np.array(gathers[4], np.intp)
+        self._side = np.array(side_at, np.intp)
+        self._objectives = where["city"][2] + np.flatnonzero(t.k_objective)
+        # the gathered values are laid end to end, computed ones after: [int8s, int16s,
+        # int32s, objectives, side texts]; ``order`` takes each column's value from there
+        base = {1: 0, 2: len(gathers[1]), 4: len(gathers[1]) + len(gathers[2])}
+        n = base[4] + len(gathers[4])
+        order = [base[w] + i if w else n + i - 1 for w, i in sources]
+        self._order = itemgetter(*order)
+
+    def __call__(self, game: GoaGame) -> tuple:
+        b = game.state.buffer
+        b8 = b.view(np.int8)
+        values = b8[self._i8].tolist()
+        values += b.view(np.int16)[self._i16].tolist()
+        values += b.view(np.int32)[self._i32].tolist()
+        values.append(int(np.count_nonzero(b8[self._objectives] == CENTRAL)))
+        values += map(SIDE_TEXT.__getitem__, b8[self._side].tolist())
+        return self._order(values)
+
+
+def recorder(scenario) -> Recorder:
+    """The scenario's ``Recorder`` (made once per scenario by the runner)."""
+    return Recorder(scenario)
+
+
+def _objectives_central(t, s) -> int:
+    """``objectives_held(t, s, CENTRAL)``, counted by numpy."""
+    return int(np.count_nonzero(s.city[t.k_objective != 0] == CENTRAL))
+
+
 def position_columns(game: GoaGame) -> dict:
     return {}
 
 
 def vp(game: GoaGame) -> int:
     """The game's VP column: the objective cities the Central Powers hold."""
-    return objectives_held(game.t, game.state, CENTRAL)
+    return _objectives_central(game.t, game.state)

@@ -264,21 +264,50 @@ def state_layout(t: GoaTables) -> tuple[list[tuple[str, np.dtype, tuple, int]], 
     return layout, max(offset, 8)
 
 
+_PLACES: dict[int, tuple[list, dict]] = {}
+
+
+def _places(layout) -> dict[str, tuple[np.dtype, tuple, int, int]]:
+    """``{name: (dtype, shape, first byte, end byte)}`` of a ``state_layout``, made once per
+    layout (every game of a scenario shares its tables' layout)."""
+    hit = _PLACES.get(id(layout))
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    where = {}
+    for name, dtype, shape, offset in layout:
+        n = math.prod(shape)
+        where[name] = (dtype, shape, offset, offset + n * dtype.itemsize)
+    if len(_PLACES) >= 64:                       # layouts made per game (``zeros``) pass by
+        _PLACES.clear()
+    _PLACES[id(layout)] = (layout, where)        # the layout kept alive: its id stays its own
+    return where
+
+
 class GoaState:
     """The game in progress: the arrays of ``STATE_ARRAYS``, shapes fixed by the tables, all
     views of one contiguous buffer (``buffer``), so that a copy is one ``memcpy`` and the
     compiled core reads the state through one pointer and the offsets of ``state_layout``.
+
+    A view is made when its array is first read (``__getattr__``), then kept: a game the
+    compiled core plays reads a dozen of the 54 arrays, for its result row.
     """
 
-    __slots__ = ("buffer", "_layout", *STATE_ARRAYS)
+    __slots__ = ("buffer", "_layout", "_where", *STATE_ARRAYS)
 
     def __init__(self, buffer: np.ndarray, layout):
         object.__setattr__(self, "buffer", buffer)
         object.__setattr__(self, "_layout", layout)
-        for name, dtype, shape, offset in layout:
-            n = math.prod(shape)             # (np.prod costs 10 us an array: a game's start)
-            view = buffer[offset:offset + n * dtype.itemsize].view(dtype).reshape(shape)
-            object.__setattr__(self, name, view)
+        object.__setattr__(self, "_where", _places(layout))
+
+    def __getattr__(self, name):
+        # only reached for an array not read yet (its slot is empty) or a name that is none
+        try:
+            dtype, shape, start, stop = self._where[name]
+        except KeyError:
+            raise AttributeError(f"GoaState has no field {name!r}") from None
+        view = self.buffer[start:stop].view(dtype).reshape(shape)
+        object.__setattr__(self, name, view)
+        return view
 
     def __setattr__(self, name, value):
         if name in STATE_ARRAYS:
