@@ -39,14 +39,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def parse_options(text: str) -> dict:
-    out = {}
-    for item in filter(None, text.split(",")):
-        name, _, value = item.partition("=")
-        out[name] = value if name == "land" else value.lower() in ("1", "true", "yes", "on")
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from goa_cpu import parse_options  # noqa: E402  (the same --options as goa_cpu.py)
 
 
 def through_pipe(events):

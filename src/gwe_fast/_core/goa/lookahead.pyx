@@ -127,15 +127,14 @@ WEIGHTS = {"result": V_RESULT, "objective": V_OBJECTIVE, "entry": V_ENTRY,
            "demoralized": V_DEMORALIZED, "strength": V_STRENGTH, "supply": V_SUPPLY,
            "colony": V_COLONY, "lean": V_LEAN}
 
-#: the decision kinds the lookahead weighs by play-outs (``codes.Kind`` names, lower case)
-STRATEGIC = frozenset({"trade", "gift", "invade", "economy", "conscription", "usw", "land",
-                       "send_supply", "ship", "marines", "garrison", "abyssinia"})
-
 #: each strategic kind's code (``codes.Kind``), for ``set_params(kinds=)``
 KIND_CODES = {"trade": K_TRADE, "gift": K_GIFT, "invade": K_INVADE, "economy": K_ECONOMY,
               "conscription": K_CONSCRIPTION, "usw": K_USW, "land": K_LAND,
               "send_supply": K_SEND_SUPPLY, "ship": K_SHIP, "marines": K_MARINES,
               "garrison": K_GARRISON, "abyssinia": K_ABYSSINIA}
+
+#: the decision kinds the lookahead weighs by play-outs (``codes.Kind`` names, lower case)
+STRATEGIC = frozenset(KIND_CODES)
 
 #: the most of each parameter (``set_params``): a decision costs up to
 #: max_options x samples play-outs of horizon + 1 months
