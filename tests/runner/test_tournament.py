@@ -208,3 +208,17 @@ def test_an_unwritable_output_gives_one_sentence(tiny_dir, tmp_path):
             "--workers", "1", "--out", str(blocker / "t.md"))
     assert r.returncode == 1
     assert "cannot write" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_report_made_again_from_its_json_is_the_same_for_any_seconds():
+    """The report sums the seconds of play the JSON keeps (each pair's rounded to 0.01 s),
+    so a report re-rendered from the JSON is the same even where the unrounded sum would
+    round the other way (2 x 0.2549 s: 0.5098 s unrounded, "1 s"; 0.50 s as kept, "0 s")."""
+    lo, hi = ["low", "high"]
+    t = fake([lo, hi], {k: [1, 2] for k in [(lo, lo), (hi, lo), (lo, hi), (hi, hi)]})
+    for key, p in t.pairs.items():
+        p.seconds = 0.2549 if key[0] == key[1] else 0.0
+    t.seconds = 0.449
+    t.workers = 1
+    again = Tournament.from_json(json.loads(json.dumps(t.to_json())))
+    assert again.markdown() == t.markdown()

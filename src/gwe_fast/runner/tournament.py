@@ -91,13 +91,19 @@ class PairResult:
         (``vp_for``), minus it for the other."""
         return list(self.vp) if side == self.vp_for else [-v for v in self.vp]
 
+    @property
+    def kept_seconds(self) -> float:
+        """The games' wall times summed, as the JSON keeps them (to 0.01 s): what the report
+        shows, so that a report made again from the JSON is the same."""
+        return round(self.seconds, 2)
+
     def summary(self) -> dict:
         """Win rates and mean VP over the games that ended without an error."""
         ok = [i for i, e in enumerate(self.errors) if not e]
         n = len(ok)
         out = {"allied": self.allied, "central": self.central, "games": self.games,
                "errors": self.games - n, "rejections": int(sum(self.rejections)),
-               "seconds": round(self.seconds, 2)}
+               "seconds": self.kept_seconds}
         for side in SIDES:
             wins = sum(self.score(side)[i] for i in ok)
             lo, hi = wilson(wins, n)
@@ -253,7 +259,7 @@ class Tournament:
              f"pair has the same dice (common random numbers). {len(self.pairs)} pairs"
              f"{'' if len(self.pairs) == len(specs) ** 2 else ' (those the ladder verdict needs; – marks a pair not played)'}, "
              f"{sum(p.games for p in self.pairs.values())} games, "
-             f"{sum(p.seconds for p in self.pairs.values()):.0f} s of play (the games' own "
+             f"{sum(p.kept_seconds for p in self.pairs.values()):.0f} s of play (the games' own "
              f"wall times summed); this run took {round(self.seconds, 1):.0f} s on "
              f"{self.workers} worker{'s' if self.workers != 1 else ''} (less when it resumed "
              f"games already played)."),
