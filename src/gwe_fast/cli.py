@@ -1094,12 +1094,19 @@ def calibrate(
     policy: Annotated[list[str] | None, typer.Option(
         "--policy", "-p", help="The strength: a policy SPEC for both sides, or SIDE=SPEC "
                                "(allied or central; repeatable). Default greedy.")] = None,
-    games: Annotated[int, typer.Option(
-        "--games", "-n", min=1, help="Games per value tried (the same seeds for each).")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed.")] = 0,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", min=1, show_default=False,
+        help="Games per value tried (the same seeds for each).  [default: 100]")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", min=0, show_default=False, help="Master seed.  [default: 0]")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="Scenario option NAME=VALUE of every game (repeatable).")]
     = None,
+    from_file: Annotated[Path | None, typer.Option(
+        "--from", metavar="FILE",
+        help="victory_line only: read the line off the games of FILE, a games file of gwe run "
+             "or a cell of gwe sweep played on this scenario, instead of playing a batch; the "
+             "policies, games, seed and options are the file's.")] = None,
     value_range: Annotated[tuple[int, int] | None, typer.Option(
         "--range", help="LOW HIGH: the values searched (default: around the knob's value; "
                         "not for victory_line).")] = None,
@@ -1123,13 +1130,16 @@ def calibrate(
     Example: gwe calibrate kaisers_battle/historical --knob victory_line --policy greedy --games 200 --workers 2
 
     Example: gwe calibrate brusilov/historical --knob town:Luck --policy greedy --games 100 --range 0 12
+
+    Example: gwe calibrate brusilov/historical --knob victory_line --from results/balance/brusilov_historical_greedy/00-printed.parquet
     """
     import signal
 
     from gwe_fast.policies.registry import PolicyError
     from gwe_fast.runner import batch
-    from gwe_fast.runner.calibrate import (CalibrateError, Calibration, describe, parse_knob,
-                                           write_json)
+    from gwe_fast.runner.calibrate import (CalibrateError, Calibration, _vp_for, describe,
+                                           even_line, parse_knob, read_finished, write_json)
+    from gwe_fast.runner.parquet import RowsError, read_metadata
 
     if target.strip().lower() == "even":
         goal = 0.5
@@ -1148,7 +1158,26 @@ def calibrate(
             policies[side.strip()] = spec.strip()
         else:
             policies["allied"] = policies["central"] = item.strip()
-    options = parse_options(option)
+    meta: dict = {}
+    if from_file is not None:
+        given = [name for name, v in (("--policy", policy), ("--option", option),
+                                      ("--games", games), ("--seed", seed),
+                                      ("--range", value_range)) if v]
+        if given:
+            fail(f"--from reads the games of {from_file} as they were played, so "
+                 f"{' and '.join(given)} cannot be given with it")
+        if not from_file.is_file():
+            fail(f"--from {from_file} does not exist" if not from_file.exists()
+                 else f"--from {from_file} is not a file; give a games file of gwe run")
+        try:
+            meta = read_metadata(from_file)
+        except RowsError as exc:
+            fail(f"--from: {exc}")
+        options = dict(meta.get("options") or {})
+    else:
+        options = parse_options(option)
+    games = 100 if games is None else games
+    seed = 0 if seed is None else seed
     sc = load_or_fail(scenario, options, "nothing was played")
     try:
         from gwe_fast.games import driver
@@ -1164,6 +1193,15 @@ def calibrate(
         fail(str(exc))
     except PolicyError as exc:
         fail(f"--policy: {exc}")
+    if from_file is not None:
+        if k.kind != "victory_line":
+            fail(f"--from applies to victory_line only: {k.label} changes play, so its games "
+                 f"must be played again at each value")
+        try:
+            base, vp, meta = read_finished(from_file, sc)
+        except CalibrateError as exc:
+            fail(str(exc))
+        specs, games, seed = dict(meta.get("policies") or {}), base.n, meta.get("master_seed")
     if value_range is not None:
         if k.kind == "victory_line":
             fail("--range does not apply to victory_line: every line is read off one batch")
@@ -1185,7 +1223,12 @@ def calibrate(
     signal.signal(signal.SIGTERM, stop)
     low, high = value_range if value_range is not None else (None, None)
     try:
-        result = cal.run(goal, low, high)
+        if from_file is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            result = even_line(vp, _vp_for(sc), goal)
+            result.tried = [base] + result.tried
+        else:
+            result = cal.run(goal, low, high)
     except CalibrateError as exc:
         fail(str(exc), 1)
     except batch.ResumeError as exc:
@@ -1217,7 +1260,8 @@ def calibrate(
                           {"scenario": sc.key, "scenario_version": sc.version,
                            "data_hash": sc.data_hash, "options": dict(sc.options),
                            "policies": specs, "games": games, "master_seed": seed,
-                           "target": goal})
+                           "target": goal,
+                           **({"from": str(from_file)} if from_file is not None else {})})
     except OSError as exc:
         fail(f"cannot write {out / 'calibration.json'}: {exc.strerror or exc}", 1)
     typer.echo(f"wrote {path}")

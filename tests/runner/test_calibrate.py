@@ -193,3 +193,78 @@ def test_gwe_calibrate_bad_arguments_give_one_sentence(tmp_path, args, message):
     assert code == 2
     assert message in stderr and "Traceback" not in stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_gwe_calibrate_victory_line_from_a_finished_file_equals_playing_the_batch(tmp_path):
+    played, read = tmp_path / "played", tmp_path / "read"
+    code, stdout, stderr = gwe_here("calibrate", "kaisers_battle/historical", "--knob",
+                                    "victory_line", "--policy", "random", "--games", "6",
+                                    "--seed", "3", "--workers", "1", "--out", str(played))
+    assert code == 0, stderr
+    code, again, stderr = gwe_here("calibrate", "kaisers_battle/historical", "--knob",
+                                   "victory_line", "--from", str(played / "base.parquet"),
+                                   "--out", str(read))
+    assert code == 0, stderr
+    a = json.loads((played / "calibration.json").read_text())
+    b = json.loads((read / "calibration.json").read_text())
+    assert b["result"] == a["result"] and b["tried"] == a["tried"]
+    assert (b["policies"], b["games"], b["master_seed"]) == (a["policies"], 6, 3)
+    assert b["from"] == str(played / "base.parquet")
+    assert again.splitlines()[1:-1] == stdout.splitlines()[1:-1]
+    assert not (read / "base.parquet").exists()        # nothing was played
+
+
+def test_gwe_calibrate_from_a_file_played_with_options_takes_its_options(tmp_path):
+    from gwe_fast.runner.batch import run_batch
+
+    sc = load_scenario("brusilov/historical", {"sga_early": True})
+    run_batch(sc, 3, 5, tmp_path / "sga.parquet", policies={"allied": "random",
+                                                            "central": "random"}, workers=1)
+    code, stdout, stderr = gwe_here("calibrate", "brusilov/historical", "--knob",
+                                    "victory_line", "--from", str(tmp_path / "sga.parquet"),
+                                    "--out", str(tmp_path / "cal"))
+    assert code == 0, stderr
+    data = json.loads((tmp_path / "cal" / "calibration.json").read_text())
+    assert data["options"]["sga_early"] is True and data["games"] == 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["brusilov/historical", "--knob", "victory_line"], "whose data differ from those of "
+                                                         "brusilov/historical"),
+    (["kaisers_battle/historical", "--knob", "schedule:german_unit_exited"],
+     "--from applies to victory_line only"),
+    (["kaisers_battle/historical", "--knob", "victory_line", "--games", "9"],
+     "so --games cannot be given with it"),
+    (["kaisers_battle/historical", "--knob", "victory_line", "--policy", "greedy"],
+     "so --policy cannot be given with it"),
+])
+def test_gwe_calibrate_from_refuses_a_file_that_does_not_fit(tmp_path, args, message):
+    from gwe_fast.runner.batch import run_batch
+
+    sc = load_scenario("kaisers_battle/historical")
+    run_batch(sc, 2, 1, tmp_path / "kb.parquet", policies={"allied": "random",
+                                                           "central": "random"}, workers=1)
+    code, _, stderr = gwe_here("calibrate", *args, "--from", str(tmp_path / "kb.parquet"),
+                               "--out", str(tmp_path / "x"))
+    assert code == 2
+    assert message in stderr and "Traceback" not in stderr
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("name, message", [
+    ("missing.parquet", "does not exist"),
+    ("notes.txt", "is not a readable Parquet file"),
+    ("run.turns.parquet", "holds turns rows, not one row per game"),
+])
+def test_gwe_calibrate_from_a_file_that_is_not_a_games_file_is_refused(tmp_path, name, message):
+    from gwe_fast.runner.batch import run_batch
+
+    sc = load_scenario("kaisers_battle/historical")
+    run_batch(sc, 2, 1, tmp_path / "run.parquet", policies={"allied": "random",
+                                                            "central": "random"},
+              workers=1, per_turn=tmp_path / "run.turns.parquet")
+    (tmp_path / "notes.txt").write_text("not parquet\n")
+    code, _, stderr = gwe_here("calibrate", "kaisers_battle/historical", "--knob",
+                               "victory_line", "--from", str(tmp_path / name))
+    assert code == 2
+    assert message in stderr and "Traceback" not in stderr

@@ -305,6 +305,45 @@ def even_line(vp: np.ndarray, vp_for: str, target: float = 0.5) -> Result:
                   outcomes, "" if inside else "the win rate jumps across the target")
 
 
+def read_finished(path: Path, scenario: Scenario) -> tuple[Outcome, np.ndarray, dict]:
+    """The games of a finished results file (``gwe run``, or a cell of ``gwe sweep``) played
+    on ``scenario``: their outcome, their final VP and the file's metadata, for the victory
+    line, which needs no replay. Errors (``result = "error"``) are left out.
+
+    Raises ``CalibrateError``, one sentence naming the file, for a file that is not a finished
+    run, or that was played on other scenario data or other options than ``scenario``."""
+    from gwe_fast.runner.parquet import RowsError, read_metadata, read_table
+
+    path = Path(path)
+    try:
+        meta = read_metadata(path)
+        rows = read_table(path, columns=["vp", "winner", "result"]).to_pydict()
+    except RowsError as exc:
+        raise CalibrateError(f"--from: {exc}") from None
+    except KeyError:
+        raise CalibrateError(f"--from: {path} has no vp, winner or result column: it is not "
+                             f"a games file of gwe run") from None
+    where = f"--from {path} was played on {meta.get('scenario')!r}"
+    if meta.get("table", "games") != "games":
+        raise CalibrateError(f"--from: {path} holds {meta.get('table')} rows, not one row per "
+                             f"game; give the games file")
+    if meta.get("data_hash") != scenario.data_hash:
+        raise CalibrateError(f"{where}, whose data differ from those of {scenario.key} (data "
+                             f"hash {meta.get('data_hash')}, not {scenario.data_hash})")
+    if meta.get("options_hash") != scenario.options_hash:
+        raise CalibrateError(f"{where} with options {meta.get('options')}, not "
+                             f"{dict(scenario.options)}")
+    ok = [r != "error" for r in rows["result"]]
+    vp = np.array([v for v, k in zip(rows["vp"], ok) if k], dtype=np.int64)
+    wins = sum(1.0 if w == "allied" else 0.5 if w == "draw" else 0.0
+               for w, k in zip(rows["winner"], ok) if k)
+    outcome = Outcome(None, int(vp.size), float(wins),
+                      float(vp.mean()) if vp.size else math.nan, int(len(ok) - sum(ok)))
+    if outcome.n == 0:
+        raise CalibrateError(f"--from: {path} has no finished game to calibrate on")
+    return outcome, vp, meta
+
+
 # --- playing the games ----------------------------------------------------------------------
 
 class Calibration:
