@@ -268,3 +268,63 @@ def test_gwe_calibrate_from_a_file_that_is_not_a_games_file_is_refused(tmp_path,
                                "victory_line", "--from", str(tmp_path / name))
     assert code == 2
     assert message in stderr and "Traceback" not in stderr
+
+
+def _known_rates(vp0: np.ndarray, per_unit: np.ndarray, line: int, vp_for: str):
+    """The Allied win count at knob value v of games whose final VP is ``vp0 + v * per_unit``
+    (random players do not look at the VP, so changing a VP value changes nothing else)."""
+    def wins(v: int) -> float:
+        above = float(((vp0 + v * per_unit) >= line).sum())
+        return above if vp_for == "allied" else float(vp0.size) - above
+    return wins
+
+
+def _assert_bracket_is_the_crossing(bracket, wins, values, half):
+    """The bracket is a value at which exactly half the games are won, or, when no value is,
+    the two neighbours between which the known win count crosses half."""
+    lo, hi = bracket
+    if any(wins(v) == half for v in values):
+        assert lo == hi and wins(lo) == half
+    else:
+        assert hi == lo + 1 and (wins(lo) - half) * (wins(hi) - half) < 0
+
+
+def test_an_options_even_cost_is_found_where_the_games_say_it_lies(tmp_path):
+    """Brusilov, random players: an option's VP cost is booked at the start and nothing else
+    depends on it, so game i ends at VP0_i + cost. The even cost is then known from one batch
+    played at cost 0; the bisection must find the bracket around it, and every value tried
+    must score exactly what the batch at cost 0 says it scores."""
+    sc = load_scenario("brusilov/historical")
+    k = parse_knob(sc, "option:sga_early")
+    cal = Calibration("brusilov/historical", k, {"allied": "random", "central": "random"},
+                      12, 4, tmp_path)
+    base = cal.play(0)
+    vp0 = cal.vp[0].astype(np.int64)
+    wins = _known_rates(vp0, np.ones_like(vp0), victory_line(sc), "allied")
+    r = cal.run(0.5, 0, 120)
+    assert r.found
+    for o in r.tried:
+        assert o.n == base.n and o.wins == wins(o.value), o.value
+    _assert_bracket_is_the_crossing(r.bracket, wins, range(0, 121), 6)
+
+
+def test_a_town_values_even_point_is_found_where_the_games_say_it_lies(tmp_path):
+    """The Kaiser's Battle, random players: game i ends at VP_rest_i + v * towns_i when each
+    town west of the VP line (20.11) is worth v, so the Allied win rate at every v is known
+    from the batches at 0 and 1; the bisection lands on it."""
+    sc = load_scenario("kaisers_battle/historical")
+    k = parse_knob(sc, "schedule:town_west_of_vp_line")
+    cal = Calibration("kaisers_battle/historical", k, {"allied": "random", "central": "random"},
+                      12, 6, tmp_path)
+    base = cal.play(0)
+    cal.play(1)
+    towns = [np.array(pq.read_table(tmp_path / f"{v}.parquet").to_pydict()["vp_towns"],
+                      dtype=np.int64) for v in (0, 1)]
+    per_town = towns[1] - towns[0]
+    assert not towns[0].any() and per_town.any()             # worth 0, then 1 a town
+    wins = _known_rates(cal.vp[0].astype(np.int64), per_town, victory_line(sc), "central")
+    r = cal.run(0.5, 0, 40)
+    for o in r.tried:
+        assert o.n == base.n and o.wins == wins(o.value), o.value
+    assert r.found
+    _assert_bracket_is_the_crossing(r.bracket, wins, range(0, 41), 6)
