@@ -1,6 +1,6 @@
 """One Markdown table of a balance study: every cell of several sweeps, side by side.
 
-    python scripts/balance_summary.py results/balance/brusilov_historical_passive \
+    python scripts/balance_summary.py results/balance/brusilov_historical_random \
         results/balance/brusilov_historical_greedy ... > results/balance/SUMMARY.md
 
 For each sweep folder (``gwe sweep --out``) and each of its cells: the games finished, the
@@ -8,7 +8,11 @@ errors, the Allied win rate (95 % Wilson; a draw counts half), the mean VP (95 %
 against the sweep's baseline cell, over the games both finished with the same seed and index
 (common random numbers): the paired VP difference, and the same difference without the
 cell's own VP adjustment (``vp_initial``: the VP a variation costs, 26.3, booked at the
-start), which is the variation's effect on play. Numbers come from
+start), which is the variation's effect on play; the paired change of the Allied win rate;
+and the Holm-adjusted p-value of the VP difference, the sweep's comparisons taken as one
+family ("no game differs" where every pair ended alike). First comes the even victory line
+of each baseline cell (``runner.calibrate.even_line``, as ``gwe calibrate --knob
+victory_line --from FILE``), except for the town-value and delay sweeps. Numbers come from
 ``gwe_fast.analysis.report``, the code behind ``gwe report``.
 """
 
@@ -20,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gwe_fast.analysis.report import (ReportError, _keyed, allied_rate, choose_baseline,
-                                      load_cells, paired, vp_stats)
+from gwe_fast.analysis.report import (ReportError, _keyed, _p, adjust_family, allied_rate,
+                                      choose_baseline, load_cells, paired, vp_stats)
 from gwe_fast.analysis.stats import paired_diff
 
 
@@ -44,47 +48,83 @@ def effect(cell, base) -> str:
     return _iv(*paired_diff(play_a, play_b), signed=True)
 
 
-def sweep_rows(folder: Path) -> tuple[dict, list[list[str]]]:
+def _half(iv) -> float:
+    return (iv.high - iv.low) / 2 if iv is not None and iv.n and not iv.no_difference else 0.0
+
+
+def even(cell, scenario_ref: str) -> str:
+    """The even victory line read off the cell's final VP (``runner.calibrate.even_line``,
+    what ``gwe calibrate --knob victory_line --from FILE`` gives), with its interval."""
+    from gwe_fast import load_scenario
+    from gwe_fast.runner.calibrate import _vp_for, even_line, victory_line
+
+    sc = load_scenario(scenario_ref)
+    vp = cell.games["vp"][cell.finished]
+    r = even_line(vp, _vp_for(sc), 0.5)
+    if not r.found:
+        return f"{victory_line(sc)} | none ({r.note})"
+    return f"{victory_line(sc)} | {r.best} [{r.interval[0]}, {r.interval[1]}]"
+
+
+def sweep_rows(folder: Path) -> tuple[dict, list[list[str]], str, str]:
     manifest = json.loads((folder / "sweep.json").read_text())
     cells, baseline = load_cells([folder])
     base = choose_baseline(cells, None, baseline) or cells[0]
-    rows = []
+    found = {id(c): paired(c, base) for c in cells if c is not base}
+    m = adjust_family(list(found.values()))
+    rows, widest = [], 0.0
     for c in cells:
         rate = allied_rate(c)
         vp = vp_stats(c)["mean"]
         cost = float(np.mean(c.games["vp_initial"])) if "vp_initial" in c.games else 0.0
         if c is base:
-            diff = eff = "baseline"
+            diff = eff = win = holm_p = "baseline"
         else:
-            p = paired(c, base)
-            diff = _iv(p.vp.value, p.vp.low, p.vp.high, signed=True)
+            p = found[id(c)]
+            diff, win, holm_p = p.vp.num(1), p.allied.pct() if p.allied else "–", _p(p.vp_holm)
             eff = effect(c, base)
+            widest = max(widest, _half(p.vp))
         rows.append([c.label.split("-", 1)[-1], f"{cost:+.0f}", str(c.n), str(c.errors),
                      "–" if rate is None else _iv(100 * rate.value, 100 * rate.low,
                                                   100 * rate.high),
-                     _iv(vp.value, vp.low, vp.high), diff, eff])
-    return manifest, rows
+                     _iv(vp.value, vp.low, vp.high), diff, eff, win, holm_p])
+    note = (f"Widest 95 % interval of a Δ VP: ±{widest:.1f} VP. The {m} comparisons (Δ VP and "
+            f"Δ win rate of each cell) are one family: p (Holm) is the paired t test's p-value "
+            f"of Δ VP adjusted by Holm's method; call a difference measured only below 0.05."
+            if m else "")
+    return manifest, rows, even(base, manifest["scenario"]), note
 
 
 def main(folders: list[str]) -> int:
     head = ["cell", "VP adj.", "games", "errors", "Allied win % [95 %]", "mean VP [95 %]",
-            "Δ VP vs baseline", "Δ VP in play"]
-    out = []
+            "Δ VP vs baseline", "Δ VP in play", "Δ Allied win rate", "p (Holm)"]
+    out, lines = [], []
     for f in folders:
         try:
-            manifest, rows = sweep_rows(Path(f))
+            manifest, rows, line, note = sweep_rows(Path(f))
         except (OSError, ValueError, ReportError) as exc:
             print(f"balance_summary: {f}: {exc}", file=sys.stderr)
             return 1
         pol = manifest["cells"][0].get("policies", {})
-        out.append(f"### {manifest['scenario']}, {pol.get('allied', '?')} (Allied) against "
-                   f"{pol.get('central', '?')} (Central)\n")
+        strength = f"{pol.get('allied', '?')} (Allied) against {pol.get('central', '?')} (Central)"
+        out.append(f"### {manifest['scenario']}, {strength}\n")
         out.append(f"Sweep `{f}`, master seed {manifest['master_seed']}, baseline "
                    f"`{manifest.get('baseline') or rows[0][0]}`.\n")
         out.append("| " + " | ".join(head) + " |")
         out.append("|" + "---|" * len(head))
         out += ["| " + " | ".join(r) + " |" for r in rows]
+        if note:
+            out += ["", note]
         out.append("")
+        if "_towns_" not in Path(f).name and not Path(f).name.startswith("delay"):
+            lines.append(f"| {manifest['scenario']} | {strength} | {rows[0][2]} | {line} |")
+    if lines:
+        out = ["### The even victory line of each scenario at each strength\n",
+               "Read off the final VP of each baseline cell (`gwe calibrate --knob victory_line "
+               "--from FILE`): the line from which the scoring side would win half the games, "
+               "and the 95 % interval of lines at which an even game is not rejected.\n",
+               "| scenario | strength | games | printed line | even line [95 %] |",
+               "|---|---|---|---|---|", *lines, ""] + out
     print("\n".join(out))
     return 0
 

@@ -1131,7 +1131,7 @@ def calibrate(
 
     Example: gwe calibrate brusilov/historical --knob town:Luck --policy greedy --games 100 --range 0 12
 
-    Example: gwe calibrate brusilov/historical --knob victory_line --from results/balance/brusilov_historical_greedy/00-printed.parquet
+    Example: gwe run kaisers_battle/historical -n 200 -p allied=greedy -p central=greedy --out results/kb.parquet && gwe calibrate kaisers_battle/historical --knob victory_line --from results/kb.parquet
     """
     import signal
 

@@ -96,8 +96,9 @@ def test_item_13_gwe_scenarios_says_whose_vp_an_option_costs():
 
 
 def test_a_format_2_results_file_still_reports(tmp_path):
-    """A file with the former column names (the committed balance study) still reports."""
-    old = ROOT / "results" / "balance" / "brusilov_historical_passive" / "00-printed.parquet"
+    """A file with the former column names (a cell of the balance study of 2026-11-22) still
+    reports."""
+    old = ROOT / "tests" / "data" / "format2" / "00-printed.parquet"
     assert read_metadata(old)["format_version"] == 2
     assert any(n.startswith("vp_russian_") for n in pq.read_schema(old).names)
     done = gwe("report", str(old), "--out", str(tmp_path / "rep"))
