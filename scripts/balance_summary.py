@@ -19,6 +19,7 @@ victory_line --from FILE``), except for the town-value and delay sweeps. Numbers
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -84,7 +85,7 @@ def sweep_rows(folder: Path) -> tuple[dict, list[list[str]], str, str]:
             diff, win, holm_p = p.vp.num(1), p.allied.pct() if p.allied else "–", _p(p.vp_holm)
             eff = effect(c, base)
             widest = max(widest, _half(p.vp))
-        rows.append([c.label.split("-", 1)[-1], f"{cost:+.0f}", str(c.n), str(c.errors),
+        rows.append([re.sub(r"^\d+-", "", c.label), f"{cost:+.0f}", str(c.n), str(c.errors),
                      "–" if rate is None else _iv(100 * rate.value, 100 * rate.low,
                                                   100 * rate.high),
                      _iv(vp.value, vp.low, vp.high), diff, eff, win, holm_p])

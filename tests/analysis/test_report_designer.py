@@ -63,6 +63,7 @@ def test_the_paired_t_test_matches_scipy():
 
 def test_holm_multiplies_the_kth_smallest_p_by_m_minus_k_plus_1_and_keeps_order():
     assert holm([0.01, 0.04, 0.03, 0.5]) == [0.04, 0.09, 0.09, 0.5]
+    assert holm([5.5e-16, 0.2]) == [1.1e-15, 0.2]        # a tiny p is not rounded to 0
     assert holm([0.2, math.nan, 0.01]) == [0.2, math.nan, 0.02] or (
         math.isnan(holm([0.2, math.nan, 0.01])[1]))
     assert holm([0.6, 0.7]) == [1.0, 1.0]

@@ -166,5 +166,5 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     running = 0.0
     for k, (x, i) in enumerate(live):
         running = max(running, min(1.0, (m - k) * x))
-        out[i] = round(running, 12)
+        out[i] = float(f"{running:.12g}")   # 12 significant digits: a tiny p stays above 0
     return out
