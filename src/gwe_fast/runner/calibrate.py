@@ -305,6 +305,17 @@ def even_line(vp: np.ndarray, vp_for: str, target: float = 0.5) -> Result:
                   outcomes, "" if inside else "the win rate jumps across the target")
 
 
+def outcome_of(rows: dict, value: int | None) -> tuple[Outcome, np.ndarray]:
+    """The outcome of the games in ``rows`` (columns ``vp``, ``winner``, ``result``) and their
+    final VP, errors left out."""
+    ok = [r != "error" for r in rows["result"]]
+    vp = np.array([v for v, k in zip(rows["vp"], ok) if k], dtype=np.int64)
+    wins = sum(1.0 if w == "allied" else 0.5 if w == "draw" else 0.0
+               for w, k in zip(rows["winner"], ok) if k)
+    return Outcome(value, int(vp.size), float(wins), float(vp.mean()) if vp.size else math.nan,
+                   int(len(ok) - sum(ok))), vp
+
+
 def read_finished(path: Path, scenario: Scenario) -> tuple[Outcome, np.ndarray, dict]:
     """The games of a finished results file (``gwe run``, or a cell of ``gwe sweep``) played
     on ``scenario``: their outcome, their final VP and the file's metadata, for the victory
@@ -333,12 +344,7 @@ def read_finished(path: Path, scenario: Scenario) -> tuple[Outcome, np.ndarray, 
     if meta.get("options_hash") != scenario.options_hash:
         raise CalibrateError(f"{where} with options {meta.get('options')}, not "
                              f"{dict(scenario.options)}")
-    ok = [r != "error" for r in rows["result"]]
-    vp = np.array([v for v, k in zip(rows["vp"], ok) if k], dtype=np.int64)
-    wins = sum(1.0 if w == "allied" else 0.5 if w == "draw" else 0.0
-               for w, k in zip(rows["winner"], ok) if k)
-    outcome = Outcome(None, int(vp.size), float(wins),
-                      float(vp.mean()) if vp.size else math.nan, int(len(ok) - sum(ok)))
+    outcome, vp = outcome_of(rows, None)
     if outcome.n == 0:
         raise CalibrateError(f"--from: {path} has no finished game to calibrate on")
     return outcome, vp, meta
@@ -388,13 +394,9 @@ class Calibration:
             raise CalibrateError(f"some games of {shown} could not be played (a worker died); "
                                  f"run the same command again to play them")
         rows = pq.read_table(summary.rows_path, columns=["vp", "winner", "result"]).to_pydict()
-        ok = [r != "error" for r in rows["result"]]
-        vp = np.array([v for v, k in zip(rows["vp"], ok) if k], dtype=np.int64)
-        wins = sum(1.0 if w == "allied" else 0.5 if w == "draw" else 0.0
-                   for w, k in zip(rows["winner"], ok) if k)
+        outcome, vp = outcome_of(rows, None if value is None else int(value))
         self.vp[-10**9 if value is None else value] = vp
-        return Outcome(None if value is None else int(value), int(vp.size), float(wins),
-                       float(vp.mean()) if vp.size else math.nan, int(len(ok) - sum(ok)))
+        return outcome
 
     def run(self, target: float = 0.5, low: int | None = None,
             high: int | None = None) -> Result:
