@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import fields
 from importlib import import_module
 from operator import attrgetter
 from typing import Any, ClassVar
@@ -26,7 +25,7 @@ from gwe_fast.dice import GameDice
 from gwe_fast.enums import Side
 from gwe_fast.policies.base import Decision, Policy, RandomPolicy, check_choice
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.state import STATE_ARRAYS, State, Status, initial_state
+from gwe_fast.state import SCALARS, STATE_ARRAYS, State, Status, initial_state
 
 
 class Game:
@@ -124,6 +123,10 @@ class PlayedGame(Game):
                  policies: dict | None = None, state: State | None = None,
                  events: bool = False):
         super().__init__(scenario, seed=seed, game_index=game_index, state=state)
+        # the record holds every engine array from the start (a state saved before it was
+        # fixed, or made for another game's arrays, is copied into one that does)
+        self.state = self.state.conform(
+            [(name, dtype, shape(scenario)) for name, (dtype, shape) in self.ENGINE_ARRAYS.items()])
         policies = policies or {}
         self.policies = {s: policies.get(s) or RandomPolicy() for s in (Side.ALLIED, Side.CENTRAL)}
         self.rngs = {s: self.dice.policy_rng(Side(s).name.lower()) for s in self.policies}
@@ -134,11 +137,7 @@ class PlayedGame(Game):
 
     # engine arrays ------------------------------------------------------------------------
     def arr(self, name: str) -> np.ndarray:
-        a = self.state.extra.get(name)
-        if a is None:
-            dtype, shape = self.ENGINE_ARRAYS[name]
-            a = self.state.extra[name] = np.zeros(shape(self.scenario), dtype=dtype)
-        return a
+        return self.state.extra[name]
 
     def flag(self, unit: int, bit: int) -> bool:
         return bool(self.arr("flags")[unit] & bit)
@@ -237,13 +236,11 @@ class PlayedGame(Game):
         ``resume`` goes on exactly as this game would (at a phase boundary)."""
         from gwe_fast.dice import snapshot_generator
 
-        st = self.state.copy()
-        for name, words in self.dice.snapshot().items():
-            st.extra[f"dice:{name}"] = words
+        attached = {f"dice:{name}": words for name, words in self.dice.snapshot().items()}
         for side, rng in self.rngs.items():
-            st.extra[f"policy_rng:{int(side)}"] = snapshot_generator(rng)
-        st.extra["seed"] = np.array([self.seed, self.game_index], dtype=np.int64)
-        st.save(path)
+            attached[f"policy_rng:{int(side)}"] = snapshot_generator(rng)
+        attached["seed"] = np.array([self.seed, self.game_index], dtype=np.int64)
+        self.state.save(path, **attached)
 
     @classmethod
     def resume(cls, scenario: Scenario, path, policies: dict | None = None,
@@ -251,10 +248,13 @@ class PlayedGame(Game):
         """A game saved by ``save``, ready for its engine's ``play`` to go on."""
         from gwe_fast.dice import restore_generator
 
-        st = State.load(path)
-        seed, index = (int(x) for x in st.extra.pop("seed"))
-        dice = {k.split(":", 1)[1]: st.extra.pop(k) for k in list(st.extra) if k.startswith("dice:")}
-        rngs = {int(k.split(":", 1)[1]): st.extra.pop(k) for k in list(st.extra)
+        st, attached = State.read(path)
+        if "seed" not in attached:
+            raise ValueError(f"{path} is a position without its game's seed and dice (saved by "
+                             f"State.save, not by a game's save)")
+        seed, index = (int(x) for x in attached["seed"])
+        dice = {k.split(":", 1)[1]: v for k, v in attached.items() if k.startswith("dice:")}
+        rngs = {int(k.split(":", 1)[1]): v for k, v in attached.items()
                 if k.startswith("policy_rng:")}
         game = cls(scenario, seed=seed, game_index=index, policies=policies, state=st,
                    events=events)
@@ -313,11 +313,9 @@ class ReadOnlyState:
 
 # the scalar fields (turn, phase, player, vp) read through to the live state: numpy scalars
 # are immutable, so they are handed out as they are
-for _field in fields(State):
-    if _field.name != "extra" and _field.name not in STATE_ARRAYS:
-        setattr(ReadOnlyState, _field.name,
-                property(attrgetter(f"_state.{_field.name}"),
-                         doc=f"``State.{_field.name}``, read through"))
+for _name, _ in SCALARS:
+    setattr(ReadOnlyState, _name,
+            property(attrgetter(f"_state.{_name}"), doc=f"``State.{_name}``, read through"))
 
 
 class _ReadOnlyExtra(Mapping):
@@ -361,7 +359,7 @@ class PolicyView:
 
     def __init__(self, game: PlayedGame):
         object.__setattr__(self, "_game", game)
-        object.__setattr__(self, "_arrs", {})      # name -> (engine array, read-only view)
+        object.__setattr__(self, "_arrs", {})      # name -> read-only view of the engine array
         object.__setattr__(self, "state", ReadOnlyState(game.state))
         object.__setattr__(self, "scenario", game.scenario)
         object.__setattr__(self, "data", getattr(game, "data", None))
@@ -378,18 +376,11 @@ class PolicyView:
         return self._game.game_index
 
     def arr(self, name: str) -> np.ndarray:
-        """An engine array, read-only (zeros of its shape when the engine has not made it)."""
-        a = self._game.state.extra.get(name)
+        """An engine array, read-only."""
         hit = self._arrs.get(name)
-        if hit is not None and hit[0] is a:
-            return hit[1]
-        if a is None:
-            dtype, shape = self._game.ENGINE_ARRAYS[name]
-            a = np.zeros(shape(self.scenario), dtype=dtype)
-            a.flags.writeable = False
-            return a
-        hit = self._arrs[name] = (a, _read_only(a))
-        return hit[1]
+        if hit is None:
+            hit = self._arrs[name] = _read_only(self._game.state.extra[name])
+        return hit
 
     def flag(self, unit: int, bit: int) -> bool:
         return bool(self.arr("flags")[unit] & bit)

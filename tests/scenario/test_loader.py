@@ -185,16 +185,74 @@ def test_initial_state_places_units_by_their_placement(tiny_dir):
 
 def test_states_copy_save_and_load_with_engine_arrays(tiny_dir, tmp_path):
     from gwe_fast import Game, State
+    from gwe_fast.games.gwe.game import ENGINE_ARRAYS
 
     g = Game(load_scenario(tiny_dir / "tiny.toml"), seed=3)
-    g.state.extra["mp_spent"] = np.arange(5, dtype=np.int8)
+    # the record holds every engine array of the game from the start, in its order
+    assert list(g.state.extra) == list(ENGINE_ARRAYS)
+    assert g.state.extra["mp_spent"].dtype == np.int16 and not g.state.extra["mp_spent"].any()
+    g.state.extra["mp_spent"][:] = np.arange(5)
+    g.state.turn = 4
     path = tmp_path / "s.npz"
     g.state.save(path)
     back = State.load(path)
-    assert back.equals(g.state) and back.extra["mp_spent"].dtype == np.int8
+    assert back.equals(g.state) and back.extra["mp_spent"].dtype == np.int16
+    assert back.layout == g.state.layout and int(back.turn) == 4
     c = g.state.copy()
     c.extra["mp_spent"][0] = 9
+    c.turn = 5
     assert not c.equals(g.state) and g.state.extra["mp_spent"][0] == 0
+    assert int(g.state.turn) == 4
     np.save(tmp_path / "one.npy", np.zeros(3))
     with pytest.raises(ValueError, match="single array"):
         State.load(tmp_path / "one.npy")
+
+
+def test_a_state_is_one_fixed_record(tiny_dir):
+    """Every field is a view of the one buffer, at an aligned offset; no field is added or
+    replaced during play, and a copy is a copy of the buffer."""
+    from gwe_fast import Game
+    from gwe_fast.state import ALIGN
+
+    st = Game(load_scenario(tiny_dir / "tiny.toml"), seed=3).state
+    base = st.buffer.ctypes.data
+    for name, dtype, shape, start, stop in st.layout:
+        view = st.field(name)
+        assert view.ctypes.data == base + start and start % ALIGN == 0, name
+        assert view.dtype == dtype and view.shape == shape and view.nbytes == stop - start
+    with pytest.raises(TypeError):
+        st.extra["mp_spent"] = np.zeros(5, dtype=np.int16)
+    with pytest.raises(AttributeError, match="fields are fixed"):
+        st.moves = 3
+    with pytest.raises(AttributeError, match="in place"):
+        st.unit_cell = st.unit_cell.copy()
+    st.vp = 7                                   # a scalar is written into the record
+    assert st.field("vp").base is not None and int(st.field("vp")) == 7
+    c = st.copy()
+    assert c.buffer is not st.buffer and bytes(c.buffer) == bytes(st.buffer)
+
+
+def test_a_state_saved_with_some_engine_arrays_plays_with_all(tiny_dir, tmp_path):
+    """A state saved before the record was fixed held only the engine arrays its game had
+    made: a game given it holds it in the full record, zeros where it had none."""
+    from gwe_fast.games.gwe.game import ENGINE_ARRAYS, GweGame
+
+    sc = load_scenario(tiny_dir / "tiny.toml")
+    g = GweGame(sc, seed=3)
+    st = g.state
+    path = tmp_path / "old.npz"
+    np.savez(path, turn=st.turn, phase=st.phase, player=st.player, vp=st.vp,
+             unit_cell=st.unit_cell, unit_step=st.unit_step, unit_status=st.unit_status,
+             hex_last=st.hex_last, x_flags=np.full(sc.units.n, 3, dtype=np.uint16))
+    from gwe_fast import State
+
+    old = State.load(path)
+    assert list(old.extra) == ["flags"]
+    h = GweGame(sc, seed=3, state=old)
+    assert list(h.state.extra) == list(ENGINE_ARRAYS)
+    assert (h.arr("flags") == 3).all() and not h.arr("mp_spent").any()
+    np.savez(path, turn=st.turn, phase=st.phase, player=st.player, vp=st.vp,
+             unit_cell=st.unit_cell, unit_step=st.unit_step, unit_status=st.unit_status,
+             hex_last=st.hex_last, x_flags=np.zeros(sc.units.n + 1, dtype=np.uint16))
+    with pytest.raises(ValueError, match="engine array flags has the shape"):
+        GweGame(sc, seed=3, state=State.load(path))

@@ -155,7 +155,6 @@ def test_19_42_and_19_43_cavalry_living_off_the_land_moves_normally_without_a_zo
     g.state.unit_status[i] |= Status.OUT_OF_SUPPLY
     assert movement_allowance(g.scenario, g.state, i) == 3          # halved (9.21)
     assert controlled(g.scenario, g.state, 0)[g.scenario.map.cell("0405")]
-    g.state.extra["flags"] = np.zeros(g.scenario.units.n, dtype=np.uint16)
     g.state.extra["flags"][i] = Flag.LIVING_OFF_LAND
     assert movement_allowance(g.scenario, g.state, i) == 6          # 19.42: moves normally
     assert not controlled(g.scenario, g.state, 0).any()             # 19.43: no ZOC

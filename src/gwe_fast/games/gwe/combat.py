@@ -55,7 +55,7 @@ from gwe_fast.games.gwe.supply import (
 )
 from gwe_fast.games.gwe.zoc import controlled, occupied, on_map
 from gwe_fast.scenario.model import Scenario
-from gwe_fast.state import State, Status
+from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
 _ARMORED_CAR = int(UnitType.ARMORED_CAR)
@@ -1056,21 +1056,13 @@ class _SupplyNow:
     the position's as it stood."""
 
     def __init__(self, game: GweGame, side: int):
-        st = game.state
-        flags = st.extra.get("flags")
-        self._scenario, self._side, self._state = game.scenario, int(side), st
-        self._kept = (st.unit_cell.copy(), st.unit_step.copy(), st.unit_status.copy(),
-                      st.hex_last.copy(), None if flags is None else flags.copy())
+        self._scenario, self._side = game.scenario, int(side)
+        self._kept = game.state.copy()          # one copy of the record's buffer
         self._supplied = None
 
     def _read(self) -> np.ndarray:
         if self._supplied is None:
-            st = self._state
-            cell, step, status, last, flags = self._kept
-            then = State(turn=st.turn, phase=st.phase, player=st.player, vp=st.vp,
-                         unit_cell=cell, unit_step=step, unit_status=status, hex_last=last,
-                         extra={} if flags is None else {"flags": flags})
-            self._supplied = in_supply(self._scenario, then, self._side)
+            self._supplied = in_supply(self._scenario, self._kept, self._side)
         return self._supplied
 
     def __getitem__(self, unit):
