@@ -47,6 +47,22 @@ extensions.append(Extension(
     extra_compile_args=COMPILE_ARGS,
 ))
 
+# The hex games' compiled cores (_core/hexdice: their dice; _core/kb: The Kaiser's Battle),
+# reading dice and policy draws with numpy's own C library as the Python engine does.
+HEX_CORE = ["gwe_fast._core.hexdice", "gwe_fast._core.kb.core"]
+extensions += [
+    Extension(
+        name,
+        [f"src/{name.replace('.', '/')}.pyx"],
+        include_dirs=[numpy.get_include()],
+        library_dirs=[NPY_RANDOM_LIB],
+        libraries=["npyrandom"],
+        define_macros=MACROS,
+        extra_compile_args=COMPILE_ARGS,
+    )
+    for name in HEX_CORE
+]
+
 # The compiled core of The Guns of August (_core/goa): dice, tables, rules, the turn loop,
 # the ladder policies answering inside it, the lookahead playing on copies of it. The ladder's
 # greedy policies weigh options in floating point exactly as their Python twins do: no fused

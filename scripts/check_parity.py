@@ -13,6 +13,9 @@ line (the figures quoted in results/BENCHMARKS.md come from that file). Exits 1 
 differs or fails. The test suite plays three such games every time (tests/test_engine_parity.py);
 this script is for the thousands.
 
+With ``--reference engine`` the second game is played by the Python engine, the compiled core
+(``games.kb.game.COMPILED_PHASES``, issue 28) off: it holds the core to the reference.
+
 With ``--reference loop`` the second game is played on the compiled kernels too, but with a
 random player's choices asked one by one by the engine's Python loops instead of drawn by the
 kernels (the game's ``engine.COMPILED_RANDOM_MOVES`` off): the Movement Segments
@@ -38,7 +41,8 @@ from gwe_fast.policies.registry import make_policy
 
 
 REFERENCES = {"pure": "on the pure-Python twins",
-              "loop": "with the Python loops for a random player's choices"}
+              "loop": "with the Python loops for a random player's choices",
+              "engine": "with the Python engine instead of the compiled core"}
 
 
 def _play(scenario, seed: int, index: int, specs: dict[int, str]):
@@ -61,11 +65,16 @@ def one(args) -> tuple[int, str, float, float]:
         if reference == "loop":
             engine = importlib.import_module(f"gwe_fast.games.{fast.game}.engine")
             engine.COMPILED_RANDOM_MOVES = False
+        elif reference == "engine":
+            module = importlib.import_module(f"gwe_fast.games.{fast.game}.game")
+            module.COMPILED_PHASES = False
         try:
             g2, r2, rec2 = _play(slow, seed, index, specs)
         finally:
             if reference == "loop":
                 engine.COMPILED_RANDOM_MOVES = True
+            elif reference == "engine":
+                module.COMPILED_PHASES = True
         t2 = time.process_time()
     except Exception as exc:  # noqa: BLE001 - every failure is reported with its game
         return index, f"{type(exc).__name__}: {exc}", 0.0, 0.0
@@ -93,9 +102,10 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--option", action="append", default=[], help="NAME=VALUE")
     p.add_argument("--policy", action="append", default=[], help="SIDE=SPEC, SIDE allied|central")
-    p.add_argument("--reference", choices=("pure", "loop"), default="pure",
-                   help="play the second game on the pure-Python twins (default) or with the "
-                        "Python loops for a random player's choices")
+    p.add_argument("--reference", choices=("pure", "loop", "engine"), default="pure",
+                   help="play the second game on the pure-Python twins (default), with the "
+                        "Python loops for a random player's choices, or with the Python "
+                        "engine instead of the compiled core (The Kaiser's Battle)")
     p.add_argument("--log", help="append the summary as a JSON line to this file")
     a = p.parse_args()
     try:
@@ -108,7 +118,9 @@ def main() -> int:
                 raise ValueError(f"unknown side {side!r} in --policy {spec} (allied or central)")
             specs[sides[side]] = value
             make_policy(value)
-        load_scenario(a.scenario, options)
+        if load_scenario(a.scenario, options).game != "kb" and a.reference == "engine":
+            raise ValueError("--reference engine compares The Kaiser's Battle's compiled core "
+                             "only (the other games have none yet)")
     except Exception as exc:  # noqa: BLE001 - a user's mistake: one sentence, exit 2
         print(f"check_parity: bad argument: {exc}", file=sys.stderr)
         return 2

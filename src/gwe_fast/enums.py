@@ -239,7 +239,8 @@ KB_DECISION_KINDS = (
     "kb.artillery.drumfire_target", "kb.artillery.drumfire_points", "kb.breakdown.division",
     "kb.move.unit", "kb.move.to", "kb.combat.target", "kb.combat.join", "kb.combat.rolling",
     "kb.combat.sos", "kb.combat.loss", "kb.combat.retreat", "kb.combat.advance",
-    "kb.stacking.eliminate",
+    "kb.stacking.eliminate", "kb.drumfire.step_loss", "kb.gas.step_loss",
+    "kb.ground_attack.step_loss",
 )
 
 

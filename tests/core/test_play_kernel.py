@@ -105,9 +105,12 @@ def _run(impl, ws, rng, args):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_kb_random_moves_twin_equal_in_played_positions(seed, monkeypatch):
+    import gwe_fast.games.kb.game as kb_game
+
     sc = load_scenario(KB)
     rec = _Recorder(sc.map.k.play)
     monkeypatch.setattr(sc.map.k, "play", rec)
+    monkeypatch.setattr(kb_game, "COMPILED_PHASES", False)   # the Python engine's segments
     driver.play(driver.new_game(sc, seed, seed))
     assert len(rec.calls) >= 40                   # both sides, both segments, every turn
     ws_cy = sc.map.k.search.SearchWorkspace(sc.map.neighbors)

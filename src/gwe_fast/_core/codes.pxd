@@ -212,7 +212,10 @@ cdef enum:
     KD_COMBAT_RETREAT = 21
     KD_COMBAT_ADVANCE = 22
     KD_STACKING_ELIMINATE = 23
-    N_KB_DECISIONS = 24
+    KD_DRUMFIRE_STEP_LOSS = 24
+    KD_GAS_STEP_LOSS = 25
+    KD_GROUND_ATTACK_STEP_LOSS = 26
+    N_KB_DECISIONS = 27
 
 # CrtResult: one side's result on the CRT (enums.CRT_RESULT_NAMES)
 cdef enum:

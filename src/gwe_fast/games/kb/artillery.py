@@ -347,16 +347,21 @@ def drumfire_result(game: KbGame, cell: int, points: int, die: int) -> int:
     return max(0, int(res) - stack_morale(game, cell))
 
 
+#: the decision of each step lost to a barrage or a gas zone, by cause (``take_steps``)
+STEP_LOSS_KINDS = {"drumfire": "kb.drumfire.step_loss", "gas": "kb.gas.step_loss",
+                   "ground_attack": "kb.ground_attack.step_loss"}
+
+
 def take_steps(game: KbGame, cell: int, n: int, cause: str) -> int:
     """The stack in ``cell`` loses ``n`` steps, its owner choosing the unit for each
-    (``kb.<cause>.step_loss``); returns the steps lost."""
+    (``kb.<cause>.step_loss``, ``STEP_LOSS_KINDS``); returns the steps lost."""
     lost = 0
     for _ in range(n):
         here = game.state.units_at(cell)
         if here.size == 0:
             break
         owner = int(game.scenario.units.side[here[0]])
-        u = game.ask(f"kb.{cause}.step_loss", owner, [int(x) for x in here], cell=cell)
+        u = game.ask(STEP_LOSS_KINDS[cause], owner, [int(x) for x in here], cell=cell)
         lost += units.lose_steps(game, int(u), 1, cause)
     return lost
 

@@ -109,6 +109,10 @@ def advance(game: KbGame, until: tuple[int, int] | None = None, check=None) -> l
 def run_phase(game: KbGame, phase: int) -> None:
     from gwe_fast.games.kb import air, artillery, breakdown, combat, reinforcements, weather
 
+    core = game.core
+    if core is not None and (COMPILED_RANDOM_MOVES or phase not in _KERNEL_PHASES):
+        if core.run_phase(phase):                                     # the compiled core
+            return
     if phase == WEATHER_STAGE:
         start_of_turn(game)
         weather.weather_stage(game)                                   # 4.2 A, 11.1
@@ -131,6 +135,12 @@ def run_phase(game: KbGame, phase: int) -> None:
     else:
         artillery.gas_removal(game)                                   # 4.2 G, 9.35
         end_of_turn(game)
+
+
+#: the phases whose random players the Python engine hands to kernels while
+#: ``COMPILED_RANDOM_MOVES`` is on: the compiled core plays them only then (the tests turn it
+#: off to compare the kernels with the engine's own loops)
+_KERNEL_PHASES = (GERMAN_MOVEMENT, ALLIED_MOVEMENT, GERMAN_COMBAT, ALLIED_COMBAT)
 
 
 def start_of_turn(game: KbGame) -> None:

@@ -1,0 +1,29 @@
+# The hex games' dice in C: the same numbers as gwe_fast.dice (a numpy PCG64 a stream, six-sided
+# dice drawn DICE_BLOCK at a time) and as a policy's Generator.integers(n).
+from libc.stdint cimport int8_t, int64_t, uint64_t
+from numpy.random cimport bitgen_t
+
+
+cdef enum:
+    DICE_BLOCK = 256
+
+
+cdef struct DiceStream:
+    bitgen_t* bg                  # the stream's bit generator: numpy's own, its Generator's
+    int8_t block[DICE_BLOCK]      # the dice drawn in advance
+    int n                         # dice in the block (0: none drawn yet)
+    int pos                       # the next die of the block (n: used up)
+    int64_t rolled                # dice rolled by the stream, all told
+
+
+# one die, 1..6 (DiceStream.roll: a new block when the last is used up)
+cdef int roll(DiceStream* s) noexcept nogil
+# Generator.integers(n) on the policy's bit generator: 0 .. n-1, no draw for n == 1
+cdef int64_t policy_draw(bitgen_t* bg, int64_t n) noexcept nogil
+# the bit generator of a numpy Generator (its capsule); raises if it has none
+cdef bitgen_t* generator_bitgen(object rng) except NULL
+# bind a C stream to a gwe_fast.dice.DiceStream (its generator, block, position and count);
+# ValueError when it has forced values queued (tests force dice on the reference only)
+cdef int bind_stream(DiceStream* s, object stream) except -1
+# write the C stream's block, position and count back into the Python stream
+cdef int sync_stream(const DiceStream* s, object stream) except -1

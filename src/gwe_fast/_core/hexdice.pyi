@@ -1,0 +1,7 @@
+import numpy as np
+from numpy.typing import ArrayLike
+
+BLOCK: int
+
+def roll_all(stream: object, n: int) -> np.ndarray: ...
+def draw_all(rng: np.random.Generator, ns: ArrayLike) -> np.ndarray: ...

@@ -1,0 +1,218 @@
+"""The Kaiser's Battle compiled core (``_core/kb/core.pyx``, issue 28) plays the phases it
+plays exactly as the Python engine does: the same state, the same dice and the same draws,
+so whole games are identical with the core and without it; and its dice are numpy's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gwe_fast.games.kb.game as kb_game
+from gwe_fast import load_scenario
+from gwe_fast._core.hexdice import BLOCK, draw_all, roll_all
+from gwe_fast._core.kb.core import COMPILED, KbCore
+from gwe_fast.dice import DiceStream, GameDice, game_seed_sequence
+from gwe_fast.enums import KbPhase
+from gwe_fast.games import driver
+from gwe_fast.games.kb import engine
+from gwe_fast.policies.registry import make_policy
+
+KB = "kaisers_battle/historical"
+
+
+@pytest.fixture(scope="module")
+def sc():
+    return load_scenario(KB)
+
+
+def _play(sc, index: int, compiled: bool, policies=None, seed: int = 7):
+    """One whole game, its result and its final game (state, dice, generators)."""
+    d = driver("kb")
+    saved = kb_game.COMPILED_PHASES
+    kb_game.COMPILED_PHASES = compiled
+    try:
+        game = d.new_game(sc, seed, index, policies=policies)
+        result = d.play(game)
+    finally:
+        kb_game.COMPILED_PHASES = saved
+    assert (game.core is not None) == compiled
+    return result, game
+
+
+def _same_game(a, b) -> None:
+    (ra, ga), (rb, gb) = a, b
+    assert (ra.vp, ra.level, ra.winner) == (rb.vp, rb.level, rb.winner)
+    assert ra.per_turn == rb.per_turn
+    assert bytes(ga.state.buffer) == bytes(gb.state.buffer)
+    assert ga.dice.counts() == gb.dice.counts()
+    for name, words in ga.dice.snapshot().items():
+        np.testing.assert_array_equal(words, gb.dice.snapshot()[name])
+    for side in ga.rngs:
+        assert ga.rngs[side].bit_generator.state == gb.rngs[side].bit_generator.state
+
+
+@pytest.mark.parametrize("index", range(40))
+def test_random_games_are_the_python_engines(sc, index):
+    _same_game(_play(sc, index, True), _play(sc, index, False))
+
+
+@pytest.mark.parametrize("allied, central", [("random", "greedy"), ("greedy", "random"),
+                                             ("greedy", "greedy")])
+@pytest.mark.parametrize("index", range(2))
+def test_games_with_python_policies_are_the_python_engines(sc, allied, central, index):
+    """A side whose policy is Python's decides in Python: the core plays only the phases in
+    which no such side decides, and the game is the same."""
+    def policies():
+        return {0: make_policy(allied, "kb"), 1: make_policy(central, "kb")}
+    _same_game(_play(sc, index, True, policies()), _play(sc, index, False, policies()))
+
+
+@pytest.mark.parametrize("cell", [{"scenario.first_player": "allied"},
+                                  {"tables.service_companies.first_turn": 3},
+                                  {"tables.weather.pm_modifier": 3}])
+def test_variants_are_the_python_engines(cell):
+    """The core reads the scenario's values, not the printed ones: the Allied Player-Turn
+    first, service companies from Game-Turn 3 and a larger PM modifier play alike."""
+    from gwe_fast.runner.sweep import load_cell_scenario
+
+    variant = load_cell_scenario(KB, {}, cell)
+    for index in range(3):
+        _same_game(_play(variant, index, True), _play(variant, index, False))
+
+
+def test_which_phases_the_core_plays(sc):
+    g = driver("kb").new_game(sc, 1, 0, policies={1: make_policy("greedy", "kb")})
+    core = g.core
+    assert isinstance(core, KbCore)
+    assert COMPILED == {int(KbPhase.WEATHER_STAGE), int(KbPhase.AIR_STAGE),
+                        int(KbPhase.ARTILLERY_STAGE), int(KbPhase.REINFORCEMENT_STAGE),
+                        int(KbPhase.GERMAN_COMBAT), int(KbPhase.ALLIED_COMBAT),
+                        int(KbPhase.GERMAN_BREAKDOWN), int(KbPhase.GERMAN_MOVEMENT),
+                        int(KbPhase.ALLIED_MOVEMENT), int(KbPhase.TERMINAL)}
+    assert core.plays(int(KbPhase.WEATHER_STAGE)) and core.plays(int(KbPhase.TERMINAL))
+    assert core.plays(int(KbPhase.ALLIED_MOVEMENT))            # a random Allied player
+    assert not core.plays(int(KbPhase.GERMAN_BREAKDOWN))       # a greedy German decides
+    assert not core.plays(int(KbPhase.GERMAN_MOVEMENT))
+    assert not core.plays(int(KbPhase.REINFORCEMENT_STAGE))
+    assert not core.plays(int(KbPhase.GERMAN_COMBAT))          # a greedy German attacks
+    before = bytes(g.state.buffer)
+    assert core.run_phase(int(KbPhase.GERMAN_COMBAT)) is False
+    assert bytes(g.state.buffer) == before
+    # a game with an event log is played by the Python engine only
+    assert driver("kb").new_game(sc, 1, 0, events=True).core is None
+
+
+def _phase_twice(sc, seed: int, index: int, phase: int, setup=None):
+    """The game before ``phase`` (of Game-Turn 3 on), set up by ``setup(game)``, then the
+    phase played by the core and by the Python engine: the two games after it."""
+    d = driver("kb")
+    games = []
+    for compiled in (True, False):
+        saved = kb_game.COMPILED_PHASES
+        kb_game.COMPILED_PHASES = compiled
+        try:
+            g = d.new_game(sc, seed, index)
+            engine.advance(g, until=(3, phase))
+            if setup is not None:
+                setup(g)
+            g.state.phase = phase
+            engine.run_phase(g, phase)
+        finally:
+            kb_game.COMPILED_PHASES = saved
+        games.append(g)
+    return games
+
+
+def _to_the_exit(g):
+    """German units on the map moved to the western map-edge hexes they may exit by (20.2),
+    one a hex, as many as there are hexes."""
+    edge = np.flatnonzero(g.data.exit_edge)
+    ger = np.flatnonzero(((g.state.unit_status & 1) != 0) & (g.scenario.units.side == 1))
+    for u, c in zip(ger[::-1], edge):
+        g.state.unit_cell[u] = c
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_exits_in_the_core_are_the_python_engines(sc, index):
+    """German units standing on the western edge: a random German player exits some (20.2,
+    20.12), and the core books them as the Python engine does."""
+    a, b = _phase_twice(sc, 11, index, int(KbPhase.GERMAN_MOVEMENT), _to_the_exit)
+    assert bytes(a.state.buffer) == bytes(b.state.buffer)
+    assert a.rngs[1].bit_generator.state == b.rngs[1].bit_generator.state
+    assert a.dice.counts() == b.dice.counts()
+
+
+def test_the_exits_are_played(sc):
+    # the test above is not vacuous: units exit, some isolated (no VP) and some not (3 VP)
+    exited = isolated = vp = 0
+    for index in range(12):
+        a, _ = _phase_twice(sc, 11, index, int(KbPhase.GERMAN_MOVEMENT), _to_the_exit)
+        exited += int(a.arr("exited")[0])
+        isolated += int(a.arr("exited")[1])
+        vp += int(a.arr("vp_cause")[2])
+    assert exited >= 5 and 0 < isolated < exited
+    assert vp == 3 * (exited - isolated)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_supply_lines_are_the_python_engines(sc, index):
+    from gwe_fast.games.kb import supply
+
+    g = driver("kb").new_game(sc, 5, index)
+    for turn in (3, 6, 9):
+        engine.advance(g, until=(turn, int(KbPhase.GERMAN_COMBAT)))
+        for side in (0, 1):
+            want = supply.line_lengths(g, side) >= 0
+            got = [g.core.has_supply_line(side, c) for c in range(sc.map.n_cells)]
+            np.testing.assert_array_equal(got, want)
+
+
+def test_a_game_resumed_from_a_save_plays_on_in_the_core(sc, tmp_path):
+    d = driver("kb")
+    g = d.new_game(sc, 3, 5)
+    engine.advance(g, until=(4, int(KbPhase.REINFORCEMENT_STAGE)))
+    path = tmp_path / "kb.npz"
+    g.save(path)
+    a = type(g).resume(sc, path)
+    saved = kb_game.COMPILED_PHASES
+    kb_game.COMPILED_PHASES = False
+    try:
+        b = type(g).resume(sc, path)
+        rb = d.play(b)
+    finally:
+        kb_game.COMPILED_PHASES = saved
+    ra = d.play(a)
+    assert a.core is not None and b.core is None
+    _same_game((ra, a), (rb, b))
+
+
+def test_forced_dice_stay_with_the_python_engine(sc):
+    g = driver("kb").new_game(sc, 1, 0)
+    g.state.turn = 3
+    g.dice.force("weather", [6])
+    assert g.core.run_phase(int(KbPhase.WEATHER_STAGE)) is False
+    engine.run_phase(g, int(KbPhase.WEATHER_STAGE))                # the Python engine's
+    assert g.dice.stream("weather").rolled == 1 and int(g.arr("weather")[0]) == 0  # 6+0: clear
+
+
+@pytest.mark.parametrize("before", [0, 1, BLOCK - 1, BLOCK, BLOCK + 3])
+def test_compiled_dice_are_the_streams_dice(before):
+    """The compiled stream rolls what the Python stream would, from wherever the Python
+    stream stands, and hands it back there: the rolls after it go on alike."""
+    a = DiceStream(game_seed_sequence(5, 2, "combat"))
+    b = DiceStream(game_seed_sequence(5, 2, "combat"))
+    for _ in range(before):
+        a.roll(), b.roll()
+    n = 2 * BLOCK + 5
+    np.testing.assert_array_equal(roll_all(a, n), [b.roll() for _ in range(n)])
+    assert a.rolled == b.rolled
+    assert [a.roll() for _ in range(BLOCK)] == [b.roll() for _ in range(BLOCK)]
+
+
+def test_compiled_draws_are_the_generators():
+    ns = np.array([1, 2, 3, 6, 7, 36, 1000, 2**31 + 5, 1, 5], dtype=np.int64)
+    a = GameDice(3, 1).policy_rng("allied")
+    b = GameDice(3, 1).policy_rng("allied")
+    want = [0 if n == 1 else int(b.integers(n)) for n in ns]
+    np.testing.assert_array_equal(draw_all(a, ns), want)
+    assert a.integers(1 << 40) == b.integers(1 << 40)
