@@ -12,7 +12,8 @@ SWEEPS="brusilov_historical_random brusilov_historical_greedy brusilov_historica
         brusilov_attack_on_schedule_random brusilov_attack_on_schedule_greedy
         brusilov_attack_on_schedule_lookahead
         kaisers_battle_random kaisers_battle_greedy kaisers_battle_lookahead
-        brusilov_historical_towns_greedy
+        brusilov_historical_towns_random brusilov_historical_towns_greedy
+        brusilov_attack_on_schedule_towns_random brusilov_attack_on_schedule_towns_greedy
         delay_claim_greedy delay_claim_lookahead"
 for s in $SWEEPS; do
     gwe sweep "$B/$s.toml" --workers "$W" --out "$B/$s"
