@@ -101,6 +101,9 @@ cdef struct KbT:
     int band[MAX_TABLE][4]
     int isolated_die              # 14.22
     double advance_mult[2][3]     # 8.83 [normal, Game-Turns 1-2][stoss, other German, Allied]
+    # 20.1 the record's provisional score: the town and the trench VP; 20.11's towns
+    const uint8_t* west_of_vp_line    # [n_cells]
+    int town_vp, trench_vp
     # 12.0 air points
     int air_first_turn, air_divisor, ga_min, ga_max
     int air_points[2]

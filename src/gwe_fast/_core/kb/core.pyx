@@ -159,6 +159,10 @@ cdef class KbTables:
         for row in tables["vp_schedule"]["row"]:
             schedule.setdefault(str(row["cause"]), int(row["vp"]))     # the first row counts
         t.exit_vp = schedule["german_unit_exited"]
+        t.town_vp = schedule["town_west_of_vp_line"]
+        t.trench_vp = schedule["allied_unit_in_trench"]
+        keep["west_of_vp_line"] = west = _u8(data.west_of_vp_line)
+        t.west_of_vp_line = <const uint8_t*>cnp.PyArray_DATA(west)
         om = tables["opening_movement"]
         t.german_t2_plus = int(om["german_turn_2_extra_units_die_plus"])
         t.allied_t1_plus = int(om["allied_turn_1_die_plus"])
@@ -478,6 +482,48 @@ cdef class KbCore:
             ob.refresh(game)
         memset(self.k.s.observed, 0, self.k.t.n_cells)
         return 0
+
+    def record_numbers(self) -> tuple:
+        """The numbers of a row of the per-turn record as the position stands
+        (``engine.snapshot``): the towns the German player holds west of the VP line (20.11),
+        the German total if the game ended now (20.11, 20.13), the gas markers on the map,
+        the units exited; then for the Allied and the German side in turn: units on the map,
+        their Stacking Points, steps lost, steps lost by cause (``LOSS_CAUSES``) and the
+        Artillery Points spent by mission (``MISSIONS``)."""
+        cdef Kb* k = &self.k
+        cdef Py_ssize_t u, c, i
+        cdef int towns = 0, trench = 0, gas = 0, s, total
+        cdef int units[2]
+        cdef int points[2]
+        occupied(k, SIDE_CENTRAL, k.mask_a)
+        occupied(k, SIDE_ALLIED, k.mask_b)
+        for c in range(k.t.n_cells):
+            if k.t.town[c] and k.t.west_of_vp_line[c] and (
+                    k.mask_a[c] or (k.s.hex_last[c] == SIDE_CENTRAL and not k.mask_b[c])):
+                towns += 1
+        units[0] = units[1] = points[0] = points[1] = 0
+        for u in range(k.t.n_units):
+            if on_map(k, u):
+                s = k.t.side[u]
+                units[s] += 1
+                points[s] += stacking_of(k, u)
+                if s == SIDE_ALLIED and k.t.trench[k.s.unit_cell[u]]:
+                    trench += 1
+        for i in range(k.t.gas_markers):
+            if k.s.gas[i] >= 0:
+                gas += 1
+        out = [towns, k.s.vp[0] + towns * k.t.town_vp + trench * k.t.trench_vp, gas,
+               k.s.exited[0]]
+        for s in range(2):
+            total = 0
+            for i in range(N_LOSS_CAUSES):
+                total += k.s.steps_lost[s * N_LOSS_CAUSES + i]
+            out += [units[s], points[s], total]
+            out += [k.s.steps_lost[s * N_LOSS_CAUSES + i] for i in range(N_LOSS_CAUSES)]
+            out += [k.s.arty_spent[(s * N_MISSIONS + i) * 2 + FIELD]
+                    + k.s.arty_spent[(s * N_MISSIONS + i) * 2 + HEAVY]
+                    for i in range(N_MISSIONS)]
+        return tuple(out)
 
     def has_supply_line(self, int side, int cell) -> bool:
         """Whether a unit of ``side`` in ``cell`` traces a supply line of any length to a

@@ -404,6 +404,9 @@ def move_one(game: KbGame, unit: int, segment: int) -> None:
 
 def snapshot(game: KbGame, turn: int, side: int) -> dict:
     """One row of the per-turn record, after ``side``'s Player-Turn."""
+    core = game.core
+    if core is not None:
+        return _core_snapshot(game, core, turn, side)
     sc, st = game.scenario, game.state
     towns = victory.german_towns(game)
     row = {"turn": turn, "side": _SIDE_NAMES[side], "vp": int(st.vp),
@@ -426,6 +429,22 @@ def snapshot(game: KbGame, turn: int, side: int) -> dict:
         row[lost_key] = int(sum(lost[s]))
         row.update(zip(cause_keys, (int(x) for x in lost[s])))
         row.update(zip(mission_keys, (int(x) for x in spent[s])))
+    return row
+
+
+def _core_snapshot(game: KbGame, core, turn: int, side: int) -> dict:
+    """``snapshot`` from the numbers the compiled core counts (``KbCore.record_numbers``):
+    the same row, in the same order of keys."""
+    towns, ended, gas, exits, *rest = core.record_numbers()
+    row = {"turn": turn, "side": _SIDE_NAMES[side], "vp": int(game.state.vp),
+           "vp_if_ended_now": ended, "weather": WEATHER[int(game.arr("weather")[0])],
+           "gas_markers": gas, "towns_held_central": towns, "exits_central": exits}
+    width = 3 + len(LOSS_CAUSES) + len(MISSIONS)
+    for s, (n_key, sp_key, lost_key, cause_keys, mission_keys) in enumerate(_ROW_KEYS):
+        mine = rest[s * width:(s + 1) * width]
+        row[n_key], row[sp_key], row[lost_key] = mine[:3]
+        row.update(zip(cause_keys, mine[3:3 + len(LOSS_CAUSES)]))
+        row.update(zip(mission_keys, mine[3 + len(LOSS_CAUSES):]))
     return row
 
 
