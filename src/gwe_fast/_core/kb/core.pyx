@@ -46,7 +46,7 @@ from gwe_fast._core.codes cimport (KD_BREAKDOWN_DIVISION, KD_GAS_STEP_LOSS, KD_M
                                    KP_REINFORCEMENT_STAGE, KP_TERMINAL, KP_WEATHER_STAGE,
                                    SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED, ST_EXITED,
                                    ST_NOT_IN_PLAY, ST_ON_MAP, ST_PENDING, ST_POOL, UT_HQ)
-from gwe_fast._core.search cimport SearchWorkspace, reached_cost
+from gwe_fast._core.search cimport SearchWorkspace, _sort_cells, reached_cost
 from gwe_fast._core.hexdice cimport (DiceStream, bind_stream, generator_bitgen, policy_draw,
                                      roll, sync_stream)
 
@@ -155,9 +155,9 @@ cdef class KbTables:
         t.n_steps = <const int8_t*>cnp.PyArray_DATA(n_steps)
         t.second_segment = <const int16_t*>cnp.PyArray_DATA(second)
         t.stack_limit = data.stack_limit
-        schedule = {}
-        for row in tables["vp_schedule"]["row"]:
-            schedule.setdefault(str(row["cause"]), int(row["vp"]))     # the first row counts
+        from gwe_fast.games.kb.victory import _schedule
+
+        schedule = _schedule(scenario)                 # 20.1, the first row of a cause counts
         t.exit_vp = schedule["german_unit_exited"]
         t.town_vp = schedule["town_west_of_vp_line"]
         t.trench_vp = schedule["allied_unit_in_trench"]
@@ -193,6 +193,8 @@ cdef class KbTables:
         t.gas_per_marker = int(gas["points_per_marker"])
         t.gas_min_distance = int(gas["min_distance_from_friendly"])
         t.gas_markers_table = int(gas["markers"])
+        from gwe_fast.games.kb.artillery import _heading
+
         df = tables["drumfire_barrage"]
         t.df_turns = _bits(df["turns"])
         t.df_min, t.df_max = int(df["min_points"]), int(df["max_points"])
@@ -315,14 +317,6 @@ def _row_mod(table, cause: str) -> int:
         if row["cause"] == cause:
             return int(row["mod"])
     raise KeyError(f"no row for {cause}")
-
-
-def _heading(text: str):
-    # artillery._heading: "7-12" -> (7, 12), "6" -> (6, 6), "-" -> None
-    if text.strip() == "-":
-        return None
-    lo, _, hi = text.partition("-")
-    return int(lo), int(hi or lo)
 
 
 cdef uint32_t _bits(values) except? 0:
@@ -772,34 +766,36 @@ cdef void scheduled_segment(Kb* k) noexcept nogil:
         k.s.arrival_hex[c] = turn                       # 15.15
 
 
+cdef int32_t _entry_distance(Kb* k, int e, Py_ssize_t c) noexcept nogil:
+    # hexes from c to the nearest entry hex of letter e; -1 for a hex that may not be used
+    # (off the map edge, or the enemy's: masks a, b)
+    cdef Py_ssize_t j
+    cdef int32_t best = -1, d
+    if not k.t.map_edge[c] or k.mask_a[c] or k.mask_b[c]:
+        return -1
+    for j in range(k.t.entry_start[e], k.t.entry_start[e + 1]):
+        d = k.t.edge_dist[j * k.t.n_cells + c]
+        if best < 0 or d < best:
+            best = d
+    return best
+
+
 cdef Py_ssize_t alternate_hexes(Kb* k, int e, int32_t* out) noexcept nogil:
     # 15.13 (reinforcements.alternate_hexes): the map-edge hexes free of the enemy (masks a, b)
     # within 3 hexes of an entry hex of the letter, or within the nearest ring beyond that
     # holds any; ascending
-    cdef Py_ssize_t c, j, n = 0
-    cdef int32_t best, d, nearest = -1, radius
+    cdef Py_ssize_t c, n = 0
+    cdef int32_t d, nearest = -1, radius
     for c in range(k.t.n_cells):
-        if not k.t.map_edge[c] or k.mask_a[c] or k.mask_b[c]:
-            continue
-        best = -1
-        for j in range(k.t.entry_start[e], k.t.entry_start[e + 1]):
-            d = k.t.edge_dist[j * k.t.n_cells + c]
-            if best < 0 or d < best:
-                best = d
-        if nearest < 0 or best < nearest:
-            nearest = best
+        d = _entry_distance(k, e, c)
+        if d >= 0 and (nearest < 0 or d < nearest):
+            nearest = d
     if nearest < 0:
         return 0
     radius = nearest if nearest > ALTERNATE_RADIUS else ALTERNATE_RADIUS
     for c in range(k.t.n_cells):
-        if not k.t.map_edge[c] or k.mask_a[c] or k.mask_b[c]:
-            continue
-        best = -1
-        for j in range(k.t.entry_start[e], k.t.entry_start[e + 1]):
-            d = k.t.edge_dist[j * k.t.n_cells + c]
-            if best < 0 or d < best:
-                best = d
-        if best <= radius:
+        d = _entry_distance(k, e, c)
+        if d >= 0 and d <= radius:
             out[n] = <int32_t>c
             n += 1
     return n
@@ -2129,7 +2125,7 @@ cdef Py_ssize_t take_losses(Kb* k, int owner, int32_t* pool, Py_ssize_t n_pool, 
     # in ascending order; a division's replacement unit takes its place at the pool's end
     # (combat._lose_one); returns the units left (pool rewritten)
     cdef int i
-    cdef Py_ssize_t j, m, pick, x, y
+    cdef Py_ssize_t j, m, x
     cdef int32_t u, cell, r
     cdef int32_t* sorted_ = k.line_queue
     cdef uint16_t carried
@@ -2138,13 +2134,7 @@ cdef Py_ssize_t take_losses(Kb* k, int owner, int32_t* pool, Py_ssize_t n_pool, 
             break
         for j in range(n_pool):                 # sorted(pool)
             sorted_[j] = pool[j]
-        for x in range(1, n_pool):
-            y = x
-            while y > 0 and sorted_[y - 1] > sorted_[y]:
-                r = sorted_[y]
-                sorted_[y] = sorted_[y - 1]
-                sorted_[y - 1] = r
-                y -= 1
+        _sort_cells(sorted_, n_pool)
         u = sorted_[choose(k, KD_COMBAT_LOSS, owner, n_pool)]
         cell = k.s.unit_cell[u]
         # the units in the hex before the loss, to find a replacement unit placed in it
@@ -2297,8 +2287,8 @@ cdef int resolve_attack(Kb* k, SearchWorkspace ws, int side, int32_t* att, Py_ss
     cdef int32_t* home = k.work + 8            # [n_att] each attacker's hex
     cdef int32_t* homes = k.work + 8 + k.t.n_units   # the attackers' hexes
     cdef Py_ssize_t n_homes
-    _sort_ints(att, n_att)
-    _sort_ints(cells, n_cells)
+    _sort_cells(att, n_att)
+    _sort_cells(cells, n_cells)
     for u in range(k.t.n_units):              # combat._units_in
         if on_map(k, u):
             for j in range(n_cells):
@@ -2373,7 +2363,7 @@ cdef int resolve_attack(Kb* k, SearchWorkspace ws, int side, int32_t* att, Py_ss
             else:
                 homes[n_homes] = home[i]
                 n_homes += 1
-        _sort_ints(homes, n_homes)
+        _sort_cells(homes, n_homes)
         for j in range(n_homes):
             c = homes[j]
             n_stack = 0
@@ -2414,13 +2404,3 @@ cdef inline int64_t _floordiv(int64_t a, int64_t b) noexcept nogil:
     return q
 
 
-cdef void _sort_ints(int32_t* a, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t x, y
-    cdef int32_t t
-    for x in range(1, n):
-        y = x
-        while y > 0 and a[y - 1] > a[y]:
-            t = a[y]
-            a[y] = a[y - 1]
-            a[y - 1] = t
-            y -= 1
