@@ -9,7 +9,8 @@ import pytest
 
 import gwe_fast.games.kb.game as kb_game
 from gwe_fast import load_scenario
-from gwe_fast._core.hexdice import BLOCK, draw_all, roll_all
+from gwe_fast._core.hexdice import BLOCK, roll_all
+from gwe_fast._core.play import draws as draw_all
 from gwe_fast._core.kb.core import COMPILED, KbCore
 from gwe_fast.dice import DiceStream, GameDice, game_seed_sequence
 from gwe_fast.enums import KbPhase
@@ -216,3 +217,30 @@ def test_compiled_draws_are_the_generators():
     want = [0 if n == 1 else int(b.integers(n)) for n in ns]
     np.testing.assert_array_equal(draw_all(a, ns), want)
     assert a.integers(1 << 40) == b.integers(1 << 40)
+
+
+def test_a_whole_game_in_the_core_only_when_it_plays_every_phase(sc):
+    """``KbCore.play_out`` plays nothing and says None when a phase is not its to play (a
+    greedy player) or a stream has forced dice; the game then goes phase by phase."""
+    from gwe_fast.policies.registry import make_policy
+
+    order, phasing = engine.phase_order(sc), engine._PHASING_CODES
+    g = driver("kb").new_game(sc, 2, 0, policies={0: make_policy("greedy"),
+                                                  1: make_policy("random")})
+    before = bytes(g.state.buffer)
+    assert g.core.play_out(order, phasing) is None
+    assert bytes(g.state.buffer) == before and not g.dice._streams
+    g = driver("kb").new_game(sc, 2, 0)
+    g.dice.force("combat", [6, 1])
+    before = bytes(g.state.buffer)
+    assert g.core.play_out(order, phasing) is None
+    assert bytes(g.state.buffer) == before and list(g.dice._streams) == ["combat"]
+
+
+def test_a_whole_game_in_the_core_keeps_the_streams_the_engine_makes(sc):
+    """After ``play_out`` the game holds the streams the Python engine would have made (a
+    stream never rolled is not made), each at the same place."""
+    a = _play(sc, 11, True)[1]
+    b = _play(sc, 11, False)[1]
+    assert sorted(a.dice._streams) == sorted(b.dice._streams)
+    assert "breakdown" not in a.dice._streams

@@ -9,7 +9,8 @@ core and the Python engine roll the same dice. ``bind_stream`` copies a Python s
 block, position and count into a C stream that shares its bit generator; ``sync_stream``
 writes them back, so the Python engine goes on where the core stopped.
 
-``dice_blocks`` and ``draw_all`` expose the two for the tests that hold them to numpy.
+``roll_all`` exposes the dice for the tests that hold them to numpy; ``play.draws`` the
+policy's draw.
 """
 
 import numpy as np
@@ -89,17 +90,4 @@ def roll_all(stream, Py_ssize_t n):
         for i in range(n):
             o[i] = <int8_t>roll(&s)
     sync_stream(&s, stream)
-    return out
-
-
-def draw_all(rng, ns):
-    """``Generator.integers(n)`` for each of ``ns`` by ``policy_draw`` (no draw for 1)."""
-    cdef int64_t[::1] n_v = np.ascontiguousarray(ns, dtype=np.int64)
-    out = np.empty(n_v.shape[0], dtype=np.int64)
-    cdef int64_t[::1] o = out
-    cdef bitgen_t* bg = generator_bitgen(rng)
-    cdef Py_ssize_t i
-    with rng.bit_generator.lock:
-        for i in range(n_v.shape[0]):
-            o[i] = policy_draw(bg, n_v[i])
     return out

@@ -51,13 +51,10 @@ from numpy.random cimport bitgen_t
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 from gwe_fast._core.codes cimport (GF_MOVED, GF_RAIL_COUNTED, GF_USED_RAIL, ST_ENTRAINED,
                                    ST_OUT_OF_COMMAND)
+from gwe_fast._core.hexdice cimport generator_bitgen as _bitgen, policy_draw
 from gwe_fast._core.search cimport SearchWorkspace, _sort_cells, reached_cost
 
 cnp.import_array()
-
-cdef extern from "numpy/random/distributions.h":
-    uint64_t random_bounded_uint64(bitgen_t *bitgen_state, uint64_t off, uint64_t rng,
-                                   uint64_t mask, bint use_masked) nogil
 
 cdef enum:
     _STOPPED = 0
@@ -78,19 +75,6 @@ STAY, MOVE, EXIT = _STAY, _MOVE, _EXIT
 LOG_COLUMNS = _LOG_COLUMNS
 
 
-cdef bitgen_t* _bitgen(object rng) except NULL:
-    # the generator's bit generator, through the capsule numpy hands out for this
-    capsule = rng.bit_generator.capsule
-    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
-
-
-cdef inline int64_t _draw(bitgen_t* bg, int64_t n) noexcept nogil:
-    # Generator.integers(n) (int64, Lemire's method without the mask), none for one option
-    if n <= 1:
-        return 0
-    return <int64_t>random_bounded_uint64(bg, 0, <uint64_t>(n - 1), 0, 0)
-
-
 def draw(rng, Py_ssize_t n):
     """``Generator.integers(n)`` as a Python int (0 without a draw for ``n == 1``): one draw
     of ``draws``, for ``PlayedGame.ask``, without the generator's argument handling."""
@@ -99,7 +83,7 @@ def draw(rng, Py_ssize_t n):
     cdef bitgen_t* bg = _bitgen(rng)
     cdef int64_t out
     with rng.bit_generator.lock:
-        out = _draw(bg, n)
+        out = policy_draw(bg, n)
     return out
 
 
@@ -115,7 +99,7 @@ def draws(rng, ns):
         for i in range(n_v.shape[0]):
             if n_v[i] < 1:
                 raise ValueError(f"cannot draw among {n_v[i]} options")
-            o[i] = _draw(bg, n_v[i])
+            o[i] = policy_draw(bg, n_v[i])
     return out
 
 
@@ -278,7 +262,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                         m += 1
                 if m == 0:
                     break
-                pick = _draw(bg, m + 1)
+                pick = policy_draw(bg, m + 1)
                 if pick == 0:                                   # "no more moves"
                     log[rows, 0] = 0
                     log[rows, 1] = <int32_t>(m + 1)
@@ -339,7 +323,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                         outs[n_out] = <cell_t>s
                         n_out += 1
                 n_options = 1 + n_moves + n_out
-                to = _draw(bg, n_options)
+                to = policy_draw(bg, n_options)
                 if to == 0:
                     kind = _STAY
                     dest = here
@@ -613,7 +597,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                     if m == 0:
                         status = _GWE_DONE
                         break
-                    pick = _draw(bg, m + 1)
+                    pick = policy_draw(bg, m + 1)
                     log[rows, 0] = _PICK
                     log[rows, 1] = <int32_t>(m + 1)
                     log[rows, 2] = <int32_t>pick
@@ -693,7 +677,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
                                     or (ma < tcr and spent[u] == 0
                                         and not flags[u] & used_rail)))        # 18.25
                     n_options = 1 + n_moves + (1 if entrain else 0)
-                to = _draw(bg, n_options)
+                to = policy_draw(bg, n_options)
                 log[rows, 0] = _ACTION
                 log[rows, 1] = <int32_t>n_options
                 log[rows, 2] = <int32_t>to
@@ -1674,7 +1658,7 @@ def gwe_random_allocation(rng, const uint8_t[:, ::1] cover, const int32_t[::1] s
             if n_opt == 1:
                 status[j] = _UNALLOCATED                   # no HQ has the strength left
                 continue
-            pick = _draw(bg, n_opt)
+            pick = policy_draw(bg, n_opt)
             picks[draws, 0] = <int32_t>n_opt
             picks[draws, 1] = <int32_t>pick
             draws += 1
@@ -1693,27 +1677,285 @@ def gwe_random_allocation(rng, const uint8_t[:, ::1] cover, const int32_t[::1] s
 
 # --- The Kaiser's Battle: the attack obligations of a Combat Phase (8.11-8.13, 8.21) ---------
 
+# --- the attack obligations of a Kaiser's Battle Combat Phase (8.11-8.13, 8.21) -----------
+
+cdef int obl_alloc(Obl* o, Py_ssize_t n, Py_ssize_t cap) except -1:
+    o.n, o.cap, o.k, o.n_o, o.n_m = n, cap, 0, 0, 0
+    o.units = <int32_t*>malloc((11 * cap + 2 * n + 2) * sizeof(int32_t))
+    o.sets = <int32_t*>malloc((63 * cap + 1) * 7 * sizeof(int32_t))
+    o.member = <uint8_t*>malloc(cap + 1)
+    if o.units == NULL or o.sets == NULL or o.member == NULL:
+        obl_release(o)
+        raise MemoryError("no memory for the obligations")
+    o.adj = o.units + cap
+    o.n_adj = o.adj + 6 * cap
+    o.o_idx = o.n_adj + cap
+    o.cand = o.o_idx + cap
+    o.att = o.cand + cap
+    o.m_cell = o.att + 6 * cap
+    o.m_first = o.m_cell + n
+    return 0
+
+
+cdef void obl_release(Obl* o) noexcept nogil:
+    free(o.units)
+    free(o.sets)
+    free(o.member)
+    o.units = o.sets = NULL
+    o.member = NULL
+
+
+cdef void obl_build(Obl* o, const cell_t* nbr, const uint8_t* target, const int32_t* free_,
+                    Py_ssize_t m, const int32_t* unit_cell, const uint8_t* obligated,
+                    const uint8_t* stacks) noexcept nogil:
+    cdef Py_ssize_t j, d, i, u, c, a, e, pos = 0
+    cdef int32_t row[6]
+    o.k = 0
+    for j in range(m):                       # the free units next to a target, their hexes
+        u = free_[j]
+        a = 0
+        for d in range(6):
+            c = nbr[6 * unit_cell[u] + d]
+            if c >= 0 and target[c]:
+                row[a] = <int32_t>c
+                a += 1
+        if not a:
+            continue
+        _sort_cells(row, a)
+        o.units[o.k] = <int32_t>u
+        o.n_adj[o.k] = <int32_t>a
+        for i in range(6):
+            o.adj[6 * o.k + i] = row[i] if i < a else -1
+        o.k += 1
+    o.n_o = 0
+    for j in range(o.k):
+        if obligated[o.units[j]]:
+            o.o_idx[o.n_o] = <int32_t>j
+            o.n_o += 1
+    o.n_m = 0
+    for c in range(o.n):
+        if stacks[c] and target[c]:
+            o.m_cell[o.n_m] = <int32_t>c
+            o.n_m += 1
+    for i in range(o.n_m):                   # each obligated stack's attackers (a unit is
+        o.m_first[i] = <int32_t>pos          # next to at most six: 6 k entries are room)
+        for j in range(o.k):
+            for e in range(o.n_adj[j]):
+                if o.adj[6 * j + e] == o.m_cell[i]:
+                    o.att[pos] = <int32_t>j
+                    pos += 1
+                    break
+    o.m_first[o.n_m] = <int32_t>pos
+
+
+# sets of hexes (at most six) and of units (a flag by unit index)
+
+cdef bint _subset_of_d(const Obl* o, Py_ssize_t j, const int32_t* d, int nd) noexcept nogil:
+    # adj of unit index j within d
+    cdef int e, f
+    for e in range(o.n_adj[j]):
+        for f in range(nd):
+            if d[f] == o.adj[6 * j + e]:
+                break
+        else:
+            return False
+    return True
+
+
+cdef bint _holds_d(const Obl* o, Py_ssize_t j, const int32_t* d, int nd) noexcept nogil:
+    # adj of unit index j holds all of d
+    cdef int e, f
+    for f in range(nd):
+        for e in range(o.n_adj[j]):
+            if d[f] == o.adj[6 * j + e]:
+                break
+        else:
+            return False
+    return True
+
+
+cdef bint _feasible(const Obl* o, const uint8_t* member, const int32_t* d, int nd) noexcept nogil:
+    # 8.11, 8.12: after this attack every obligated unit left can still attack a hex not in
+    # d, and every obligated stack left not in d still has an attacker not in it
+    cdef Py_ssize_t i, j, e
+    cdef int f
+    cdef bint found
+    for i in range(o.n_o):
+        j = o.o_idx[i]
+        if not member[j] and _subset_of_d(o, j, d, nd):
+            return False
+    for i in range(o.n_m):
+        for f in range(nd):
+            if d[f] == o.m_cell[i]:
+                break
+        else:
+            found = False
+            for e in range(o.m_first[i], o.m_first[i + 1]):
+                if not member[o.att[e]]:
+                    found = True
+                    break
+            if not found:
+                return False
+    return True
+
+
+cdef Py_ssize_t _index(const Obl* o, int32_t u) noexcept nogil:
+    # the index of unit u among units (ascending), -1 if it is not next to a target
+    cdef Py_ssize_t lo = 0, hi = o.k - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if o.units[mid] == u:
+            return mid
+        if o.units[mid] < u:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+cdef bint _legal(const Obl* o, const int32_t* d, int nd, uint8_t* member) noexcept nogil:
+    # 8.21: the compulsory members (obligated units all of whose targets d holds) next to all
+    # of d and their attack feasible, or with none, some unit next to all of d feasible alone
+    cdef Py_ssize_t i, j, n_comp = 0
+    for j in range(o.k):
+        member[j] = 0
+    for i in range(o.n_o):
+        j = o.o_idx[i]
+        if _subset_of_d(o, j, d, nd):
+            if o.n_adj[j] != nd:
+                return False               # a compulsory member not next to all of d
+            member[j] = 1
+            n_comp += 1
+    if not _feasible(o, member, d, nd):
+        return False
+    if n_comp:
+        return True
+    for j in range(o.k):
+        if _holds_d(o, j, d, nd):
+            member[j] = 1
+            if _feasible(o, member, d, nd):
+                member[j] = 0
+                return True
+            member[j] = 0
+    return False
+
+
+cdef Py_ssize_t obl_targets(Obl* o) noexcept nogil:
+    # every set of hexes next to one unit, by size then hexes, once each; the legal ones kept
+    cdef Py_ssize_t j, i, n_sets = 0, n_legal = 0
+    cdef int a, mask, e, nd
+    cdef int32_t* sets = o.sets
+    for j in range(o.k):
+        a = o.n_adj[j]
+        for mask in range(1, 1 << a):
+            nd = 0
+            for e in range(a):
+                if mask & (1 << e):
+                    sets[7 * n_sets + 1 + nd] = o.adj[6 * j + e]
+                    nd += 1
+            for e in range(nd, 6):
+                sets[7 * n_sets + 1 + e] = -1
+            sets[7 * n_sets] = nd
+            n_sets += 1
+    qsort(sets, n_sets, 7 * sizeof(int32_t), _cmp_set)
+    for i in range(n_sets):
+        if i and memcmp(&sets[7 * i], &sets[7 * (i - 1)], 7 * sizeof(int32_t)) == 0:
+            continue
+        if _legal(o, &sets[7 * i + 1], sets[7 * i], o.member):
+            if n_legal != i:
+                memcpy(&sets[7 * n_legal], &sets[7 * i], 7 * sizeof(int32_t))
+            n_legal += 1
+    return n_legal
+
+
+cdef Py_ssize_t obl_random_declare(Obl* o, bitgen_t* bg, int32_t* attackers, int32_t* d,
+                                   int* nd, int32_t* draws, Py_ssize_t* n_draws) noexcept nogil:
+    # RandomPolicy's declaration: a target among the legal ones (then "done" when nothing is
+    # owed); the compulsory members; each other unit next to all of it in turn asked to join,
+    # "yes" offered when the attack with it stays feasible, "no" when another may still make it
+    cdef Py_ssize_t n_t = obl_targets(o), i, j, z, n_c = 0, n_members = 0
+    cdef bint pending = o.n_o > 0 or o.n_m > 0, yes, no
+    cdef int64_t n_opt = n_t + (0 if pending else 1), pick
+    cdef uint8_t* member = o.member
+    cdef int e
+    n_draws[0] = 0
+    if pending and n_t == 0:
+        return OBL_STUCK
+    if n_opt == 0:
+        return OBL_STOP
+    pick = policy_draw(bg, n_opt)
+    if n_opt > 1:
+        _log_draw(draws, n_draws, 0, n_opt, pick)
+    if pick == n_t:
+        return OBL_STOP
+    nd[0] = o.sets[7 * pick]
+    for e in range(nd[0]):
+        d[e] = o.sets[7 * pick + 1 + e]
+    for j in range(o.k):
+        member[j] = 0
+    for i in range(o.n_o):
+        j = o.o_idx[i]
+        if _subset_of_d(o, j, d, nd[0]):
+            member[j] = 1
+            n_members += 1
+    for j in range(o.k):
+        if not member[j] and _holds_d(o, j, d, nd[0]):
+            o.cand[n_c] = <int32_t>j
+            n_c += 1
+    for i in range(n_c):
+        j = o.cand[i]
+        member[j] = 1
+        yes = _feasible(o, member, d, nd[0])
+        member[j] = 0
+        no = n_members > 0
+        if not no:
+            for z in range(i + 1, n_c):
+                member[o.cand[z]] = 1
+                no = _feasible(o, member, d, nd[0])
+                member[o.cand[z]] = 0
+                if no:
+                    break
+        if yes and no:
+            pick = policy_draw(bg, 2)
+            _log_draw(draws, n_draws, 1, 2, pick)
+            if pick == 0:
+                member[j] = 1
+                n_members += 1
+        elif yes:
+            member[j] = 1
+            n_members += 1
+        elif not no:
+            return OBL_NEITHER
+    n_members = 0
+    for j in range(o.k):
+        if member[j]:
+            attackers[n_members] = o.units[j]
+            n_members += 1
+    return n_members
+
+
+cdef inline void _log_draw(int32_t* draws, Py_ssize_t* n_draws, int kind, int64_t n,
+                           int64_t pick) noexcept nogil:
+    if draws != NULL:
+        draws[3 * n_draws[0]] = kind
+        draws[3 * n_draws[0] + 1] = <int32_t>n
+        draws[3 * n_draws[0] + 2] = <int32_t>pick
+    n_draws[0] += 1
+
+
 cdef class KbObligations:
     """The attack obligations of one position of a Kaiser's Battle Combat Phase and the
     declarations they allow (8.11, 8.12, 8.13, 8.21): the free attackers next to each target
     hex, the obligated units and stacks left, the legal targets, and for a random player a
     whole declaration drawn as ``RandomPolicy`` would. Same arguments, methods and answers as
-    the twin (``gwe_fast._pure.play.KbObligations``)."""
-    cdef Py_ssize_t n, k, n_units
-    cdef int32_t* units            # free units next to a target, ascending
-    cdef int32_t* _adj             # their target hexes, 6 a unit, ascending, -1 padded
-    cdef int32_t* n_adj
-    cdef int32_t* o_idx            # obligated units left: indices into units
-    cdef Py_ssize_t n_o
-    cdef int32_t* m_cell           # obligated stacks left, ascending
-    cdef int32_t* m_first          # their attackers: att[m_first[i] .. m_first[i + 1])
-    cdef int32_t* att
-    cdef Py_ssize_t n_m
+    the twin (``gwe_fast._pure.play.KbObligations``); the rules are the ``obl_`` functions,
+    which the Kaiser's Battle core plays on directly."""
+    cdef Obl o
 
     def __cinit__(self, const cell_t[:, ::1] neighbors, const uint8_t[::1] target,
                   const int32_t[::1] free, const int32_t[::1] unit_cell,
                   const uint8_t[::1] obligated, const uint8_t[::1] stacks):
-        cdef Py_ssize_t n = neighbors.shape[0], m = free.shape[0], j, d, i, u, c, a
+        cdef Py_ssize_t n = neighbors.shape[0], m = free.shape[0], j
         if neighbors.shape[1] != 6 or target.shape[0] != n or stacks.shape[0] != n:
             raise ValueError("neighbors, target and stacks must cover the map")
         if obligated.shape[0] != unit_cell.shape[0]:
@@ -1724,129 +1966,13 @@ cdef class KbObligations:
                 raise ValueError(f"unit {free[j]} is not a unit on the map")
             if j and free[j] <= free[j - 1]:
                 raise ValueError("free units must be ascending")
-        self.n, self.n_units = n, unit_cell.shape[0]
-        self.units = <int32_t*>malloc((9 * m + 2 * n + 2) * sizeof(int32_t))
-        if self.units == NULL:
-            raise MemoryError("no memory for the obligations")
-        self._adj = self.units + m
-        self.n_adj = self._adj + 6 * m
-        self.o_idx = self.n_adj + m
-        self.m_cell = self.o_idx + m
-        self.m_first = self.m_cell + n
-        self.att = NULL
-        cdef int32_t row[6]
-        self.k = 0
-        for j in range(m):
-            u = free[j]
-            a = 0
-            for d in range(6):
-                c = neighbors[unit_cell[u], d]
-                if c >= 0 and target[c]:
-                    row[a] = <int32_t>c
-                    a += 1
-            if not a:
-                continue
-            _sort_cells(row, a)
-            self.units[self.k] = <int32_t>u
-            self.n_adj[self.k] = <int32_t>a
-            for i in range(6):
-                self._adj[6 * self.k + i] = row[i] if i < a else -1
-            self.k += 1
-        self.n_o = 0
-        for j in range(self.k):
-            if obligated[self.units[j]]:
-                self.o_idx[self.n_o] = <int32_t>j
-                self.n_o += 1
-        self.n_m = 0
-        for c in range(n):
-            if stacks[c] and target[c]:
-                self.m_cell[self.n_m] = <int32_t>c
-                self.n_m += 1
-        self._attackers()
-
-    cdef int _attackers(self) except -1:
-        # the attackers of each obligated stack left: a unit is next to at most six stacks,
-        # so 6 * k entries are room enough
-        cdef Py_ssize_t i, j, e, pos = 0
-        cdef int32_t* out = <int32_t*>malloc((6 * self.k + 1) * sizeof(int32_t))
-        if out == NULL:
-            raise MemoryError("no memory for the obligations")
-        for i in range(self.n_m):
-            self.m_first[i] = <int32_t>pos
-            for j in range(self.k):
-                for e in range(self.n_adj[j]):
-                    if self._adj[6 * j + e] == self.m_cell[i]:
-                        out[pos] = <int32_t>j
-                        pos += 1
-                        break
-        self.m_first[self.n_m] = <int32_t>pos
-        self.att = out
-        return 0
+        obl_alloc(&self.o, n, m)
+        obl_build(&self.o, &neighbors[0, 0] if n else NULL, &target[0] if n else NULL,
+                  &free[0] if m else NULL, m, &unit_cell[0] if unit_cell.shape[0] else NULL,
+                  &obligated[0] if obligated.shape[0] else NULL, &stacks[0] if n else NULL)
 
     def __dealloc__(self):
-        free(self.att)
-        free(self.units)
-
-    # -- sets of hexes (at most six) and of units (a flag by unit index) -----------------
-
-    cdef bint _subset_of_d(self, Py_ssize_t j, const int32_t* d, int nd) noexcept nogil:
-        # adj of unit index j within d
-        cdef int e, f
-        for e in range(self.n_adj[j]):
-            for f in range(nd):
-                if d[f] == self._adj[6 * j + e]:
-                    break
-            else:
-                return False
-        return True
-
-    cdef bint _holds_d(self, Py_ssize_t j, const int32_t* d, int nd) noexcept nogil:
-        # adj of unit index j holds all of d
-        cdef int e, f
-        for f in range(nd):
-            for e in range(self.n_adj[j]):
-                if d[f] == self._adj[6 * j + e]:
-                    break
-            else:
-                return False
-        return True
-
-    cdef bint _feasible(self, const uint8_t* member, const int32_t* d, int nd) noexcept nogil:
-        # 8.11, 8.12: after this attack every obligated unit left can still attack a hex not
-        # in d, and every obligated stack left not in d still has an attacker not in it
-        cdef Py_ssize_t i, j, e
-        cdef int f
-        cdef bint found
-        for i in range(self.n_o):
-            j = self.o_idx[i]
-            if not member[j] and self._subset_of_d(j, d, nd):
-                return False
-        for i in range(self.n_m):
-            for f in range(nd):
-                if d[f] == self.m_cell[i]:
-                    break
-            else:
-                found = False
-                for e in range(self.m_first[i], self.m_first[i + 1]):
-                    if not member[self.att[e]]:
-                        found = True
-                        break
-                if not found:
-                    return False
-        return True
-
-    cdef Py_ssize_t _index(self, int32_t u) noexcept nogil:
-        # the index of unit u among units (ascending), -1 if it is not next to a target
-        cdef Py_ssize_t lo = 0, hi = self.k - 1, mid
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            if self.units[mid] == u:
-                return mid
-            if self.units[mid] < u:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        return -1
+        obl_release(&self.o)
 
     cdef int _d_of(self, object cells, int32_t* d) except -1:
         cdef int nd = 0
@@ -1857,76 +1983,50 @@ cdef class KbObligations:
             nd += 1
         return nd
 
-    cdef bint _legal(self, const int32_t* d, int nd, uint8_t* member) noexcept nogil:
-        cdef Py_ssize_t i, j, n_comp = 0
-        for j in range(self.k):
-            member[j] = 0
-        for i in range(self.n_o):
-            j = self.o_idx[i]
-            if self._subset_of_d(j, d, nd):
-                if self.n_adj[j] != nd:
-                    return False           # a compulsory member not next to all of d
-                member[j] = 1
-                n_comp += 1
-        if not self._feasible(member, d, nd):
-            return False
-        if n_comp:
-            return True
-        for j in range(self.k):
-            if self._holds_d(j, d, nd):
-                member[j] = 1
-                if self._feasible(member, d, nd):
-                    member[j] = 0
-                    return True
-                member[j] = 0
-        return False
-
     # -- the questions ---------------------------------------------------------------------
 
     def attackers(self):
         """The free units next to a target hex, ascending."""
-        return [int(self.units[j]) for j in range(self.k)]
+        return [int(self.o.units[j]) for j in range(self.o.k)]
 
     @property
     def o_left(self):
         """The obligated units that must still attack, ascending."""
-        return [int(self.units[self.o_idx[i]]) for i in range(self.n_o)]
+        return [int(self.o.units[self.o.o_idx[i]]) for i in range(self.o.n_o)]
 
     @property
     def m_left(self):
         """The obligated enemy stacks still to be attacked, ascending."""
-        return [int(self.m_cell[i]) for i in range(self.n_m)]
+        return [int(self.o.m_cell[i]) for i in range(self.o.n_m)]
 
     def adj(self, int unit):
         """The target hexes next to ``unit``, ascending (empty for others)."""
-        cdef Py_ssize_t j = self._index(unit)
-        return [] if j < 0 else [int(self._adj[6 * j + e]) for e in range(self.n_adj[j])]
+        cdef Py_ssize_t j = _index(&self.o, unit)
+        return [] if j < 0 else [int(self.o.adj[6 * j + e]) for e in range(self.o.n_adj[j])]
 
     def pending(self):
-        return bool(self.n_o or self.n_m)
+        return bool(self.o.n_o or self.o.n_m)
 
     def feasible(self, members, cells):
         """Whether an attack on ``cells`` by ``members`` leaves every obligation possible."""
         cdef int32_t d[6]
         cdef int nd = self._d_of(cells, d)
-        cdef uint8_t* member = <uint8_t*>calloc(self.k + 1, 1)
         cdef Py_ssize_t j
-        try:
-            for x in members:
-                j = self._index(int(x))
-                if j >= 0:
-                    member[j] = 1
-            return bool(self._feasible(member, d, nd))
-        finally:
-            free(member)
+        for j in range(self.o.k):
+            self.o.member[j] = 0
+        for x in members:
+            j = _index(&self.o, int(x))
+            if j >= 0:
+                self.o.member[j] = 1
+        return bool(_feasible(&self.o, self.o.member, d, nd))
 
     def compulsory(self, cells):
         """The obligated units left whose every target hex is in ``cells``, ascending."""
         cdef int32_t d[6]
         cdef int nd = self._d_of(cells, d)
         cdef Py_ssize_t i
-        return [int(self.units[self.o_idx[i]]) for i in range(self.n_o)
-                if self._subset_of_d(self.o_idx[i], d, nd)]
+        return [int(self.o.units[self.o.o_idx[i]]) for i in range(self.o.n_o)
+                if _subset_of_d(&self.o, self.o.o_idx[i], d, nd)]
 
     def candidates(self, cells, exclude=()):
         """The units next to every hex of ``cells``, ascending, but those of ``exclude``."""
@@ -1934,51 +2034,17 @@ cdef class KbObligations:
         cdef int nd = self._d_of(cells, d)
         cdef Py_ssize_t j
         ex = set(int(x) for x in exclude)
-        return [int(self.units[j]) for j in range(self.k)
-                if self._holds_d(j, d, nd) and int(self.units[j]) not in ex]
+        return [int(self.o.units[j]) for j in range(self.o.k)
+                if _holds_d(&self.o, j, d, nd) and int(self.o.units[j]) not in ex]
+
+    def _sets(self, Py_ssize_t n_t):
+        return [tuple(int(self.o.sets[7 * i + 1 + e]) for e in range(self.o.sets[7 * i]))
+                for i in range(n_t)]
 
     def targets(self):
         """The legal targets: every set of hexes next to one unit that an attack may take
         on now (8.21), by size then hexes."""
-        cdef Py_ssize_t j, i, t, n_sets = 0, cap = 0
-        cdef int a, mask, e, nd
-        cdef int32_t d[6]
-        cdef int32_t* sets
-        cdef uint8_t* member
-        cap = 64 * self.k + 1
-        sets = <int32_t*>malloc(cap * 7 * sizeof(int32_t))
-        member = <uint8_t*>malloc(self.k + 1)
-        if sets == NULL or member == NULL:
-            free(sets)
-            free(member)
-            raise MemoryError("no memory for the targets")
-        try:
-            for j in range(self.k):
-                a = self.n_adj[j]
-                for mask in range(1, 1 << a):
-                    nd = 0
-                    for e in range(a):
-                        if mask & (1 << e):
-                            sets[7 * n_sets + 1 + nd] = self._adj[6 * j + e]
-                            nd += 1
-                    for e in range(nd, 6):
-                        sets[7 * n_sets + 1 + e] = -1
-                    sets[7 * n_sets] = nd
-                    n_sets += 1
-            qsort(sets, n_sets, 7 * sizeof(int32_t), _cmp_set)
-            out = []
-            for i in range(n_sets):
-                if i and memcmp(&sets[7 * i], &sets[7 * (i - 1)], 7 * sizeof(int32_t)) == 0:
-                    continue
-                nd = sets[7 * i]
-                for e in range(nd):
-                    d[e] = sets[7 * i + 1 + e]
-                if self._legal(d, nd, member):
-                    out.append(tuple(int(d[e]) for e in range(nd)))
-            return out
-        finally:
-            free(sets)
-            free(member)
+        return self._sets(obl_targets(&self.o))
 
     def random_declare(self, rng):
         """A random player's next declaration, drawn as ``RandomPolicy`` would from
@@ -1986,73 +2052,30 @@ cdef class KbObligations:
         when the player stops, and each draw as ``(decision, options, pick)``, ``decision``
         0 for the target (``kb.combat.target``) and 1 for a unit joining
         (``kb.combat.join``)."""
-        targets = self.targets()
-        n_opt = len(targets) + (0 if self.pending() else 1)
-        if self.pending() and not targets:
-            raise RuntimeError(f"combat obligations left that no attack can meet: units "
-                               f"{self.o_left}, stacks {self.m_left}")
-        draws = []
-        if n_opt == 0:
-            return None, draws
         cdef bitgen_t* bg = _bitgen(rng)
-        cdef int64_t pick
-        with rng.bit_generator.lock:
-            pick = _draw(bg, n_opt)
-        if n_opt > 1:
-            draws.append((0, n_opt, int(pick)))
-        if pick == len(targets):
-            return None, draws
-        cells = targets[pick]
         cdef int32_t d[6]
-        cdef int nd = self._d_of(cells, d)
-        cdef uint8_t* member = <uint8_t*>calloc(self.k + 1, 1)
-        cdef Py_ssize_t i, j, z, n_c = 0
-        cdef bint yes, no
-        cdef int32_t* cand = <int32_t*>malloc((self.k + 1) * sizeof(int32_t))
-        if member == NULL or cand == NULL:
-            free(member)
-            free(cand)
+        cdef int nd = 0
+        cdef Py_ssize_t n_draws = 0, n_att, i
+        cdef int32_t* buf = <int32_t*>malloc((4 * self.o.k + 8) * sizeof(int32_t))
+        if buf == NULL:
             raise MemoryError("no memory for a declaration")
         try:
-            n_members = 0
-            for i in range(self.n_o):
-                j = self.o_idx[i]
-                if self._subset_of_d(j, d, nd):
-                    member[j] = 1
-                    n_members += 1
-            for j in range(self.k):
-                if not member[j] and self._holds_d(j, d, nd):
-                    cand[n_c] = <int32_t>j
-                    n_c += 1
-            for i in range(n_c):
-                j = cand[i]
-                member[j] = 1
-                yes = self._feasible(member, d, nd)
-                member[j] = 0
-                no = n_members > 0
-                if not no:
-                    for z in range(i + 1, n_c):
-                        member[cand[z]] = 1
-                        no = self._feasible(member, d, nd)
-                        member[cand[z]] = 0
-                        if no:
-                            break
-                if yes and no:
-                    with rng.bit_generator.lock:
-                        pick = _draw(bg, 2)
-                    draws.append((1, 2, int(pick)))
-                    if pick == 0:
-                        member[j] = 1
-                        n_members += 1
-                elif yes:
-                    member[j] = 1
-                    n_members += 1
-                elif not no:
-                    raise RuntimeError("a unit that may neither join nor stay out")
-            return ([int(self.units[j]) for j in range(self.k) if member[j]], tuple(cells)), draws
+            with rng.bit_generator.lock:
+                n_att = obl_random_declare(&self.o, bg, buf, d, &nd, buf + self.o.k + 1,
+                                           &n_draws)
+            draws = [(int(buf[self.o.k + 1 + 3 * i]), int(buf[self.o.k + 2 + 3 * i]),
+                      int(buf[self.o.k + 3 + 3 * i])) for i in range(n_draws)]
+            if n_att == OBL_STUCK:
+                raise RuntimeError(f"combat obligations left that no attack can meet: units "
+                                   f"{self.o_left}, stacks {self.m_left}")
+            if n_att == OBL_NEITHER:
+                raise RuntimeError("a unit that may neither join nor stay out")
+            if n_att == OBL_STOP:
+                return None, draws
+            return ([int(buf[i]) for i in range(n_att)],
+                    tuple(int(d[e]) for e in range(nd))), draws
         finally:
-            free(member)
-            free(cand)
+            free(buf)
 
 
 cdef int _cmp_set(const void* a, const void* b) noexcept nogil:

@@ -5,6 +5,7 @@ from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t
 from gwe_fast._core.hexdice cimport DiceStream
+from gwe_fast._core.play cimport Obl
 from gwe_fast._core.search cimport SearchWorkspace
 
 
@@ -43,6 +44,10 @@ cdef struct KbT:
     const uint8_t* entry_hex      # [n_cells] an entry hex of any letter (15.13)
     const int16_t* enter_cost     # [n_cells] Movement Points to enter (5.32)
     const int16_t* side_add       # [n_cells, 6] added for the hexside (5.32)
+    const int16_t* open_steps     # [n_cells, 6] a step's cost with no hex closed and no gas
+                                  # (movement.open_step_costs; -1 off the map)
+    const int32_t* exit_cells     # the exit_edge hexes, ascending
+    Py_ssize_t n_exit
     const int32_t* entry_cells    # the entry hexes of every letter, letter by letter
     int32_t entry_start[MAX_ENTRIES + 1]   # letter e's hexes: entry_cells[start[e]:start[e+1]]
     const int32_t* edge_dist      # [n_entry_cells, n_cells] hex distance from each entry hex
@@ -70,6 +75,8 @@ cdef struct KbT:
     const int16_t* die_mod        # [n_cells] the defender's die modifier of the hex (5.32)
     const int16_t* q              # [n_cells] axial coordinates
     const int16_t* r
+    const int32_t* axial_cell     # [q_span, r_span] the cell at axial (q0 + i, r0 + j), -1 none
+    int q0, r0, q_span, r_span
     int field_range               # 9.11: Field points within this many hexes of an HQ
     # 9.2 counter-battery fire: columns' points, dice, results (-1 "-", 0 "All", else divisor)
     int cb_first_turn, cb_multiple, cb_cols, cb_rows
@@ -174,6 +181,16 @@ cdef struct Kb:
     int32_t* line_dist            # [n_cells] the last supply lines' lengths (line_lengths)
     int32_t* attack               # [3 n_units + n_cells + 16] an attack's units and hexes
     flag_t* unit_mask             # [n_units]
+    # a Combat Phase's obligations (combat.obligations): fixed at its start, the units and the
+    # enemy stacks obligated; then the units that have attacked and the hexes attacked; the
+    # position's targets and free units, and its Obl
+    flag_t* obligated             # [n_units]
+    flag_t* obligated_stacks      # [n_cells]
+    flag_t* attacked              # [n_units]
+    flag_t* defended              # [n_cells]
+    flag_t* target                # [n_cells]
+    int32_t* free_units           # [n_units]
+    Obl obl
     int error                     # why a phase stopped (ERR_*), 0 none
 
 
@@ -189,4 +206,6 @@ cdef class KbCore:
     cdef object _game
     cdef object _buffer
     cdef object _streams          # the Python DiceStream of each of the core's streams
-    cdef int _combat_phase(self, int side) except -1
+    cdef object _bind(self, used)
+    cdef int _unbind(self, used, fresh) except -1
+    cdef int _play(self, int phase) except -1

@@ -22,10 +22,11 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
-from gwe_fast._core.board cimport UnitSelect, fill_step_costs, mark_units, mark_zoc
+from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over,
+                                   mark_units, mark_zoc)
 from gwe_fast._core.codes cimport (KD_AIR_ALLOCATE, KD_AIR_GROUND_ATTACK_POINTS,
                                    KD_AIR_GROUND_ATTACK_TARGET, KD_AIR_INTERCEPTION,
                                    KD_ARTILLERY_COUNTER_BATTERY, KD_ARTILLERY_DRUMFIRE_POINTS,
@@ -33,7 +34,6 @@ from gwe_fast._core.codes cimport (KD_AIR_ALLOCATE, KD_AIR_GROUND_ATTACK_POINTS,
                                    KD_ARTILLERY_GAS_POINTS, KD_ARTILLERY_GAS_TARGET,
                                    KD_DRUMFIRE_STEP_LOSS, KD_GROUND_ATTACK_STEP_LOSS,
                                    KP_AIR_STAGE, KP_ARTILLERY_STAGE)
-from gwe_fast._core.hexgrid cimport axial_distance
 from gwe_fast._core.codes cimport (KD_AIR_OBSERVATION, KD_COMBAT_ADVANCE, KD_COMBAT_LOSS,
                                    KD_COMBAT_RETREAT, KD_COMBAT_ROLLING, KD_COMBAT_SOS,
                                    KF_ADVANCED, KF_ATTACKED, KF_DEFENDED, KP_ALLIED_COMBAT,
@@ -46,6 +46,8 @@ from gwe_fast._core.codes cimport (KD_BREAKDOWN_DIVISION, KD_GAS_STEP_LOSS, KD_M
                                    KP_REINFORCEMENT_STAGE, KP_TERMINAL, KP_WEATHER_STAGE,
                                    SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED, ST_EXITED,
                                    ST_NOT_IN_PLAY, ST_ON_MAP, ST_PENDING, ST_POOL, UT_HQ)
+from gwe_fast._core.play cimport (OBL_NEITHER, OBL_STOP, OBL_STUCK, obl_alloc, obl_build,
+                                  obl_random_declare, obl_release)
 from gwe_fast._core.search cimport SearchWorkspace, _sort_cells, reached_cost
 from gwe_fast._core.hexdice cimport (DiceStream, bind_stream, generator_bitgen, policy_draw,
                                      roll, sync_stream)
@@ -69,6 +71,8 @@ cdef enum:
     ERR_MEMORY = 4
     ERR_SUPPLY_BAND = 5           # a supply line no band of the supply states covers
     ERR_NO_DEFENCE = 6            # a defending stack with no strength
+    ERR_OBLIGATIONS = 7           # attack obligations left that no attack can meet
+    ERR_JOIN = 8                  # a unit that may neither join an attack nor stay out
     ALTERNATE_RADIUS = 3          # 15.13
 
 
@@ -146,9 +150,16 @@ cdef class KbTables:
         keep["second_segment"] = second = np.ascontiguousarray(u.extra["second_segment"],
                                                                dtype=np.int16)
         t.exit_edge = <const uint8_t*>cnp.PyArray_DATA(exit_edge)
+        keep["exit_cells"] = exit_cells = np.flatnonzero(exit_edge).astype(np.int32)
+        t.exit_cells = <const int32_t*>cnp.PyArray_DATA(exit_cells)
+        t.n_exit = exit_cells.shape[0]
         t.entry_hex = <const uint8_t*>cnp.PyArray_DATA(entry_hex)
         t.enter_cost = <const int16_t*>cnp.PyArray_DATA(enter_cost)
         t.side_add = <const int16_t*>cnp.PyArray_DATA(side_add)
+        keep["open_steps"] = open_steps = np.empty((m.n_cells, 6), dtype=np.int16)
+        fill_step_costs(t.nbr, t.n_cells, t.enter_cost, t.side_add, NULL, NULL, 0, False,
+                        <stepcost_t*>cnp.PyArray_DATA(open_steps))
+        t.open_steps = <const int16_t*>cnp.PyArray_DATA(open_steps)
         t.values = <const int16_t*>cnp.PyArray_DATA(values)
         t.service_values = <const int16_t*>cnp.PyArray_DATA(service_values)
         t.stacking = <const int8_t*>cnp.PyArray_DATA(stacking)
@@ -178,6 +189,15 @@ cdef class KbTables:
         t.die_mod = <const int16_t*>cnp.PyArray_DATA(die_mod)
         t.q = <const int16_t*>cnp.PyArray_DATA(q)
         t.r = <const int16_t*>cnp.PyArray_DATA(r)
+        # the cell at each axial position, to walk a disc of hexes (field_in_range)
+        t.q0, t.r0 = int(q.min()), int(r.min())
+        t.q_span, t.r_span = int(q.max()) - t.q0 + 1, int(r.max()) - t.r0 + 1
+        keep["axial_cell"] = axial_cell = np.full((t.q_span, t.r_span), -1, dtype=np.int32)
+        axial_cell[q.astype(np.int64) - t.q0, r.astype(np.int64) - t.r0] = np.arange(
+            m.n_cells, dtype=np.int32)
+        if (axial_cell >= 0).sum() != m.n_cells:
+            raise ValueError("two hexes of the map share axial coordinates")
+        t.axial_cell = <const int32_t*>cnp.PyArray_DATA(axial_cell)
         t.field_range = int(tables["artillery_points"]["field_range_from_hq"])
         cb = tables["counter_battery"]
         t.cb_first_turn = int(cb["first_turn"])
@@ -421,11 +441,19 @@ cdef class KbCore:
         self.k.line_dist = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
         self.k.attack = <int32_t*>malloc((3 * nu + nc + 16) * sizeof(int32_t))
         self.k.unit_mask = <flag_t*>malloc(nu + 1)
+        self.k.obligated = <flag_t*>malloc(2 * nu + 3 * nc + 2)
+        self.k.attacked = self.k.obligated + nu
+        self.k.obligated_stacks = self.k.attacked + nu
+        self.k.defended = self.k.obligated_stacks + nc
+        self.k.target = self.k.defended + nc
+        self.k.free_units = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
         if (self.k.mask_a == NULL or self.k.mask_b == NULL or self.k.work == NULL
                 or self.k.line_seen == NULL or self.k.line_closed == NULL
                 or self.k.line_queue == NULL or self.k.line_dist == NULL
-                or self.k.attack == NULL or self.k.unit_mask == NULL):
+                or self.k.attack == NULL or self.k.unit_mask == NULL
+                or self.k.obligated == NULL or self.k.free_units == NULL):
             raise MemoryError()
+        obl_alloc(&self.k.obl, nc, nu)
         from gwe_fast import kernels
         if game.scenario.map.k.name != "cython":
             raise ValueError("the compiled core plays on the compiled kernels only")
@@ -442,40 +470,9 @@ cdef class KbCore:
         free(self.k.line_dist)
         free(self.k.attack)
         free(self.k.unit_mask)
-
-    cdef int _combat_phase(self, int side) except -1:
-        # combat.combat_phase (8.0): the attacks declared one at a time by the player, who
-        # picks at random, with the obligations of the Python engine (combat.obligations,
-        # the kernel play.KbObligations drawing the whole declaration), each resolved here
-        from gwe_fast.games.kb import combat
-
-        cdef Py_ssize_t i, n_att, n_cells
-        cdef int32_t* att = self.k.attack
-        cdef int32_t* cells = self.k.attack + 3 * self.k.t.n_units
-        cdef Py_ssize_t u
-        game = self._game
-        for u in range(self.k.t.n_units):
-            self.k.s.flags[u] &= ~PHASE_FLAGS
-        ob = combat.obligations(game, side)
-        rng = game.rngs[side]
-        while True:
-            attack, _ = ob.k.random_declare(rng)
-            if attack is None:
-                break
-            attackers, hexes = attack
-            n_att, n_cells = len(attackers), len(hexes)
-            for i in range(n_att):
-                att[i] = attackers[i]
-            for i in range(n_cells):
-                cells[i] = hexes[i]
-            resolve_attack(&self.k, self.ws, side, att, n_att, cells, n_cells)
-            if self.k.error:
-                return 0
-            ob.attacked.update(attackers)
-            ob.defended.update(hexes)
-            ob.refresh(game)
-        memset(self.k.s.observed, 0, self.k.t.n_cells)
-        return 0
+        free(self.k.obligated)
+        free(self.k.free_units)
+        obl_release(&self.k.obl)
 
     def record_numbers(self) -> tuple:
         """The numbers of a row of the per-turn record as the position stands
@@ -484,40 +481,9 @@ cdef class KbCore:
         the units exited; then for the Allied and the German side in turn: units on the map,
         their Stacking Points, steps lost, steps lost by cause (``LOSS_CAUSES``) and the
         Artillery Points spent by mission (``MISSIONS``)."""
-        cdef Kb* k = &self.k
-        cdef Py_ssize_t u, c, i
-        cdef int towns = 0, trench = 0, gas = 0, s, total
-        cdef int units[2]
-        cdef int points[2]
-        occupied(k, SIDE_CENTRAL, k.mask_a)
-        occupied(k, SIDE_ALLIED, k.mask_b)
-        for c in range(k.t.n_cells):
-            if k.t.town[c] and k.t.west_of_vp_line[c] and (
-                    k.mask_a[c] or (k.s.hex_last[c] == SIDE_CENTRAL and not k.mask_b[c])):
-                towns += 1
-        units[0] = units[1] = points[0] = points[1] = 0
-        for u in range(k.t.n_units):
-            if on_map(k, u):
-                s = k.t.side[u]
-                units[s] += 1
-                points[s] += stacking_of(k, u)
-                if s == SIDE_ALLIED and k.t.trench[k.s.unit_cell[u]]:
-                    trench += 1
-        for i in range(k.t.gas_markers):
-            if k.s.gas[i] >= 0:
-                gas += 1
-        out = [towns, k.s.vp[0] + towns * k.t.town_vp + trench * k.t.trench_vp, gas,
-               k.s.exited[0]]
-        for s in range(2):
-            total = 0
-            for i in range(N_LOSS_CAUSES):
-                total += k.s.steps_lost[s * N_LOSS_CAUSES + i]
-            out += [units[s], points[s], total]
-            out += [k.s.steps_lost[s * N_LOSS_CAUSES + i] for i in range(N_LOSS_CAUSES)]
-            out += [k.s.arty_spent[(s * N_MISSIONS + i) * 2 + FIELD]
-                    + k.s.arty_spent[(s * N_MISSIONS + i) * 2 + HEAVY]
-                    for i in range(N_MISSIONS)]
-        return tuple(out)
+        cdef int32_t row[RECORD_MAX]
+        cdef Py_ssize_t n = record_numbers(&self.k, row), i
+        return tuple([row[i] for i in range(n)])
 
     def has_supply_line(self, int side, int cell) -> bool:
         """Whether a unit of ``side`` in ``cell`` traces a supply line of any length to a
@@ -553,69 +519,141 @@ cdef class KbCore:
         dice on the Python engine)."""
         if not self.plays(phase):
             return False
-        cdef list used
-        if phase == KP_WEATHER_STAGE:
-            used = [DS_WEATHER]
-        elif phase == KP_REINFORCEMENT_STAGE:
-            used = [DS_REINFORCEMENT]
-        elif phase == KP_TERMINAL:
-            used = [DS_GAS]
-        elif phase == KP_GERMAN_MOVEMENT or phase == KP_ALLIED_MOVEMENT:
-            used = [DS_OPENING]
-        elif phase == KP_AIR_STAGE:
-            used = [DS_AIR]
-        elif phase == KP_GERMAN_COMBAT or phase == KP_ALLIED_COMBAT:
-            used = [DS_COMBAT]
-        elif phase == KP_ARTILLERY_STAGE:
-            used = [DS_ARTILLERY]
-        else:
-            used = []
+        used = _STREAMS_OF.get(phase, ())
+        fresh = self._bind(used)
+        if fresh is None:
+            return False
+        self.k.error = ERR_NONE
+        try:
+            self._play(phase)
+        finally:
+            self._unbind(used, fresh)
+        if self.k.error:
+            raise RuntimeError(_ERRORS[self.k.error])
+        return True
+
+    def play_out(self, order, phasing) -> list | None:
+        """Play from the phase the state says to the end of the last Game-Turn in C, as the
+        Python engine's ``advance`` does with no stop and no check, when the core plays every
+        phase (both players pick at random); the per-turn record's numbers after each Combat
+        Phase, as ``(turn, side, vp, weather, *record_numbers())``. None, with nothing done,
+        when it does not play them all or a dice stream has forced values queued. ``order``:
+        the phases of a Game-Turn in playing order; ``phasing``: the phasing side of each
+        (by phase code; a phase not in it is the German player's)."""
+        cdef int n_order = len(order), i, start, turn, phase, side, rows = 0
+        cdef int32_t rec[RECORD_MAX]
+        cdef Py_ssize_t n, j
+        cdef int ord_[16]
+        cdef int who[16]
+        if n_order > 16 or any(not self.plays(int(ph)) for ph in order):
+            return None
+        for i in range(n_order):
+            ord_[i] = int(order[i])
+            who[i] = int(phasing.get(ord_[i], SIDE_CENTRAL))
+        used = tuple(range(N_DICE))
+        fresh = self._bind(used)
+        if fresh is None:
+            return None
+        out = []
+        cdef KbS* st = &self.k.s
+        start = 0
+        if st.phase[0] > 0:
+            start = -1
+            for i in range(n_order):
+                if ord_[i] == st.phase[0]:
+                    start = i
+            if start < 0:
+                self._unbind(used, fresh)
+                raise ValueError(f"the state's phase {st.phase[0]} is not a phase of the turn")
+        self.k.error = ERR_NONE
+        turn = st.turn[0]
+        try:
+            while turn <= self.k.t.last_turn:
+                st.turn[0] = <int16_t>turn
+                for i in range(start, n_order):
+                    phase = ord_[i]
+                    st.phase[0] = <int16_t>phase
+                    st.player[0] = <int8_t>who[i]
+                    self._play(phase)
+                    if self.k.error:
+                        return None
+                    st.phase[0] = <int16_t>(ord_[i + 1] if i + 1 < n_order else 0)
+                    if phase == KP_GERMAN_COMBAT or phase == KP_ALLIED_COMBAT:
+                        n = record_numbers(&self.k, rec)
+                        out.append((turn, who[i], st.vp[0], self.k.s.weather[0],
+                                    *[rec[j] for j in range(n)]))
+                start = 0
+                turn += 1
+                if turn <= self.k.t.last_turn:
+                    st.turn[0] = <int16_t>turn
+        finally:
+            self._unbind(used, fresh)
+            if self.k.error:
+                raise RuntimeError(_ERRORS[self.k.error])
+        return out
+
+    cdef object _bind(self, used):
+        # bind the C streams of used to the game's; None when one has forced values queued.
+        # A stream the game has not rolled yet is made here and dropped again (_unbind) if
+        # nothing rolls it, as the Python engine makes a stream on its first roll: the set
+        # of streams made
         dice = self._game.dice
         for d in used:
             stream = dice._streams.get(STREAM_NAMES[d])
             if stream is not None and stream._forced:
-                return False
-        # a stream the game has not rolled yet is made for the phase and dropped again if the
-        # phase rolls nothing from it, as the Python engine makes a stream on its first roll
+                return None
         fresh = {d for d in used if STREAM_NAMES[d] not in dice._streams}
         for d in used:
             stream = dice.stream(STREAM_NAMES[d])
             bind_stream(&self.k.dice[d], stream)
             self._streams[d] = stream
-        self.k.error = ERR_NONE
-        try:
-            if phase == KP_WEATHER_STAGE:
-                start_of_turn(&self.k)
-                weather_stage(&self.k)
-            elif phase == KP_REINFORCEMENT_STAGE:
-                reinforcement_stage(&self.k)
-            elif phase == KP_GERMAN_BREAKDOWN:
-                breakdown_phase(&self.k)
-            elif phase == KP_AIR_STAGE:
-                air_stage(&self.k)
-            elif phase == KP_ARTILLERY_STAGE:
-                counter_battery_phase(&self.k)
-                gas_phase(&self.k)
-                drumfire_phase(&self.k)
-            elif phase == KP_GERMAN_COMBAT or phase == KP_ALLIED_COMBAT:
-                side = SIDE_CENTRAL if phase == KP_GERMAN_COMBAT else SIDE_ALLIED
-                deploy_observation(&self.k, side)
-                self._combat_phase(side)
-            elif phase == KP_GERMAN_MOVEMENT:
-                movement_phase(&self.k, self.ws, SIDE_CENTRAL)
-            elif phase == KP_ALLIED_MOVEMENT:
-                movement_phase(&self.k, self.ws, SIDE_ALLIED)
-            else:
-                gas_removal(&self.k)
-                end_of_turn(&self.k)
-        finally:
-            for d in used:
-                sync_stream(&self.k.dice[d], self._streams[d])
-                if d in fresh and self.k.dice[d].rolled == 0:
-                    del dice._streams[STREAM_NAMES[d]]
-        if self.k.error:
-            raise RuntimeError(_ERRORS[self.k.error])
-        return True
+        return fresh
+
+    cdef int _unbind(self, used, fresh) except -1:
+        dice = self._game.dice
+        for d in used:
+            sync_stream(&self.k.dice[d], self._streams[d])
+            if d in fresh and self.k.dice[d].rolled == 0:
+                del dice._streams[STREAM_NAMES[d]]
+        return 0
+
+    cdef int _play(self, int phase) except -1:
+        cdef int side
+        if phase == KP_WEATHER_STAGE:
+            start_of_turn(&self.k)
+            weather_stage(&self.k)
+        elif phase == KP_REINFORCEMENT_STAGE:
+            reinforcement_stage(&self.k)
+        elif phase == KP_GERMAN_BREAKDOWN:
+            breakdown_phase(&self.k)
+        elif phase == KP_AIR_STAGE:
+            air_stage(&self.k)
+        elif phase == KP_ARTILLERY_STAGE:
+            counter_battery_phase(&self.k)
+            gas_phase(&self.k)
+            drumfire_phase(&self.k)
+        elif phase == KP_GERMAN_COMBAT or phase == KP_ALLIED_COMBAT:
+            side = SIDE_CENTRAL if phase == KP_GERMAN_COMBAT else SIDE_ALLIED
+            deploy_observation(&self.k, side)
+            combat_phase(&self.k, self.ws, side)
+        elif phase == KP_GERMAN_MOVEMENT:
+            movement_phase(&self.k, self.ws, SIDE_CENTRAL)
+        elif phase == KP_ALLIED_MOVEMENT:
+            movement_phase(&self.k, self.ws, SIDE_ALLIED)
+        else:
+            gas_removal(&self.k)
+            end_of_turn(&self.k)
+        return 0
+
+
+#: the dice streams each phase rolls
+_STREAMS_OF = {int(KP_WEATHER_STAGE): (DS_WEATHER,),
+               int(KP_REINFORCEMENT_STAGE): (DS_REINFORCEMENT,),
+               int(KP_TERMINAL): (DS_GAS,),
+               int(KP_GERMAN_MOVEMENT): (DS_OPENING,), int(KP_ALLIED_MOVEMENT): (DS_OPENING,),
+               int(KP_AIR_STAGE): (DS_AIR,),
+               int(KP_GERMAN_COMBAT): (DS_COMBAT,), int(KP_ALLIED_COMBAT): (DS_COMBAT,),
+               int(KP_ARTILLERY_STAGE): (DS_ARTILLERY,)}
 
 
 _ERRORS = {ERR_NO_ENTRY_HEX: "no map-edge hex free of the enemy for a reinforcement (15.13)",
@@ -623,7 +661,9 @@ _ERRORS = {ERR_NO_ENTRY_HEX: "no map-edge hex free of the enemy for a reinforcem
            ERR_NO_ENTRY_LETTER: "a reinforcement's entry letter has no entry hexes (15.11)",
            ERR_MEMORY: "out of memory",
            ERR_SUPPLY_BAND: "a supply line that no supply state covers (14.13)",
-           ERR_NO_DEFENCE: "a defending stack with no strength (8.0)"}
+           ERR_NO_DEFENCE: "a defending stack with no strength (8.0)",
+           ERR_OBLIGATIONS: "combat obligations left that no attack can meet (8.11, 8.12)",
+           ERR_JOIN: "a unit that may neither join an attack nor stay out (8.21)"}
 
 
 # --- what every phase reads ---------------------------------------------------------------
@@ -1270,7 +1310,7 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
     # 5.23 nor units in an enemy zone of control, 5.22), offered with "no more moves" first;
     # each one's moves in cell order after "stay", then its exits (20.2)
     cdef Py_ssize_t n = k.t.n_cells, u, j, m, i, d, n_moves, n_out, n_options, pick, to
-    cdef Py_ssize_t here, dest, s, c, n_units = 0
+    cdef Py_ssize_t here, dest, s, c, x, n_units = 0
     cdef bint second = segment == SEG_SECOND
     cdef int kind, sl, n_ov
     cdef dist_t ma, extra, dc
@@ -1288,23 +1328,24 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
     cdef cell_t* offered = <cell_t*>(k.work + 4 * k.t.n_units)
     cdef cell_t* moves = <cell_t*>(k.work + 5 * k.t.n_units + 1)
     cdef cell_t* outs = moves + n
-    cdef int16_t* enter = <int16_t*>(outs + n)
-    cdef bint gas = gas_zone(k, stop)
-    for c in range(n):                         # movement.enter_costs (9.34[1])
-        enter[c] = <int16_t>(2 * k.t.enter_cost[c]) if gas and stop[c] else k.t.enter_cost[c]
-    # movement.open_step_costs: terrain, hexsides and gas, no hex closed
-    fill_step_costs(k.t.nbr, n, enter, k.t.side_add, NULL, NULL, 0, False, base)
+    cdef int16_t* gassed = <int16_t*>(outs + n)
+    cdef const int16_t* enter = k.t.enter_cost
+    cdef const stepcost_t* open_ = k.t.open_steps
+    if gas_zone(k, stop):                      # movement.enter_costs (9.34[1])
+        for c in range(n):
+            gassed[c] = <int16_t>(2 * k.t.enter_cost[c]) if stop[c] else k.t.enter_cost[c]
+        enter = gassed
+        # movement.open_step_costs: terrain, hexsides and gas, no hex closed
+        fill_step_costs(k.t.nbr, n, enter, k.t.side_add, NULL, NULL, 0, False, base)
+        open_ = base
     controlled(k, 1 - side, ezoc)
     occupied(k, 1 - side, stop)                # closed: the enemy's hexes (and ZOC, 5.22)
-    for c in range(n):
-        if second and ezoc[c]:
-            stop[c] = 1
-    for c in range(n):                         # the segment's step costs
-        for d in range(6):
-            w = k.t.nbr[6 * c + d]
-            tab[6 * c + d] = -1 if (w >= 0 and stop[w]) else base[6 * c + d]
-    for c in range(n):
-        stop[c] = ezoc[c]
+    if second:
+        for c in range(n):
+            if ezoc[c]:
+                stop[c] = 1
+    fill_step_costs_over(k.t.nbr, n, open_, stop, NULL, 0, tab)     # the segment's steps
+    memcpy(stop, ezoc, n)
     for u in range(k.t.n_units):               # engine.free_to_move, movement.allowances
         if not on_map(k, u) or k.t.side[u] != side or k.s.flags[u] & (KF_MOVED | KF_NO_MOVE):
             continue
@@ -1360,9 +1401,8 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
         n_moves = _destinations(ws, here, ov_cell, ov_dist, n_ov, moves)
         n_out = 0
         if side == SIDE_CENTRAL:
-            for s in range(n):                 # 20.2 (movement.exit_costs)
-                if not k.t.exit_edge[s]:
-                    continue
+            for x in range(k.t.n_exit):         # 20.2 (movement.exit_costs)
+                s = k.t.exit_cells[x]
                 dc = reached_cost(&ws.buf, s)
                 for i in range(n_ov):
                     if ov_cell[i] == s:
@@ -1509,17 +1549,29 @@ cdef enum:
 
 
 cdef void field_in_range(Kb* k, int side, flag_t* out) noexcept nogil:
-    # artillery.field_in_range: within the field range of one of the side's HQs (9.11[1])
-    cdef Py_ssize_t u, c
-    cdef int32_t h
+    # artillery.field_in_range: within the field range of one of the side's HQs (9.11[1]):
+    # the hexes of the disc around each HQ, walked by axial coordinates
+    cdef Py_ssize_t u
+    cdef int32_t h, c
+    cdef int R = k.t.field_range, dq, dr, lo, hi, qq, rr
     memset(out, 0, k.t.n_cells)
+    if R < 0:
+        return
     for u in range(k.t.n_units):
         if on_map(k, u) and k.t.side[u] == side and k.t.utype[u] == UT_HQ:
             h = k.s.unit_cell[u]
-            for c in range(k.t.n_cells):
-                if not out[c] and axial_distance(k.t.q[h], k.t.r[h], k.t.q[c],
-                                                 k.t.r[c]) <= k.t.field_range:
-                    out[c] = 1
+            for dq in range(-R, R + 1):        # |dq|, |dr|, |dq + dr| <= R
+                qq = k.t.q[h] + dq - k.t.q0
+                if qq < 0 or qq >= k.t.q_span:
+                    continue
+                lo = -R if -R > -R - dq else -R - dq
+                hi = R if R < R - dq else R - dq
+                for dr in range(lo, hi + 1):
+                    rr = k.t.r[h] + dr - k.t.r0
+                    if 0 <= rr < k.t.r_span:
+                        c = k.t.axial_cell[qq * k.t.r_span + rr]
+                        if c >= 0:
+                            out[c] = 1
 
 
 cdef Py_ssize_t barrage_choices(Kb* k, int side, bint field_ok, int low, int high,
@@ -2272,6 +2324,69 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
     return 0
 
 
+cdef int combat_phase(Kb* k, SearchWorkspace ws, int side) except -1:
+    # combat.combat_phase (8.0) for a player who picks at random: the obligations fixed at
+    # the start (combat.obligations: units next to the enemy and not in a town or trench hex,
+    # 8.12, 8.13, 10.0, and the enemy stacks next to them, 8.11); then attacks declared one at
+    # a time (play.obl_random_declare on the position of _Obligations.refresh) and resolved,
+    # until the player stops; then the Air Observation markers come off (12.22)
+    cdef Py_ssize_t u, i, m, n_att, n_draws
+    cdef int32_t c, w
+    cdef int d, nd = 0
+    cdef int32_t* att = k.attack
+    cdef int32_t* cells = k.attack + 3 * k.t.n_units
+    for u in range(k.t.n_units):
+        k.s.flags[u] &= ~PHASE_FLAGS
+    occupied(k, 1 - side, k.target)
+    memset(k.obligated, 0, k.t.n_units)
+    memset(k.attacked, 0, k.t.n_units)
+    memset(k.obligated_stacks, 0, k.t.n_cells)
+    memset(k.defended, 0, k.t.n_cells)
+    for u in range(k.t.n_units):
+        if not on_map(k, u) or k.t.side[u] != side:
+            continue
+        c = k.s.unit_cell[u]
+        if k.t.town[c] or k.t.trench[c]:
+            continue
+        for d in range(6):
+            w = k.t.nbr[6 * c + d]
+            if w >= 0 and k.target[w]:
+                k.obligated[u] = 1
+                k.obligated_stacks[w] = 1
+    while True:
+        occupied(k, 1 - side, k.target)        # _Obligations.refresh: the position
+        for i in range(k.t.n_cells):
+            if k.defended[i]:
+                k.target[i] = 0
+        m = 0
+        for u in range(k.t.n_units):
+            if (on_map(k, u) and k.t.side[u] == side and not k.attacked[u]
+                    and not k.s.flags[u] & (KF_ATTACKED | KF_ADVANCED)):
+                k.free_units[m] = <int32_t>u
+                m += 1
+        obl_build(&k.obl, k.t.nbr, k.target, k.free_units, m, k.s.unit_cell, k.obligated,
+                  k.obligated_stacks)
+        n_att = obl_random_declare(&k.obl, k.pol[side], att, cells, &nd, NULL, &n_draws)
+        k.decisions += n_draws
+        if n_att == OBL_STUCK:
+            k.error = ERR_OBLIGATIONS
+            return 0
+        if n_att == OBL_NEITHER:
+            k.error = ERR_JOIN
+            return 0
+        if n_att == OBL_STOP:
+            break
+        for i in range(n_att):
+            k.attacked[att[i]] = 1
+        for i in range(nd):
+            k.defended[cells[i]] = 1
+        resolve_attack(k, ws, side, att, n_att, cells, nd)
+        if k.error:
+            return 0
+    memset(k.s.observed, 0, k.t.n_cells)
+    return 0
+
+
 cdef int resolve_attack(Kb* k, SearchWorkspace ws, int side, int32_t* att, Py_ssize_t n_att,
                         int32_t* cells, Py_ssize_t n_cells) except -1:
     # combat.resolve_attack (8.0, 8.7, 8.8): the barrages, the modifiers, two dice, the result
@@ -2404,3 +2519,52 @@ cdef inline int64_t _floordiv(int64_t a, int64_t b) noexcept nogil:
     return q
 
 
+# --- the per-turn record -----------------------------------------------------------------
+
+cdef enum:
+    RECORD_MAX = 4 + 2 * (3 + N_LOSS_CAUSES + N_MISSIONS)    # the numbers of a record row
+
+
+cdef Py_ssize_t record_numbers(Kb* k, int32_t* out) noexcept nogil:
+    # KbCore.record_numbers into out; how many
+    cdef Py_ssize_t u, c, i, n = 4
+    cdef int towns = 0, trench = 0, gas = 0, s, total
+    cdef int units[2]
+    cdef int points[2]
+    occupied(k, SIDE_CENTRAL, k.mask_a)
+    occupied(k, SIDE_ALLIED, k.mask_b)
+    for c in range(k.t.n_cells):
+        if k.t.town[c] and k.t.west_of_vp_line[c] and (
+                k.mask_a[c] or (k.s.hex_last[c] == SIDE_CENTRAL and not k.mask_b[c])):
+            towns += 1
+    units[0] = units[1] = points[0] = points[1] = 0
+    for u in range(k.t.n_units):
+        if on_map(k, u):
+            s = k.t.side[u]
+            units[s] += 1
+            points[s] += stacking_of(k, u)
+            if s == SIDE_ALLIED and k.t.trench[k.s.unit_cell[u]]:
+                trench += 1
+    for i in range(k.t.gas_markers):
+        if k.s.gas[i] >= 0:
+            gas += 1
+    out[0] = towns
+    out[1] = k.s.vp[0] + towns * k.t.town_vp + trench * k.t.trench_vp
+    out[2] = gas
+    out[3] = k.s.exited[0]
+    for s in range(2):
+        total = 0
+        for i in range(N_LOSS_CAUSES):
+            total += k.s.steps_lost[s * N_LOSS_CAUSES + i]
+        out[n] = units[s]
+        out[n + 1] = points[s]
+        out[n + 2] = total
+        n += 3
+        for i in range(N_LOSS_CAUSES):
+            out[n] = k.s.steps_lost[s * N_LOSS_CAUSES + i]
+            n += 1
+        for i in range(N_MISSIONS):
+            out[n] = (k.s.arty_spent[(s * N_MISSIONS + i) * 2 + FIELD]
+                      + k.s.arty_spent[(s * N_MISSIONS + i) * 2 + HEAVY])
+            n += 1
+    return n

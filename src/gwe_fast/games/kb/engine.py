@@ -78,6 +78,12 @@ def advance(game: KbGame, until: tuple[int, int] | None = None, check=None) -> l
     copy of the game ahead with it. Phases are compared in playing order (``phase_order``)."""
     sc, st = game.scenario, game.state
     order = phase_order(sc)
+    core = game.core
+    if core is not None and until is None and check is None and COMPILED_RANDOM_MOVES:
+        rows = core.play_out(order, _PHASING_CODES)               # every phase in C
+        if rows is not None:
+            return [_record_row(game, turn, side, vp, weather, numbers)
+                    for turn, side, vp, weather, *numbers in rows]
     rank = {ph: i for i, ph in enumerate(order)}
     stop = None if until is None else (int(until[0]), rank[int(until[1])])
     per_turn: list[dict] = []
@@ -435,10 +441,17 @@ def snapshot(game: KbGame, turn: int, side: int) -> dict:
 def _core_snapshot(game: KbGame, core, turn: int, side: int) -> dict:
     """``snapshot`` from the numbers the compiled core counts (``KbCore.record_numbers``):
     the same row, in the same order of keys."""
-    towns, ended, gas, exits, *rest = core.record_numbers()
-    row = {"turn": turn, "side": _SIDE_NAMES[side], "vp": int(game.state.vp),
-           "vp_if_ended_now": ended, "weather": WEATHER[int(game.arr("weather")[0])],
-           "gas_markers": gas, "towns_held_central": towns, "exits_central": exits}
+    return _record_row(game, turn, side, int(game.state.vp), int(game.arr("weather")[0]),
+                       core.record_numbers())
+
+
+def _record_row(game: KbGame, turn: int, side: int, vp: int, weather: int, numbers) -> dict:
+    """A row of the per-turn record from the score, the weather's code and the numbers of
+    ``KbCore.record_numbers`` as they stood after ``side``'s Player-Turn."""
+    towns, ended, gas, exits, *rest = numbers
+    row = {"turn": turn, "side": _SIDE_NAMES[side], "vp": vp, "vp_if_ended_now": ended,
+           "weather": WEATHER[weather], "gas_markers": gas, "towns_held_central": towns,
+           "exits_central": exits}
     width = 3 + len(LOSS_CAUSES) + len(MISSIONS)
     for s, (n_key, sp_key, lost_key, cause_keys, mission_keys) in enumerate(_ROW_KEYS):
         mine = rest[s * width:(s + 1) * width]
@@ -449,6 +462,8 @@ def _core_snapshot(game: KbGame, core, turn: int, side: int) -> dict:
 
 
 _SIDE_NAMES = tuple(s.name.lower() for s in Side)
+#: the phasing side of each phase, by plain codes (``KbCore.play_out``)
+_PHASING_CODES = {int(ph): int(side) for ph, side in PHASING.items()}
 #: each side's keys of a record row: units, stacking, steps lost (all, then by cause), the
 #: artillery points spent by mission
 _ROW_KEYS = tuple((f"units_{name}", f"stacking_{name}", f"steps_lost_{name}",

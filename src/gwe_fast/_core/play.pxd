@@ -1,0 +1,49 @@
+# What the compiled cores cimport from play: the attack obligations of a Kaiser's Battle
+# Combat Phase as a C record (Obl), which the kernel KbObligations wraps for the Python engine
+# and the Kaiser's Battle core (kb/core.pyx) plays on directly.
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from numpy.random cimport bitgen_t
+
+from gwe_fast._core._types cimport cell_t
+
+
+cdef struct Obl:
+    # the obligations of one position (8.11-8.13, 8.21); room for cap free units, n hexes
+    Py_ssize_t n, cap
+    Py_ssize_t k                   # free units next to a target
+    int32_t* units                 # [k] those units, ascending
+    int32_t* adj                   # [6 k] their target hexes, ascending, -1 padded
+    int32_t* n_adj                 # [k]
+    int32_t* o_idx                 # [n_o] obligated units left: indices into units
+    Py_ssize_t n_o
+    int32_t* m_cell                # [n_m] obligated stacks left, ascending
+    int32_t* m_first               # [n_m + 1] their attackers: att[m_first[i] .. m_first[i+1])
+    int32_t* att                   # [6 k]
+    Py_ssize_t n_m
+    uint8_t* member                # [k] scratch: the members of an attack
+    int32_t* cand                  # [k] scratch: the candidates of a declaration
+    int32_t* sets                  # [63 k + 1, 7] the targets: size, then up to six hexes
+
+
+# Outcomes of obl_random_declare besides an attack (its number of attackers, >= 1)
+cdef enum:
+    OBL_STOP = 0                   # the player stops
+    OBL_STUCK = -1                 # obligations left that no attack can meet
+    OBL_NEITHER = -2               # a unit that may neither join nor stay out
+
+
+cdef int obl_alloc(Obl* o, Py_ssize_t n, Py_ssize_t cap) except -1
+cdef void obl_release(Obl* o) noexcept nogil
+# the position: target[n] the hexes that may be attacked, free_[m] the units that may attack
+# (ascending, m <= cap), obligated[n_units] and stacks[n] the phase's obligations
+cdef void obl_build(Obl* o, const cell_t* nbr, const uint8_t* target, const int32_t* free_,
+                    Py_ssize_t m, const int32_t* unit_cell, const uint8_t* obligated,
+                    const uint8_t* stacks) noexcept nogil
+# the legal targets into o.sets, by size then hexes; how many
+cdef Py_ssize_t obl_targets(Obl* o) noexcept nogil
+# a random player's declaration (RandomPolicy): the attackers into attackers, the hexes into
+# d (nd of them); each draw among more than one option logged as (decision, options, pick)
+# into draws when it is not NULL (room for k + 1), n_draws counting them; returns the number
+# of attackers or an OBL_ outcome
+cdef Py_ssize_t obl_random_declare(Obl* o, bitgen_t* bg, int32_t* attackers, int32_t* d,
+                                   int* nd, int32_t* draws, Py_ssize_t* n_draws) noexcept nogil
