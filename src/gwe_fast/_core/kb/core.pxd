@@ -46,6 +46,7 @@ cdef struct KbT:
     const int16_t* side_add       # [n_cells, 6] added for the hexside (5.32)
     const int16_t* open_steps     # [n_cells, 6] a step's cost with no hex closed and no gas
                                   # (movement.open_step_costs; -1 off the map)
+    bint nbr_symmetric            # the step back from nbr[c, d] is its direction (d + 3) % 6
     const int32_t* exit_cells     # the exit_edge hexes, ascending
     Py_ssize_t n_exit
     const int32_t* entry_cells    # the entry hexes of every letter, letter by letter

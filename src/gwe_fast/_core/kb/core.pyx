@@ -156,6 +156,8 @@ cdef class KbTables:
         t.entry_hex = <const uint8_t*>cnp.PyArray_DATA(entry_hex)
         t.enter_cost = <const int16_t*>cnp.PyArray_DATA(enter_cost)
         t.side_add = <const int16_t*>cnp.PyArray_DATA(side_add)
+        back = nbr[np.maximum(nbr, 0), (np.arange(6) + 3) % 6]      # the way back
+        t.nbr_symmetric = bool(((nbr < 0) | (back == np.arange(m.n_cells)[:, None])).all())
         keep["open_steps"] = open_steps = np.empty((m.n_cells, 6), dtype=np.int16)
         fill_step_costs(t.nbr, t.n_cells, t.enter_cost, t.side_add, NULL, NULL, 0, False,
                         <stepcost_t*>cnp.PyArray_DATA(open_steps))
@@ -1335,8 +1337,19 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
         for c in range(n):
             gassed[c] = <int16_t>(2 * k.t.enter_cost[c]) if stop[c] else k.t.enter_cost[c]
         enter = gassed
-        # movement.open_step_costs: terrain, hexsides and gas, no hex closed
-        fill_step_costs(k.t.nbr, n, enter, k.t.side_add, NULL, NULL, 0, False, base)
+        # movement.open_step_costs: terrain, hexsides and gas, no hex closed: the steps into
+        # a gas hex cost its entry once more (found from its neighbours, the way back)
+        if k.t.nbr_symmetric:
+            memcpy(base, k.t.open_steps, 6 * n * sizeof(stepcost_t))
+            for c in range(n):
+                if stop[c]:
+                    for d in range(6):
+                        w = k.t.nbr[6 * c + d]
+                        if w >= 0:
+                            i = 6 * w + (d + 3) % 6
+                            base[i] = <stepcost_t>(base[i] + k.t.enter_cost[c])
+        else:
+            fill_step_costs(k.t.nbr, n, enter, k.t.side_add, NULL, NULL, 0, False, base)
         open_ = base
     controlled(k, 1 - side, ezoc)
     occupied(k, 1 - side, stop)                # closed: the enemy's hexes (and ZOC, 5.22)
