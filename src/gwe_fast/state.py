@@ -27,6 +27,7 @@ TypeError: 'mappingproxy' object does not support item assignment
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -242,8 +243,15 @@ def initial_state(scenario: Scenario) -> State:
 
     Units with a set-up hex are on the map; units with a reinforcement turn are pending; units
     of an option that is off are not in play; units of an option that is on are pending (the
-    engine brings them in as the option's case says); pool units wait off the map.
+    engine brings them in as the option's case says); pool units wait off the map. Each call
+    gives a new record: a copy of the one made for the scenario the first time.
     """
+    return _initial_record(scenario).copy()
+
+
+@lru_cache(maxsize=16)
+def _initial_record(scenario: Scenario) -> State:
+    """``initial_state``'s record, made once a scenario (never handed out: only copies)."""
     u = scenario.units
     n = u.n
     cell = np.full(n, -1, dtype=dtypes.CELL)

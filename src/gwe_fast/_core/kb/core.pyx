@@ -552,7 +552,7 @@ cdef class KbCore:
         for i in range(n_order):
             ord_[i] = int(order[i])
             who[i] = int(phasing.get(ord_[i], SIDE_CENTRAL))
-        used = tuple(range(N_DICE))
+        used = tuple(sorted({d for ph in order for d in _STREAMS_OF.get(int(ph), ())}))
         fresh = self._bind(used)
         if fresh is None:
             return None
