@@ -35,10 +35,11 @@ cdef enum:
 cdef int obl_alloc(Obl* o, Py_ssize_t n, Py_ssize_t cap) except -1
 cdef void obl_release(Obl* o) noexcept nogil
 # the position: target[n] the hexes that may be attacked, free_[m] the units that may attack
-# (ascending, m <= cap), obligated[n_units] and stacks[n] the phase's obligations
+# (ascending, m <= cap), obligated[n_units] and stacks[n_stacks] (ascending) the phase's
+# obligations
 cdef void obl_build(Obl* o, const cell_t* nbr, const uint8_t* target, const int32_t* free_,
                     Py_ssize_t m, const int32_t* unit_cell, const uint8_t* obligated,
-                    const uint8_t* stacks) noexcept nogil
+                    const int32_t* stacks, Py_ssize_t n_stacks) noexcept nogil
 # the legal targets into o.sets, by size then hexes; how many
 cdef Py_ssize_t obl_targets(Obl* o) noexcept nogil
 # a random player's declaration (RandomPolicy): the attackers into attackers, the hexes into

@@ -1707,7 +1707,7 @@ cdef void obl_release(Obl* o) noexcept nogil:
 
 cdef void obl_build(Obl* o, const cell_t* nbr, const uint8_t* target, const int32_t* free_,
                     Py_ssize_t m, const int32_t* unit_cell, const uint8_t* obligated,
-                    const uint8_t* stacks) noexcept nogil:
+                    const int32_t* stacks, Py_ssize_t n_stacks) noexcept nogil:
     cdef Py_ssize_t j, d, i, u, c, a, e, pos = 0
     cdef int32_t row[6]
     o.k = 0
@@ -1733,8 +1733,9 @@ cdef void obl_build(Obl* o, const cell_t* nbr, const uint8_t* target, const int3
             o.o_idx[o.n_o] = <int32_t>j
             o.n_o += 1
     o.n_m = 0
-    for c in range(o.n):
-        if stacks[c] and target[c]:
+    for i in range(n_stacks):
+        c = stacks[i]
+        if target[c]:
             o.m_cell[o.n_m] = <int32_t>c
             o.n_m += 1
     for i in range(o.n_m):                   # each obligated stack's attackers (a unit is
@@ -1967,9 +1968,15 @@ cdef class KbObligations:
             if j and free[j] <= free[j - 1]:
                 raise ValueError("free units must be ascending")
         obl_alloc(&self.o, n, m)
+        cdef Py_ssize_t c, n_stacks = 0
+        for c in range(n):       # the stacks as a list, ascending, in m_cell (obl_build keeps
+                                 # those of them that are targets, in place)
+            if stacks[c]:
+                self.o.m_cell[n_stacks] = <int32_t>c
+                n_stacks += 1
         obl_build(&self.o, &neighbors[0, 0] if n else NULL, &target[0] if n else NULL,
                   &free[0] if m else NULL, m, &unit_cell[0] if unit_cell.shape[0] else NULL,
-                  &obligated[0] if obligated.shape[0] else NULL, &stacks[0] if n else NULL)
+                  &obligated[0] if obligated.shape[0] else NULL, self.o.m_cell, n_stacks)
 
     def __dealloc__(self):
         obl_release(&self.o)

@@ -186,9 +186,9 @@ cdef struct Kb:
     # enemy stacks obligated; then the units that have attacked and the hexes attacked; the
     # position's targets and free units, and its Obl
     flag_t* obligated             # [n_units]
-    flag_t* obligated_stacks      # [n_cells]
+    int32_t* obligated_stacks     # [n_cells] ascending
     flag_t* attacked              # [n_units]
-    flag_t* defended              # [n_cells]
+    int32_t* defended             # [n_cells] in the order attacked
     flag_t* target                # [n_cells]
     int32_t* free_units           # [n_units]
     Obl obl

@@ -22,7 +22,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over,
@@ -443,12 +443,12 @@ cdef class KbCore:
         self.k.line_dist = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
         self.k.attack = <int32_t*>malloc((3 * nu + nc + 16) * sizeof(int32_t))
         self.k.unit_mask = <flag_t*>malloc(nu + 1)
-        self.k.obligated = <flag_t*>malloc(2 * nu + 3 * nc + 2)
+        self.k.obligated = <flag_t*>malloc(2 * nu + nc + 2)
         self.k.attacked = self.k.obligated + nu
-        self.k.obligated_stacks = self.k.attacked + nu
+        self.k.target = self.k.attacked + nu
+        self.k.free_units = <int32_t*>malloc((nu + 2 * nc + 1) * sizeof(int32_t))
+        self.k.obligated_stacks = self.k.free_units + nu
         self.k.defended = self.k.obligated_stacks + nc
-        self.k.target = self.k.defended + nc
-        self.k.free_units = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
         if (self.k.mask_a == NULL or self.k.mask_b == NULL or self.k.work == NULL
                 or self.k.line_seen == NULL or self.k.line_closed == NULL
                 or self.k.line_queue == NULL or self.k.line_dist == NULL
@@ -1326,7 +1326,6 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
     cdef int32_t* units = k.work               # [n_units]: the units free to move
     cdef int32_t* allowance = k.work + k.t.n_units
     cdef int8_t* slot = <int8_t*>(k.work + 2 * k.t.n_units)
-    cdef uint8_t* done = <uint8_t*>(k.work + 3 * k.t.n_units)
     cdef cell_t* offered = <cell_t*>(k.work + 4 * k.t.n_units)
     cdef cell_t* moves = <cell_t*>(k.work + 5 * k.t.n_units + 1)
     cdef cell_t* outs = moves + n
@@ -1368,24 +1367,23 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
         units[n_units] = <int32_t>u
         allowance[n_units] = face_value(k, u, V_MOVEMENT) * (3 if second else 1)
         slot[n_units] = <int8_t>quota_slot(k, u)
-        done[n_units] = 0
         n_units += 1
+    m = 0                                      # the units offered: not moved yet, their
+    for j in range(n_units):                   # quota not used up (17.1), in unit order
+        sl = slot[j]
+        if sl < 0 or k.s.move_quota[sl] == UNLIMITED or k.s.move_quota[sl] > 0:
+            offered[m] = <cell_t>j
+            m += 1
     while True:
-        m = 0
-        for j in range(n_units):
-            sl = slot[j]
-            if not done[j] and (sl < 0 or k.s.move_quota[sl] == UNLIMITED
-                                or k.s.move_quota[sl] > 0):
-                offered[m] = <cell_t>j
-                m += 1
         if m == 0:
             return 0
         pick = choose(k, KD_MOVE_UNIT, side, m + 1)
         if pick == 0:                          # "no more moves"
             return 0
         j = offered[pick - 1]
+        memmove(&offered[pick - 1], &offered[pick], (m - pick) * sizeof(cell_t))
+        m -= 1
         u = units[j]
-        done[j] = 1
         here = k.s.unit_cell[u]
         ma = allowance[j]
         # the unit's routes (movement.routes)
@@ -1446,6 +1444,13 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
         sl = slot[j]
         if sl >= 0 and k.s.move_quota[sl] > 0:
             k.s.move_quota[sl] -= 1
+            if k.s.move_quota[sl] == 0:        # the quota used up: its units offered no more
+                i = 0
+                for x in range(m):
+                    if slot[offered[x]] != sl:
+                        offered[i] = offered[x]
+                        i += 1
+                m = i
         if kind == 2:
             exit_unit(k, u)                    # 20.2 (its supply line has its own buffers)
 
@@ -2343,18 +2348,18 @@ cdef int combat_phase(Kb* k, SearchWorkspace ws, int side) except -1:
     # 8.12, 8.13, 10.0, and the enemy stacks next to them, 8.11); then attacks declared one at
     # a time (play.obl_random_declare on the position of _Obligations.refresh) and resolved,
     # until the player stops; then the Air Observation markers come off (12.22)
-    cdef Py_ssize_t u, i, m, n_att, n_draws
+    cdef Py_ssize_t u, i, m, n_att, n_draws, n_stacks = 0, n_def = 0
     cdef int32_t c, w
     cdef int d, nd = 0
     cdef int32_t* att = k.attack
     cdef int32_t* cells = k.attack + 3 * k.t.n_units
+    cdef flag_t* stacks = k.mask_a
     for u in range(k.t.n_units):
         k.s.flags[u] &= ~PHASE_FLAGS
     occupied(k, 1 - side, k.target)
     memset(k.obligated, 0, k.t.n_units)
     memset(k.attacked, 0, k.t.n_units)
-    memset(k.obligated_stacks, 0, k.t.n_cells)
-    memset(k.defended, 0, k.t.n_cells)
+    memset(stacks, 0, k.t.n_cells)
     for u in range(k.t.n_units):
         if not on_map(k, u) or k.t.side[u] != side:
             continue
@@ -2365,12 +2370,15 @@ cdef int combat_phase(Kb* k, SearchWorkspace ws, int side) except -1:
             w = k.t.nbr[6 * c + d]
             if w >= 0 and k.target[w]:
                 k.obligated[u] = 1
-                k.obligated_stacks[w] = 1
+                stacks[w] = 1
+    for c in range(k.t.n_cells):
+        if stacks[c]:
+            k.obligated_stacks[n_stacks] = c
+            n_stacks += 1
     while True:
         occupied(k, 1 - side, k.target)        # _Obligations.refresh: the position
-        for i in range(k.t.n_cells):
-            if k.defended[i]:
-                k.target[i] = 0
+        for i in range(n_def):
+            k.target[k.defended[i]] = 0
         m = 0
         for u in range(k.t.n_units):
             if (on_map(k, u) and k.t.side[u] == side and not k.attacked[u]
@@ -2378,7 +2386,7 @@ cdef int combat_phase(Kb* k, SearchWorkspace ws, int side) except -1:
                 k.free_units[m] = <int32_t>u
                 m += 1
         obl_build(&k.obl, k.t.nbr, k.target, k.free_units, m, k.s.unit_cell, k.obligated,
-                  k.obligated_stacks)
+                  k.obligated_stacks, n_stacks)
         n_att = obl_random_declare(&k.obl, k.pol[side], att, cells, &nd, NULL, &n_draws)
         k.decisions += n_draws
         if n_att == OBL_STUCK:
@@ -2391,8 +2399,9 @@ cdef int combat_phase(Kb* k, SearchWorkspace ws, int side) except -1:
             break
         for i in range(n_att):
             k.attacked[att[i]] = 1
-        for i in range(nd):
-            k.defended[cells[i]] = 1
+        for i in range(nd):                    # a hex is attacked once (8.14): room for all
+            k.defended[n_def] = cells[i]
+            n_def += 1
         resolve_attack(k, ws, side, att, n_att, cells, nd)
         if k.error:
             return 0
