@@ -1305,6 +1305,32 @@ cdef int quota_slot(Kb* k, Py_ssize_t u) noexcept nogil:
     return -1
 
 
+cdef const stepcost_t* open_steps(Kb* k, flag_t* zone, stepcost_t* buf) noexcept nogil:
+    # movement.open_step_costs: every step's cost by terrain and hexside, no hex closed; with
+    # persistent gas on the map (its zone into zone, 9.34[1]) a step into a gas hex costs
+    # its entry once more, written in buf; else the tables' own
+    cdef Py_ssize_t n = k.t.n_cells, c, i
+    cdef int d
+    cdef cell_t w
+    if not gas_zone(k, zone):
+        return k.t.open_steps
+    memcpy(buf, k.t.open_steps, 6 * n * sizeof(stepcost_t))
+    if k.t.nbr_symmetric:                      # the steps into c, found from c's neighbours
+        for c in range(n):
+            if zone[c]:
+                for d in range(6):
+                    w = k.t.nbr[6 * c + d]
+                    if w >= 0:
+                        i = 6 * w + (d + 3) % 6
+                        buf[i] = <stepcost_t>(buf[i] + k.t.enter_cost[c])
+    else:
+        for i in range(6 * n):
+            w = k.t.nbr[i]
+            if w >= 0 and zone[w]:
+                buf[i] = <stepcost_t>(buf[i] + k.t.enter_cost[w])
+    return buf
+
+
 cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
                         stepcost_t* base, stepcost_t* tab) except -1:
     # engine.random_segment with the kernel play.kb_random_moves, for a player who picks at
@@ -1331,25 +1357,11 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
     cdef cell_t* outs = moves + n
     cdef int16_t* gassed = <int16_t*>(outs + n)
     cdef const int16_t* enter = k.t.enter_cost
-    cdef const stepcost_t* open_ = k.t.open_steps
-    if gas_zone(k, stop):                      # movement.enter_costs (9.34[1])
+    cdef const stepcost_t* open_ = open_steps(k, stop, base)
+    if open_ != k.t.open_steps:                # movement.enter_costs (9.34[1]): the exits'
         for c in range(n):
             gassed[c] = <int16_t>(2 * k.t.enter_cost[c]) if stop[c] else k.t.enter_cost[c]
         enter = gassed
-        # movement.open_step_costs: terrain, hexsides and gas, no hex closed: the steps into
-        # a gas hex cost its entry once more (found from its neighbours, the way back)
-        if k.t.nbr_symmetric:
-            memcpy(base, k.t.open_steps, 6 * n * sizeof(stepcost_t))
-            for c in range(n):
-                if stop[c]:
-                    for d in range(6):
-                        w = k.t.nbr[6 * c + d]
-                        if w >= 0:
-                            i = 6 * w + (d + 3) % 6
-                            base[i] = <stepcost_t>(base[i] + k.t.enter_cost[c])
-        else:
-            fill_step_costs(k.t.nbr, n, enter, k.t.side_add, NULL, NULL, 0, False, base)
-        open_ = base
     controlled(k, 1 - side, ezoc)
     occupied(k, 1 - side, stop)                # closed: the enemy's hexes (and ZOC, 5.22)
     if second:
@@ -2258,18 +2270,17 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
     cdef int die = roll(&k.dice[DS_COMBAT]), turn = k.s.turn[0], kind, pts, d
     cdef Py_ssize_t i, j, c, n_src, n_opt, pick, n = k.t.n_cells
     cdef int32_t u, here, v, dest, s
-    cdef bint stoss, gas
+    cdef bint stoss
     cdef int32_t sources[6]
     cdef dist_t src_cost[6]
     cdef flag_t* ezoc = k.mask_b
     cdef flag_t* halt = k.line_seen          # the vacated hexes a unit halts in at once
     cdef flag_t* enemy_here = k.line_closed
     cdef int32_t* opts = k.line_queue
-    cdef stepcost_t* cost = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
-    cdef int16_t* enter = <int16_t*>malloc(n * sizeof(int16_t))
-    if cost == NULL or enter == NULL:
-        free(cost)
-        free(enter)
+    cdef bint ready = False                  # the routes' step costs made (the enemy does
+    cdef const stepcost_t* open_             # not move while the victors advance)
+    cdef stepcost_t* cost = <stepcost_t*>malloc(12 * n * sizeof(stepcost_t))
+    if cost == NULL:
         raise MemoryError()
     try:
         for i in range(n_v):
@@ -2285,15 +2296,13 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
             stoss = kind == 0
             n_src = 0
             memset(halt, 0, n)
-            if pts > 0:                          # combat.advance_routes
-                gas = gas_zone(k, k.mask_a)
-                for c in range(n):
-                    enter[c] = <int16_t>(2 * k.t.enter_cost[c]) if gas and k.mask_a[c] \
-                        else k.t.enter_cost[c]
+            if pts > 0 and not ready:            # combat.advance_routes
+                open_ = open_steps(k, k.mask_a, cost + 6 * n)
                 occupied(k, 1 - side, enemy_here)
-                fill_step_costs(k.t.nbr, n, enter, k.t.side_add, enemy_here, NULL, 0, False,
-                                cost)
+                fill_step_costs_over(k.t.nbr, n, open_, enemy_here, NULL, 0, cost)
                 controlled(k, 1 - side, ezoc)
+                ready = True
+            if pts > 0:
                 for j in range(n_vac):           # the vacated hexes, ascending
                     v = vacated[j]
                     d = direction(k, here, v)
@@ -2330,15 +2339,13 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
                     k.s.hex_last[s % n] = <int8_t>side
                     s = ws.pred_at(s)
             k.s.unit_cell[u] = dest
-            occupied(k, 1 - side, enemy_here)
-            for d in range(6):
+            for d in range(6):                   # enemy_here: as made above
                 v = k.t.nbr[6 * dest + d]
                 if v >= 0 and enemy_here[v]:
                     k.s.flags[u] |= KF_ADVANCED
                     break
     finally:
         free(cost)
-        free(enter)
     return 0
 
 
