@@ -178,6 +178,8 @@ cdef struct Kb:
     int32_t* work                 # [6 n_units + 4 n_cells + 16] scratch lists of the phases
     flag_t* line_seen             # [n_cells] the supply lines' own (has_supply_line)
     flag_t* line_closed
+    flag_t* line_want             # [n_cells] the hexes asked of line_lengths (zero between)
+    int32_t* line_ask             # [n_units] the hexes a caller asks of it
     int32_t* line_queue           # [n_cells]
     int32_t* line_dist            # [n_cells] the last supply lines' lengths (line_lengths)
     int32_t* attack               # [3 n_units + n_cells + 16] an attack's units and hexes

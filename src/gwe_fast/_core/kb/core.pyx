@@ -21,7 +21,7 @@ answered here; every other policy is the Python engine's, for now.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memmove, memset
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
@@ -439,6 +439,8 @@ cdef class KbCore:
         self.k.work = <int32_t*>malloc((6 * nu + 4 * nc + 16) * sizeof(int32_t))
         self.k.line_seen = <flag_t*>malloc(nc + 1)
         self.k.line_closed = <flag_t*>malloc(nc + 1)
+        self.k.line_want = <flag_t*>calloc(nc + 1, 1)
+        self.k.line_ask = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
         self.k.line_queue = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
         self.k.line_dist = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
         self.k.attack = <int32_t*>malloc((3 * nu + nc + 16) * sizeof(int32_t))
@@ -451,6 +453,7 @@ cdef class KbCore:
         self.k.defended = self.k.obligated_stacks + nc
         if (self.k.mask_a == NULL or self.k.mask_b == NULL or self.k.work == NULL
                 or self.k.line_seen == NULL or self.k.line_closed == NULL
+                or self.k.line_want == NULL or self.k.line_ask == NULL
                 or self.k.line_queue == NULL or self.k.line_dist == NULL
                 or self.k.attack == NULL or self.k.unit_mask == NULL
                 or self.k.obligated == NULL or self.k.free_units == NULL):
@@ -468,6 +471,8 @@ cdef class KbCore:
         free(self.k.work)
         free(self.k.line_seen)
         free(self.k.line_closed)
+        free(self.k.line_want)
+        free(self.k.line_ask)
         free(self.k.line_queue)
         free(self.k.line_dist)
         free(self.k.attack)
@@ -1200,16 +1205,20 @@ cdef void gas_step_losses(Kb* k, int side) noexcept nogil:
             take_steps(k, c, k.t.gas_step_loss, LC_GAS, KD_GAS_STEP_LOSS)
 
 
-cdef void line_lengths(Kb* k, int side, int32_t* dist) noexcept nogil:
+cdef void line_lengths(Kb* k, int side, int32_t* dist, const int32_t* want,
+                       Py_ssize_t n_want) noexcept nogil:
     # supply.line_lengths: the shortest supply line (hexes) from each hex to a friendly HQ,
     # -1 where none: through hexes neither enemy-occupied nor enemy-controlled unless a
     # friendly unit is in them (6.31, 6.32, 14.12); such a hex ends a line but is not passed
-    # through; terrain never matters
-    cdef Py_ssize_t u, head = 0, tail = 0, d
+    # through; terrain never matters. With n_want > 0 only the hexes of want are asked: the
+    # search stops once they all have theirs (a breadth-first search gives a hex its length
+    # when it first reaches it), and the other hexes' are not to be read
+    cdef Py_ssize_t u, head = 0, tail = 0, d, i, left = 0
     cdef int32_t c, w
     cdef int32_t* queue = k.line_queue
     cdef flag_t* mine = k.line_seen
     cdef flag_t* closed = k.line_closed
+    cdef flag_t* asked = k.line_want
     occupied(k, 1 - side, mine)
     controlled(k, 1 - side, closed)
     for c in range(k.t.n_cells):
@@ -1227,6 +1236,13 @@ cdef void line_lengths(Kb* k, int side, int32_t* dist) noexcept nogil:
                 dist[c] = 0
                 queue[tail] = c
                 tail += 1
+    for i in range(n_want):                    # the hexes asked that no HQ is in
+        c = want[i]
+        if dist[c] < 0 and not asked[c]:
+            asked[c] = 1
+            left += 1
+    if n_want > 0 and left == 0:
+        return
     while head < tail:
         c = queue[head]
         head += 1
@@ -1238,10 +1254,17 @@ cdef void line_lengths(Kb* k, int side, int32_t* dist) noexcept nogil:
                 dist[w] = dist[c] + 1
                 queue[tail] = w
                 tail += 1
+                if asked[w]:
+                    asked[w] = 0
+                    left -= 1
+                    if left == 0:
+                        return
+    for i in range(n_want):                    # some asked hexes have no line: clear them
+        asked[want[i]] = 0
 
 
 cdef inline bint has_supply_line(Kb* k, int side, int32_t cell) noexcept nogil:
-    line_lengths(k, side, k.line_dist)
+    line_lengths(k, side, k.line_dist, &cell, 1)
     return k.line_dist[cell] >= 0
 
 
@@ -2178,7 +2201,9 @@ cdef int supply_modifier(Kb* k, int side, const int32_t* att, Py_ssize_t n_att) 
     cdef int worst = S_IN_SUPPLY, st, d, b, turn = k.s.turn[0]
     cdef Py_ssize_t i
     if n_att > 0 and not (side == SIDE_CENTRAL and (turn == 1 or turn == 2)):
-        line_lengths(k, side, k.line_dist)
+        for i in range(n_att):
+            k.line_ask[i] = k.s.unit_cell[att[i]]
+        line_lengths(k, side, k.line_dist, k.line_ask, n_att)
         for i in range(n_att):
             d = k.line_dist[k.s.unit_cell[att[i]]]
             if d < 0:
