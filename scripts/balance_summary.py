@@ -46,6 +46,8 @@ def effect(cell, base) -> str:
     ra, rb = [a[k] for k in common], [b[k] for k in common]
     play_a = cell.games["vp"][ra].astype(float) - cell.games["vp_initial"][ra]
     play_b = base.games["vp"][rb].astype(float) - base.games["vp_initial"][rb]
+    if np.array_equal(play_a, play_b):       # as the report says it (analysis.report)
+        return "no game differs"
     return _iv(*paired_diff(play_a, play_b), signed=True)
 
 
