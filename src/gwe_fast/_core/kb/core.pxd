@@ -184,6 +184,8 @@ cdef struct Kb:
     int32_t* line_dist            # [n_cells] the last supply lines' lengths (line_lengths)
     int32_t* attack               # [3 n_units + n_cells + 16] an attack's units and hexes
     flag_t* unit_mask             # [n_units]
+    uint8_t* occ                  # [2, n_cells] each side's units in each hex (zoc.occupied)
+    uint8_t* zoc                  # [2, n_cells] each side's units exerting a zone on each hex
     # a Combat Phase's obligations (combat.obligations): fixed at its start, the units and the
     # enemy stacks obligated; then the units that have attacked and the hexes attacked; the
     # position's targets and free units, and its Obl

@@ -25,8 +25,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memmove, memset
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
-from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over,
-                                   mark_units, mark_zoc)
+from gwe_fast._core.board cimport fill_step_costs, fill_step_costs_over
 from gwe_fast._core.codes cimport (KD_AIR_ALLOCATE, KD_AIR_GROUND_ATTACK_POINTS,
                                    KD_AIR_GROUND_ATTACK_TARGET, KD_AIR_INTERCEPTION,
                                    KD_ARTILLERY_COUNTER_BATTERY, KD_ARTILLERY_DRUMFIRE_POINTS,
@@ -440,6 +439,8 @@ cdef class KbCore:
         self.k.line_seen = <flag_t*>malloc(nc + 1)
         self.k.line_closed = <flag_t*>malloc(nc + 1)
         self.k.line_want = <flag_t*>calloc(nc + 1, 1)
+        self.k.occ = <uint8_t*>calloc(4 * nc + 1, 1)
+        self.k.zoc = self.k.occ + 2 * nc
         self.k.line_ask = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
         self.k.line_queue = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
         self.k.line_dist = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
@@ -453,7 +454,7 @@ cdef class KbCore:
         self.k.defended = self.k.obligated_stacks + nc
         if (self.k.mask_a == NULL or self.k.mask_b == NULL or self.k.work == NULL
                 or self.k.line_seen == NULL or self.k.line_closed == NULL
-                or self.k.line_want == NULL or self.k.line_ask == NULL
+                or self.k.line_want == NULL or self.k.line_ask == NULL or self.k.occ == NULL
                 or self.k.line_queue == NULL or self.k.line_dist == NULL
                 or self.k.attack == NULL or self.k.unit_mask == NULL
                 or self.k.obligated == NULL or self.k.free_units == NULL):
@@ -472,6 +473,7 @@ cdef class KbCore:
         free(self.k.line_seen)
         free(self.k.line_closed)
         free(self.k.line_want)
+        free(self.k.occ)
         free(self.k.line_ask)
         free(self.k.line_queue)
         free(self.k.line_dist)
@@ -489,7 +491,9 @@ cdef class KbCore:
         their Stacking Points, steps lost, steps lost by cause (``LOSS_CAUSES``) and the
         Artillery Points spent by mission (``MISSIONS``)."""
         cdef int32_t row[RECORD_MAX]
-        cdef Py_ssize_t n = record_numbers(&self.k, row), i
+        cdef Py_ssize_t n, i
+        recount(&self.k)
+        n = record_numbers(&self.k, row)
         return tuple([row[i] for i in range(n)])
 
     def has_supply_line(self, int side, int cell) -> bool:
@@ -497,6 +501,7 @@ cdef class KbCore:
         friendly HQ (``supply.line_lengths(game, side)[cell] >= 0``): for the tests."""
         if not 0 <= cell < self.k.t.n_cells or side not in (SIDE_ALLIED, SIDE_CENTRAL):
             raise ValueError(f"no cell {cell} or side {side}")
+        recount(&self.k)
         return has_supply_line(&self.k, side, cell)
 
     @property
@@ -531,6 +536,7 @@ cdef class KbCore:
         if fresh is None:
             return False
         self.k.error = ERR_NONE
+        recount(&self.k)
         try:
             self._play(phase)
         finally:
@@ -573,6 +579,7 @@ cdef class KbCore:
                 self._unbind(used, fresh)
                 raise ValueError(f"the state's phase {st.phase[0]} is not a phase of the turn")
         self.k.error = ERR_NONE
+        recount(&self.k)
         turn = st.turn[0]
         try:
             while turn <= self.k.t.last_turn:
@@ -688,40 +695,65 @@ cdef inline bint on_map(const Kb* k, Py_ssize_t u) noexcept nogil:
 
 
 cdef void occupied(Kb* k, int side, flag_t* out) noexcept nogil:
-    # cells holding units of side (zoc.occupied)
-    cdef UnitSelect S
-    _select(k, side, 0, &S)
-    memset(out, 0, k.t.n_cells)
-    mark_units(&S, out, k.t.n_cells)
+    # cells holding units of side (zoc.occupied): read off the counts kept up to date
+    cdef Py_ssize_t c
+    cdef const uint8_t* count = k.occ + side * k.t.n_cells
+    for c in range(k.t.n_cells):
+        out[c] = count[c] != 0
 
 
 cdef void controlled(Kb* k, int side, flag_t* out) noexcept nogil:
     # the six hexes around every unit of side on the map; service companies exert none
-    # (6.0, 6.11, 6.13, 15.24: zoc.controlled)
-    cdef UnitSelect S
-    _select(k, side, KF_SERVICE, &S)
-    memset(out, 0, k.t.n_cells)
-    mark_zoc(&S, k.t.nbr, NULL, out, k.t.n_cells)
+    # (6.0, 6.11, 6.13, 15.24: zoc.controlled): read off the counts kept up to date
+    cdef Py_ssize_t c
+    cdef const uint8_t* count = k.zoc + side * k.t.n_cells
+    for c in range(k.t.n_cells):
+        out[c] = count[c] != 0
 
 
-cdef inline void _select(Kb* k, int side, uint16_t flags_forbid, UnitSelect* S) noexcept nogil:
-    S.cell = k.s.unit_cell
-    S.status = k.s.unit_status
-    S.side = k.t.side
-    S.eligible = NULL
-    S.flags = k.s.flags if flags_forbid else NULL
-    S.n_units = k.t.n_units
-    S.any_side = False
-    S.want_side = side
-    S.require = ST_ON_MAP
-    S.forbid = 0
-    S.flags_forbid = flags_forbid
+cdef void recount(Kb* k) noexcept nogil:
+    # occupied and controlled from the state as it stands: made at every entry to the core
+    # (the Python engine may have moved units since), then kept up to date by leave and enter
+    # around every change of a unit's hex, status or service face
+    cdef Py_ssize_t u
+    memset(k.occ, 0, 2 * k.t.n_cells)
+    memset(k.zoc, 0, 2 * k.t.n_cells)
+    for u in range(k.t.n_units):
+        count_in(k, u)
+
+
+cdef inline void count_out(Kb* k, Py_ssize_t u) noexcept nogil:
+    # take unit u's marks off the counts, if it is on the map: before it changes
+    _mark(k, u, -1)
+
+
+cdef inline void count_in(Kb* k, Py_ssize_t u) noexcept nogil:
+    # put unit u's marks on the counts, if it is on the map: after it changed
+    _mark(k, u, 1)
+
+
+cdef inline void _mark(Kb* k, Py_ssize_t u, int by) noexcept nogil:
+    cdef Py_ssize_t n = k.t.n_cells, base
+    cdef int32_t c = k.s.unit_cell[u], v
+    cdef int d, side = k.t.side[u]
+    if not on_map(k, u) or c < 0 or c >= n:
+        return
+    k.occ[side * n + c] += by
+    if k.s.flags[u] & KF_SERVICE:
+        return
+    base = 6 * <Py_ssize_t>c
+    for d in range(6):
+        v = k.t.nbr[base + d]
+        if v >= 0:
+            k.zoc[side * n + v] += by
 
 
 cdef inline void place(Kb* k, Py_ssize_t u, int32_t cell) noexcept nogil:
     # reinforcements.place
+    count_out(k, u)
     k.s.unit_cell[u] = cell
     k.s.unit_status[u] = ST_ON_MAP
+    count_in(k, u)
     k.s.hex_last[cell] = k.t.side[u]
 
 
@@ -879,7 +911,9 @@ cdef void service_segment(Kb* k) noexcept nogil:
             return
         c = cells[choose(k, KD_REINFORCEMENT_SERVICE, SIDE_ALLIED, n_cells)]
         place(k, company, c)
+        count_out(k, company)
         k.s.flags[company] = KF_SERVICE
+        count_in(k, company)
         k.s.unit_step[company] = 0
         k.s.service_placed[0] += 1
 
@@ -940,11 +974,14 @@ cdef int break_down(Kb* k, Py_ssize_t division) noexcept nogil:
         return -1
     for i in range(REGIMENTS):
         u = regs[i]
+        count_out(k, u)
         k.s.unit_cell[u] = cell
         k.s.unit_status[u] = ST_ON_MAP
         k.s.unit_step[u] = 0
         k.s.corps[u] = k.s.corps[division]
         k.s.flags[u] = KF_NO_MOVE
+        count_in(k, u)
+    count_out(k, division)
     k.s.unit_cell[division] = -1
     k.s.unit_status[division] = ST_NOT_IN_PLAY
     k.s.broken_down[0] += 1
@@ -1034,6 +1071,7 @@ cdef void remove_unit(Kb* k, Py_ssize_t u, int cause) noexcept nogil:
     # (a British battalion's reverse waiting as a service company, 15.22, 15.25)
     cdef int side = k.t.side[u]
     k.s.sp_lost[side * N_LOSS_CAUSES + cause] += stacking_of(k, u)
+    count_out(k, u)
     k.s.unit_cell[u] = -1
     if k.t.replacement[u]:
         k.s.unit_status[u] = ST_POOL
@@ -1073,11 +1111,13 @@ cdef int lose_steps(Kb* k, Py_ssize_t u, int n, int cause) noexcept nogil:
             if rep >= 0:                                   # 8.5[1], 13.21[2]
                 cell = k.s.unit_cell[u]
                 remove_unit(k, u, cause)
+                count_out(k, rep)
                 k.s.unit_cell[rep] = cell
                 k.s.unit_status[rep] = ST_ON_MAP
                 k.s.unit_step[rep] = 0
                 k.s.corps[rep] = k.s.corps[u]
                 k.s.flags[rep] = k.s.flags[u] | KF_FROM_DIVISION
+                count_in(k, rep)
                 k.s.sp_lost[side * N_LOSS_CAUSES + cause] -= stacking_of(k, rep)
                 add_vp(k, VC_DIVISIONS_REPLACED, -1)      # 20.14
                 u = rep
@@ -1275,6 +1315,7 @@ cdef void exit_unit(Kb* k, Py_ssize_t u) noexcept nogil:
     cdef bint isolated = False
     if not (k.t.side[u] == SIDE_CENTRAL and (turn == 1 or turn == 2)):
         isolated = not has_supply_line(k, k.t.side[u], k.s.unit_cell[u])
+    count_out(k, u)
     k.s.unit_cell[u] = -1
     k.s.unit_status[u] = ST_EXITED
     k.s.exited[0] += 1
@@ -1474,7 +1515,9 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
             kind = 2
             dest = outs[to - 1 - n_moves]
         _mark_path(ws, here, dest, ov_cell, n_ov, k.s.hex_last, side)
+        count_out(k, u)
         k.s.unit_cell[u] = <cell_t>dest
+        count_in(k, u)
         k.s.flags[u] |= KF_MOVED
         sl = slot[j]
         if sl >= 0 and k.s.move_quota[sl] > 0:
@@ -2363,7 +2406,9 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
                 while s >= 0:
                     k.s.hex_last[s % n] = <int8_t>side
                     s = ws.pred_at(s)
+            count_out(k, u)
             k.s.unit_cell[u] = dest
+            count_in(k, u)
             for d in range(6):                   # enemy_here: as made above
                 v = k.t.nbr[6 * dest + d]
                 if v >= 0 and enemy_here[v]:
@@ -2548,7 +2593,9 @@ cdef int resolve_attack(Kb* k, SearchWorkspace ws, int side, int32_t* att, Py_ss
                 dest = opts[choose(k, KD_COMBAT_RETREAT, side, n_opt)]
                 for i in range(n_stack):
                     k.s.hex_last[dest] = k.t.side[stack[i]]
+                    count_out(k, stack[i])
                     k.s.unit_cell[stack[i]] = dest
+                    count_in(k, stack[i])
             else:
                 take_losses(k, side, stack, n_stack, 1, LC_RETREAT)
     else:                                      # 8.73, 8.75
