@@ -34,6 +34,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from gwe_fast import __version__, load_scenario
 from gwe_fast.games import driver
@@ -43,6 +44,12 @@ from gwe_fast.policies.registry import make_policy
 REFERENCES = {"pure": "on the pure-Python twins",
               "loop": "with the Python loops for a random player's choices",
               "engine": "with the Python engine instead of the compiled core"}
+
+
+@lru_cache(maxsize=4)
+def _scenario(key: str, options: tuple, impl: str | None):
+    """The scenario, loaded once a worker (not again for every game)."""
+    return load_scenario(key, dict(options), impl=impl)
 
 
 def _play(scenario, seed: int, index: int, specs: dict[int, str]):
@@ -57,8 +64,9 @@ def one(args) -> tuple[int, str, float, float]:
     """``(index, difference or error, seconds compiled, seconds of the reference)``."""
     key, options, seed, index, specs, reference = args
     try:
-        fast = load_scenario(key, options)
-        slow = load_scenario(key, options, impl="pure" if reference == "pure" else None)
+        fast = _scenario(key, tuple(sorted(options.items())), None)
+        slow = _scenario(key, tuple(sorted(options.items())),
+                         "pure" if reference == "pure" else None)
         t0 = time.process_time()
         g1, r1, rec1 = _play(fast, seed, index, specs)
         t1 = time.process_time()
