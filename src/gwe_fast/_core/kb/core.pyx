@@ -713,8 +713,8 @@ cdef void controlled(Kb* k, int side, flag_t* out) noexcept nogil:
 
 cdef void recount(Kb* k) noexcept nogil:
     # occupied and controlled from the state as it stands: made at every entry to the core
-    # (the Python engine may have moved units since), then kept up to date by leave and enter
-    # around every change of a unit's hex, status or service face
+    # (the Python engine may have moved units since), then kept up to date by count_out and
+    # count_in around every change of a unit's hex, status or service face
     cdef Py_ssize_t u
     memset(k.occ, 0, 2 * k.t.n_cells)
     memset(k.zoc, 0, 2 * k.t.n_cells)
@@ -1419,13 +1419,13 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
     cdef cell_t* offered = <cell_t*>(k.work + 4 * k.t.n_units)
     cdef cell_t* moves = <cell_t*>(k.work + 5 * k.t.n_units + 1)
     cdef cell_t* outs = moves + n
-    cdef int16_t* gassed = <int16_t*>(outs + n)
-    cdef const int16_t* enter = k.t.enter_cost
+    cdef int16_t* exit_enter = <int16_t*>(outs + n)   # [n_exit] each exit hex's entry cost
     cdef const stepcost_t* open_ = open_steps(k, stop, base)
-    if open_ != k.t.open_steps:                # movement.enter_costs (9.34[1]): the exits'
-        for c in range(n):
-            gassed[c] = <int16_t>(2 * k.t.enter_cost[c]) if stop[c] else k.t.enter_cost[c]
-        enter = gassed
+    cdef bint gas = open_ != k.t.open_steps
+    for x in range(k.t.n_exit):                # movement.enter_costs (9.34[1]), for 20.2
+        s = k.t.exit_cells[x]
+        exit_enter[x] = <int16_t>(2 * k.t.enter_cost[s]) if gas and stop[s] \
+            else k.t.enter_cost[s]
     controlled(k, 1 - side, ezoc)
     occupied(k, 1 - side, stop)                # closed: the enemy's hexes (and ZOC, 5.22)
     if second:
@@ -1496,7 +1496,7 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
                         dc = ov_dist[i]
                 if dc < 0:
                     continue
-                extra = enter[s]
+                extra = exit_enter[x]
                 if ezoc[s]:
                     if s != here or second:
                         continue

@@ -82,7 +82,7 @@ def advance(game: KbGame, until: tuple[int, int] | None = None, check=None) -> l
     if core is not None and until is None and check is None and COMPILED_RANDOM_MOVES:
         rows = core.play_out(order, _PHASING_CODES)               # every phase in C
         if rows is not None:
-            return [_record_row(game, turn, side, vp, weather, numbers)
+            return [_record_row(turn, side, vp, weather, numbers)
                     for turn, side, vp, weather, *numbers in rows]
     rank = {ph: i for i, ph in enumerate(order)}
     stop = None if until is None else (int(until[0]), rank[int(until[1])])
@@ -441,11 +441,11 @@ def snapshot(game: KbGame, turn: int, side: int) -> dict:
 def _core_snapshot(game: KbGame, core, turn: int, side: int) -> dict:
     """``snapshot`` from the numbers the compiled core counts (``KbCore.record_numbers``):
     the same row, in the same order of keys."""
-    return _record_row(game, turn, side, int(game.state.vp), int(game.arr("weather")[0]),
+    return _record_row(turn, side, int(game.state.vp), int(game.arr("weather")[0]),
                        core.record_numbers())
 
 
-def _record_row(game: KbGame, turn: int, side: int, vp: int, weather: int, numbers) -> dict:
+def _record_row(turn: int, side: int, vp: int, weather: int, numbers) -> dict:
     """A row of the per-turn record from the score, the weather's code and the numbers of
     ``KbCore.record_numbers`` as they stood after ``side``'s Player-Turn."""
     towns, ended, gas, exits, *rest = numbers
