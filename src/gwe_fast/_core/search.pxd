@@ -56,3 +56,33 @@ cdef void _sort_cells(cell_t* a, Py_ssize_t k) noexcept nogil
 # without the method call, for kernels reading many states (inlined where it is cimported).
 cdef inline dist_t reached_cost(const SearchBuffers* b, Py_ssize_t state) noexcept nogil:
     return b.dist[state] if b.stamp[state] == b.gen else -1
+
+
+# A unit's movement range: one source at cost 0, no tolls, a limit. Dial's algorithm with its
+# FIFO buckets as arrays, one per cost level, and distances reset from the list of cells
+# reached instead of stamped: the same distances and predecessors as SearchWorkspace.search
+# with the same arguments, for fewer instructions a step.
+cdef struct Range:
+    Py_ssize_t n
+    dist_t* dist             # [n] the cost of each cell reached, RANGE_FAR elsewhere; dist[-1]
+                             # is -1 (the "cell" off the map: no step beats it)
+    cell_t* pred             # [n] valid where dist is
+    cell_t* touched          # [n] the cells reached, the source first, then in order reached
+    Py_ssize_t n_touched
+    cell_t* level            # [n_levels, n] the cells queued at each cost, in order queued
+    Py_ssize_t* count        # [n_levels]
+    Py_ssize_t n_levels      # cost levels the buffers hold (limit + 1 at most)
+
+cdef enum:
+    RANGE_FAR = 0x7FFFFFFF   # the distance of a cell not reached
+
+cdef int range_alloc(Range* R, Py_ssize_t n) except -1 nogil
+cdef void range_free(Range* R) noexcept nogil
+# Search from src (0 <= src < n) within limit (>= 0), step costs [n, 6] (< 0 refused), stop
+# cells entered but not left (NULL none; any non-zero byte stops). Returns the cells settled.
+cdef Py_ssize_t range_search(Range* R, const cell_t* nbr, const stepcost_t* step_cost,
+                             cell_t src, dist_t limit, const flag_t* stop) except -1 nogil
+
+cdef inline dist_t range_cost(const Range* R, Py_ssize_t c) noexcept nogil:
+    # the last range search's cost of cell c, -1 if it did not reach it
+    return R.dist[c] if R.dist[c] != RANGE_FAR else -1

@@ -1,5 +1,7 @@
 """Type stub of the compiled search kernel (see search.pyx)."""
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -14,6 +16,13 @@ def bounded_search(
     max_toll: int = 0,
     toll_on_exit: bool = False,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+
+def movement_ranges(
+    neighbors: npt.ArrayLike,
+    step_cost: npt.ArrayLike,
+    queries: Sequence[tuple[int, int]],
+    stop: npt.ArrayLike | None = None,
+) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]]: ...
 
 class SearchWorkspace:
     """Reusable buffers of searches on one map; ``run`` returns views valid until the next."""

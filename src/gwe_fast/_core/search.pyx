@@ -40,7 +40,7 @@ walk does), so both give identical distances *and* predecessors.
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport INT32_MAX, INT32_MIN, int32_t, uint32_t
+from libc.stdint cimport INT32_MAX, INT32_MIN, int32_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memset
 
@@ -509,6 +509,184 @@ cdef int _dial_body(_Kind kind, SearchBuffers* B, const cell_t* nbr,
     settled = _settle(kind, &W, B, nbr, step_cost, n, stop, toll, max_toll, toll_on_exit)
     B.n_touched = W.nt
     return <int>settled
+
+
+# ---------------------------------------------------------------------------------------------
+# A unit's movement range (search.pxd: Range)
+
+cdef int range_alloc(Range* R, Py_ssize_t n) except -1 nogil:
+    # dist has a slot before cell 0, for the "cell" -1 off the map: it holds -1, a cost no
+    # step can better, so a step off the map is refused by the comparison every step makes
+    cdef Py_ssize_t c
+    R.n = n
+    R.n_touched = 0
+    R.n_levels = 0
+    R.level = NULL
+    R.count = NULL
+    R.pred = <cell_t*>malloc((n + 1) * sizeof(cell_t))
+    R.touched = <cell_t*>malloc((n + 1) * sizeof(cell_t))
+    R.dist = <dist_t*>malloc((n + 1) * sizeof(dist_t))
+    if R.dist != NULL:
+        R.dist[0] = -1
+        R.dist += 1
+    if R.dist == NULL or R.pred == NULL or R.touched == NULL:
+        range_free(R)
+        with gil:
+            raise MemoryError(f"no memory for a movement range of {n} cells")
+    for c in range(n):
+        R.dist[c] = RANGE_FAR
+    return 0
+
+
+cdef void range_free(Range* R) noexcept nogil:
+    if R.dist != NULL:
+        free(R.dist - 1)
+    free(R.pred)
+    free(R.touched)
+    free(R.level)
+    free(R.count)
+    R.dist = R.pred = R.touched = R.level = NULL
+    R.count = NULL
+    R.n_levels = 0
+
+
+cdef int _range_levels(Range* R, Py_ssize_t levels) except -1 nogil:
+    # room for the cells queued at costs 0 .. levels - 1: a cell is queued at most once a cost
+    # (only when its cost goes down), so n entries a level
+    if levels <= R.n_levels:
+        return 0
+    cdef cell_t* level = <cell_t*>malloc(levels * R.n * sizeof(cell_t) + sizeof(cell_t))
+    cdef Py_ssize_t* count = <Py_ssize_t*>malloc((levels + 1) * sizeof(Py_ssize_t))
+    if level == NULL or count == NULL:
+        free(level)
+        free(count)
+        with gil:
+            raise MemoryError(f"no memory for a movement range of {levels} cost levels")
+    free(R.level)
+    free(R.count)
+    R.level = level
+    R.count = count
+    R.n_levels = levels
+    return 0
+
+
+cdef Py_ssize_t range_search(Range* R, const cell_t* nbr, const stepcost_t* step_cost,
+                             cell_t src, dist_t limit, const flag_t* stop) except -1 nogil:
+    # Dial's algorithm from src, as _dial_body does it: the cost levels settled upwards, each
+    # level's cells in the order they were queued (a bucket is FIFO, a step of cost 0 queues
+    # behind the cells already there), a cell queued again only at a lower cost (its older
+    # entry then stale), a stop cell other than the source settled but not left. The buckets
+    # are the rows of R.level, one per cost up to the limit, so none is shared and no entry is
+    # linked; the distances of the last search are put back to RANGE_FAR from its list of
+    # cells reached rather than stamped, so a step reads one array to compare its cost.
+    # A step's cost is read as unsigned: a refused one (< 0) is then dearer than any limit,
+    # so one comparison refuses it or takes it beyond the limit; the limit is below 2**15.
+    cdef dist_t* dist = R.dist
+    cdef cell_t* pred = R.pred
+    cdef cell_t* touched = R.touched
+    cdef Py_ssize_t n = R.n, i, nt, settled = 0, pending, cur, base, j
+    cdef cell_t u, v
+    cdef cell_t* row
+    cdef cell_t* level
+    cdef Py_ssize_t* count
+    cdef dist_t nd
+    for i in range(R.n_touched):
+        dist[touched[i]] = RANGE_FAR
+    R.n_touched = 0
+    if limit < 0 or limit >= 0x8000:
+        with gil:
+            raise ValueError(f"a movement range needs a limit of 0 to 32767, not {limit}")
+    _range_levels(R, <Py_ssize_t>limit + 1)
+    count = R.count
+    level = R.level
+    memset(count, 0, (<Py_ssize_t>limit + 1) * sizeof(Py_ssize_t))
+    dist[src] = 0
+    pred[src] = -1
+    touched[0] = src
+    nt = 1
+    level[0] = src
+    count[0] = 1
+    pending = 1
+    cur = 0
+    while pending > 0:
+        row = level + cur * n
+        i = 0
+        while i < count[cur]:           # grows while it is read: steps of cost 0
+            u = row[i]
+            i += 1
+            pending -= 1
+            if dist[u] != cur:
+                continue                # stale: u was queued again at a lower cost
+            settled += 1
+            if stop != NULL and stop[u] and u != src:
+                continue                # entered a stopping cell: it ends the path here
+            base = <Py_ssize_t>u * 6
+            for j in range(base, base + 6):
+                nd = <dist_t>cur + <uint16_t>step_cost[j]
+                if nd > limit:
+                    continue            # refused, or beyond the limit
+                v = nbr[j]
+                if dist[v] <= nd:
+                    continue            # as cheap already (dist[-1], off the map, is -1)
+                if dist[v] == RANGE_FAR:
+                    touched[nt] = v
+                    nt += 1
+                dist[v] = nd
+                pred[v] = u
+                level[nd * n + count[nd]] = v
+                count[nd] += 1
+                pending += 1
+        cur += 1
+    R.n_touched = nt
+    return settled
+
+
+def movement_ranges(neighbors, step_cost, queries, stop=None):
+    """The search a compiled core runs for a unit's movement range (``Range``), from Python.
+
+    ``queries`` is a sequence of ``(source, limit)``, searched in turn on one ``Range`` as a
+    core does. Returns one ``(dist, pred)`` a query, int32 arrays of one value a cell, -1
+    where not reached: ``bounded_search(neighbors, step_cost, [source], limit=limit,
+    stop=stop)``'s single layer, which tests hold it to.
+    """
+    nb = np.ascontiguousarray(neighbors, dtype=np.int32)
+    sc = np.ascontiguousarray(step_cost, dtype=np.int16)
+    if nb.ndim != 2 or nb.shape[1] != 6 or sc.shape != nb.shape:
+        raise ValueError("neighbors and step_cost must both have shape (n, 6)")
+    cdef Py_ssize_t n = nb.shape[0], c
+    if nb.size and (nb.min() < -1 or nb.max() >= n):
+        raise ValueError(f"neighbors must hold cells 0..{n - 1}, or -1 for no cell")
+    cdef cnp.ndarray st = None
+    cdef const flag_t* stopp = NULL
+    if stop is not None:
+        st = _as_flags(stop)
+        if cnp.PyArray_SIZE(st) != n:
+            raise ValueError("stop must have one entry per cell")
+        stopp = <const flag_t*>cnp.PyArray_DATA(st)
+    cdef Range R
+    cdef int32_t* d
+    cdef int32_t* p
+    cdef cell_t source
+    cdef dist_t limit
+    out = []
+    range_alloc(&R, n)
+    try:
+        for source, limit in queries:
+            if not 0 <= source < n:
+                raise IndexError(f"source {source} is not a cell of a map of {n} cells")
+            range_search(&R, <const cell_t*>cnp.PyArray_DATA(nb),
+                         <const stepcost_t*>cnp.PyArray_DATA(sc), source, limit, stopp)
+            dist = np.full(n, -1, dtype=np.int32)
+            pred = np.full(n, -1, dtype=np.int32)
+            d = <int32_t*>cnp.PyArray_DATA(<cnp.ndarray>dist)
+            p = <int32_t*>cnp.PyArray_DATA(<cnp.ndarray>pred)
+            for c in range(R.n_touched):
+                d[R.touched[c]] = R.dist[R.touched[c]]
+                p[R.touched[c]] = R.pred[R.touched[c]]
+            out.append((dist, pred))
+    finally:
+        range_free(&R)
+    return out
 
 
 cdef int _check_sources(const cell_t* sources, const dist_t* source_cost, Py_ssize_t k,

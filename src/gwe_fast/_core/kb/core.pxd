@@ -3,10 +3,10 @@
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from numpy.random cimport bitgen_t
 
-from gwe_fast._core._types cimport cell_t, flag_t
+from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.hexdice cimport DiceStream
 from gwe_fast._core.play cimport Obl
-from gwe_fast._core.search cimport SearchWorkspace
+from gwe_fast._core.search cimport Range, SearchWorkspace
 
 
 cdef enum:
@@ -186,6 +186,13 @@ cdef struct Kb:
     flag_t* unit_mask             # [n_units]
     uint8_t* occ                  # [2, n_cells] each side's units in each hex (zoc.occupied)
     uint8_t* zoc                  # [2, n_cells] each side's units exerting a zone on each hex
+    # a Movement Segment's step costs: the tables' open_steps, patched for the segment (gas,
+    # hexes closed) and put back after it from the log of what was patched
+    stepcost_t* steps             # [n_cells, 6]
+    int32_t* patched              # [12 n_cells] the step patched
+    stepcost_t* was               # [12 n_cells] its cost before
+    Py_ssize_t n_patched
+    Range rng                     # a unit's movement range
     # a Combat Phase's obligations (combat.obligations): fixed at its start, the units and the
     # enemy stacks obligated; then the units that have attacked and the hexes attacked; the
     # position's targets and free units, and its Obl

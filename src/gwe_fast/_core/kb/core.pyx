@@ -47,7 +47,8 @@ from gwe_fast._core.codes cimport (KD_BREAKDOWN_DIVISION, KD_GAS_STEP_LOSS, KD_M
                                    ST_NOT_IN_PLAY, ST_ON_MAP, ST_PENDING, ST_POOL, UT_HQ)
 from gwe_fast._core.play cimport (OBL_NEITHER, OBL_STOP, OBL_STUCK, obl_alloc, obl_build,
                                   obl_random_declare, obl_release)
-from gwe_fast._core.search cimport SearchWorkspace, _sort_cells, reached_cost
+from gwe_fast._core.search cimport (RANGE_FAR, Range, SearchWorkspace, _sort_cells, range_alloc,
+                                    range_cost, range_free, range_search, reached_cost)
 from gwe_fast._core.hexdice cimport (DiceStream, bind_stream, generator_bitgen, policy_draw,
                                      roll, sync_stream)
 
@@ -460,6 +461,14 @@ cdef class KbCore:
                 or self.k.obligated == NULL or self.k.free_units == NULL):
             raise MemoryError()
         obl_alloc(&self.k.obl, nc, nu)
+        self.k.steps = <stepcost_t*>malloc((6 * nc + 1) * sizeof(stepcost_t))
+        self.k.patched = <int32_t*>malloc((12 * nc + 1) * sizeof(int32_t))
+        self.k.was = <stepcost_t*>malloc((12 * nc + 1) * sizeof(stepcost_t))
+        if self.k.steps == NULL or self.k.patched == NULL or self.k.was == NULL:
+            raise MemoryError()
+        memcpy(self.k.steps, self.tables.t.open_steps, 6 * nc * sizeof(stepcost_t))
+        self.k.n_patched = 0
+        range_alloc(&self.k.rng, nc)
         from gwe_fast import kernels
         if game.scenario.map.k.name != "cython":
             raise ValueError("the compiled core plays on the compiled kernels only")
@@ -482,6 +491,10 @@ cdef class KbCore:
         free(self.k.obligated)
         free(self.k.free_units)
         obl_release(&self.k.obl)
+        free(self.k.steps)
+        free(self.k.patched)
+        free(self.k.was)
+        range_free(&self.k.rng)
 
     def record_numbers(self) -> tuple:
         """The numbers of a row of the per-turn record as the position stands
@@ -651,9 +664,9 @@ cdef class KbCore:
             deploy_observation(&self.k, side)
             combat_phase(&self.k, self.ws, side)
         elif phase == KP_GERMAN_MOVEMENT:
-            movement_phase(&self.k, self.ws, SIDE_CENTRAL)
+            movement_phase(&self.k, SIDE_CENTRAL)
         elif phase == KP_ALLIED_MOVEMENT:
-            movement_phase(&self.k, self.ws, SIDE_ALLIED)
+            movement_phase(&self.k, SIDE_ALLIED)
         else:
             gas_removal(&self.k)
             end_of_turn(&self.k)
@@ -1395,24 +1408,85 @@ cdef const stepcost_t* open_steps(Kb* k, flag_t* zone, stepcost_t* buf) noexcept
     return buf
 
 
-cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
-                        stepcost_t* base, stepcost_t* tab) except -1:
+cdef inline void _patch(Kb* k, Py_ssize_t i, stepcost_t value) noexcept nogil:
+    # set the segment's step i to value, logged to be put back (_unpatch)
+    k.patched[k.n_patched] = <int32_t>i
+    k.was[k.n_patched] = k.steps[i]
+    k.n_patched += 1
+    k.steps[i] = value
+
+
+cdef void _unpatch(Kb* k) noexcept nogil:
+    # the segment's steps back to the tables' open_steps, the log undone from its end
+    cdef Py_ssize_t j = k.n_patched
+    while j > 0:
+        j -= 1
+        k.steps[k.patched[j]] = k.was[j]
+    k.n_patched = 0
+
+
+cdef void segment_steps(Kb* k, const flag_t* gas, const uint8_t* eocc, const uint8_t* ezoc,
+                        bint second) noexcept nogil:
+    # movement.open_step_costs then the hexes closed (movement.step_costs), as patches on
+    # k.steps: with persistent gas a step into a gas hex costs its entry once more (9.34[1],
+    # gas NULL for none); a step into a hex of an enemy unit is refused (5.12), and in the
+    # Second Segment one into an enemy zone of control too (5.22). Each step into a hex is
+    # found from the hex's neighbours, the way back (d + 3) % 6, on a map whose neighbour
+    # table allows it, else by reading every step.
+    cdef Py_ssize_t n = k.t.n_cells, c, i
+    cdef int d
+    cdef cell_t w
+    cdef stepcost_t* steps = k.steps
+    if k.t.nbr_symmetric:
+        if gas != NULL:
+            for c in range(n):
+                if gas[c]:
+                    for d in range(6):
+                        w = k.t.nbr[6 * c + d]
+                        if w >= 0:
+                            i = 6 * w + (d + 3) % 6
+                            _patch(k, i, <stepcost_t>(steps[i] + k.t.enter_cost[c]))
+        for c in range(n):
+            if eocc[c] or (second and ezoc[c]):
+                for d in range(6):
+                    w = k.t.nbr[6 * c + d]
+                    if w >= 0:
+                        i = 6 * w + (d + 3) % 6
+                        if steps[i] != -1:
+                            _patch(k, i, -1)
+        return
+    for i in range(6 * n):
+        w = k.t.nbr[i]
+        if w < 0:
+            continue
+        if gas != NULL and gas[w]:
+            _patch(k, i, <stepcost_t>(steps[i] + k.t.enter_cost[w]))
+        if (eocc[w] or (second and ezoc[w])) and steps[i] != -1:
+            _patch(k, i, -1)
+
+
+cdef int random_segment(Kb* k, int side, int segment) except -1:
     # engine.random_segment with the kernel play.kb_random_moves, for a player who picks at
     # random: the units free to move (5.11, 13.12; in the Second Segment not HQs barred by
     # 5.23 nor units in an enemy zone of control, 5.22), offered with "no more moves" first;
     # each one's moves in cell order after "stay", then its exits (20.2)
     cdef Py_ssize_t n = k.t.n_cells, u, j, m, i, d, n_moves, n_out, n_options, pick, to
-    cdef Py_ssize_t here, dest, s, c, x, n_units = 0
+    cdef Py_ssize_t here, dest, s, x, n_units = 0
     cdef bint second = segment == SEG_SECOND
     cdef int kind, sl, n_ov
     cdef dist_t ma, extra, dc
     cdef stepcost_t row[6]
     cdef cell_t ov_cell[6]
     cdef dist_t ov_dist[6]
-    cdef cell_t w, src
+    cdef cell_t w
     cdef const flag_t* stopp
-    cdef flag_t* ezoc = k.mask_b
-    cdef flag_t* stop = k.mask_a               # ezoc, opened at the moving unit's own hex
+    # the enemy's hexes and zones of control, read off the counts (non-zero: yes); the enemy
+    # does not move in this segment
+    cdef const uint8_t* ezoc = k.zoc + (1 - side) * n
+    cdef const uint8_t* eocc = k.occ + (1 - side) * n
+    cdef flag_t* gas = k.mask_a
+    cdef stepcost_t* tab = k.steps
+    cdef Range* R = &k.rng
     cdef int32_t* units = k.work               # [n_units]: the units free to move
     cdef int32_t* allowance = k.work + k.t.n_units
     cdef int8_t* slot = <int8_t*>(k.work + 2 * k.t.n_units)
@@ -1420,20 +1494,11 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
     cdef cell_t* moves = <cell_t*>(k.work + 5 * k.t.n_units + 1)
     cdef cell_t* outs = moves + n
     cdef int16_t* exit_enter = <int16_t*>(outs + n)   # [n_exit] each exit hex's entry cost
-    cdef const stepcost_t* open_ = open_steps(k, stop, base)
-    cdef bint gas = open_ != k.t.open_steps
+    cdef bint gassed = gas_zone(k, gas)
     for x in range(k.t.n_exit):                # movement.enter_costs (9.34[1]), for 20.2
         s = k.t.exit_cells[x]
-        exit_enter[x] = <int16_t>(2 * k.t.enter_cost[s]) if gas and stop[s] \
+        exit_enter[x] = <int16_t>(2 * k.t.enter_cost[s]) if gassed and gas[s] \
             else k.t.enter_cost[s]
-    controlled(k, 1 - side, ezoc)
-    occupied(k, 1 - side, stop)                # closed: the enemy's hexes (and ZOC, 5.22)
-    if second:
-        for c in range(n):
-            if ezoc[c]:
-                stop[c] = 1
-    fill_step_costs_over(k.t.nbr, n, open_, stop, NULL, 0, tab)     # the segment's steps
-    memcpy(stop, ezoc, n)
     for u in range(k.t.n_units):               # engine.free_to_move, movement.allowances
         if not on_map(k, u) or k.t.side[u] != side or k.s.flags[u] & (KF_MOVED | KF_NO_MOVE):
             continue
@@ -1450,104 +1515,99 @@ cdef int random_segment(Kb* k, SearchWorkspace ws, int side, int segment,
         if sl < 0 or k.s.move_quota[sl] == UNLIMITED or k.s.move_quota[sl] > 0:
             offered[m] = <cell_t>j
             m += 1
-    while True:
-        if m == 0:
-            return 0
-        pick = choose(k, KD_MOVE_UNIT, side, m + 1)
-        if pick == 0:                          # "no more moves"
-            return 0
-        j = offered[pick - 1]
-        memmove(&offered[pick - 1], &offered[pick], (m - pick) * sizeof(cell_t))
-        m -= 1
-        u = units[j]
-        here = k.s.unit_cell[u]
-        ma = allowance[j]
-        # the unit's routes (movement.routes)
-        for d in range(6):
-            row[d] = tab[6 * here + d]
-        stopp = NULL
-        if not second:
-            stop[here] = 0
-            stopp = stop
-            if ezoc[here]:                     # 5.13: leaving an enemy zone of control
+    if m == 0:
+        return 0
+    # the segment's steps (closed: the enemy's hexes, and in the Second Segment its zones)
+    segment_steps(k, gas if gassed else NULL, eocc, ezoc, second)
+    stopp = NULL if second else <const flag_t*>ezoc     # 5.12: a zone of control ends a move
+    try:
+        while m > 0:
+            pick = choose(k, KD_MOVE_UNIT, side, m + 1)
+            if pick == 0:                      # "no more moves"
+                return 0
+            j = offered[pick - 1]
+            memmove(&offered[pick - 1], &offered[pick], (m - pick) * sizeof(cell_t))
+            m -= 1
+            u = units[j]
+            here = k.s.unit_cell[u]
+            ma = allowance[j]
+            # the unit's routes (movement.routes)
+            for d in range(6):
+                row[d] = tab[6 * here + d]
+            if not second and ezoc[here]:      # 5.13: leaving an enemy zone of control
                 for d in range(6):
                     w = k.t.nbr[6 * here + d]
                     if w >= 0 and ezoc[w]:
                         tab[6 * here + d] = -1
                     elif tab[6 * here + d] >= 0:
                         tab[6 * here + d] = <stepcost_t>(tab[6 * here + d] + ma // 2)
-        src = <cell_t>here
-        try:
-            ws.search(tab, &src, NULL, 1, ma, stopp, NULL, 0, False)
-            n_ov = _one_hex_steps(ws, k.t.nbr, tab, here, ov_cell, ov_dist)     # 5.15
-        finally:
-            for d in range(6):
-                tab[6 * here + d] = row[d]
-            stop[here] = ezoc[here]
-        # stay, the hexes in cell order, the exits
-        n_moves = _destinations(ws, here, ov_cell, ov_dist, n_ov, moves)
-        n_out = 0
-        if side == SIDE_CENTRAL:
-            for x in range(k.t.n_exit):         # 20.2 (movement.exit_costs)
-                s = k.t.exit_cells[x]
-                dc = reached_cost(&ws.buf, s)
-                for i in range(n_ov):
-                    if ov_cell[i] == s:
-                        dc = ov_dist[i]
-                if dc < 0:
-                    continue
-                extra = exit_enter[x]
-                if ezoc[s]:
-                    if s != here or second:
+            try:
+                range_search(R, k.t.nbr, tab, <cell_t>here, ma, stopp)
+                n_ov = _one_hex_steps(R, k.t.nbr, tab, here, ov_cell, ov_dist)     # 5.15
+            finally:
+                for d in range(6):
+                    tab[6 * here + d] = row[d]
+            # stay, the hexes in cell order, the exits
+            n_moves = _destinations(R, here, ov_cell, ov_dist, n_ov, moves)
+            n_out = 0
+            if side == SIDE_CENTRAL:
+                for x in range(k.t.n_exit):     # 20.2 (movement.exit_costs)
+                    s = k.t.exit_cells[x]
+                    dc = range_cost(R, s)
+                    for i in range(n_ov):
+                        if ov_cell[i] == s:
+                            dc = ov_dist[i]
+                    if dc < 0:
                         continue
-                    extra += ma // 2
-                if dc + extra <= ma:
-                    outs[n_out] = <cell_t>s
-                    n_out += 1
-        n_options = 1 + n_moves + n_out
-        to = choose(k, KD_MOVE_TO, side, n_options)
-        if to == 0:
-            continue
-        if to <= n_moves:
-            kind = 1
-            dest = _nth_smallest(moves, n_moves, to - 1)
-        else:
-            kind = 2
-            dest = outs[to - 1 - n_moves]
-        _mark_path(ws, here, dest, ov_cell, n_ov, k.s.hex_last, side)
-        count_out(k, u)
-        k.s.unit_cell[u] = <cell_t>dest
-        count_in(k, u)
-        k.s.flags[u] |= KF_MOVED
-        sl = slot[j]
-        if sl >= 0 and k.s.move_quota[sl] > 0:
-            k.s.move_quota[sl] -= 1
-            if k.s.move_quota[sl] == 0:        # the quota used up: its units offered no more
-                i = 0
-                for x in range(m):
-                    if slot[offered[x]] != sl:
-                        offered[i] = offered[x]
-                        i += 1
-                m = i
-        if kind == 2:
-            exit_unit(k, u)                    # 20.2 (its supply line has its own buffers)
+                    extra = exit_enter[x]
+                    if ezoc[s]:
+                        if s != here or second:
+                            continue
+                        extra += ma // 2
+                    if dc + extra <= ma:
+                        outs[n_out] = <cell_t>s
+                        n_out += 1
+            n_options = 1 + n_moves + n_out
+            to = choose(k, KD_MOVE_TO, side, n_options)
+            if to == 0:
+                continue
+            if to <= n_moves:
+                kind = 1
+                dest = _nth_smallest(moves, n_moves, to - 1)
+            else:
+                kind = 2
+                dest = outs[to - 1 - n_moves]
+            _mark_path(R, here, dest, ov_cell, n_ov, k.s.hex_last, side)
+            count_out(k, u)
+            k.s.unit_cell[u] = <cell_t>dest
+            count_in(k, u)
+            k.s.flags[u] |= KF_MOVED
+            sl = slot[j]
+            if sl >= 0 and k.s.move_quota[sl] > 0:
+                k.s.move_quota[sl] -= 1
+                if k.s.move_quota[sl] == 0:    # the quota used up: its units offered no more
+                    i = 0
+                    for x in range(m):
+                        if slot[offered[x]] != sl:
+                            offered[i] = offered[x]
+                            i += 1
+                    m = i
+            if kind == 2:
+                exit_unit(k, u)                # 20.2 (its supply line has its own buffers)
+    finally:
+        _unpatch(k)
+    return 0
 
 
-cdef int movement_phase(Kb* k, SearchWorkspace ws, int side) except -1:
+cdef int movement_phase(Kb* k, int side) except -1:
     # engine.movement_phase: both Movement Segments (5.2), stacking (7.21), gas (9.34[2])
     cdef Py_ssize_t u
-    cdef stepcost_t* base = <stepcost_t*>malloc(12 * k.t.n_cells * sizeof(stepcost_t))
-    if base == NULL:
-        raise MemoryError()
-    try:
-        for u in range(k.t.n_units):
-            if k.t.side[u] == side:
-                k.s.flags[u] &= ~KF_MOVED
-        set_quotas(k, side)
-        random_segment(k, ws, side, SEG_FIRST, base, base + 6 * k.t.n_cells)
-        random_segment(k, ws, side, SEG_SECOND, base, base + 6 * k.t.n_cells)
-    finally:
-        free(base)
+    for u in range(k.t.n_units):
+        if k.t.side[u] == side:
+            k.s.flags[u] &= ~KF_MOVED
+    set_quotas(k, side)
+    random_segment(k, side, SEG_FIRST)
+    random_segment(k, side, SEG_SECOND)
     enforce_stacking(k, side)
     gas_step_losses(k, side)
     for u in range(k.t.n_units):
@@ -1558,25 +1618,25 @@ cdef int movement_phase(Kb* k, SearchWorkspace ws, int side) except -1:
 
 # what both games' segments share (play.pyx): the one-hex steps, the destinations, the path
 
-cdef int _one_hex_steps(SearchWorkspace ws, const cell_t* nb, const stepcost_t* tab,
+cdef int _one_hex_steps(const Range* R, const cell_t* nb, const stepcost_t* tab,
                         Py_ssize_t here, cell_t* ov_cell, dist_t* ov_dist) noexcept nogil:
     cdef int n_ov = 0, d
     cdef cell_t w
     for d in range(6):
         w = nb[6 * here + d]
-        if w >= 0 and tab[6 * here + d] >= 0 and reached_cost(&ws.buf, w) < 0:
+        if w >= 0 and tab[6 * here + d] >= 0 and range_cost(R, w) < 0:
             ov_cell[n_ov] = w
             ov_dist[n_ov] = tab[6 * here + d]
             n_ov += 1
     return n_ov
 
 
-cdef Py_ssize_t _destinations(SearchWorkspace ws, Py_ssize_t here, const cell_t* ov_cell,
+cdef Py_ssize_t _destinations(const Range* R, Py_ssize_t here, const cell_t* ov_cell,
                               const dist_t* ov_dist, int n_ov, cell_t* moves) noexcept nogil:
     cdef Py_ssize_t n_moves = 0, i, s
-    for i in range(ws.buf.n_touched):
-        s = ws.buf.touched[i]
-        if s != here and reached_cost(&ws.buf, s) > 0:
+    for i in range(1, R.n_touched):            # the source first: here
+        s = R.touched[i]
+        if R.dist[s] > 0:
             moves[n_moves] = <cell_t>s
             n_moves += 1
     for i in range(n_ov):
@@ -1586,13 +1646,13 @@ cdef Py_ssize_t _destinations(SearchWorkspace ws, Py_ssize_t here, const cell_t*
     return n_moves
 
 
-cdef void _mark_path(SearchWorkspace ws, Py_ssize_t here, Py_ssize_t dest,
+cdef void _mark_path(const Range* R, Py_ssize_t here, Py_ssize_t dest,
                      const cell_t* ov_cell, int n_ov, int8_t* hex_last, int side) noexcept nogil:
     cdef Py_ssize_t s = dest, i
     cdef cell_t w
     while s >= 0 and s != here:
         hex_last[s] = <int8_t>side
-        w = ws.pred_at(s)
+        w = R.pred[s] if R.dist[s] != RANGE_FAR else -1
         for i in range(n_ov):
             if ov_cell[i] == s:
                 w = <cell_t>here
