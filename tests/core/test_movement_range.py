@@ -46,10 +46,12 @@ def test_each_range_is_the_general_search_from_its_hex(case):
     m, cost, stop, queries = case
     got = cy.movement_ranges(m.neighbors, cost, queries, stop=stop)
     assert len(got) == len(queries)
-    for (source, limit), (dist, pred) in zip(queries, got):
+    for (source, limit), (dist, pred, moves) in zip(queries, got):
         d, p = cy.bounded_search(m.neighbors, cost, [source], limit=limit, stop=stop)
         np.testing.assert_array_equal(dist, d[0])
         np.testing.assert_array_equal(pred, p[0])
+        # the cell set a random player draws from: every hex reached at a cost above 0
+        np.testing.assert_array_equal(moves, np.flatnonzero(d[0] > 0))
 
 
 def test_a_zone_of_control_is_entered_not_left_and_the_source_is_left():
@@ -57,9 +59,19 @@ def test_a_zone_of_control_is_entered_not_left_and_the_source_is_left():
     cost = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)
     stop = np.zeros(m.n_cells, dtype=np.uint8)
     stop[[0, 2]] = 1                            # the source's own hex stops nothing
-    [(dist, pred)] = cy.movement_ranges(m.neighbors, cost, [(0, 9)], stop=stop)
+    [(dist, pred, moves)] = cy.movement_ranges(m.neighbors, cost, [(0, 9)], stop=stop)
     assert dist.tolist() == [0, 1, 2, -1, -1]
     assert pred.tolist() == [-1, 0, 1, -1, -1]
+    assert moves.tolist() == [1, 2]
+
+
+def test_hexes_reached_at_no_cost_are_not_moves():
+    m = HexMap((1, 1), (1, 4))
+    cost = np.where(m.neighbors >= 0, 0, -1).astype(np.int16)
+    cost[1] = np.where(m.neighbors[1] >= 0, 2, -1)     # out of 0102: 2 a step
+    [(dist, _, moves)] = cy.movement_ranges(m.neighbors, cost, [(0, 5)])
+    assert dist.tolist() == [0, 0, 2, 2]
+    assert moves.tolist() == [2, 3]
 
 
 def test_bad_queries_are_refused():

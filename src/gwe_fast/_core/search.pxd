@@ -1,5 +1,5 @@
 # The fast entry points of the search kernel, for sibling kernels to cimport.
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 
@@ -72,6 +72,7 @@ cdef struct Range:
     cell_t* level            # [n_levels, n] the cells queued at each cost, in order queued
     Py_ssize_t* count        # [n_levels]
     Py_ssize_t n_levels      # cost levels the buffers hold (limit + 1 at most)
+    Py_ssize_t n_zero        # cells other than the source reached at cost 0 (with bits)
 
 cdef enum:
     RANGE_FAR = 0x7FFFFFFF   # the distance of a cell not reached
@@ -79,9 +80,12 @@ cdef enum:
 cdef int range_alloc(Range* R, Py_ssize_t n) except -1 nogil
 cdef void range_free(Range* R) noexcept nogil
 # Search from src (0 <= src < n) within limit (>= 0), step costs [n, 6] (< 0 refused), stop
-# cells entered but not left (NULL none; any non-zero byte stops). Returns the cells settled.
+# cells entered but not left (NULL none; any non-zero byte stops); bits, NULL or a set of
+# cells (bit c & 63 of word c >> 6) empty on entry, gets the cells reached at a cost above 0:
+# R.n_touched - 1 - R.n_zero of them. Returns the cells settled.
 cdef Py_ssize_t range_search(Range* R, const cell_t* nbr, const stepcost_t* step_cost,
-                             cell_t src, dist_t limit, const flag_t* stop) except -1 nogil
+                             cell_t src, dist_t limit, const flag_t* stop,
+                             uint64_t* bits) except -1 nogil
 
 cdef inline dist_t range_cost(const Range* R, Py_ssize_t c) noexcept nogil:
     # the last range search's cost of cell c, -1 if it did not reach it

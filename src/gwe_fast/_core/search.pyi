@@ -22,7 +22,7 @@ def movement_ranges(
     step_cost: npt.ArrayLike,
     queries: Sequence[tuple[int, int]],
     stop: npt.ArrayLike | None = None,
-) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]]: ...
+) -> list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]]: ...
 
 class SearchWorkspace:
     """Reusable buffers of searches on one map; ``run`` returns views valid until the next."""

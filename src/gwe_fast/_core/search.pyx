@@ -571,7 +571,8 @@ cdef int _range_levels(Range* R, Py_ssize_t levels) except -1 nogil:
 
 
 cdef Py_ssize_t range_search(Range* R, const cell_t* nbr, const stepcost_t* step_cost,
-                             cell_t src, dist_t limit, const flag_t* stop) except -1 nogil:
+                             cell_t src, dist_t limit, const flag_t* stop,
+                             uint64_t* bits) except -1 nogil:
     # Dial's algorithm from src, as _dial_body does it: the cost levels settled upwards, each
     # level's cells in the order they were queued (a bucket is FIFO, a step of cost 0 queues
     # behind the cells already there), a cell queued again only at a lower cost (its older
@@ -579,6 +580,8 @@ cdef Py_ssize_t range_search(Range* R, const cell_t* nbr, const stepcost_t* step
     # are the rows of R.level, one per cost up to the limit, so none is shared and no entry is
     # linked; the distances of the last search are put back to RANGE_FAR from its list of
     # cells reached rather than stamped, so a step reads one array to compare its cost.
+    # With bits (a cell set, empty on entry), the cells reached at a cost above 0 are added
+    # to it as they are first reached (R.n_zero: those others reached, at cost 0).
     # A step's cost is read as unsigned: a refused one (< 0) is then dearer than any limit,
     # so one comparison refuses it or takes it beyond the limit; the limit is below 2**15.
     cdef dist_t* dist = R.dist
@@ -631,6 +634,8 @@ cdef Py_ssize_t range_search(Range* R, const cell_t* nbr, const stepcost_t* step
                 if dist[v] == RANGE_FAR:
                     touched[nt] = v
                     nt += 1
+                    if bits != NULL:
+                        bits[v >> 6] |= (<uint64_t>1) << (v & 63)
                 dist[v] = nd
                 pred[v] = u
                 level[nd * n + count[nd]] = v
@@ -638,6 +643,14 @@ cdef Py_ssize_t range_search(Range* R, const cell_t* nbr, const stepcost_t* step
                 pending += 1
         cur += 1
     R.n_touched = nt
+    R.n_zero = 0
+    if bits != NULL and count[0] > 1:
+        # cells reached at cost 0 (steps of cost 0 from the source) are no moves
+        for i in range(1, count[0]):
+            v = level[i]
+            if dist[v] == 0:
+                bits[v >> 6] &= ~((<uint64_t>1) << (v & 63))
+                R.n_zero += 1
     return settled
 
 
@@ -645,9 +658,10 @@ def movement_ranges(neighbors, step_cost, queries, stop=None):
     """The search a compiled core runs for a unit's movement range (``Range``), from Python.
 
     ``queries`` is a sequence of ``(source, limit)``, searched in turn on one ``Range`` as a
-    core does. Returns one ``(dist, pred)`` a query, int32 arrays of one value a cell, -1
-    where not reached: ``bounded_search(neighbors, step_cost, [source], limit=limit,
-    stop=stop)``'s single layer, which tests hold it to.
+    core does. Returns one ``(dist, pred, moves)`` a query: int32 arrays of one value a
+    cell, -1 where not reached, ``bounded_search(neighbors, step_cost, [source],
+    limit=limit, stop=stop)``'s single layer, which tests hold it to; and the cells of the
+    search's cell set (reached at a cost above 0), ascending.
     """
     nb = np.ascontiguousarray(neighbors, dtype=np.int32)
     sc = np.ascontiguousarray(step_cost, dtype=np.int16)
@@ -668,14 +682,19 @@ def movement_ranges(neighbors, step_cost, queries, stop=None):
     cdef int32_t* p
     cdef cell_t source
     cdef dist_t limit
+    cdef Py_ssize_t n_words = (n + 63) // 64
+    cdef uint64_t* bits = <uint64_t*>malloc((n_words + 1) * sizeof(uint64_t))
+    if bits == NULL:
+        raise MemoryError()
     out = []
     range_alloc(&R, n)
     try:
         for source, limit in queries:
             if not 0 <= source < n:
                 raise IndexError(f"source {source} is not a cell of a map of {n} cells")
+            memset(bits, 0, n_words * sizeof(uint64_t))
             range_search(&R, <const cell_t*>cnp.PyArray_DATA(nb),
-                         <const stepcost_t*>cnp.PyArray_DATA(sc), source, limit, stopp)
+                         <const stepcost_t*>cnp.PyArray_DATA(sc), source, limit, stopp, bits)
             dist = np.full(n, -1, dtype=np.int32)
             pred = np.full(n, -1, dtype=np.int32)
             d = <int32_t*>cnp.PyArray_DATA(<cnp.ndarray>dist)
@@ -683,9 +702,14 @@ def movement_ranges(neighbors, step_cost, queries, stop=None):
             for c in range(R.n_touched):
                 d[R.touched[c]] = R.dist[R.touched[c]]
                 p[R.touched[c]] = R.pred[R.touched[c]]
-            out.append((dist, pred))
+            moves = np.array([c for c in range(n) if bits[c >> 6] >> (c & 63) & 1],
+                             dtype=np.int32)
+            if len(moves) != R.n_touched - 1 - R.n_zero:
+                raise AssertionError("the cell set and its count disagree")
+            out.append((dist, pred, moves))
     finally:
         range_free(&R)
+        free(bits)
     return out
 
 

@@ -1,6 +1,6 @@
 # The Kaiser's Battle compiled core (core.pyx): the scenario's tables as one read-only record
 # (KbT), the game's state as pointers into its State buffer (KbS), the dice, the phases.
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
@@ -193,6 +193,7 @@ cdef struct Kb:
     stepcost_t* was               # [12 n_cells] its cost before
     Py_ssize_t n_patched
     Range rng                     # a unit's movement range
+    uint64_t* move_bits           # [(n_cells + 63) / 64] the hexes it may move to (empty between)
     # a Combat Phase's obligations (combat.obligations): fixed at its start, the units and the
     # enemy stacks obligated; then the units that have attacked and the hexes attacked; the
     # position's targets and free units, and its Obl

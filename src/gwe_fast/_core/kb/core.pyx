@@ -20,9 +20,12 @@ answered here; every other policy is the Python engine's, for now.
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memmove, memset
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil   # GCC and Clang: the lowest set bit's index
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 from gwe_fast._core.board cimport fill_step_costs, fill_step_costs_over
@@ -469,6 +472,9 @@ cdef class KbCore:
         memcpy(self.k.steps, self.tables.t.open_steps, 6 * nc * sizeof(stepcost_t))
         self.k.n_patched = 0
         range_alloc(&self.k.rng, nc)
+        self.k.move_bits = <uint64_t*>calloc((nc + 63) // 64 + 1, sizeof(uint64_t))
+        if self.k.move_bits == NULL:
+            raise MemoryError()
         from gwe_fast import kernels
         if game.scenario.map.k.name != "cython":
             raise ValueError("the compiled core plays on the compiled kernels only")
@@ -495,6 +501,7 @@ cdef class KbCore:
         free(self.k.patched)
         free(self.k.was)
         range_free(&self.k.rng)
+        free(self.k.move_bits)
 
     def record_numbers(self) -> tuple:
         """The numbers of a row of the per-turn record as the position stands
@@ -1425,7 +1432,7 @@ cdef void _unpatch(Kb* k) noexcept nogil:
     k.n_patched = 0
 
 
-cdef void segment_steps(Kb* k, const flag_t* gas, const uint8_t* eocc, const uint8_t* ezoc,
+cdef void segment_steps(Kb* k, flag_t* gas, const uint8_t* eocc, const uint8_t* ezoc,
                         bint second) noexcept nogil:
     # movement.open_step_costs then the hexes closed (movement.step_costs), as patches on
     # k.steps: with persistent gas a step into a gas hex costs its entry once more (9.34[1],
@@ -1433,27 +1440,46 @@ cdef void segment_steps(Kb* k, const flag_t* gas, const uint8_t* eocc, const uin
     # Second Segment one into an enemy zone of control too (5.22). Each step into a hex is
     # found from the hex's neighbours, the way back (d + 3) % 6, on a map whose neighbour
     # table allows it, else by reading every step.
-    cdef Py_ssize_t n = k.t.n_cells, c, i
-    cdef int d
+    cdef Py_ssize_t n = k.t.n_cells, c, c0, i, g
+    cdef int d, e
     cdef cell_t w
+    cdef uint64_t x, y
     cdef stepcost_t* steps = k.steps
     if k.t.nbr_symmetric:
-        if gas != NULL:
-            for c in range(n):
-                if gas[c]:
+        if gas != NULL:                        # the gas zone: each marker's hex and its six,
+            for g in range(k.t.gas_markers):   # each hex once (gas[c] 1 -> 2 once patched)
+                c = k.s.gas[g]
+                if c < 0:
+                    continue
+                for e in range(7):
+                    w = <cell_t>c if e == 6 else k.t.nbr[6 * c + e]
+                    if w < 0 or gas[w] != 1:
+                        continue
+                    gas[w] = 2
+                    for d in range(6):
+                        i = k.t.nbr[6 * w + d]
+                        if i >= 0:
+                            i = 6 * i + (d + 3) % 6
+                            _patch(k, i, <stepcost_t>(steps[i] + k.t.enter_cost[w]))
+        c0 = 0
+        while c0 < n:                          # the closed hexes, read eight at a time
+            if c0 + 8 <= n:
+                memcpy(&x, eocc + c0, 8)
+                if second:
+                    memcpy(&y, ezoc + c0, 8)
+                    x |= y
+                if x == 0:
+                    c0 += 8
+                    continue
+            for c in range(c0, min(c0 + 8, n)):
+                if eocc[c] or (second and ezoc[c]):
                     for d in range(6):
                         w = k.t.nbr[6 * c + d]
                         if w >= 0:
                             i = 6 * w + (d + 3) % 6
-                            _patch(k, i, <stepcost_t>(steps[i] + k.t.enter_cost[c]))
-        for c in range(n):
-            if eocc[c] or (second and ezoc[c]):
-                for d in range(6):
-                    w = k.t.nbr[6 * c + d]
-                    if w >= 0:
-                        i = 6 * w + (d + 3) % 6
-                        if steps[i] != -1:
-                            _patch(k, i, -1)
+                            if steps[i] != -1:
+                                _patch(k, i, -1)
+            c0 += 8
         return
     for i in range(6 * n):
         w = k.t.nbr[i]
@@ -1471,7 +1497,7 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
     # 5.23 nor units in an enemy zone of control, 5.22), offered with "no more moves" first;
     # each one's moves in cell order after "stay", then its exits (20.2)
     cdef Py_ssize_t n = k.t.n_cells, u, j, m, i, d, n_moves, n_out, n_options, pick, to
-    cdef Py_ssize_t here, dest, s, x, n_units = 0
+    cdef Py_ssize_t here, dest, s, x, n_units = 0, n_words = (n + 63) >> 6
     cdef bint second = segment == SEG_SECOND
     cdef int kind, sl, n_ov
     cdef dist_t ma, extra, dc
@@ -1491,8 +1517,7 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
     cdef int32_t* allowance = k.work + k.t.n_units
     cdef int8_t* slot = <int8_t*>(k.work + 2 * k.t.n_units)
     cdef cell_t* offered = <cell_t*>(k.work + 4 * k.t.n_units)
-    cdef cell_t* moves = <cell_t*>(k.work + 5 * k.t.n_units + 1)
-    cdef cell_t* outs = moves + n
+    cdef cell_t* outs = <cell_t*>(k.work + 5 * k.t.n_units + 1)
     cdef int16_t* exit_enter = <int16_t*>(outs + n)   # [n_exit] each exit hex's entry cost
     cdef bint gassed = gas_zone(k, gas)
     for x in range(k.t.n_exit):                # movement.enter_costs (9.34[1]), for 20.2
@@ -1542,13 +1567,13 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
                     elif tab[6 * here + d] >= 0:
                         tab[6 * here + d] = <stepcost_t>(tab[6 * here + d] + ma // 2)
             try:
-                range_search(R, k.t.nbr, tab, <cell_t>here, ma, stopp)
+                range_search(R, k.t.nbr, tab, <cell_t>here, ma, stopp, k.move_bits)
                 n_ov = _one_hex_steps(R, k.t.nbr, tab, here, ov_cell, ov_dist)     # 5.15
             finally:
                 for d in range(6):
                     tab[6 * here + d] = row[d]
             # stay, the hexes in cell order, the exits
-            n_moves = _destinations(R, here, ov_cell, ov_dist, n_ov, moves)
+            n_moves = _destinations(R, ov_cell, ov_dist, n_ov, k.move_bits)
             n_out = 0
             if side == SIDE_CENTRAL:
                 for x in range(k.t.n_exit):     # 20.2 (movement.exit_costs)
@@ -1569,11 +1594,12 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
                         n_out += 1
             n_options = 1 + n_moves + n_out
             to = choose(k, KD_MOVE_TO, side, n_options)
+            dest = _nth_cell(k.move_bits, n_words, to - 1) if 0 < to <= n_moves else -1
+            memset(k.move_bits, 0, n_words * sizeof(uint64_t))
             if to == 0:
                 continue
             if to <= n_moves:
                 kind = 1
-                dest = _nth_smallest(moves, n_moves, to - 1)
             else:
                 kind = 2
                 dest = outs[to - 1 - n_moves]
@@ -1631,19 +1657,44 @@ cdef int _one_hex_steps(const Range* R, const cell_t* nb, const stepcost_t* tab,
     return n_ov
 
 
-cdef Py_ssize_t _destinations(const Range* R, Py_ssize_t here, const cell_t* ov_cell,
-                              const dist_t* ov_dist, int n_ov, cell_t* moves) noexcept nogil:
-    cdef Py_ssize_t n_moves = 0, i, s
-    for i in range(1, R.n_touched):            # the source first: here
-        s = R.touched[i]
-        if R.dist[s] > 0:
-            moves[n_moves] = <cell_t>s
-            n_moves += 1
-    for i in range(n_ov):
+cdef Py_ssize_t _destinations(const Range* R, const cell_t* ov_cell, const dist_t* ov_dist,
+                              int n_ov, uint64_t* bits) noexcept nogil:
+    # the hexes a unit may move to, as bits of a cell set: those its range reached at a cost
+    # above 0 (range_search put them in), and its one-hex steps beyond it (5.15); how many
+    cdef Py_ssize_t n_moves = R.n_touched - 1 - R.n_zero, i, s
+    for i in range(n_ov):                      # not reached by the search: not set yet
         if ov_dist[i] > 0:
-            moves[n_moves] = ov_cell[i]
+            s = ov_cell[i]
+            bits[s >> 6] |= (<uint64_t>1) << (s & 63)
             n_moves += 1
     return n_moves
+
+
+cdef inline int _popcount(uint64_t x) noexcept nogil:
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    return <int>((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef cell_t _nth_cell(const uint64_t* bits, Py_ssize_t n_words, Py_ssize_t k) noexcept nogil:
+    # the k-th smallest (from 0) cell of the set, -1 if it has k or fewer
+    cdef Py_ssize_t w
+    cdef uint64_t x
+    cdef int c
+    for w in range(n_words):
+        x = bits[w]
+        if x == 0:
+            continue
+        c = _popcount(x)
+        if k >= c:
+            k -= c
+            continue
+        while k > 0:
+            x &= x - 1                         # drop the lowest cell
+            k -= 1
+        return <cell_t>(w * 64 + __builtin_ctzll(x))
+    return -1
 
 
 cdef void _mark_path(const Range* R, Py_ssize_t here, Py_ssize_t dest,
@@ -1657,33 +1708,6 @@ cdef void _mark_path(const Range* R, Py_ssize_t here, Py_ssize_t dest,
             if ov_cell[i] == s:
                 w = <cell_t>here
         s = w
-
-
-cdef cell_t _nth_smallest(cell_t* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
-    # the k-th smallest (from 0) of n distinct cells (play.pyx's selection)
-    cdef Py_ssize_t lo = 0, hi = n - 1, i, j
-    cdef cell_t pivot, t
-    while lo < hi:
-        pivot = a[lo + (hi - lo) // 2]
-        i, j = lo, hi
-        while i <= j:
-            while a[i] < pivot:
-                i += 1
-            while a[j] > pivot:
-                j -= 1
-            if i <= j:
-                t = a[i]
-                a[i] = a[j]
-                a[j] = t
-                i += 1
-                j -= 1
-        if k <= j:
-            hi = j
-        elif k >= i:
-            lo = i
-        else:
-            return a[k]
-    return a[k]
 
 
 # --- 9.0 artillery: points, range, barrages ------------------------------------------------
