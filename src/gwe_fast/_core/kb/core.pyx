@@ -1754,6 +1754,25 @@ cdef void field_in_range(Kb* k, int side, flag_t* out) noexcept nogil:
                             out[c] = 1
 
 
+cdef bint field_reaches(Kb* k, int side, int32_t c) noexcept nogil:
+    # field_in_range for one hex: within the field range of one of the side's HQs, the hex
+    # distance max(|dq|, |dr|, |dq + dr|) by axial coordinates (the disc field_in_range walks)
+    cdef Py_ssize_t u
+    cdef int32_t h
+    cdef int R = k.t.field_range, dq, dr, ds
+    if R < 0:
+        return False
+    for u in range(k.t.n_units):
+        if k.t.utype[u] == UT_HQ and k.t.side[u] == side and on_map(k, u):
+            h = k.s.unit_cell[u]
+            dq = k.t.q[c] - k.t.q[h]
+            dr = k.t.r[c] - k.t.r[h]
+            ds = dq + dr
+            if -R <= dq <= R and -R <= dr <= R and -R <= ds <= R:
+                return True
+    return False
+
+
 cdef Py_ssize_t barrage_choices(Kb* k, int side, bint field_ok, int low, int high,
                                 int32_t* out) noexcept nogil:
     # artillery.barrage_choices: every (field, heavy) mix of low..high points the side has
@@ -2277,8 +2296,7 @@ cdef int rolling_barrage(Kb* k, int side, const int32_t* att, Py_ssize_t n_att,
     # (more when observed), Field points only if a defending hex is in range
     cdef int w = k.s.weather[0], limit, f, h
     cdef Py_ssize_t i, n_mix, j
-    cdef int32_t target
-    cdef flag_t* field_ok = k.mask_b
+    cdef bint field_ok = False
     cdef int32_t* mixes = k.work
     if w == W_FOG:
         return 0
@@ -2286,13 +2304,11 @@ cdef int rolling_barrage(Kb* k, int side, const int32_t* att, Py_ssize_t n_att,
         else k.t.rolling[w]
     if limit <= 0:
         return 0
-    field_in_range(k, side, field_ok)
-    target = cells[0]
-    for i in range(n_cells):
-        if field_ok[cells[i]]:
-            target = cells[i]
+    for i in range(n_cells):                   # a defending hex in range: Field points too
+        if field_reaches(k, side, cells[i]):
+            field_ok = True
             break
-    n_mix = barrage_choices(k, side, field_ok[target], 0, limit, mixes)
+    n_mix = barrage_choices(k, side, field_ok, 0, limit, mixes)
     j = choose(k, KD_COMBAT_ROLLING, side, n_mix)
     f = mixes[2 * j]
     h = mixes[2 * j + 1]
@@ -2306,13 +2322,11 @@ cdef int sos_barrages(Kb* k, int side, const int32_t* cells, Py_ssize_t n_cells)
     # returns the die modifier they give (each one's points // 2, 9.62)
     cdef int limit = k.t.sos[k.s.weather[0]], f, h, mod = 0
     cdef Py_ssize_t i, n_mix, j
-    cdef flag_t* field_ok = k.mask_b
     cdef int32_t* mixes = k.work
     if limit <= 0:
         return 0
-    field_in_range(k, side, field_ok)
     for i in range(n_cells):
-        n_mix = barrage_choices(k, side, field_ok[cells[i]], 0, limit, mixes)
+        n_mix = barrage_choices(k, side, field_reaches(k, side, cells[i]), 0, limit, mixes)
         j = choose(k, KD_COMBAT_SOS, side, n_mix)
         f = mixes[2 * j]
         h = mixes[2 * j + 1]
@@ -2531,11 +2545,11 @@ cdef int combat_phase(Kb* k, SearchWorkspace ws, int side) except -1:
             w = k.t.nbr[6 * c + d]
             if w >= 0 and k.target[w]:
                 k.obligated[u] = 1
-                stacks[w] = 1
-    for c in range(k.t.n_cells):
-        if stacks[c]:
-            k.obligated_stacks[n_stacks] = c
-            n_stacks += 1
+                if not stacks[w]:
+                    stacks[w] = 1
+                    k.obligated_stacks[n_stacks] = w
+                    n_stacks += 1
+    _sort_cells(k.obligated_stacks, n_stacks)  # ascending
     while True:
         occupied(k, 1 - side, k.target)        # _Obligations.refresh: the position
         for i in range(n_def):
@@ -2616,12 +2630,8 @@ cdef int resolve_attack(Kb* k, SearchWorkspace ws, int side, int32_t* att, Py_ss
             hex_mod = k.t.die_mod[cells[j]]
     across = 0
     first = True
-    memset(k.mask_a, 0, k.t.n_cells)           # the attackers' hexes, ascending
-    for i in range(n_att):
-        k.mask_a[k.s.unit_cell[att[i]]] = 1
-    for c in range(k.t.n_cells):
-        if not k.mask_a[c]:
-            continue
+    for i in range(n_att):                     # the attackers' hexes (a least: any order)
+        c = k.s.unit_cell[att[i]]
         for j in range(n_cells):                # combat.terrain_modifier: "solely across"
             d = direction(k, cells[j], c)
             m = k.t.side_mod[6 * cells[j] + d] if d >= 0 else 0
