@@ -1855,24 +1855,34 @@ cdef int barrage_attack(Kb* k, int32_t cell, int points, int stream, int cause,
     return take_steps(k, cell, res, cause, kind)
 
 
-cdef void barrage_targets(Kb* k, int side, bint hq_only_ok, flag_t* out) noexcept nogil:
+cdef Py_ssize_t barrage_targets(Kb* k, int side, bint hq_only_ok, int32_t* out) noexcept nogil:
     # artillery.barrage_targets: enemy-occupied hexes not attacked this phase (9.42), with no
-    # reinforcement placed this turn (15.16), for ground attacks not held by HQs alone (12.33)
-    cdef Py_ssize_t u, c
-    cdef flag_t* bad = k.mask_b          # bit 1: an arrival; bit 2: a unit other than an HQ
-    memset(out, 0, k.t.n_cells)
-    memset(bad, 0, k.t.n_cells)
+    # reinforcement placed this turn (15.16), for ground attacks not held by HQs alone (12.33);
+    # into out ascending, how many
+    cdef Py_ssize_t u, i, n = 0, m = 0
+    cdef int32_t c
+    cdef flag_t* bad = k.mask_b          # bit 1: an arrival; bit 2: a unit other than an HQ;
+    for u in range(k.t.n_units):         # bit 4: listed (zeroed first where it is read)
+        if on_map(k, u) and k.t.side[u] == 1 - side:
+            bad[k.s.unit_cell[u]] = 0
     for u in range(k.t.n_units):
         if on_map(k, u) and k.t.side[u] == 1 - side:
             c = k.s.unit_cell[u]
-            out[c] = 1
+            if not bad[c] & 4:
+                bad[c] |= 4
+                out[n] = c
+                n += 1
             if k.s.flags[u] & KF_ARRIVED:
                 bad[c] |= 1
             if k.t.utype[u] != UT_HQ:
                 bad[c] |= 2
-    for c in range(k.t.n_cells):
-        if out[c] and ((bad[c] & 1) or k.s.drumfired[c] or (not hq_only_ok and not bad[c] & 2)):
-            out[c] = 0
+    for i in range(n):
+        c = out[i]
+        if not ((bad[c] & 1) or k.s.drumfired[c] or (not hq_only_ok and not bad[c] & 2)):
+            out[m] = c
+            m += 1
+    _sort_cells(out, m)
+    return m
 
 
 cdef int counter_battery_phase(Kb* k) noexcept nogil:
@@ -2045,12 +2055,11 @@ cdef int drumfire_phase(Kb* k) noexcept nogil:
     # artillery.drumfire_phase (9.4): Game-Turns of the table only; a target ("none" first)
     # within reach of the points left, then 1-6 points, deducted and resolved at once
     cdef int side = SIDE_CENTRAL, f, h
-    cdef Py_ssize_t c, n_t, n_mix, j
+    cdef Py_ssize_t c, n_t, n_mix, j, i, n_hit
     cdef int32_t cell
     cdef int32_t* targets
     cdef int32_t* mixes
     cdef flag_t* field_ok = k.line_seen
-    cdef flag_t* hit = k.line_closed
     memset(k.s.drumfired, 0, k.t.n_cells)
     if not (k.t.df_turns >> k.s.turn[0]) & 1:
         return 0
@@ -2060,11 +2069,12 @@ cdef int drumfire_phase(Kb* k) noexcept nogil:
         h = k.s.arty[2 * side + HEAVY]
         if f + h < k.t.df_min:
             break
-        barrage_targets(k, side, True, hit)
         targets = k.work + k.t.n_units          # past take_steps' scratch
+        n_hit = barrage_targets(k, side, True, targets)
         n_t = 0
-        for c in range(k.t.n_cells):
-            if hit[c] and (h >= 1 or (f >= 1 and field_ok[c])):
+        for i in range(n_hit):
+            c = targets[i]
+            if h >= 1 or (f >= 1 and field_ok[c]):
                 targets[n_t] = <int32_t>c
                 n_t += 1
         if n_t == 0:
@@ -2166,14 +2176,8 @@ cdef void ground_attacks(Kb* k, int side) noexcept nogil:
     cdef int left, hi
     cdef int32_t cell
     cdef int32_t* targets = k.work + k.t.n_units
-    cdef flag_t* hit = k.line_closed
     while k.s.air[3 * side + AIR_GROUND_ATTACK] >= k.t.ga_min:
-        barrage_targets(k, side, False, hit)
-        n_t = 0
-        for c in range(k.t.n_cells):
-            if hit[c]:
-                targets[n_t] = <int32_t>c
-                n_t += 1
+        n_t = barrage_targets(k, side, False, targets)
         if n_t == 0:
             break
         j = choose(k, KD_AIR_GROUND_ATTACK_TARGET, side, n_t + 1)
@@ -2434,20 +2438,22 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
     # (its own hex first: staying), along the route advance_routes found; ending next to an
     # enemy unit it may not fight again this phase (8.87)
     cdef int die = roll(&k.dice[DS_COMBAT]), turn = k.s.turn[0], kind, pts, d
-    cdef Py_ssize_t i, j, c, n_src, n_opt, pick, n = k.t.n_cells
+    cdef Py_ssize_t i, j, c, n_src, n_opt, n_halt, pick, w, n = k.t.n_cells
+    cdef Py_ssize_t n_words = (n + 63) >> 6
     cdef int32_t u, here, v, dest, s
     cdef bint stoss
+    cdef uint64_t x
     cdef int32_t sources[6]
+    cdef int32_t halts[6]                    # the vacated hexes a unit halts in at once
     cdef dist_t src_cost[6]
-    cdef flag_t* ezoc = k.mask_b
-    cdef flag_t* halt = k.line_seen          # the vacated hexes a unit halts in at once
-    cdef flag_t* enemy_here = k.line_closed
+    # the enemy's zones and hexes, read off the counts (the enemy does not move while the
+    # victors advance)
+    cdef const uint8_t* ezoc = k.zoc + (1 - side) * n
+    cdef const uint8_t* enemy_here = k.occ + (1 - side) * n
     cdef int32_t* opts = k.line_queue
-    cdef bint ready = False                  # the routes' step costs made (the enemy does
-    cdef const stepcost_t* open_             # not move while the victors advance)
-    cdef stepcost_t* cost = <stepcost_t*>malloc(12 * n * sizeof(stepcost_t))
-    if cost == NULL:
-        raise MemoryError()
+    cdef uint64_t* bits = k.move_bits        # the hexes it may end in (empty between)
+    cdef bint ready = False                  # the routes' step costs patched on k.steps
+    cdef const stepcost_t* cost = k.steps
     try:
         for i in range(n_v):
             u = victors[i]
@@ -2461,12 +2467,10 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
             pts = <int>(die * k.t.advance_mult[1 if turn == 1 or turn == 2 else 0][kind])
             stoss = kind == 0
             n_src = 0
-            memset(halt, 0, n)
-            if pts > 0 and not ready:            # combat.advance_routes
-                open_ = open_steps(k, k.mask_a, cost + 6 * n)
-                occupied(k, 1 - side, enemy_here)
-                fill_step_costs_over(k.t.nbr, n, open_, enemy_here, NULL, 0, cost)
-                controlled(k, 1 - side, ezoc)
+            n_halt = 0
+            if pts > 0 and not ready:            # combat.advance_routes: gas, enemy hexes
+                segment_steps(k, k.mask_a if gas_zone(k, k.mask_a) else NULL, enemy_here,
+                              ezoc, False)
                 ready = True
             if pts > 0:
                 for j in range(n_vac):           # the vacated hexes, ascending
@@ -2475,29 +2479,45 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
                     if d < 0 or cost[6 * here + d] < 0 or cost[6 * here + d] > pts:
                         continue                 # 8.84[1]
                     if not stoss and ezoc[v]:
-                        halt[v] = 1              # 8.84[2]
+                        halts[n_halt] = v        # 8.84[2]
+                        n_halt += 1
                         continue
                     sources[n_src] = v
                     src_cost[n_src] = cost[6 * here + d]
                     n_src += 1
                 if n_src:
                     ws.search(cost, sources, src_cost, n_src, pts,
-                              NULL if stoss else ezoc, NULL, 0, False)
+                              NULL if stoss else <const flag_t*>ezoc, NULL, 0, False)
+            # its own hex, then the hexes ascending: those the routes reach, and the halts
+            if n_src:
+                for j in range(ws.buf.n_touched):
+                    c = ws.buf.touched[j]
+                    bits[c >> 6] |= (<uint64_t>1) << (c & 63)
+            for j in range(n_halt):
+                c = halts[j]
+                bits[c >> 6] |= (<uint64_t>1) << (c & 63)
+            bits[here >> 6] &= ~((<uint64_t>1) << (here & 63))
             n_opt = 0
             opts[n_opt] = here
             n_opt += 1
-            for c in range(n):                   # its own hex, then the hexes ascending
-                if c == here:
-                    continue
-                if halt[c] or (n_src and reached_cost(&ws.buf, c) >= 0):
-                    opts[n_opt] = <int32_t>c
+            for w in range(n_words):
+                x = bits[w]
+                while x:
+                    opts[n_opt] = <int32_t>(w * 64 + __builtin_ctzll(x))
                     n_opt += 1
+                    x &= x - 1
+                bits[w] = 0
             pick = choose(k, KD_COMBAT_ADVANCE, side, n_opt)
             dest = opts[pick]
             if dest == here:
                 continue
             # units.move_unit along the path: every hex of it last passed through by the side
-            if halt[dest]:
+            for j in range(n_halt):
+                if halts[j] == dest:
+                    break
+            else:
+                j = -1
+            if j >= 0:                           # a halt: there at once
                 k.s.hex_last[dest] = <int8_t>side
             else:
                 s = dest
@@ -2507,13 +2527,13 @@ cdef int advance(Kb* k, SearchWorkspace ws, int side, const int32_t* victors, Py
             count_out(k, u)
             k.s.unit_cell[u] = dest
             count_in(k, u)
-            for d in range(6):                   # enemy_here: as made above
+            for d in range(6):                   # next to an enemy unit (8.87)
                 v = k.t.nbr[6 * dest + d]
                 if v >= 0 and enemy_here[v]:
                     k.s.flags[u] |= KF_ADVANCED
                     break
     finally:
-        free(cost)
+        _unpatch(k)
     return 0
 
 
