@@ -181,7 +181,10 @@ cdef struct Kb:
     flag_t* line_want             # [n_cells] the hexes asked of line_lengths (zero between)
     int32_t* line_ask             # [n_units] the hexes a caller asks of it
     int32_t* line_queue           # [n_cells]
-    int32_t* line_dist            # [n_cells] the last supply lines' lengths (line_lengths)
+    int32_t* line_dist            # [n_cells] the last supply lines' lengths (line_lengths), -1
+                                  # where none (where the last search did not reach)
+    int32_t* line_reached         # [n_cells] the hexes the last search reached
+    Py_ssize_t n_line_reached
     int32_t* attack               # [3 n_units + n_cells + 16] an attack's units and hexes
     flag_t* unit_mask             # [n_units]
     uint8_t* occ                  # [2, n_cells] each side's units in each hex (zoc.occupied)

@@ -436,7 +436,7 @@ cdef class KbCore:
             pol = game.policies[side]
             self.k.level[side] = LEVEL_RANDOM if type(pol) is RandomPolicy else LEVEL_EXTERNAL
             self.k.pol[side] = generator_bitgen(game.rngs[side])
-        cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units
+        cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units, i
         self.k.mask_a = <flag_t*>malloc(nc + 1)
         self.k.mask_b = <flag_t*>malloc(nc + 1)
         self.k.work = <int32_t*>malloc((6 * nu + 4 * nc + 16) * sizeof(int32_t))
@@ -448,6 +448,11 @@ cdef class KbCore:
         self.k.line_ask = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
         self.k.line_queue = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
         self.k.line_dist = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
+        self.k.line_reached = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
+        if self.k.line_dist != NULL:
+            for i in range(nc):                 # -1: no line (line_lengths)
+                self.k.line_dist[i] = -1
+        self.k.n_line_reached = 0
         self.k.attack = <int32_t*>malloc((3 * nu + nc + 16) * sizeof(int32_t))
         self.k.unit_mask = <flag_t*>malloc(nu + 1)
         self.k.obligated = <flag_t*>malloc(2 * nu + nc + 2)
@@ -460,6 +465,7 @@ cdef class KbCore:
                 or self.k.line_seen == NULL or self.k.line_closed == NULL
                 or self.k.line_want == NULL or self.k.line_ask == NULL or self.k.occ == NULL
                 or self.k.line_queue == NULL or self.k.line_dist == NULL
+                or self.k.line_reached == NULL
                 or self.k.attack == NULL or self.k.unit_mask == NULL
                 or self.k.obligated == NULL or self.k.free_units == NULL):
             raise MemoryError()
@@ -492,6 +498,7 @@ cdef class KbCore:
         free(self.k.line_ask)
         free(self.k.line_queue)
         free(self.k.line_dist)
+        free(self.k.line_reached)
         free(self.k.attack)
         free(self.k.unit_mask)
         free(self.k.obligated)
@@ -1273,22 +1280,19 @@ cdef void line_lengths(Kb* k, int side, int32_t* dist, const int32_t* want,
     # through; terrain never matters. With n_want > 0 only the hexes of want are asked: the
     # search stops once they all have theirs (a breadth-first search gives a hex its length
     # when it first reaches it), and the other hexes' are not to be read
-    cdef Py_ssize_t u, head = 0, tail = 0, d, i, left = 0
+    # The hexes reached are kept (k.line_reached, in order reached: the queue) so that the
+    # next search puts back -1 in those alone; dist is -1 elsewhere from the start. A hex is
+    # closed, read off the counts, when the enemy occupies or controls it and no friendly
+    # unit is in it.
+    cdef Py_ssize_t u, head = 0, tail = 0, d, i, left = 0, n = k.t.n_cells
     cdef int32_t c, w
-    cdef int32_t* queue = k.line_queue
-    cdef flag_t* mine = k.line_seen
-    cdef flag_t* closed = k.line_closed
+    cdef int32_t* queue = k.line_reached
     cdef flag_t* asked = k.line_want
-    occupied(k, 1 - side, mine)
-    controlled(k, 1 - side, closed)
-    for c in range(k.t.n_cells):
-        if mine[c]:
-            closed[c] = 1
-    occupied(k, side, mine)
-    for c in range(k.t.n_cells):
-        if mine[c]:
-            closed[c] = 0
-        dist[c] = -1
+    cdef const uint8_t* eocc = k.occ + (1 - side) * n
+    cdef const uint8_t* ezoc = k.zoc + (1 - side) * n
+    cdef const uint8_t* mocc = k.occ + side * n
+    for i in range(k.n_line_reached):
+        dist[queue[i]] = -1
     for u in range(k.t.n_units):
         if on_map(k, u) and k.t.side[u] == side and k.t.utype[u] == UT_HQ:
             c = k.s.unit_cell[u]
@@ -1296,6 +1300,7 @@ cdef void line_lengths(Kb* k, int side, int32_t* dist, const int32_t* want,
                 dist[c] = 0
                 queue[tail] = c
                 tail += 1
+    k.n_line_reached = tail
     for i in range(n_want):                    # the hexes asked that no HQ is in
         c = want[i]
         if dist[c] < 0 and not asked[c]:
@@ -1306,8 +1311,8 @@ cdef void line_lengths(Kb* k, int side, int32_t* dist, const int32_t* want,
     while head < tail:
         c = queue[head]
         head += 1
-        if closed[c]:
-            continue
+        if (eocc[c] or ezoc[c]) and not mocc[c]:
+            continue                           # closed: it ends a line, not passed through
         for d in range(6):
             w = k.t.nbr[6 * c + d]
             if w >= 0 and dist[w] < 0:
@@ -1318,7 +1323,9 @@ cdef void line_lengths(Kb* k, int side, int32_t* dist, const int32_t* want,
                     asked[w] = 0
                     left -= 1
                     if left == 0:
+                        k.n_line_reached = tail
                         return
+    k.n_line_reached = tail
     for i in range(n_want):                    # some asked hexes have no line: clear them
         asked[want[i]] = 0
 
@@ -2245,12 +2252,13 @@ cdef bint observed(Kb* k, int side, const int32_t* att, Py_ssize_t n_att,
     # hilltop through hexes free of enemy units and zones of control (a friendly unit
     # negating the zone)
     cdef int w = k.s.weather[0], rng
-    cdef Py_ssize_t i, head = 0, tail = 0, d
+    cdef Py_ssize_t i, head = 0, tail = 0, d, n = k.t.n_cells
     cdef int32_t c, v
-    cdef int32_t* queue = k.line_queue
-    cdef int32_t* dist = k.line_dist
-    cdef flag_t* closed = k.line_closed
-    cdef flag_t* mine = k.line_seen
+    cdef int32_t* queue = k.line_reached         # line_lengths' buffers, kept as it keeps
+    cdef int32_t* dist = k.line_dist             # them: -1 but where the queue reached
+    cdef const uint8_t* eocc = k.occ + (1 - side) * n
+    cdef const uint8_t* ezoc = k.zoc + (1 - side) * n
+    cdef const uint8_t* mocc = k.occ + side * n
     if w == W_FOG:
         return False
     for i in range(n_cells):
@@ -2262,35 +2270,31 @@ cdef bint observed(Kb* k, int side, const int32_t* att, Py_ssize_t n_att,
     rng = k.t.hilltop_range[w]
     if rng <= 0:
         return False
-    controlled(k, 1 - side, closed)
-    occupied(k, side, mine)
-    for c in range(k.t.n_cells):
-        if mine[c]:
-            closed[c] = 0
-    occupied(k, 1 - side, mine)
-    for c in range(k.t.n_cells):
-        if mine[c]:
-            closed[c] = 1
-        dist[c] = -1
+    for i in range(k.n_line_reached):
+        dist[queue[i]] = -1
     for i in range(n_att):
         c = k.s.unit_cell[att[i]]
         if dist[c] < 0:
             dist[c] = 0
             queue[tail] = c
             tail += 1
+    k.n_line_reached = tail
     while head < tail:
         c = queue[head]
         head += 1
         if k.t.hilltop[c]:
+            k.n_line_reached = tail
             return True
         if dist[c] >= rng:
             continue
         for d in range(6):
+            # closed: an enemy unit, or its zone with no friendly unit to negate it
             v = k.t.nbr[6 * c + d]
-            if v >= 0 and dist[v] < 0 and not closed[v]:
+            if v >= 0 and dist[v] < 0 and not (eocc[v] or (ezoc[v] and not mocc[v])):
                 dist[v] = dist[c] + 1
                 queue[tail] = v
                 tail += 1
+    k.n_line_reached = tail
     return False
 
 
