@@ -111,6 +111,8 @@ cdef struct KbT:
     double advance_mult[2][3]     # 8.83 [normal, Game-Turns 1-2][stoss, other German, Allied]
     # 20.1 the record's provisional score: the town and the trench VP; 20.11's towns
     const uint8_t* west_of_vp_line    # [n_cells]
+    const int32_t* vp_towns       # the towns west of the VP line, ascending (20.11)
+    Py_ssize_t n_vp_towns
     int town_vp, trench_vp
     # 12.0 air points
     int air_first_turn, air_divisor, ga_min, ga_max

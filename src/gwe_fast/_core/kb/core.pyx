@@ -247,6 +247,10 @@ cdef class KbTables:
         keep["side_mod"] = side_mod = np.ascontiguousarray(data.side_mod, dtype=np.int16)
         keep["stoss"] = stoss = np.ascontiguousarray(u.extra["stoss"], dtype=np.int16)
         t.town = <const uint8_t*>cnp.PyArray_DATA(town)
+        keep["vp_towns"] = vp_towns = np.flatnonzero(
+            (np.asarray(town) != 0) & (np.asarray(west) != 0)).astype(np.int32)
+        t.vp_towns = <const int32_t*>cnp.PyArray_DATA(vp_towns)
+        t.n_vp_towns = vp_towns.shape[0]
         t.hilltop = <const uint8_t*>cnp.PyArray_DATA(hilltop)
         t.side_mod = <const int16_t*>cnp.PyArray_DATA(side_mod)
         t.stoss = <const int16_t*>cnp.PyArray_DATA(stoss)
@@ -1200,13 +1204,23 @@ cdef void enforce_stacking(Kb* k, int side) noexcept nogil:
     cdef int32_t* here
     cdef int points
     cdef bint exempt
-    memset(sp, 0, k.t.n_cells * sizeof(int32_t))
+    cdef Py_ssize_t n_cand = 0, i
+    for u in range(k.t.n_units):               # sp: zero where read, then each hex's points
+        if on_map(k, u) and k.t.side[u] == side:
+            sp[k.s.unit_cell[u]] = 0
     for u in range(k.t.n_units):
         if on_map(k, u) and k.t.side[u] == side:
             sp[k.s.unit_cell[u]] += stacking_of(k, u)
-    for c in range(k.t.n_cells):
-        if sp[c] <= k.t.stack_limit:
-            continue
+    for u in range(k.t.n_units):               # the hexes over the limit, each once
+        if on_map(k, u) and k.t.side[u] == side:
+            c = k.s.unit_cell[u]
+            if sp[c] > k.t.stack_limit:
+                over[n_cand] = c
+                n_cand += 1
+                sp[c] = 0
+    _sort_cells(over, n_cand)                  # ascending
+    for i in range(n_cand):
+        c = over[i]
         exempt = False
         if k.t.entry_hex[c] or k.s.arrival_hex[c] == turn:
             for u in range(k.t.n_units):
@@ -2750,11 +2764,11 @@ cdef Py_ssize_t record_numbers(Kb* k, int32_t* out) noexcept nogil:
     cdef int towns = 0, trench = 0, gas = 0, s, total
     cdef int units[2]
     cdef int points[2]
-    occupied(k, SIDE_CENTRAL, k.mask_a)
-    occupied(k, SIDE_ALLIED, k.mask_b)
-    for c in range(k.t.n_cells):
-        if k.t.town[c] and k.t.west_of_vp_line[c] and (
-                k.mask_a[c] or (k.s.hex_last[c] == SIDE_CENTRAL and not k.mask_b[c])):
+    cdef const uint8_t* german = k.occ + SIDE_CENTRAL * k.t.n_cells
+    cdef const uint8_t* allied = k.occ + SIDE_ALLIED * k.t.n_cells
+    for i in range(k.t.n_vp_towns):            # 20.11: occupied, or last passed and not
+        c = k.t.vp_towns[i]                    # occupied by the Allies
+        if german[c] or (k.s.hex_last[c] == SIDE_CENTRAL and not allied[c]):
             towns += 1
     units[0] = units[1] = points[0] = points[1] = 0
     for u in range(k.t.n_units):
