@@ -2,7 +2,11 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from gwe_fast import dice
+from gwe_fast._core.hexdice import pcg64_seed_words
 from gwe_fast.dice import BLOCK, STREAMS, GameDice, stream_code
 
 
@@ -71,3 +75,46 @@ def test_snapshot_and_restore_resume_every_stream_exactly():
     b.restore(saved)
     assert {s: rolls(b, s, 400) for s in ("combat", "attrition", "command")} == expected
     assert b.stream("combat").rolled == 700
+
+
+# The generators' seeds: numpy's SeedSequence, its words computed by the compiled kernel
+
+WORDY = st.one_of(st.integers(0, 2 ** 32 + 3), st.integers(0, 2 ** 130))
+
+
+@settings(max_examples=400, deadline=None)
+@given(WORDY, st.lists(WORDY, max_size=6).map(tuple))
+def test_the_seed_words_are_numpys_seed_sequence(entropy, spawn_key):
+    want = np.random.SeedSequence(entropy, spawn_key=spawn_key).generate_state(4, np.uint64)
+    np.testing.assert_array_equal(pcg64_seed_words(entropy, spawn_key), want)
+
+
+def test_a_games_generators_are_those_of_its_seed_sequences():
+    d = GameDice(12, 345)
+    for name in ("combat", "weather"):
+        want = np.random.Generator(np.random.PCG64(dice.game_seed_sequence(12, 345, name)))
+        assert d.stream(name)._gen.bit_generator.state == want.bit_generator.state
+    want = np.random.Generator(np.random.PCG64(dice.game_seed_sequence(12, 345, "policy-allied")))
+    assert d.policy_rng("allied").integers(1 << 60, size=8).tolist() == \
+        want.integers(1 << 60, size=8).tolist()
+
+
+def test_the_preset_seed_hands_any_other_request_to_the_seed_sequence():
+    gen = dice._generator(3, 4, "combat")
+    seq = gen.bit_generator.seed_seq
+    real = dice.game_seed_sequence(3, 4, "combat")
+    for n, dtype in ((4, np.uint64), (8, np.uint32), (3, np.uint64)):
+        np.testing.assert_array_equal(seq.generate_state(n, dtype), real.generate_state(n, dtype))
+
+
+def test_bad_seeds_are_refused():
+    with pytest.raises(ValueError, match="non-negative"):
+        pcg64_seed_words(-1)
+    with pytest.raises(ValueError, match="non-negative"):
+        pcg64_seed_words(1, (2, -3))
+    with pytest.raises(ValueError, match="too much entropy"):
+        pcg64_seed_words(2 ** (32 * 70))
+    with pytest.raises(ValueError, match=">= 0"):
+        GameDice(-1, 0).stream("combat")
+    with pytest.raises(ValueError, match="not both"):
+        dice.DiceStream()

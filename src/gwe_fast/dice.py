@@ -25,6 +25,12 @@ import zlib
 from collections import deque
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
+
+try:
+    from gwe_fast._core.hexdice import pcg64_seed_words as _seed_words
+except ImportError:              # not built: numpy's SeedSequence gives the same words
+    _seed_words = None
 
 BLOCK = 256
 
@@ -46,11 +52,49 @@ def game_seed_sequence(master_seed: int, game_index: int, stream: str) -> np.ran
     return np.random.SeedSequence(master_seed, spawn_key=(game_index, stream_code(stream)))
 
 
-class DiceStream:
-    """Six-sided dice from one seeded stream, drawn a block at a time."""
+class _PresetSeed(ISeedSequence):
+    """The seed sequence of one stream of one game with PCG64's four words computed already
+    (``hexdice.pcg64_seed_words``): a generator seeded from it is the one
+    ``game_seed_sequence`` seeds, at a fifteenth of the cost. Any other request is handed to
+    the ``SeedSequence`` itself, made then."""
 
-    def __init__(self, seq: np.random.SeedSequence):
-        self._gen = np.random.Generator(np.random.PCG64(seq))
+    __slots__ = ("_key", "_words")
+
+    def __init__(self, key: tuple[int, int, int], words: np.ndarray):
+        self._key = key
+        self._words = words
+
+    def generate_state(self, n_words, dtype=np.uint32):
+        if n_words == 4 and np.dtype(dtype) == np.uint64:
+            return self._words.copy()
+        master_seed, game_index, code = self._key
+        return np.random.SeedSequence(master_seed, spawn_key=(game_index, code)).generate_state(
+            n_words, dtype)
+
+
+def _generator(master_seed: int, game_index: int, stream: str) -> np.random.Generator:
+    # Generator(PCG64(game_seed_sequence(...))), its seed words from the compiled kernel
+    # when there is one
+    if master_seed < 0 or game_index < 0:
+        raise ValueError("master seed and game index must be >= 0")
+    code = stream_code(stream)
+    if _seed_words is None:
+        seq = np.random.SeedSequence(master_seed, spawn_key=(game_index, code))
+    else:
+        seq = _PresetSeed((master_seed, game_index, code),
+                          _seed_words(master_seed, (game_index, code)))
+    return np.random.Generator(np.random.PCG64(seq))
+
+
+class DiceStream:
+    """Six-sided dice from one seeded stream, drawn a block at a time: from ``seq``, a seed
+    sequence, or ``gen``, a generator seeded already."""
+
+    def __init__(self, seq: np.random.SeedSequence | None = None,
+                 gen: np.random.Generator | None = None):
+        if (seq is None) == (gen is None):
+            raise ValueError("a dice stream needs a seed sequence or a generator, not both")
+        self._gen = gen if gen is not None else np.random.Generator(np.random.PCG64(seq))
         self._block = np.empty(0, dtype=np.int8)
         self._values: list[int] = []          # the block as Python ints, read by roll()
         self._pos = 0
@@ -101,7 +145,7 @@ class GameDice:
         s = self._streams.get(name)
         if s is None:
             s = self._streams[name] = DiceStream(
-                game_seed_sequence(self.master_seed, self.game_index, name))
+                gen=_generator(self.master_seed, self.game_index, name))
         return s
 
     def roll(self, name: str) -> int:
@@ -115,8 +159,7 @@ class GameDice:
 
     def policy_rng(self, side: str) -> np.random.Generator:
         """The generator handed to one side's policy; it never touches the game's dice."""
-        return np.random.Generator(np.random.PCG64(
-            game_seed_sequence(self.master_seed, self.game_index, f"policy-{side}")))
+        return _generator(self.master_seed, self.game_index, f"policy-{side}")
 
     def snapshot(self) -> dict[str, np.ndarray]:
         """Every stream's state by name (streams not used yet are absent)."""
