@@ -243,3 +243,23 @@ def test_a_walk_handed_over_to_dial_part_of_the_way_matches_the_twin(case):
         ws.run(cost, sources, **kw)
     np.testing.assert_array_equal(ws1.reached(), ws2.reached())
     np.testing.assert_array_equal(ws1.run(cost, sources, **kw)[1], p2)
+
+
+def test_many_sources_in_any_order_search_as_in_cell_order():
+    # past a handful of sources the kernel sorts them with Shell's sort (_sort_cells)
+    m = HexMap((1, 40), (1, 40))
+    rng = np.random.default_rng(4)
+    cost = rng.integers(-1, 4, size=(m.n_cells, 6)).astype(np.int16)
+    cost[m.neighbors < 0] = -1
+    for k in (17, 150, 1200):
+        sources = rng.choice(m.n_cells, size=k, replace=False)
+        scost = rng.integers(0, 3, size=k)
+        order = np.argsort(sources)
+        d1, p1 = cy.bounded_search(m.neighbors, cost, sources, source_cost=scost, limit=9)
+        d2, p2 = cy.bounded_search(m.neighbors, cost, sources[order], source_cost=scost[order],
+                                   limit=9)
+        d3, p3 = py.bounded_search(m.neighbors, cost, sources, source_cost=scost, limit=9)
+        np.testing.assert_array_equal(d1, d2)
+        np.testing.assert_array_equal(p1, p2)
+        np.testing.assert_array_equal(d1, d3)
+        np.testing.assert_array_equal(p1, p3)

@@ -48,7 +48,7 @@ cdef class SearchWorkspace:
     cdef void write_dense(self) noexcept nogil
 
 
-# Sort a few cells ascending in place (insertion sort; qsort past 16; nothing when sorted).
+# Sort cells ascending in place (Shell's sort; nothing when sorted already).
 cdef void _sort_cells(cell_t* a, Py_ssize_t k) noexcept nogil
 
 
