@@ -429,7 +429,7 @@ def snapshot(game: KbGame, turn: int, side: int) -> dict:
     n_units = np.bincount(side_of, minlength=len(_SIDE_NAMES)).tolist()
     points = np.bincount(side_of, weights=units.stacking_each(game, on),
                          minlength=len(_SIDE_NAMES)).tolist()
-    for s, (n_key, sp_key, lost_key, cause_keys, mission_keys) in enumerate(_ROW_KEYS):
+    for s, (n_key, sp_key, lost_key, cause_keys, mission_keys) in enumerate(_SIDE_KEYS):
         row[n_key] = int(n_units[s])
         row[sp_key] = int(points[s])
         row[lost_key] = int(sum(lost[s]))
@@ -447,18 +447,12 @@ def _core_snapshot(game: KbGame, core, turn: int, side: int) -> dict:
 
 def _record_row(turn: int, side: int, vp: int, weather: int, numbers) -> dict:
     """A row of the per-turn record from the score, the weather's code and the numbers of
-    ``KbCore.record_numbers`` as they stood after ``side``'s Player-Turn."""
+    ``KbCore.record_numbers`` as they stood after ``side``'s Player-Turn: its towns, its
+    score if the game ended now, gas markers, exits, then each side's units, stacking, steps
+    lost (all, then by cause) and artillery points spent by mission (``_ROW_KEYS``)."""
     towns, ended, gas, exits, *rest = numbers
-    row = {"turn": turn, "side": _SIDE_NAMES[side], "vp": vp, "vp_if_ended_now": ended,
-           "weather": WEATHER[weather], "gas_markers": gas, "towns_held_central": towns,
-           "exits_central": exits}
-    width = 3 + len(LOSS_CAUSES) + len(MISSIONS)
-    for s, (n_key, sp_key, lost_key, cause_keys, mission_keys) in enumerate(_ROW_KEYS):
-        mine = rest[s * width:(s + 1) * width]
-        row[n_key], row[sp_key], row[lost_key] = mine[:3]
-        row.update(zip(cause_keys, mine[3:3 + len(LOSS_CAUSES)]))
-        row.update(zip(mission_keys, mine[3 + len(LOSS_CAUSES):]))
-    return row
+    return dict(zip(_ROW_KEYS, (turn, _SIDE_NAMES[side], vp, ended, WEATHER[weather], gas,
+                                towns, exits, *rest), strict=True))
 
 
 _SIDE_NAMES = tuple(s.name.lower() for s in Side)
@@ -466,10 +460,15 @@ _SIDE_NAMES = tuple(s.name.lower() for s in Side)
 _PHASING_CODES = {int(ph): int(side) for ph, side in PHASING.items()}
 #: each side's keys of a record row: units, stacking, steps lost (all, then by cause), the
 #: artillery points spent by mission
-_ROW_KEYS = tuple((f"units_{name}", f"stacking_{name}", f"steps_lost_{name}",
-                   tuple(f"steps_lost_{name}_{cause}" for cause in LOSS_CAUSES),
-                   tuple(f"artillery_{name}_{mission}" for mission in MISSIONS))
-                  for name in _SIDE_NAMES)
+_SIDE_KEYS = tuple((f"units_{name}", f"stacking_{name}", f"steps_lost_{name}",
+                    tuple(f"steps_lost_{name}_{cause}" for cause in LOSS_CAUSES),
+                    tuple(f"artillery_{name}_{mission}" for mission in MISSIONS))
+                   for name in _SIDE_NAMES)
+#: the keys of a record row, in order: the turn's, then each side's
+_ROW_KEYS = ("turn", "side", "vp", "vp_if_ended_now", "weather", "gas_markers",
+             "towns_held_central", "exits_central") + tuple(
+    key for n_key, sp_key, lost_key, causes, missions in _SIDE_KEYS
+    for key in (n_key, sp_key, lost_key, *causes, *missions))
 
 
 __all__ = ["play", "run_phase", "movement_phase", "snapshot", "PHASE_NAMES", "Status"]
