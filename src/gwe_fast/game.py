@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from functools import lru_cache
 from importlib import import_module
 from operator import attrgetter
 from typing import Any, ClassVar
@@ -26,6 +27,14 @@ from gwe_fast.enums import Side
 from gwe_fast.policies.base import Decision, Policy, RandomPolicy, check_choice
 from gwe_fast.scenario.model import Scenario
 from gwe_fast.state import SCALARS, STATE_ARRAYS, State, Status, initial_state
+
+
+@lru_cache(maxsize=32)
+def _engine_fields(cls: type, scenario: Scenario) -> tuple:
+    # the (name, dtype, shape) of each engine array a game of cls keeps for scenario, made
+    # once a scenario (State.conform compares them with the record's fields)
+    return tuple((name, np.dtype(dtype), tuple(int(x) for x in shape(scenario)))
+                 for name, (dtype, shape) in cls.ENGINE_ARRAYS.items())
 
 
 class Game:
@@ -125,8 +134,7 @@ class PlayedGame(Game):
         super().__init__(scenario, seed=seed, game_index=game_index, state=state)
         # the record holds every engine array from the start (a state saved before it was
         # fixed, or made for another game's arrays, is copied into one that does)
-        self.state = self.state.conform(
-            [(name, dtype, shape(scenario)) for name, (dtype, shape) in self.ENGINE_ARRAYS.items()])
+        self.state = self.state.conform(_engine_fields(type(self), scenario))
         policies = policies or {}
         self.policies = {s: policies.get(s) or RandomPolicy() for s in (Side.ALLIED, Side.CENTRAL)}
         self.rngs = {s: self.dice.policy_rng(Side(s).name.lower()) for s in self.policies}

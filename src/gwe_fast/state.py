@@ -62,6 +62,15 @@ def layout_of(fields) -> tuple[tuple, int]:
     return tuple(out), at
 
 
+@lru_cache(maxsize=256)
+def _fits(layout: tuple, fields: tuple) -> bool:
+    # State.conform: the record holds exactly these engine arrays after the scalars and
+    # STATE_ARRAYS, each with its dtype and shape
+    want = [(n, np.dtype(d), tuple(int(x) for x in s)) for n, d, s in fields]
+    have = [(n, d, s) for n, d, s, *_ in layout]
+    return have[len(SCALARS) + len(STATE_ARRAYS):] == want
+
+
 class State:
     """Everything that changes during a game, as one fixed record (see the module).
 
@@ -133,10 +142,14 @@ class State:
         holding this one's values, zeros where it had no such field (a state saved before the
         record was fixed held only the engine arrays its game had used). ValueError with one
         sentence when a field it has cannot hold the game's."""
+        fields = tuple(fields)
+        try:
+            if _fits(self.layout, fields):             # asked again and again: remembered
+                return self
+        except TypeError:                              # a field or shape not hashable
+            if _fits.__wrapped__(self.layout, fields):
+                return self
         want = [(n, np.dtype(d), tuple(int(x) for x in s)) for n, d, s in fields]
-        have = [(n, d, s) for n, d, s, *_ in self.layout]
-        if have[len(SCALARS) + len(STATE_ARRAYS):] == want:
-            return self
         known = dict(self.extra)
         for name, dtype, shape in want:
             a = known.get(name)
