@@ -96,7 +96,9 @@ class DiceStream:
             raise ValueError("a dice stream needs a seed sequence or a generator, not both")
         self._gen = gen if gen is not None else np.random.Generator(np.random.PCG64(seq))
         self._block = np.empty(0, dtype=np.int8)
-        self._values: list[int] = []          # the block as Python ints, read by roll()
+        # the block as Python ints, read by roll(); None until roll() needs it when the
+        # compiled core handed the stream back (hexdice.sync_stream)
+        self._values: list[int] | None = []
         self._pos = 0
         self._forced: deque[int] = deque()
         self.rolled = 0
@@ -106,11 +108,14 @@ class DiceStream:
         self.rolled += 1
         if self._forced:
             return self._forced.popleft()
-        if self._pos == len(self._values):
+        values = self._values
+        if values is None:                    # handed back by the compiled core: read lazily
+            values = self._values = self._block.tolist()
+        if self._pos == len(values):
             self._block = self._gen.integers(1, 7, size=BLOCK, dtype=np.int8)
-            self._values = self._block.tolist()
+            values = self._values = self._block.tolist()
             self._pos = 0
-        v = self._values[self._pos]
+        v = values[self._pos]
         self._pos += 1
         return v
 

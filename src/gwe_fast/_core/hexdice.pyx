@@ -81,7 +81,7 @@ cdef int sync_stream(const DiceStream* s, object stream) except -1:
     if s.n:
         memcpy(&b[0], s.block, s.n)
     stream._block = block
-    stream._values = block.tolist()
+    stream._values = None         # the block as Python ints, made if the engine rolls again
     stream._pos = s.pos
     stream.rolled = s.rolled
     return 0

@@ -18,6 +18,8 @@ so the games are identical (``tests/core/test_kb_core.py``). A player who picks 
 answered here; every other policy is the Python engine's, for now.
 """
 
+from functools import lru_cache
+
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -373,6 +375,29 @@ FIELDS = {
 }
 
 
+@lru_cache(maxsize=64)
+def _field_starts(layout, n_units, n_cells):
+    # where each field the core reads lies in a state record of this layout, checked once a
+    # layout: there, of the dtype the core reads, one value a unit or a hex where it should be
+    where = {name: (np.dtype(dtype), tuple(shape), start)
+             for name, dtype, shape, start, _ in layout}
+    out = {}
+    for name, want in FIELDS.items():
+        if name not in where:
+            raise ValueError(f"the state has no field {name}")
+        dtype, shape, start = where[name]
+        if dtype != np.dtype(want):
+            raise ValueError(f"the state's {name} is {dtype}, the core reads {np.dtype(want)}")
+        out[name] = start
+    for name in ("unit_cell", "unit_step", "unit_status", "flags", "corps"):
+        if where[name][1] != (n_units,):
+            raise ValueError(f"the state's {name} is not one value a unit")
+    for name in ("hex_last", "observed", "drumfired", "arrival_hex"):
+        if where[name][1] != (n_cells,):
+            raise ValueError(f"the state's {name} is not one value a hex")
+    return out
+
+
 cdef class KbCore:
     """A ``KbGame`` seen from the compiled core (see the module). Made by the game
     (``KbGame.core``) when it plays without an event log; it holds pointers into the game's
@@ -389,21 +414,9 @@ cdef class KbCore:
         self._buffer = st.buffer
         cdef uint8_t[::1] buf = st.buffer
         cdef char* base = <char*>&buf[0] if buf.shape[0] else NULL
-        where = {name: (dtype, start) for name, dtype, _, start, _ in st.layout}
-        cdef dict ptr = {}
-        for name, want in FIELDS.items():
-            if name not in where:
-                raise ValueError(f"the state has no field {name}")
-            dtype, start = where[name]
-            if dtype != np.dtype(want):
-                raise ValueError(f"the state's {name} is {dtype}, the core reads {np.dtype(want)}")
-            ptr[name] = <size_t>base + <size_t>start
-        for name in ("unit_cell", "unit_step", "unit_status", "flags", "corps"):
-            if st.field(name).shape != (game.scenario.units.n,):
-                raise ValueError(f"the state's {name} is not one value a unit")
-        for name in ("hex_last", "observed", "drumfired", "arrival_hex"):
-            if st.field(name).shape != (game.scenario.map.n_cells,):
-                raise ValueError(f"the state's {name} is not one value a hex")
+        cdef dict ptr = {name: <size_t>base + <size_t>start for name, start in
+                         _field_starts(st.layout, game.scenario.units.n,
+                                       game.scenario.map.n_cells).items()}
         cdef KbS* s = &self.k.s
         s.turn = <int16_t*><size_t>ptr["turn"]
         s.phase = <int16_t*><size_t>ptr["phase"]
