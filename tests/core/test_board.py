@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from gwe_fast import HexMap
 from gwe_fast._core import board as cy
 from gwe_fast._pure import board as py
+from random_maps import hex_map
 
 BOTH = pytest.mark.parametrize("mod", [cy, py], ids=["cython", "pure"])
 ON, ENTRAINED = 1, 1 << 5
@@ -272,12 +273,7 @@ def test_the_compiled_examples_run():
 
 @st.composite
 def boards(draw):
-    ncols, nrows = draw(st.integers(1, 9)), draw(st.integers(1, 9))
-    absent = [f"{c:02d}{r:02d}" for c in range(1, ncols + 1) for r in range(1, nrows + 1)
-              if draw(st.integers(0, 9)) == 0]
-    if len(absent) == ncols * nrows:
-        absent = absent[1:]
-    m = HexMap((1, ncols), (1, nrows), absent)
+    m = hex_map(draw, 9, 9)
     n = m.n_cells
     k = draw(st.integers(0, 12))
     on = draw(st.lists(st.booleans(), min_size=k, max_size=k))

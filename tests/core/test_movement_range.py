@@ -13,17 +13,12 @@ from hypothesis import strategies as st
 
 from gwe_fast import HexMap
 from gwe_fast._core import search as cy
+from random_maps import hex_map
 
 
 @st.composite
 def range_cases(draw):
-    ncols = draw(st.integers(1, 10))
-    nrows = draw(st.integers(1, 10))
-    absent = [f"{c:02d}{r:02d}" for c in range(1, ncols + 1) for r in range(1, nrows + 1)
-              if draw(st.integers(0, 9)) == 0]
-    if len(absent) == ncols * nrows:
-        absent = absent[1:]
-    m = HexMap((1, ncols), (1, nrows), absent)
+    m = hex_map(draw, 10, 10)
     n = m.n_cells
     # steps of 0 (queued behind their own level), refusals of any negative value, and
     # costs left on steps off the map (refused all the same)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from gwe_fast import HexMap
 from gwe_fast._core import search as cy
 from gwe_fast._pure import search as py
+from random_maps import hex_map
 
 
 def line_map(n):
@@ -84,13 +85,7 @@ def test_empty_and_unreachable_inputs():
 
 @st.composite
 def search_cases(draw):
-    ncols = draw(st.integers(1, 12))
-    nrows = draw(st.integers(1, 12))
-    absent = [f"{c:02d}{r:02d}" for c in range(1, ncols + 1) for r in range(1, nrows + 1)
-              if draw(st.integers(0, 9)) == 0]
-    if len(absent) == ncols * nrows:
-        absent = absent[1:]
-    m = HexMap((1, ncols), (1, nrows), absent)
+    m = hex_map(draw, 12, 12)
     n = m.n_cells
     cost = np.array(draw(st.lists(st.integers(-1, 5), min_size=6 * n, max_size=6 * n)),
                     dtype=np.int16).reshape(n, 6)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from gwe_fast import HexMap
 from gwe_fast._core import search as cy
 from gwe_fast._pure import search as py
+from random_maps import hex_map
 
 IMPLS = pytest.mark.parametrize("mod", [cy, py], ids=["cython", "pure"])
 
@@ -194,13 +195,7 @@ def test_arguments_of_any_dtype_and_layout_give_the_same_search(mod):
 @st.composite
 def one_map_many_queries(draw):
     """A random map, a layer count and a sequence of queries of different shapes on it."""
-    ncols = draw(st.integers(1, 10))
-    nrows = draw(st.integers(1, 10))
-    absent = [f"{c:02d}{r:02d}" for c in range(1, ncols + 1) for r in range(1, nrows + 1)
-              if draw(st.integers(0, 9)) == 0]
-    if len(absent) == ncols * nrows:
-        absent = absent[1:]
-    m = HexMap((1, ncols), (1, nrows), absent)
+    m = hex_map(draw, 10, 10)
     n = m.n_cells
     n_layers = draw(st.integers(1, 4))
     queries = []

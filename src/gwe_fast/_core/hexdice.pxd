@@ -1,6 +1,6 @@
 # The hex games' dice in C: the same numbers as gwe_fast.dice (a numpy PCG64 a stream, six-sided
 # dice drawn DICE_BLOCK at a time) and as a policy's Generator.integers(n).
-from libc.stdint cimport int8_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
 
 
@@ -27,3 +27,8 @@ cdef bitgen_t* generator_bitgen(object rng) except NULL
 cdef int bind_stream(DiceStream* s, object stream) except -1
 # write the C stream's block, position and count back into the Python stream
 cdef int sync_stream(const DiceStream* s, object stream) except -1
+# numpy's SeedSequence (pool size 4) from its assembled entropy (the run entropy as 32-bit
+# words, low first, padded with zeros to 4 words when a spawn key follows, then the spawn key's
+# words): n_out 32-bit words of generate_state into out (two of them make a uint64, low first)
+cdef void seed_sequence_words(const uint32_t* entropy, int n_entropy, uint32_t* out,
+                              int n_out) noexcept nogil

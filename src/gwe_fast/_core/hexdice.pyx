@@ -143,42 +143,48 @@ cdef int _int_words(object value, uint32_t* out, int n, str what) except -1:
     return n
 
 
+cdef void seed_sequence_words(const uint32_t* entropy, int n_entropy, uint32_t* out,
+                              int n_out) noexcept nogil:
+    cdef uint32_t pool[POOL]
+    cdef uint32_t h, v
+    cdef int i, j
+    # mix the entropy into the pool
+    h = INIT_A
+    for i in range(POOL):
+        pool[i] = _hashmix(entropy[i] if i < n_entropy else 0, &h)
+    for i in range(POOL):
+        for j in range(POOL):
+            if i != j:
+                pool[j] = _mix(pool[j], _hashmix(pool[i], &h))
+    for i in range(POOL, n_entropy):
+        for j in range(POOL):
+            pool[j] = _mix(pool[j], _hashmix(entropy[i], &h))
+    # generate_state: the words hashed out of the pool in turn
+    h = INIT_B
+    for i in range(n_out):
+        v = pool[i % POOL] ^ h
+        h *= MULT_B
+        v *= h
+        v ^= v >> 16
+        out[i] = v
+
+
 def pcg64_seed_words(entropy, spawn_key=()):
     """The ``uint64[4]`` that ``SeedSequence(entropy, spawn_key=spawn_key)
     .generate_state(4, np.uint64)`` gives (PCG64's seed and increment), for a non-negative
     int ``entropy`` and a tuple of them ``spawn_key``."""
     cdef uint32_t words[MAX_ENTROPY]
-    cdef uint32_t pool[POOL]
     cdef uint32_t state[2 * POOL]
-    cdef uint32_t h, v
-    cdef int n = _int_words(entropy, words, 0, "the entropy"), i, j
+    cdef int n = _int_words(entropy, words, 0, "the entropy"), i
     if len(spawn_key):
         while n < POOL:                        # the run entropy padded to the pool
             words[n] = 0
             n += 1
         for key in spawn_key:
             n = _int_words(key, words, n, "a spawn key")
-    # mix the entropy into the pool
-    h = INIT_A
-    for i in range(POOL):
-        pool[i] = _hashmix(words[i] if i < n else 0, &h)
-    for i in range(POOL):
-        for j in range(POOL):
-            if i != j:
-                pool[j] = _mix(pool[j], _hashmix(pool[i], &h))
-    for i in range(POOL, n):
-        for j in range(POOL):
-            pool[j] = _mix(pool[j], _hashmix(words[i], &h))
-    # the state: eight words hashed out of the pool in turn, read as four little-endian
-    h = INIT_B
-    for i in range(2 * POOL):
-        v = pool[i % POOL] ^ h
-        h *= MULT_B
-        v *= h
-        v ^= v >> 16
-        state[i] = v
+    seed_sequence_words(words, n, state, 2 * POOL)
     out = np.empty(POOL, dtype=np.uint64)
     cdef uint64_t* o = <uint64_t*>cnp.PyArray_DATA(out)
-    for i in range(POOL):
+    for i in range(POOL):                      # read as four little-endian words
         o[i] = <uint64_t>state[2 * i] | (<uint64_t>state[2 * i + 1] << 32)
     return out

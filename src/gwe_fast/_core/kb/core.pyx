@@ -30,7 +30,7 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil   # GCC and Clang: the lowest set bit's index
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
-from gwe_fast._core.board cimport fill_step_costs, fill_step_costs_over
+from gwe_fast._core.board cimport fill_step_costs
 from gwe_fast._core.codes cimport (KD_AIR_ALLOCATE, KD_AIR_GROUND_ATTACK_POINTS,
                                    KD_AIR_GROUND_ATTACK_TARGET, KD_AIR_INTERCEPTION,
                                    KD_ARTILLERY_COUNTER_BATTERY, KD_ARTILLERY_DRUMFIRE_POINTS,
@@ -1421,32 +1421,6 @@ cdef int quota_slot(Kb* k, Py_ssize_t u) noexcept nogil:
     if k.s.corps[u] == k.t.corps_second:
         return Q_ALLIED_SECOND
     return -1
-
-
-cdef const stepcost_t* open_steps(Kb* k, flag_t* zone, stepcost_t* buf) noexcept nogil:
-    # movement.open_step_costs: every step's cost by terrain and hexside, no hex closed; with
-    # persistent gas on the map (its zone into zone, 9.34[1]) a step into a gas hex costs
-    # its entry once more, written in buf; else the tables' own
-    cdef Py_ssize_t n = k.t.n_cells, c, i
-    cdef int d
-    cdef cell_t w
-    if not gas_zone(k, zone):
-        return k.t.open_steps
-    memcpy(buf, k.t.open_steps, 6 * n * sizeof(stepcost_t))
-    if k.t.nbr_symmetric:                      # the steps into c, found from c's neighbours
-        for c in range(n):
-            if zone[c]:
-                for d in range(6):
-                    w = k.t.nbr[6 * c + d]
-                    if w >= 0:
-                        i = 6 * w + (d + 3) % 6
-                        buf[i] = <stepcost_t>(buf[i] + k.t.enter_cost[c])
-    else:
-        for i in range(6 * n):
-            w = k.t.nbr[i]
-            if w >= 0 and zone[w]:
-                buf[i] = <stepcost_t>(buf[i] + k.t.enter_cost[w])
-    return buf
 
 
 cdef inline void _patch(Kb* k, Py_ssize_t i, stepcost_t value) noexcept nogil:
