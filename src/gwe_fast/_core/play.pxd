@@ -1,10 +1,10 @@
 # What the compiled cores cimport from play: the attack obligations of a Kaiser's Battle
 # Combat Phase as a C record (Obl), which the kernel KbObligations wraps for the Python engine
-# and the Kaiser's Battle core (kb/core.pyx) plays on directly.
+# and the Kaiser's Battle core (kb/core.pyx) plays on directly; and a Kaiser's Battle exit.
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from numpy.random cimport bitgen_t
 
-from gwe_fast._core._types cimport cell_t
+from gwe_fast._core._types cimport cell_t, dist_t
 
 
 cdef struct Obl:
@@ -48,3 +48,18 @@ cdef Py_ssize_t obl_targets(Obl* o) noexcept nogil
 # of attackers or an OBL_ outcome
 cdef Py_ssize_t obl_random_declare(Obl* o, bitgen_t* bg, int32_t* attackers, int32_t* d,
                                    int* nd, int32_t* draws, Py_ssize_t* n_draws) noexcept nogil
+
+
+# 20.2 (movement.exit_costs): a German unit of allowance ma may leave the map by an exit hex
+# it reaches at cost dc (-1: not at all) when entering the hex, enter, fits in what is left; in
+# an enemy zone of control only from its own hex in the First Segment, at half its allowance
+# more (5.13). The Kaiser's Battle kernel kb_random_moves and its core both ask this.
+cdef inline bint exit_allowed(dist_t dc, dist_t enter, bint in_ezoc, bint at_own_hex,
+                              bint second, dist_t ma) noexcept nogil:
+    if dc < 0:
+        return False
+    if in_ezoc:
+        if not at_own_hex or second:
+            return False
+        enter += ma // 2
+    return dc + enter <= ma

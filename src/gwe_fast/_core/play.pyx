@@ -235,7 +235,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
     cdef Py_ssize_t rows = 0, m, i, d, n_moves, n_out, n_options, pick, to
     cdef Py_ssize_t here, dest, s, u
     cdef int status = _STOPPED, kind, sl
-    cdef dist_t ma, extra, dc
+    cdef dist_t ma, dc
     cdef stepcost_t row[6]
     cdef cell_t ov_cell[6]
     cdef dist_t ov_dist[6]
@@ -312,14 +312,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                     for i in range(n_ov):
                         if ov_cell[i] == s:
                             dc = ov_dist[i]
-                    if dc < 0:
-                        continue
-                    extra = enter[s]
-                    if ezoc[s]:
-                        if s != here or second:
-                            continue
-                        extra += ma // 2
-                    if dc + extra <= ma:
+                    if exit_allowed(dc, enter[s], ezoc[s] != 0, s == here, second, ma):
                         outs[n_out] = <cell_t>s
                         n_out += 1
                 n_options = 1 + n_moves + n_out

@@ -50,8 +50,8 @@ from gwe_fast._core.codes cimport (KD_BREAKDOWN_DIVISION, KD_GAS_STEP_LOSS, KD_M
                                    KP_REINFORCEMENT_STAGE, KP_TERMINAL, KP_WEATHER_STAGE,
                                    SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED, ST_EXITED,
                                    ST_NOT_IN_PLAY, ST_ON_MAP, ST_PENDING, ST_POOL, UT_HQ)
-from gwe_fast._core.play cimport (OBL_NEITHER, OBL_STOP, OBL_STUCK, obl_alloc, obl_build,
-                                  obl_random_declare, obl_release)
+from gwe_fast._core.play cimport (OBL_NEITHER, OBL_STOP, OBL_STUCK, exit_allowed, obl_alloc,
+                                  obl_build, obl_random_declare, obl_release)
 from gwe_fast._core.search cimport (RANGE_FAR, Range, SearchWorkspace, _sort_cells, range_alloc,
                                     range_cost, range_free, range_search, reached_cost)
 from gwe_fast._core.hexdice cimport (DiceStream, bind_stream, generator_bitgen, policy_draw,
@@ -1508,7 +1508,7 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
     cdef Py_ssize_t here, dest, s, x, n_units = 0, n_words = (n + 63) >> 6
     cdef bint second = segment == SEG_SECOND
     cdef int kind, sl, n_ov
-    cdef dist_t ma, extra, dc
+    cdef dist_t ma, dc
     cdef stepcost_t row[6]
     cdef cell_t ov_cell[6]
     cdef dist_t ov_dist[6]
@@ -1590,14 +1590,7 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
                     for i in range(n_ov):
                         if ov_cell[i] == s:
                             dc = ov_dist[i]
-                    if dc < 0:
-                        continue
-                    extra = exit_enter[x]
-                    if ezoc[s]:
-                        if s != here or second:
-                            continue
-                        extra += ma // 2
-                    if dc + extra <= ma:
+                    if exit_allowed(dc, exit_enter[x], ezoc[s] != 0, s == here, second, ma):
                         outs[n_out] = <cell_t>s
                         n_out += 1
             n_options = 1 + n_moves + n_out
