@@ -70,6 +70,7 @@ cdef struct Range:
     cell_t* touched          # [n] the cells reached, the source first, then in order reached
     Py_ssize_t n_touched
     cell_t* level            # [n_levels, n] the cells queued at each cost, in order queued
+                             # (so (limit + 1) * n cells: meant for a unit's allowance)
     Py_ssize_t* count        # [n_levels]
     Py_ssize_t n_levels      # cost levels the buffers hold (limit + 1 at most)
     Py_ssize_t n_zero        # cells other than the source reached at cost 0 (with bits)

@@ -1643,7 +1643,8 @@ cdef int movement_phase(Kb* k, int side) except -1:
     return 0
 
 
-# what both games' segments share (play.pyx): the one-hex steps, the destinations, the path
+# a random segment's helpers on the unit's Range: the one-hex steps (5.15), the destinations,
+# the drawn one, the path (play.pyx has its own on a SearchWorkspace, for kb_random_moves)
 
 cdef int _one_hex_steps(const Range* R, const cell_t* nb, const stepcost_t* tab,
                         Py_ssize_t here, cell_t* ov_cell, dist_t* ov_dist) noexcept nogil:
