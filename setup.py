@@ -47,9 +47,10 @@ extensions.append(Extension(
     extra_compile_args=COMPILE_ARGS,
 ))
 
-# The hex games' compiled cores (_core/hexdice: their dice; _core/kb: The Kaiser's Battle),
-# reading dice and policy draws with numpy's own C library as the Python engine does.
-HEX_CORE = ["gwe_fast._core.hexdice", "gwe_fast._core.kb.core"]
+# The hex games' compiled cores (_core/hexdice: their dice; _core/kb: The Kaiser's Battle;
+# _core/gwe: The Great War in the East), reading dice and policy draws with numpy's own C
+# library as the Python engine does.
+HEX_CORE = ["gwe_fast._core.hexdice", "gwe_fast._core.kb.core", "gwe_fast._core.gwe.core"]
 extensions += [
     Extension(
         name,

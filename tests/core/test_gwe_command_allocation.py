@@ -19,12 +19,14 @@ from gwe_fast import load_scenario
 from gwe_fast._core import play as cy
 from gwe_fast._pure import play as py
 from gwe_fast.games.gwe import driver, engine
+from gwe_fast.games.gwe import game as gwe_game
 
 
 @pytest.fixture(scope="module")
 def calls():
     """The arguments of every allocation of two random games, kept before the call (the
-    generator copied)."""
+    generator copied). The games are the Python engine's: the compiled core (``GweGame.core``)
+    runs the same allocation without the kernel's Python call."""
     sc = load_scenario("brusilov/historical")
     kept = []
     real = cy.gwe_random_allocation
@@ -35,6 +37,7 @@ def calls():
 
     mp = pytest.MonkeyPatch()
     mp.setattr(sc.map.k.play, "gwe_random_allocation", keeping)
+    mp.setattr(gwe_game, "COMPILED_PHASES", False)
     try:
         for seed in (1, 2):
             driver.play(driver.new_game(sc, seed, seed))

@@ -1,10 +1,11 @@
 # What the compiled cores cimport from play: the attack obligations of a Kaiser's Battle
 # Combat Phase as a C record (Obl), which the kernel KbObligations wraps for the Python engine
 # and the Kaiser's Battle core (kb/core.pyx) plays on directly; and a Kaiser's Battle exit.
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from numpy.random cimport bitgen_t
 
-from gwe_fast._core._types cimport cell_t, dist_t
+from gwe_fast._core._types cimport cell_t, dist_t, stepcost_t
+from gwe_fast._core.search cimport SearchWorkspace
 
 
 cdef struct Obl:
@@ -63,3 +64,37 @@ cdef inline bint exit_allowed(dist_t dc, dist_t enter, bint in_ezoc, bint at_own
             return False
         enter += ma // 2
     return dc + enter <= ma
+
+
+# The Great War in the East's supply in one position (gwe_supply, whose docstring says what
+# each argument is), on arguments the caller has checked: what the Great War in the East's
+# core (gwe/core.pyx) asks. starts[n_starts], mine[k]; the unit arrays a value a unit.
+cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
+                    const stepcost_t* line_steps, const uint8_t* friendly, const uint8_t* ezoc,
+                    const uint8_t* own, const uint8_t* enemy_combat, const int32_t* starts,
+                    Py_ssize_t n_starts, const int8_t* hex_last, int enemy, const int32_t* mine,
+                    Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
+                    const int32_t* supply_range, const int32_t* layers, int max_toll,
+                    uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
+                    uint8_t* cells) except -1
+
+
+# The Great War in the East's command radii in one position (gwe_command_radii, whose docstring
+# says what each argument is) on checked arguments: tables[n_tab, n_cells, 6], the HQs' arrays
+# k long, out[k, n_cells]
+cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssize_t n_tab,
+                           const uint8_t* enemy, const int32_t* hq_cell, const int32_t* hq_table,
+                           const int32_t* hq_radius, const uint8_t* hq_stopped,
+                           const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1
+
+
+# A random player's allocation of k units to h HQs (gwe_random_allocation) on checked
+# arguments: cover[k, h], picks[k, 2]; each unit's status one of these
+cdef enum:
+    _ALLOCATED = 0
+    _UNALLOCATED = 1
+    _FAR = 2
+
+cdef Py_ssize_t random_allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssize_t k,
+                                      Py_ssize_t h, const int32_t* stacking, int32_t* left,
+                                      int8_t* status, int32_t* picks) noexcept nogil

@@ -64,11 +64,6 @@ cdef enum:
     _EXIT = 2
     _LOG_COLUMNS = 7
 
-cdef enum:
-    _ALLOCATED = 0
-    _UNALLOCATED = 1
-    _FAR = 2
-
 ALLOCATED, UNALLOCATED, FAR = _ALLOCATED, _UNALLOCATED, _FAR
 STOPPED, EXITING = _STOPPED, _EXITING
 STAY, MOVE, EXIT = _STAY, _MOVE, _EXIT
@@ -1185,14 +1180,32 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
             raise ValueError(f"unit {u} is not a unit on the map")
         if not depot[u] and (layers[u] < 1 or layers[u] > max_toll + 1):
             raise ValueError(f"unit {u} has {layers[u]} layers, not 1 to {max_toll + 1}")
+    supply_run(ws, &rail_steps[0, 0], &line_steps[0, 0], &friendly[0], &ezoc[0], &own[0],
+               &enemy_combat[0], &starts[0] if starts.shape[0] else NULL, starts.shape[0],
+               &hex_last[0], enemy, &mine[0] if k else NULL, k, &unit_cell[0] if n_units else NULL,
+               &depot[0] if n_units else NULL, &supply_range[0] if n_units else NULL,
+               &layers[0] if n_units else NULL, max_toll, &rail[0],
+               &depots[0] if n_units else NULL, &supplied[0] if n_units else NULL, cell_range,
+               &cells[0])
+
+
+cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
+                    const stepcost_t* line_steps, const uint8_t* friendly, const uint8_t* ezoc,
+                    const uint8_t* own, const uint8_t* enemy_combat, const int32_t* starts,
+                    Py_ssize_t n_starts, const int8_t* hex_last, int enemy, const int32_t* mine,
+                    Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
+                    const int32_t* supply_range, const int32_t* layers, int max_toll,
+                    uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
+                    uint8_t* cells) except -1:
+    # gwe_supply on checked arguments (play.pxd): what the Great War in the East's core asks
+    cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
-
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
     cdef stepcost_t* tab = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
     cdef uint8_t* open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
-    cdef cell_t* src = <cell_t*>malloc((2 * n + k + starts.shape[0] + 1) * sizeof(cell_t))
+    cdef cell_t* src = <cell_t*>malloc((2 * n + k + n_starts + 1) * sizeof(cell_t))
     cdef uint32_t* seen = <uint32_t*>calloc(n, sizeof(uint32_t))
     cdef int32_t* depth = <int32_t*>malloc(n * sizeof(int32_t))
     if tab == NULL or open_zoc == NULL or src == NULL or seen == NULL or depth == NULL:
@@ -1202,7 +1215,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         free(seen)
         free(depth)
         raise MemoryError("no memory for a supply search")
-    cdef cell_t* queue = src + n + k + starts.shape[0] + 1
+    cdef cell_t* queue = src + n + k + n_starts + 1
     cdef uint32_t mark = 0
     cdef uint8_t* shut = open_zoc + 2 * n
     cdef uint8_t* ok = open_zoc + n
@@ -1229,17 +1242,17 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
             # stop the search (it goes no further from them) and are left out after it: the
             # hexes it reaches among the rest are those it reaches with them closed
             ns = 0
-            for i in range(starts.shape[0]):
+            for i in range(n_starts):
                 if ok[starts[i]]:
                     src[ns] = starts[i]
                     ns += 1
-            ws.search(&rail_steps[0, 0], src, NULL, ns, -1, shut, NULL, 0, False)
+            ws.search(rail_steps, src, NULL, ns, -1, shut, NULL, 0, False)
             for c in range(n):
                 if ok[c] and reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
                     rail[c] = 1
 
             # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
-            _closing(tab, &line_steps[0, 0], nb, &enemy_combat[0], 1, n)
+            _closing(tab, line_steps, nb, enemy_combat, 1, n)
 
             # depots: within range of a rail source or a supplied depot, on a line free of
             # open enemy zones of control, the depot's own hex not counted; they chain (9.16).
@@ -1316,6 +1329,7 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
         free(src)
         free(seen)
         free(depth)
+    return 0
 
 
 # --- The Great War in the East: what a supply line reads of a position -------------------------
@@ -1396,6 +1410,18 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
             raise ValueError(f"HQ cell {hq_cell[j]} is off the map")
         if hq_table[j] < 0 or hq_table[j] >= n_tab:
             raise ValueError(f"HQ {j} has no step table")
+    command_radii_run(ws, &tables[0, 0, 0], n_tab, &enemy[0], &hq_cell[0] if k else NULL,
+                      &hq_table[0] if k else NULL, &hq_radius[0] if k else NULL,
+                      &hq_stopped[0] if k else NULL, &open_zoc[0], k,
+                      &out[0, 0] if k else NULL)
+
+
+cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssize_t n_tab,
+                           const uint8_t* enemy, const int32_t* hq_cell, const int32_t* hq_table,
+                           const int32_t* hq_radius, const uint8_t* hq_stopped,
+                           const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1:
+    # gwe_command_radii on checked arguments (play.pxd); out[k, n_cells]
+    cdef Py_ssize_t n = ws.n_cells, j, i, s
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
@@ -1415,21 +1441,22 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
             for j in range(k):
                 t = hq_table[j]
                 if not made[t]:
-                    _closing(closed + 6 * n * t, &tables[t, 0, 0], nb, &enemy[0], 1, n)
+                    _closing(closed + 6 * n * t, tables + 6 * n * t, nb, enemy, 1, n)
                     made[t] = 1
                 for i in range(n):
-                    out[j, i] = 0
+                    out[j * n + i] = 0
                 src = hq_cell[j]
                 ws.search(closed + 6 * n * t, &src, NULL, 1, hq_radius[j],
-                          &open_zoc[0] if hq_stopped[j] else NULL, NULL, 0, False)
+                          open_zoc if hq_stopped[j] else NULL, NULL, 0, False)
                 for i in range(ws.buf.n_touched):
                     s = ws.buf.touched[i]
                     if reached_cost(&ws.buf, s) >= 0:
-                        out[j, s] = 1
+                        out[j * n + s] = 1
     finally:
         ws._busy = False
         free(closed)
         free(made)
+    return 0
 
 
 # --- The Great War in the East: cavalry withdrawal before combat (12.11, 12.13, 24.41) -------
@@ -1628,43 +1655,54 @@ def gwe_random_allocation(rng, const uint8_t[:, ::1] cover, const int32_t[::1] s
     then "none", drawn as ``RandomPolicy`` would. Returns how many draws were made, each
     one's number of options and pick in a row of ``picks``. Same arguments and results as
     the twin (``gwe_fast._pure.play``)."""
-    cdef Py_ssize_t k = cover.shape[0], h = cover.shape[1], j, i, n_opt, pick, draws = 0
+    cdef Py_ssize_t k = cover.shape[0], h = cover.shape[1], draws
     if (stacking.shape[0] != k or status.shape[0] != k or picks.shape[0] < k
             or picks.shape[1] != 2 or left.shape[0] != h):
         raise ValueError("stacking, status and picks (two columns) need a row per unit, "
                          "left one per HQ")
     cdef bitgen_t* bg = _bitgen(rng)
+    with rng.bit_generator.lock:
+        draws = random_allocation_run(bg, &cover[0, 0] if k and h else NULL, k, h,
+                                      &stacking[0] if k else NULL, &left[0] if h else NULL,
+                                      &status[0] if k else NULL, &picks[0, 0] if k else NULL)
+    return draws
+
+
+cdef Py_ssize_t random_allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssize_t k,
+                                      Py_ssize_t h, const int32_t* stacking, int32_t* left,
+                                      int8_t* status, int32_t* picks) noexcept nogil:
+    # gwe_random_allocation on checked arguments (play.pxd): cover[k, h], picks[k, 2]
+    cdef Py_ssize_t j, i, n_opt, pick, draws = 0
     cdef int32_t sp
-    with rng.bit_generator.lock, nogil:
-        for j in range(k):
-            sp = stacking[j]
-            n_opt = 1                                      # "none" is always an option
-            for i in range(h):
-                if cover[j, i] and left[i] >= sp:
-                    n_opt += 1
-            for i in range(h):
-                if cover[j, i]:
+    for j in range(k):
+        sp = stacking[j]
+        n_opt = 1                                      # "none" is always an option
+        for i in range(h):
+            if cover[j * h + i] and left[i] >= sp:
+                n_opt += 1
+        for i in range(h):
+            if cover[j * h + i]:
+                break
+        else:
+            status[j] = _FAR                           # within no HQ's radius
+            continue
+        if n_opt == 1:
+            status[j] = _UNALLOCATED                   # no HQ has the strength left
+            continue
+        pick = policy_draw(bg, n_opt)
+        picks[2 * draws] = <int32_t>n_opt
+        picks[2 * draws + 1] = <int32_t>pick
+        draws += 1
+        if pick == n_opt - 1:
+            status[j] = _UNALLOCATED
+            continue
+        for i in range(h):
+            if cover[j * h + i] and left[i] >= sp:
+                if pick == 0:
+                    left[i] -= sp
                     break
-            else:
-                status[j] = _FAR                           # within no HQ's radius
-                continue
-            if n_opt == 1:
-                status[j] = _UNALLOCATED                   # no HQ has the strength left
-                continue
-            pick = policy_draw(bg, n_opt)
-            picks[draws, 0] = <int32_t>n_opt
-            picks[draws, 1] = <int32_t>pick
-            draws += 1
-            if pick == n_opt - 1:
-                status[j] = _UNALLOCATED
-                continue
-            for i in range(h):
-                if cover[j, i] and left[i] >= sp:
-                    if pick == 0:
-                        left[i] -= sp
-                        break
-                    pick -= 1
-            status[j] = _ALLOCATED
+                pick -= 1
+        status[j] = _ALLOCATED
     return draws
 
 

@@ -125,8 +125,11 @@ def attrition_segment(game: GweGame, side: int) -> None:
     ``Flag.LIVING_OFF_LAND`` (no zone of control, 19.43; attacks as out of supply, 19.42)
     until the side's next Attrition Segment; the mark is cleared on every other unit of the
     side. Every other unit out of supply, except HQs (9.24), rolls once (``roll_attrition``),
-    in unit order.
+    in unit order. The compiled core plays it when the game has one (``GweGame.core``).
     """
+    core = game.core
+    if core is not None and core.attrition_segment(side):
+        return
     sc, st = game.scenario, game.state
     u = sc.units
     mine = (st.unit_status & Status.ON_MAP).astype(bool) & (u.side == side)

@@ -387,7 +387,12 @@ def command_segment(game: GweGame, side: int, for_combat: bool) -> None:
 
     In the Russian Combat Phase of the scenario's first Game-Turn every Russian unit is in
     command (21.2). A Combat Phase segment also starts the phase's record of HQ shifts.
+    The compiled core plays it when the game has one and no policy of Python's must allocate
+    (``GweGame.core``).
     """
+    core = game.core
+    if core is not None and core.command_segment(side, for_combat):
+        return
     sc, st = game.scenario, game.state
     u = sc.units
     if for_combat:

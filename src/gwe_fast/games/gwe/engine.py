@@ -158,7 +158,11 @@ def movement_phase(game: GweGame, side: int) -> None:
 
 
 def initial_supply(game: GweGame, side: int) -> None:
-    """Mark the phasing units out of supply for this Movement Phase (4.0 A1a, 9.11)."""
+    """Mark the phasing units out of supply for this Movement Phase (4.0 A1a, 9.11). The
+    compiled core plays it when the game has one (``GweGame.core``)."""
+    core = game.core
+    if core is not None and core.initial_supply(side):
+        return
     sc, st = game.scenario, game.state
     ok = supply.in_supply(sc, st, side)
     mine = (sc.units.side == side) & (st.unit_status & Status.ON_MAP).astype(bool)

@@ -132,7 +132,11 @@ def replacement_phase(game: GweGame, side: int) -> None:
     owner decides whether to roll (decision ``gwe.replacement.attempt``, options True/False,
     22.0 "any or all of his units"); a successful roll restores the unit to full strength or
     repairs the armored car. At the end ``Flag.IN_COMBAT_LAST_TURN`` is cleared on the side's
-    units: the next phase looks only at the combat that follows this one."""
+    units: the next phase looks only at the combat that follows this one. The compiled core
+    plays it when the game has one and the player picks at random (``GweGame.core``)."""
+    core = game.core
+    if core is not None and core.replacement_phase(side):
+        return
     sc, st = game.scenario, game.state
     u = sc.units
     for unit in eligible(game, side):

@@ -1,0 +1,146 @@
+# The Great War in the East compiled core (core.pyx): the scenario's tables as one read-only
+# record (GweT), the game's state as pointers into its State buffer (GweS), the dice, the
+# phases it plays so far.
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from numpy.random cimport bitgen_t
+
+from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
+from gwe_fast._core.hexdice cimport DiceStream
+from gwe_fast._core.search cimport SearchWorkspace
+
+
+cdef enum:
+    # who answers a side's decisions inside the core
+    LEVEL_EXTERNAL = 0            # a Python policy: the phase is played by the Python engine
+    LEVEL_RANDOM = 1              # RandomPolicy: Generator.integers(n) on the side's generator
+    # the core's dice streams (gwe_fast.dice.STREAMS the phases played here roll)
+    DS_ATTRITION = 0
+    DS_REPLACEMENT = 1
+    DS_COMMAND = 2
+    N_DICE = 3
+    MAX_NATIONALITIES = 8
+    MAX_TURNS = 64                # Game-Turns a table of the core can hold (0 .. MAX_TURNS - 1)
+    TCR1_ZOC_HEXES = 2            # 9.14
+    SURROUNDED_LINE = 6           # 25.13
+    FORTRESS_STEPS = 4            # 11.13
+    # the Python engine's LOSS_CAUSES and VP_CAUSES (game.py), in order, as far as used here
+    LOSS_ATTRITION = 1
+    N_LOSS_CAUSES = 9
+    VP_CP_SP = 1
+    VP_CP_SP_SURROUNDED = 2
+    VP_CP_HQ = 3
+    VP_RU_SP = 4
+    VP_RU_SP_SURROUNDED = 5
+    VP_RU_HQ = 6
+
+
+cdef struct GweT:
+    # the map
+    Py_ssize_t n_cells
+    const cell_t* nbr             # [n_cells, 6], -1 off the map
+    const uint8_t* zoc_blocked    # [n_cells, 6] a zone of control does not cross (7.11)
+    const uint8_t* passable       # [n_cells, 6] a step any unit may take (retreat.passable_steps)
+    const stepcost_t* rail_steps  # [n_cells, 6] 1 along a rail hexside, else -1 (9.15)
+    const stepcost_t* line_steps  # [n_cells, 6] 1 for a step a supply line may take, else -1
+    const uint8_t* friendly[2]    # [n_cells] each side's ground (18.27)
+    const int32_t* rail_edge[2]   # each side's map-edge rail hexes (9.13, 9.15)
+    Py_ssize_t n_rail_edge[2]
+    const int32_t* fortress_cells[2]   # the printed fortresses on each side's ground (11.15)
+    Py_ssize_t n_fortress[2]
+    const uint8_t* off_land_area  # [n_cells] 19.41's area
+    int off_land_max_points       # 19.41 Stacking Points in the hex at most, -1 no limit
+    # the units
+    Py_ssize_t n_units
+    const int8_t* side
+    const int8_t* utype
+    const int8_t* nationality
+    const int8_t* n_steps         # printed steps (8.5)
+    const int8_t* stacking        # Stacking Points
+    const uint8_t* exerts         # exerts a zone of control on the map (7.12, 7.26, 19.3)
+    const uint8_t* not_hq
+    const uint8_t* depot
+    const int32_t* supply_range   # 9.12
+    const int32_t* layers         # a supply search's layers: 3 for TCR 1 (9.14), else 1
+    const uint8_t* repairable     # a kind whose steps may be replaced (13.0)
+    const int8_t* tcr             # 17.0
+    # 10.0, 21.0 command: each HQ's step table (TCR - 1), radius and Command Strength on its
+    # front and, once flipped, its back (10.54); whether enemy zones of control stop its
+    # radius for most units and for Austro-Hungarian ones (10.34, 21.41)
+    const int32_t* hq_table
+    const int32_t* radius_front
+    const int32_t* radius_back
+    const int32_t* strength_front
+    const int32_t* strength_back
+    const uint8_t* stops
+    const uint8_t* stops_ah
+    const uint8_t* is_ah
+    const stepcost_t* radius_tables   # [n_radius_tables, n_cells, 6] (command._radius_tables)
+    Py_ssize_t n_radius_tables
+    Py_ssize_t n_hqs              # HQs in the counter mix
+    int first_turn
+    bint unlimited_command        # 10.32, optional
+    bint russian_first_turn       # 21.2
+    bint depots_by_supply         # 21.3
+    bint joint_command            # 21.4
+    # 9.22: the attrition rolls, bit d for a die d
+    uint32_t attrition_rolls
+    # 22.11-22.21, 26.24: the replacing rolls of a nationality on a Game-Turn, bit d for die d
+    uint32_t replacement_rolls[MAX_NATIONALITIES][MAX_TURNS]
+
+
+cdef struct GweS:
+    int16_t* turn
+    int16_t* phase
+    int8_t* player
+    int32_t* vp
+    int32_t* unit_cell
+    int8_t* unit_step
+    uint16_t* unit_status
+    int8_t* hex_last
+    uint16_t* flags
+    int32_t* vp_cause
+    int32_t* steps_lost           # [2, N_LOSS_CAUSES]
+    int32_t* sp_lost              # [2, N_LOSS_CAUSES]
+    int16_t* fortress             # [n_cells, 4]
+    int8_t* hq_shift_used         # [n_units]
+
+
+cdef struct Supply:
+    # a side's supply in one position (supply._supply): rail sources and hexes [n_cells],
+    # supplied depots and units in supply [n_units]
+    uint8_t* rail
+    uint8_t* depots
+    uint8_t* units
+    uint8_t* cells
+
+
+cdef struct Gwe:
+    const GweT* t
+    GweS s
+    DiceStream dice[N_DICE]
+    bitgen_t* pol[2]              # each side's policy generator
+    int level[2]
+    int64_t decisions             # decisions asked (one option: not asked)
+    flag_t* mask_a                # [n_cells] scratch masks
+    flag_t* mask_b
+    flag_t* mask_c
+    flag_t* mask_d
+    int32_t* work                 # scratch lists (GweCore says how
+                                  # they are laid out)
+    flag_t* unit_mask             # [n_units]
+    flag_t* unit_mask_b           # [n_units]
+    # a Command Control Segment's: the radii of up to 2 n_hqs HQs [2 n_hqs, n_cells], the
+    # HQs' cells, tables, radii, stops, strengths left [2 n_hqs], the cover of each unit
+    # [n_units, n_hqs], the units' statuses [n_units] and the draws [n_units, 2]
+    uint8_t* radii
+    int32_t* hq_cell
+    int32_t* hq_tab
+    int32_t* hq_radius
+    uint8_t* hq_stopped
+    int32_t* hq_left
+    int32_t* hq_of
+    uint8_t* cover
+    int8_t* alloc_status
+    int32_t* alloc_picks
+    int32_t* alloc_sp
+    Supply sup

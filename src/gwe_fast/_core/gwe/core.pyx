@@ -1,0 +1,874 @@
+# cython: language_level=3
+"""The Great War in the East in compiled code (issue 28): the first pieces of its core.
+
+* ``GweTables(scenario)``: the tables the core reads, compiled once per scenario into one
+  read-only record (``GweT``) that points into arrays the object keeps.
+* ``GweCore(game)``: a ``GweGame`` seen from C: its state as pointers into the ``State``
+  buffer (``GweS``: the record is fixed, so the pointers hold for the whole game), its dice
+  streams and its policies' generators.
+
+What it plays so far, each as the Python engine's function of the same name does, in the same
+order, with the same dice and the same draws of the same generators (``tests/core/
+test_gwe_core.py`` holds whole games to the Python engine):
+
+* ``initial_supply``: the Initial Supply Segment (4.0 A1a, 9.11);
+* ``command_segment``: the Command Control Segment of the Movement and of the Combat Phase
+  (4.0 A1c, A3a; 10.3, 10.4, 21.2-21.4), when its player picks at random or allocates
+  nothing (10.32);
+* ``attrition_segment``: the Attrition Segment (4.0 A1e, 9.22-9.24, 19.41-19.43), with the
+  step losses, eliminations and their victory points (8.5, 25.2, 25.13);
+* ``replacement_phase``: the Step Replacement Phase (4.0 A4, 13.0, 22.0, 24.43), when its
+  player picks at random.
+
+The rules these share are stated once here: a side's supply (``supply``, the kernel
+``play.supply_run`` on the position's masks), occupation and zones of control (the board
+kernels' ``mark_units`` and ``mark_zoc``), the command radii (``play.command_radii_run``) and a
+random player's allocation (``play.random_allocation_run``), which the Python engine's kernels
+also run, 25.13's "surrounded" (``is_surrounded``) and the accounting of a step lost
+(``lose_steps``).
+"""
+
+from functools import lru_cache
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+
+from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
+from gwe_fast._core.board cimport UnitSelect, mark_units, mark_zoc
+from gwe_fast._core.codes cimport (GF_ATTACKED, GF_BROKEN_DOWN, GF_DEFENDED,
+                                   GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
+                                   GF_OUT_OF_RADIUS, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
+                                   ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
+                                   UT_ARMORED_CAR, UT_CAVALRY, UT_HQ)
+from gwe_fast._core.hexdice cimport (bind_stream, generator_bitgen, policy_draw, roll,
+                                     sync_stream)
+from gwe_fast._core.play cimport (_ALLOCATED, _FAR, command_radii_run, random_allocation_run,
+                                  supply_run)
+from gwe_fast._core.search cimport SearchWorkspace
+
+cnp.import_array()
+
+#: the dice streams of the core, in the order of its DS_ codes
+STREAM_NAMES = ("attrition", "replacement", "command")
+
+
+def _keep(owner: list, a, dtype) -> cnp.ndarray:
+    # a as a C-ordered array of dtype, kept alive by owner
+    out = np.ascontiguousarray(a, dtype=dtype)
+    owner.append(out)
+    return out
+
+
+cdef const void* _ptr(cnp.ndarray a):
+    return <const void*>cnp.PyArray_DATA(a)
+
+
+cdef class GweTables:
+    """A Great War in the East scenario's tables as the core reads them (``GweT``), made once
+    per scenario from the same sources the Python engine reads (``gwe_data``, the supply
+    module's fixed arrays, the replacement and attrition tables)."""
+
+    cdef GweT t
+    cdef list _keep
+
+    def __init__(self, scenario):
+        from gwe_fast.enums import Nationality
+        from gwe_fast.games.gwe import attrition, command, replacement, retreat, supply
+        from gwe_fast.games.gwe.combat import _fortresses
+        from gwe_fast.games.gwe.data import gwe_data
+        from gwe_fast.games.gwe.zoc import unit_masks
+
+        cdef list keep = []
+        self._keep = keep
+        m, u = scenario.map, scenario.units
+        data = gwe_data(scenario)
+        fx = supply._fixed(scenario)
+        cdef GweT* t = &self.t
+        t.n_cells = m.n_cells
+        t.nbr = <const cell_t*>_ptr(_keep(keep, m.neighbors, np.int32))
+        t.zoc_blocked = <const uint8_t*>_ptr(_keep(keep, data.zoc_blocked, np.uint8))
+        t.passable = <const uint8_t*>_ptr(
+            _keep(keep, retreat._passable_steps(scenario), np.uint8))
+        t.rail_steps = <const stepcost_t*>_ptr(_keep(keep, fx.rail_steps, np.int16))
+        t.line_steps = <const stepcost_t*>_ptr(_keep(keep, fx.line_steps, np.int16))
+        forts = _fortresses(scenario)
+        for s in (SIDE_ALLIED, SIDE_CENTRAL):
+            t.friendly[s] = <const uint8_t*>_ptr(_keep(keep, fx.friendly[s], np.uint8))
+            edge = _keep(keep, data.rail_edge[s], np.int32)
+            t.rail_edge[s] = <const int32_t*>_ptr(edge) if edge.size else NULL
+            t.n_rail_edge[s] = edge.size
+            fc = _keep(keep, forts[s], np.int32)
+            t.fortress_cells[s] = <const int32_t*>_ptr(fc) if fc.size else NULL
+            t.n_fortress[s] = fc.size
+        t.off_land_area = <const uint8_t*>_ptr(
+            _keep(keep, attrition.living_off_land_area(scenario), np.uint8))
+        most = scenario.tables["stacking"].get("living_off_land_max_points")
+        t.off_land_max_points = -1 if most is None else int(most)
+
+        t.n_units = u.n
+        t.side = <const int8_t*>_ptr(_keep(keep, u.side, np.int8))
+        t.utype = <const int8_t*>_ptr(_keep(keep, u.utype, np.int8))
+        t.nationality = <const int8_t*>_ptr(_keep(keep, u.nationality, np.int8))
+        t.n_steps = <const int8_t*>_ptr(_keep(keep, u.n_steps, np.int8))
+        t.stacking = <const int8_t*>_ptr(_keep(keep, u.stacking, np.int8))
+        not_hq, exerts = unit_masks(scenario)
+        t.exerts = <const uint8_t*>_ptr(_keep(keep, exerts, np.uint8))
+        t.not_hq = <const uint8_t*>_ptr(_keep(keep, not_hq, np.uint8))
+        t.depot = <const uint8_t*>_ptr(_keep(keep, fx.depot, np.uint8))
+        t.supply_range = <const int32_t*>_ptr(_keep(keep, fx.range, np.int32))
+        t.layers = <const int32_t*>_ptr(_keep(keep, fx.layers, np.int32))
+        kinds, _, _ = replacement._replaceable_kinds(scenario)
+        t.repairable = <const uint8_t*>_ptr(_keep(keep, kinds, np.uint8))
+        t.tcr = <const int8_t*>_ptr(_keep(keep, data.tcr, np.int8))
+
+        # command (command.py's tables, read once)
+        table, front_r, back_r = command._hq_radius_facts(scenario)
+        t.hq_table = <const int32_t*>_ptr(_keep(keep, table, np.int32))
+        t.radius_front = <const int32_t*>_ptr(_keep(keep, front_r, np.int32))
+        t.radius_back = <const int32_t*>_ptr(_keep(keep, back_r, np.int32))
+        front, back = command._ratings(scenario)
+        t.strength_front = <const int32_t*>_ptr(
+            _keep(keep, [f[1] for f in front], np.int32))
+        t.strength_back = <const int32_t*>_ptr(
+            _keep(keep, [(b or f)[1] for f, b in zip(front, back)], np.int32))
+        stops, stops_ah = command._radius_stops(scenario)
+        t.stops = <const uint8_t*>_ptr(_keep(keep, stops, np.uint8))
+        t.stops_ah = <const uint8_t*>_ptr(_keep(keep, stops_ah, np.uint8))
+        t.is_ah = <const uint8_t*>_ptr(
+            _keep(keep, u.nationality == int(Nationality.AUSTRO_HUNGARIAN), np.uint8))
+        tabs = _keep(keep, command._radius_tables(scenario), np.int16)
+        t.radius_tables = <const stepcost_t*>_ptr(tabs)
+        t.n_radius_tables = tabs.shape[0]
+        if ((table < 0) | (table >= tabs.shape[0]))[u.utype == UT_HQ].any():
+            raise ValueError("an HQ whose TCR has no command radius table")
+        t.n_hqs = int((u.utype == UT_HQ).sum())
+        t.first_turn = scenario.first_turn
+        t.unlimited_command = bool(scenario.options.get("unlimited_command", False))
+        t.russian_first_turn = command.RUSSIAN_FIRST_TURN_COMMAND
+        t.depots_by_supply = command.DEPOTS_COMMANDED_BY_SUPPLY
+        t.joint_command = command.JOINT_CENTRAL_COMMAND
+
+        t.attrition_rolls = _bits(scenario.tables["attrition"]["rolls"])
+        if scenario.last_turn >= MAX_TURNS:
+            raise ValueError(f"the core holds Game-Turns up to {MAX_TURNS - 1}, "
+                             f"not {scenario.last_turn}")
+        memset(t.replacement_rolls, 0, sizeof(t.replacement_rolls))
+        for nat in sorted(set(u.nationality.tolist())):
+            if not 0 <= nat < MAX_NATIONALITIES:
+                raise ValueError(f"a nationality code {nat} beyond the core's tables")
+            if Nationality(nat) not in replacement.NATIONALITY_KEYS:
+                continue
+            for turn in range(scenario.first_turn, scenario.last_turn + 1):
+                t.replacement_rolls[nat][turn] = _bits(
+                    replacement.replacement_rolls(scenario, nat, turn))
+
+
+cdef uint32_t _bits(values) except? 0:
+    # bit d set for each die d of values (1 .. 31)
+    cdef uint32_t out = 0
+    for v in values:
+        if not 0 <= int(v) < 32:
+            raise ValueError(f"a die roll {v} the core cannot hold")
+        out |= 1u << int(v)
+    return out
+
+
+#: the state's fields the core reads, with their dtypes
+FIELDS = {
+    "turn": np.int16, "phase": np.int16, "player": np.int8, "vp": np.int32,
+    "unit_cell": np.int32, "unit_step": np.int8, "unit_status": np.uint16, "hex_last": np.int8,
+    "flags": np.uint16, "vp_cause": np.int32, "steps_lost": np.int32, "sp_lost": np.int32,
+    "fortress": np.int16, "hq_shift_used": np.int8,
+}
+
+
+@lru_cache(maxsize=64)
+def _field_starts(layout, n_units, n_cells):
+    # where each field the core reads lies in a state record of this layout, checked once a
+    # layout: there, of the dtype and shape the core reads
+    where = {name: (np.dtype(dtype), tuple(shape), start)
+             for name, dtype, shape, start, _ in layout}
+    shapes = {"unit_cell": (n_units,), "unit_step": (n_units,), "unit_status": (n_units,),
+              "flags": (n_units,), "hex_last": (n_cells,), "steps_lost": (2, N_LOSS_CAUSES),
+              "sp_lost": (2, N_LOSS_CAUSES), "fortress": (n_cells, 4),
+              "hq_shift_used": (n_units,)}
+    out = {}
+    for name, want in FIELDS.items():
+        if name not in where:
+            raise ValueError(f"the state has no field {name}")
+        dtype, shape, start = where[name]
+        if dtype != np.dtype(want):
+            raise ValueError(f"the state's {name} is {dtype}, the core reads {np.dtype(want)}")
+        if name in shapes and shape != shapes[name]:
+            raise ValueError(f"the state's {name} has shape {shape}, not {shapes[name]}")
+        out[name] = start
+    return out
+
+
+cdef class GweCore:
+    """A ``GweGame`` seen from the compiled core (see the module). Made by the game
+    (``GweGame.core``) when it plays without an event log; it holds pointers into the game's
+    state buffer, so it lives no longer than the game."""
+
+    cdef Gwe g
+    cdef GweTables tables
+    cdef object _game
+    cdef object _buffer
+    cdef SearchWorkspace ws
+    cdef list _streams
+
+    def __init__(self, game, GweTables tables=None):
+        from gwe_fast import kernels
+        from gwe_fast.policies.base import RandomPolicy
+
+        if game.events is not None:
+            raise ValueError("the compiled core keeps no event log: play with events off")
+        if game.scenario.map.k.name != "cython":
+            raise ValueError("the compiled core plays on the compiled kernels only")
+        self.tables = GweTables(game.scenario) if tables is None else tables
+        self._game = game
+        st = game.state
+        self._buffer = st.buffer
+        cdef uint8_t[::1] buf = st.buffer
+        cdef char* base = <char*>&buf[0] if buf.shape[0] else NULL
+        cdef dict ptr = {name: <size_t>base + <size_t>start for name, start in
+                         _field_starts(st.layout, game.scenario.units.n,
+                                       game.scenario.map.n_cells).items()}
+        cdef GweS* s = &self.g.s
+        s.turn = <int16_t*><size_t>ptr["turn"]
+        s.phase = <int16_t*><size_t>ptr["phase"]
+        s.player = <int8_t*><size_t>ptr["player"]
+        s.vp = <int32_t*><size_t>ptr["vp"]
+        s.unit_cell = <int32_t*><size_t>ptr["unit_cell"]
+        s.unit_step = <int8_t*><size_t>ptr["unit_step"]
+        s.unit_status = <uint16_t*><size_t>ptr["unit_status"]
+        s.hex_last = <int8_t*><size_t>ptr["hex_last"]
+        s.flags = <uint16_t*><size_t>ptr["flags"]
+        s.vp_cause = <int32_t*><size_t>ptr["vp_cause"]
+        s.steps_lost = <int32_t*><size_t>ptr["steps_lost"]
+        s.sp_lost = <int32_t*><size_t>ptr["sp_lost"]
+        s.fortress = <int16_t*><size_t>ptr["fortress"]
+        s.hq_shift_used = <int8_t*><size_t>ptr["hq_shift_used"]
+        self.g.t = &self.tables.t
+        for side in (SIDE_ALLIED, SIDE_CENTRAL):
+            pol = game.policies[side]
+            self.g.level[side] = LEVEL_RANDOM if type(pol) is RandomPolicy else LEVEL_EXTERNAL
+            self.g.pol[side] = generator_bitgen(game.rngs[side])
+        cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units
+        self.g.mask_a = <flag_t*>malloc(4 * (nc + 1))
+        self.g.mask_b = self.g.mask_a + (nc + 1)
+        self.g.mask_c = self.g.mask_b + (nc + 1)
+        self.g.mask_d = self.g.mask_c + (nc + 1)
+        # the work: two lists of a hex each ([0, nc + 1) and [nc + 1, 2 nc + 2)), three of a
+        # unit each (a phase's from 2 nc + 4, supply's from 2 nc + 8 + nu, a third from
+        # 2 nc + 12 + 2 nu) and one of an HQ (from 2 nc + 16 + 3 nu)
+        cdef Py_ssize_t nh = self.tables.t.n_hqs
+        self.g.work = <int32_t*>malloc((2 * nc + 3 * nu + nh + 32) * sizeof(int32_t))
+        self.g.sup.rail = <uint8_t*>malloc(2 * (nc + nu) + 2)
+        self.g.unit_mask = <flag_t*>malloc(2 * (nu + 1))
+        self.g.unit_mask_b = self.g.unit_mask + nu + 1
+        self.g.radii = <uint8_t*>malloc(2 * nh * nc + 1)
+        self.g.hq_cell = <int32_t*>malloc((10 * nh + 5 * nu + 8) * sizeof(int32_t))
+        self.g.hq_stopped = <uint8_t*>malloc(2 * nh + nu * (nh + 1) + nu + 8)
+        if (self.g.mask_a == NULL or self.g.work == NULL or self.g.sup.rail == NULL
+                or self.g.unit_mask == NULL or self.g.radii == NULL or self.g.hq_cell == NULL
+                or self.g.hq_stopped == NULL):
+            raise MemoryError()
+        self.g.sup.cells = self.g.sup.rail + nc + 1
+        self.g.sup.depots = self.g.sup.cells + nc
+        self.g.sup.units = self.g.sup.depots + nu + 1
+        self.g.hq_tab = self.g.hq_cell + 2 * nh + 1
+        self.g.hq_radius = self.g.hq_tab + 2 * nh + 1
+        self.g.hq_left = self.g.hq_radius + 2 * nh + 1
+        self.g.hq_of = self.g.hq_left + 2 * nh + 1
+        self.g.alloc_picks = self.g.hq_of + 2 * nh + 1
+        self.g.alloc_sp = self.g.alloc_picks + 2 * nu + 1
+        self.g.cover = self.g.hq_stopped + 2 * nh + 1
+        self.g.alloc_status = <int8_t*>(self.g.cover + nu * (nh + 1) + 1)
+        self.ws = kernels.workspace(game.scenario.map, TCR1_ZOC_HEXES + 1)
+        self._streams = [None] * N_DICE
+
+    def __dealloc__(self):
+        free(self.g.mask_a)
+        free(self.g.work)
+        free(self.g.sup.rail)
+        free(self.g.unit_mask)
+        free(self.g.radii)
+        free(self.g.hq_cell)
+        free(self.g.hq_stopped)
+
+    @property
+    def buffer(self):
+        """The state buffer the core points into."""
+        return self._buffer
+
+    @property
+    def decisions(self) -> int:
+        """Decisions the core has asked (a single option is not asked)."""
+        return self.g.decisions
+
+    def in_supply(self, int side) -> np.ndarray:
+        """``bool[n_units]``: ``supply.in_supply`` of the position as it stands, worked out
+        by the core (for the tests)."""
+        _check_side(side)
+        supply(&self.g, self.ws, side)
+        out = np.zeros(self.g.t.n_units, dtype=bool)
+        cdef Py_ssize_t u
+        for u in range(self.g.t.n_units):
+            out[u] = self.g.sup.units[u] != 0
+        return out
+
+    def is_surrounded(self, int unit) -> bool:
+        """``combat.is_surrounded`` of a unit in the position as it stands (for the tests)."""
+        if not 0 <= unit < self.g.t.n_units:
+            raise ValueError(f"no unit {unit}")
+        return is_surrounded(&self.g, self.ws, unit) == 1
+
+    def initial_supply(self, int side) -> bool:
+        """The Initial Supply Segment (4.0 A1a) of ``side``'s Movement Phase, as
+        ``engine.initial_supply``; True (it asks nothing and rolls nothing)."""
+        _check_side(side)
+        initial_supply(&self.g, self.ws, side)
+        return True
+
+    def attrition_segment(self, int side) -> bool:
+        """The Attrition Segment (4.0 A1e) of ``side``, as ``attrition.attrition_segment``;
+        False, with nothing done, when the attrition stream has forced dice queued (the tests
+        force dice on the Python engine)."""
+        _check_side(side)
+        used = (DS_ATTRITION,)
+        fresh = self._bind(used)
+        if fresh is None:
+            return False
+        try:
+            attrition_segment(&self.g, self.ws, side)
+        finally:
+            self._unbind(used, fresh)
+        return True
+
+    def command_segment(self, int side, bint for_combat) -> bool:
+        """The Command Control Segment (4.0 A1c, A3a) of ``side``, as ``command.
+        command_segment``; False, with nothing done, when its player does not pick at random
+        and must allocate Command Strength (the Python engine asks that policy), or the
+        command stream has forced dice queued."""
+        _check_side(side)
+        if self.g.level[side] != LEVEL_RANDOM and not self.g.t.unlimited_command:
+            return False
+        used = (DS_COMMAND,)
+        fresh = self._bind(used)
+        if fresh is None:
+            return False
+        try:
+            command_segment(&self.g, self.ws, side, for_combat)
+        finally:
+            self._unbind(used, fresh)
+        return True
+
+    def replacement_phase(self, int side) -> bool:
+        """The Step Replacement Phase (4.0 A4) of ``side``, as ``replacement.
+        replacement_phase``; False, with nothing done, when its player does not pick at
+        random (the Python engine asks that policy) or the replacement stream has forced
+        dice queued."""
+        _check_side(side)
+        if self.g.level[side] != LEVEL_RANDOM:
+            return False
+        used = (DS_REPLACEMENT,)
+        fresh = self._bind(used)
+        if fresh is None:
+            return False
+        try:
+            replacement_phase(&self.g, self.ws, side)
+        finally:
+            self._unbind(used, fresh)
+        return True
+
+    cdef object _bind(self, used):
+        # bind the C streams of used to the game's; None when one has forced values queued.
+        # A stream the game has not rolled yet is made here and dropped again (_unbind) if
+        # nothing rolls it, as the Python engine makes a stream on its first roll
+        dice = self._game.dice
+        for d in used:
+            stream = dice._streams.get(STREAM_NAMES[d])
+            if stream is not None and stream._forced:
+                return None
+        fresh = {d for d in used if STREAM_NAMES[d] not in dice._streams}
+        for d in used:
+            stream = dice.stream(STREAM_NAMES[d])
+            bind_stream(&self.g.dice[d], stream)
+            self._streams[d] = stream
+        return fresh
+
+    cdef int _unbind(self, used, fresh) except -1:
+        dice = self._game.dice
+        for d in used:
+            sync_stream(&self.g.dice[d], self._streams[d])
+            if d in fresh and self.g.dice[d].rolled == 0:
+                del dice._streams[STREAM_NAMES[d]]
+        return 0
+
+
+cdef int _check_side(int side) except -1:
+    if side != SIDE_ALLIED and side != SIDE_CENTRAL:
+        raise ValueError(f"no side {side}")
+    return 0
+
+
+# --- what every phase reads ---------------------------------------------------------------
+
+cdef inline int64_t choose(Gwe* g, int side, int64_t n) noexcept nogil:
+    # the index a side's policy picks among n options (a single option is not asked)
+    if n <= 1:
+        return 0
+    g.decisions += 1
+    return policy_draw(g.pol[side], n)
+
+
+cdef inline bint on_map(const Gwe* g, Py_ssize_t u) noexcept nogil:
+    return (g.s.unit_status[u] & ST_ON_MAP) != 0
+
+
+cdef inline int steps_left(const Gwe* g, Py_ssize_t u) noexcept nogil:
+    # 8.5: a corps has four, a division two, most others one (units.steps_left)
+    if g.s.unit_status[u] & ST_ELIMINATED:
+        return 0
+    return g.t.n_steps[u] - g.s.unit_step[u]
+
+
+cdef void occupied(const Gwe* g, int side, bint hq_only_counts, flag_t* out) noexcept nogil:
+    # zoc.occupied: the hexes holding units of side on the map; without hq_only_counts a hex
+    # holding only HQs does not count (9.17, 10.52)
+    cdef UnitSelect S
+    S.cell = g.s.unit_cell
+    S.status = g.s.unit_status
+    S.side = g.t.side
+    S.eligible = NULL if hq_only_counts else g.t.not_hq
+    S.flags = NULL
+    S.n_units = g.t.n_units
+    S.any_side = False
+    S.want_side = side
+    S.require = ST_ON_MAP
+    S.forbid = 0
+    S.flags_forbid = 0
+    memset(out, 0, g.t.n_cells)
+    mark_units(&S, out, g.t.n_cells)
+
+
+cdef void controlled(const Gwe* g, int side, flag_t* out) noexcept nogil:
+    # zoc.controlled: the zones of control of side (7.11): not of HQs (7.26), of depots
+    # (19.3), not of entrained units (5.36) nor of cavalry living off the land (19.43), not
+    # across a prohibited hexside
+    cdef UnitSelect S
+    S.cell = g.s.unit_cell
+    S.status = g.s.unit_status
+    S.side = g.t.side
+    S.eligible = g.t.exerts
+    S.flags = g.s.flags
+    S.n_units = g.t.n_units
+    S.any_side = False
+    S.want_side = side
+    S.require = ST_ON_MAP
+    S.forbid = ST_ENTRAINED
+    S.flags_forbid = GF_LIVING_OFF_LAND
+    memset(out, 0, g.t.n_cells)
+    mark_zoc(&S, g.t.nbr, g.t.zoc_blocked, out, g.t.n_cells)
+
+
+cdef int supply(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # supply._supply(scenario, state, side) with no hexes asked: the side's rail sources,
+    # supplied depots and units in supply into g.sup (9.12-9.17, 19.1)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, k = 0
+    cdef int32_t* mine = g.work + 2 * t.n_cells + 8 + t.n_units      # (the work's last part)
+    cdef flag_t* ezoc = g.mask_a
+    cdef flag_t* own = g.mask_b
+    cdef flag_t* enemy_combat = g.mask_c
+    for u in range(t.n_units):
+        if t.side[u] == side and on_map(g, u):
+            mine[k] = <int32_t>u
+            k += 1
+    controlled(g, 1 - side, ezoc)
+    occupied(g, side, True, own)
+    occupied(g, 1 - side, False, enemy_combat)
+    memset(g.sup.depots, 0, t.n_units)
+    memset(g.sup.units, 0, t.n_units)
+    supply_run(ws, t.rail_steps, t.line_steps, t.friendly[side], ezoc, own, enemy_combat,
+               t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k,
+               g.s.unit_cell, t.depot, t.supply_range, t.layers, TCR1_ZOC_HEXES,
+               g.sup.rail, g.sup.depots, g.sup.units, -1, g.sup.cells)
+    return 0
+
+
+cdef int is_surrounded(Gwe* g, SearchWorkspace ws, Py_ssize_t unit) except -1:
+    # 25.13 (combat.is_surrounded): 1 when the unit cannot trace a line of at most six hexes,
+    # free of enemy units and enemy-controlled hexes, from its hex (not counted) to a
+    # friendly supply source (a rail source, a supplied depot) or to a supplied friendly unit
+    # in another hex; enemy HQs alone do not block it (10.52), a friendly unit or undestroyed
+    # fortress negates an enemy zone in its hex (7.24), prohibited hexsides and terrain are
+    # never crossed. 0 otherwise, and for a unit off the map.
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t n = t.n_cells, u, i, head = 0, tail = 1, d
+    cdef int side, enemy
+    cdef int32_t cell, c, v
+    if not on_map(g, unit):
+        return 0
+    side = t.side[unit]
+    enemy = 1 - side
+    cell = g.s.unit_cell[unit]
+    supply(g, ws, side)
+    cdef flag_t* target = g.sup.rail            # the rail sources, and now the targets too
+    for u in range(t.n_units):
+        if g.sup.depots[u]:
+            target[g.s.unit_cell[u]] = 1
+        if g.sup.units[u] and g.s.unit_cell[u] != cell:
+            target[g.s.unit_cell[u]] = 1
+    cdef flag_t* free_ = g.mask_a                # then: the hexes a line may enter
+    cdef flag_t* negated = g.mask_b
+    cdef flag_t* enemy_units = g.mask_c
+    cdef flag_t* seen = g.mask_d
+    occupied(g, side, True, negated)
+    for i in range(t.n_fortress[side]):
+        c = t.fortress_cells[side][i]
+        if g.s.fortress[4 * <Py_ssize_t>c] < FORTRESS_STEPS:
+            negated[c] = 1
+    occupied(g, enemy, False, enemy_units)
+    controlled(g, enemy, free_)
+    for c in range(n):
+        free_[c] = not enemy_units[c] and not (free_[c] and not negated[c])
+    # breadth first from the unit's hex, SURROUNDED_LINE steps at most
+    cdef int32_t* queue = g.work
+    cdef int32_t* depth = g.work + n + 1
+    memset(seen, 0, n)
+    queue[0] = cell
+    depth[0] = 0
+    seen[cell] = 1
+    while head < tail:
+        c = queue[head]
+        if target[c]:
+            return 0
+        if depth[head] < SURROUNDED_LINE:
+            for d in range(6):
+                v = t.nbr[6 * <Py_ssize_t>c + d]
+                if v >= 0 and not seen[v] and t.passable[6 * <Py_ssize_t>c + d] and free_[v]:
+                    seen[v] = 1
+                    queue[tail] = v
+                    depth[tail] = depth[head] + 1
+                    tail += 1
+        head += 1
+    return 1
+
+
+cdef inline void add_vp(Gwe* g, int cause, int vp) noexcept nogil:
+    g.s.vp_cause[cause] += vp
+    g.s.vp[0] += vp
+
+
+cdef void eliminated(Gwe* g, Py_ssize_t u, int cause, bint surrounded) noexcept nogil:
+    # units._eliminate: off the map with its stacking points booked, and the victory points
+    # of 25.2 (twice for a unit surrounded, 25.13)
+    cdef int side = g.t.side[u], sp = g.t.stacking[u], sign
+    g.s.sp_lost[side * N_LOSS_CAUSES + cause] += sp
+    g.s.unit_status[u] = ST_ELIMINATED
+    g.s.unit_cell[u] = -1
+    g.s.unit_step[u] = g.t.n_steps[u]
+    sign = 1 if side == SIDE_CENTRAL else -1
+    if g.t.utype[u] == UT_HQ:
+        add_vp(g, VP_CP_HQ if side == SIDE_CENTRAL else VP_RU_HQ, sign)
+    elif sp:
+        if surrounded:
+            add_vp(g, VP_CP_SP_SURROUNDED if side == SIDE_CENTRAL else VP_RU_SP_SURROUNDED,
+                   2 * sign * sp)
+        else:
+            add_vp(g, VP_CP_SP if side == SIDE_CENTRAL else VP_RU_SP, sign * sp)
+
+
+cdef int lose_steps(Gwe* g, Py_ssize_t u, int n, int cause, bint surrounded) noexcept nogil:
+    # units.lose_steps: n steps from the unit, eliminating it when none are left; steps lost
+    cdef int left, lost
+    if n <= 0:
+        return 0
+    left = steps_left(g, u)
+    lost = n if n < left else left
+    g.s.steps_lost[g.t.side[u] * N_LOSS_CAUSES + cause] += lost
+    if lost == left:
+        eliminated(g, u, cause, surrounded)
+    else:
+        g.s.unit_step[u] += lost
+    return lost
+
+
+# --- the Movement Phase's segments --------------------------------------------------------
+
+cdef int initial_supply(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # engine.initial_supply (4.0 A1a, 9.11): the phasing units out of supply marked for this
+    # Movement Phase; never an HQ (10.35)
+    cdef Py_ssize_t u
+    supply(g, ws, side)
+    for u in range(g.t.n_units):
+        if g.t.side[u] == side and on_map(g, u):
+            g.s.unit_status[u] &= ~ST_OUT_OF_SUPPLY
+            if not g.sup.units[u] and g.t.utype[u] != UT_HQ:
+                g.s.unit_status[u] |= ST_OUT_OF_SUPPLY
+    return 0
+
+
+cdef int attrition_segment(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # attrition.attrition_segment (4.0 A1e, 9.22-9.24, 19.41-19.43): supply determined now
+    # and marked; cavalry living off the land marked and exempt; every other phasing unit out
+    # of supply but HQs rolls once, in unit order (roll_attrition)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, k = 0, i
+    cdef int32_t* out = g.work + 2 * t.n_cells + 4     # the units that roll
+    cdef int32_t* points = g.work                      # [n_cells] Stacking Points (19.41)
+    cdef uint8_t* off_land = g.unit_mask
+    cdef bint any_cavalry = False
+    cdef int left, die, n
+    cdef bint sur
+    supply(g, ws, side)
+    for u in range(t.n_units):
+        if t.side[u] == side and on_map(g, u):
+            g.s.unit_status[u] &= ~ST_OUT_OF_SUPPLY
+            if not g.sup.units[u] and t.utype[u] != UT_HQ:
+                g.s.unit_status[u] |= ST_OUT_OF_SUPPLY
+                if t.utype[u] == UT_CAVALRY:
+                    any_cavalry = True
+    # 19.41 (attrition.living_off_land): out of supply, in the area, at most the limit of
+    # Stacking Points of the side's units in its hex
+    memset(off_land, 0, t.n_units)
+    if any_cavalry:
+        memset(points, 0, t.n_cells * sizeof(int32_t))
+        for u in range(t.n_units):
+            if t.side[u] == side and on_map(g, u):
+                points[g.s.unit_cell[u]] += t.stacking[u]
+        for u in range(t.n_units):
+            if (t.side[u] == side and on_map(g, u) and t.utype[u] == UT_CAVALRY
+                    and g.s.unit_status[u] & ST_OUT_OF_SUPPLY
+                    and t.off_land_area[g.s.unit_cell[u]]
+                    and (t.off_land_max_points < 0
+                         or points[g.s.unit_cell[u]] <= t.off_land_max_points)):
+                off_land[u] = 1
+    for u in range(t.n_units):
+        if t.side[u] == side:
+            g.s.flags[u] &= ~GF_LIVING_OFF_LAND
+            if off_land[u]:
+                g.s.flags[u] |= GF_LIVING_OFF_LAND
+            elif on_map(g, u) and g.s.unit_status[u] & ST_OUT_OF_SUPPLY:
+                out[k] = <int32_t>u
+                k += 1
+    for i in range(k):
+        u = out[i]
+        if not on_map(g, u):
+            continue
+        # attrition.roll_attrition (9.22): half the steps left, rounded up, on a listed roll
+        left = steps_left(g, u)
+        if left <= 0:
+            continue
+        die = roll(&g.dice[DS_ATTRITION])
+        if not (t.attrition_rolls >> die) & 1:
+            continue
+        n = (left + 1) // 2
+        sur = n >= left and t.stacking[u] > 0 and is_surrounded(g, ws, u) == 1
+        lose_steps(g, u, n, LOSS_ATTRITION, sur)
+    return 0
+
+
+# --- the Command Control Segment (10.3, 10.4, 21.2-21.4) ---------------------------------
+
+cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) except -1:
+    # command.command_segment: HQs in command; depots as their supply says (21.3); every
+    # other unit within a radius allocated to an HQ with the strength left, as the owner picks
+    # (a random player: play.random_allocation_run), or in command without asking under
+    # 10.32; the rest roll (10.41), but not those out of every radius in a Combat Phase
+    # (10.42); OUT_OF_COMMAND and OUT_OF_RADIUS marked. Every Russian unit is in command in
+    # the Russian Combat Phase of the first Game-Turn (21.2).
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, j, k, n = t.n_cells, n_rest = 0, n_h = 0, n_x = 0, n_un = 0, draws
+    cdef flag_t* in_cmd = g.unit_mask
+    cdef flag_t* far = g.unit_mask_b
+    cdef int32_t* rest = g.work + 2 * t.n_cells + 4
+    cdef int32_t* unallocated = g.work + 2 * t.n_cells + 12 + 2 * t.n_units
+    cdef int32_t* others = g.work + 2 * t.n_cells + 16 + 3 * t.n_units   # 21.41's HQs
+    cdef bint first, any_depot = False, ah_row
+    cdef int32_t c, h
+    cdef flag_t* enemy = g.mask_a
+    cdef flag_t* open_zoc = g.mask_b
+    cdef flag_t* own = g.mask_c
+    if for_combat:
+        memset(g.s.hq_shift_used, 0, t.n_units)       # 10.11 1, 21.13: once a Combat Phase
+    memset(in_cmd, 0, t.n_units)
+    memset(far, 0, t.n_units)
+    first = (t.russian_first_turn and for_combat and side == SIDE_ALLIED
+             and g.s.turn[0] == t.first_turn)
+    for u in range(t.n_units):
+        if t.side[u] != side or not on_map(g, u):
+            continue
+        if t.utype[u] == UT_HQ or first:
+            in_cmd[u] = 1
+        elif t.depots_by_supply and t.depot[u]:
+            any_depot = True
+        else:
+            rest[n_rest] = <int32_t>u
+            n_rest += 1
+    if first:
+        return _mark_command(g, side)
+    if any_depot:
+        supply(g, ws, side)
+        for u in range(t.n_units):
+            if t.side[u] == side and on_map(g, u) and t.depot[u] and t.utype[u] != UT_HQ:
+                in_cmd[u] = g.sup.depots[u]
+                far[u] = not g.sup.depots[u]
+    if n_rest:
+        # command._Radii: the side's HQs on the map, ascending, each radius traced with its
+        # stop, then again with the Austro-Hungarian stop for those where it differs (21.41)
+        for u in range(t.n_units):
+            if t.side[u] == side and t.utype[u] == UT_HQ and on_map(g, u):
+                g.hq_of[n_h] = <int32_t>u
+                n_h += 1
+        for k in range(n_h):
+            h = g.hq_of[k]
+            if t.stops_ah[h] != t.stops[h]:
+                others[n_x] = <int32_t>k
+                n_x += 1
+        for k in range(n_h + n_x):
+            h = g.hq_of[k] if k < n_h else g.hq_of[others[k - n_h]]
+            g.hq_cell[k] = g.s.unit_cell[h]
+            g.hq_tab[k] = t.hq_table[h]
+            g.hq_radius[k] = t.radius_back[h] if g.s.unit_step[h] > 0 else t.radius_front[h]
+            g.hq_stopped[k] = t.stops[h] if k < n_h else t.stops_ah[h]
+        for k in range(n_h):
+            h = g.hq_of[k]
+            g.hq_left[k] = t.strength_back[h] if g.s.unit_step[h] > 0 else t.strength_front[h]
+        occupied(g, 1 - side, True, enemy)
+        controlled(g, 1 - side, open_zoc)
+        occupied(g, side, True, own)
+        for c in range(n):
+            open_zoc[c] = open_zoc[c] and not own[c]
+        command_radii_run(ws, t.radius_tables, t.n_radius_tables, enemy, g.hq_cell, g.hq_tab,
+                          g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x, g.radii)
+        # Radii.cover: unit j within HQ k's radius (the Austro-Hungarian one for such a unit)
+        for j in range(n_rest):
+            u = rest[j]
+            c = g.s.unit_cell[u]
+            for k in range(n_h):
+                g.cover[j * n_h + k] = g.radii[k * n + c]
+            if t.is_ah[u]:
+                for k in range(n_x):
+                    g.cover[j * n_h + others[k]] = g.radii[(n_h + k) * n + c]
+            if not t.joint_command:                             # command.may_command
+                for k in range(n_h):
+                    if t.nationality[g.hq_of[k]] != t.nationality[u]:
+                        g.cover[j * n_h + k] = 0
+            g.alloc_sp[j] = t.stacking[u]
+        if not t.unlimited_command:
+            draws = random_allocation_run(g.pol[side], g.cover, n_rest, n_h, g.alloc_sp,
+                                          g.hq_left, g.alloc_status, g.alloc_picks)
+            g.decisions += draws
+            for j in range(n_rest):
+                u = rest[j]
+                if g.alloc_status[j] == _ALLOCATED:
+                    in_cmd[u] = 1
+                else:
+                    far[u] = g.alloc_status[j] == _FAR
+                    unallocated[n_un] = <int32_t>u
+                    n_un += 1
+        else:
+            for j in range(n_rest):
+                u = rest[j]
+                far[u] = 1
+                for k in range(n_h):
+                    if g.cover[j * n_h + k]:
+                        far[u] = 0
+                        break
+                if far[u]:
+                    unallocated[n_un] = <int32_t>u
+                    n_un += 1
+                else:
+                    in_cmd[u] = 1
+    for j in range(n_un):                                       # 10.41, 10.42
+        u = unallocated[j]
+        if for_combat and far[u]:
+            continue
+        if roll(&g.dice[DS_COMMAND]) > t.tcr[u]:
+            in_cmd[u] = 1
+    return _mark_command(g, side)
+
+
+cdef int _mark_command(Gwe* g, int side) except -1:
+    # command._mark: OUT_OF_COMMAND on the side's units on the map not in command, cleared on
+    # the others; OUT_OF_RADIUS on those out of every radius
+    cdef Py_ssize_t u
+    for u in range(g.t.n_units):
+        if g.t.side[u] != side or not on_map(g, u):
+            continue
+        g.s.unit_status[u] &= ~ST_OUT_OF_COMMAND
+        g.s.flags[u] &= ~GF_OUT_OF_RADIUS
+        if not g.unit_mask[u]:
+            g.s.unit_status[u] |= ST_OUT_OF_COMMAND
+        if g.unit_mask_b[u]:
+            g.s.flags[u] |= GF_OUT_OF_RADIUS
+    return 0
+
+
+# --- the Step Replacement Phase -----------------------------------------------------------
+
+cdef int replacement_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # replacement.replacement_phase (4.0 A4, 13.0, 22.0, 24.43): each eligible unit in turn,
+    # the owner's choice to roll (options True, False), a listed roll restoring it to full
+    # strength or repairing the armored car; IN_COMBAT_LAST_TURN cleared on the side's units
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, k = 0, i, d
+    cdef int32_t* units = g.work + 2 * t.n_cells + 4
+    cdef flag_t* near = g.mask_d
+    cdef int32_t c, v
+    cdef int turn = g.s.turn[0], lost, die
+    cdef uint32_t rolls
+    cdef uint16_t busy = GF_IN_COMBAT_LAST_TURN | GF_ATTACKED | GF_DEFENDED | GF_MOVED
+    # replacement.eligible: on the map, something to replace (_repairable), no combat since
+    # the last phase and not moved (13.0 2-3) ...
+    for u in range(t.n_units):
+        if t.side[u] != side or not on_map(g, u) or g.s.flags[u] & busy:
+            continue
+        lost = g.s.unit_step[u]
+        if ((t.repairable[u] and 0 < lost <= t.n_steps[u] // 2)
+                or (t.utype[u] == UT_ARMORED_CAR and g.s.flags[u] & GF_BROKEN_DOWN)):
+            units[k] = <int32_t>u
+            k += 1
+    if k:
+        # ... not within a hex of an enemy unit (22.0, near_enemy), in supply, with a roll
+        # that replaces on this Game-Turn
+        occupied(g, 1 - side, True, g.mask_a)
+        memset(near, 0, t.n_cells)
+        for c in range(t.n_cells):
+            if g.mask_a[c]:
+                near[c] = 1
+                for d in range(6):
+                    v = t.nbr[6 * <Py_ssize_t>c + d]
+                    if v >= 0:
+                        near[v] = 1
+        supply(g, ws, side)
+        for i in range(k):
+            u = units[i]
+            c = g.s.unit_cell[u]
+            if near[c if c > 0 else 0] or not g.sup.units[u] \
+                    or not t.replacement_rolls[t.nationality[u]][turn]:
+                units[i] = -1
+    for i in range(k):
+        u = units[i]
+        if u < 0:
+            continue
+        if choose(g, side, 2) != 0:                  # False: no roll
+            continue
+        rolls = t.replacement_rolls[t.nationality[u]][turn]
+        die = roll(&g.dice[DS_REPLACEMENT])
+        if not (rolls >> die) & 1:
+            continue
+        if t.utype[u] == UT_ARMORED_CAR:
+            g.s.flags[u] &= ~GF_BROKEN_DOWN                                        # 24.43
+        else:
+            g.s.unit_step[u] = 0                                                   # 13.0
+    for u in range(t.n_units):
+        if t.side[u] == side:
+            g.s.flags[u] &= ~GF_IN_COMBAT_LAST_TURN
+    return 0

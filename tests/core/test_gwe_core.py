@@ -1,0 +1,154 @@
+"""The Great War in the East compiled core (``_core/gwe/core.pyx``, issue 28) plays what it
+plays exactly as the Python engine does: the same state, the same dice and the same draws, so
+whole games are identical with the core and without it; and the rules it states for itself
+(a side's supply, 25.13's "surrounded") answer as the Python engine's in every position."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gwe_fast.games.gwe.game as gwe_game
+from gwe_fast import load_scenario
+from gwe_fast._core.gwe.core import GweCore
+from gwe_fast.enums import GwePhase
+from gwe_fast.games import driver
+from gwe_fast.games.gwe import engine, supply
+from gwe_fast.games.gwe.combat import is_surrounded
+from gwe_fast.policies.registry import make_policy
+from gwe_fast.state import Status
+
+HISTORICAL = "brusilov/historical"
+ON_SCHEDULE = "brusilov/attack_on_schedule"
+
+
+@pytest.fixture(scope="module")
+def sc():
+    return load_scenario(HISTORICAL)
+
+
+def _play(sc, index: int, compiled: bool, policies=None, seed: int = 7):
+    """One whole game, its result and its final game (state, dice, generators)."""
+    d = driver("gwe")
+    saved = gwe_game.COMPILED_PHASES
+    gwe_game.COMPILED_PHASES = compiled
+    try:
+        game = d.new_game(sc, seed, index, policies=policies)
+        result = d.play(game)
+    finally:
+        gwe_game.COMPILED_PHASES = saved
+    assert (game.core is not None) == compiled
+    return result, game
+
+
+def _same_game(a, b) -> None:
+    (ra, ga), (rb, gb) = a, b
+    assert (ra.vp, ra.level, ra.winner) == (rb.vp, rb.level, rb.winner)
+    assert ra.per_turn == rb.per_turn
+    assert bytes(ga.state.buffer) == bytes(gb.state.buffer)
+    assert ga.dice.counts() == gb.dice.counts()
+    for name, words in ga.dice.snapshot().items():
+        np.testing.assert_array_equal(words, gb.dice.snapshot()[name])
+    for side in ga.rngs:
+        assert ga.rngs[side].bit_generator.state == gb.rngs[side].bit_generator.state
+
+
+@pytest.mark.parametrize("index", range(24))
+def test_random_games_are_the_python_engines(sc, index):
+    _same_game(_play(sc, index, True), _play(sc, index, False))
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_attack_on_schedule_games_are_the_python_engines(index):
+    """Attack on Schedule has replacement tables of its own (26.24)."""
+    on_schedule = load_scenario(ON_SCHEDULE)
+    _same_game(_play(on_schedule, index, True), _play(on_schedule, index, False))
+
+
+@pytest.mark.parametrize("options", [{"sga_early": True, "more_supply_rail": True},
+                                     {"track_limits": False, "unlimited_command": True},
+                                     {"west_front": True, "better_commanders": True}])
+def test_games_with_options_are_the_python_engines(options):
+    variant = load_scenario(HISTORICAL, options)
+    for index in range(3):
+        _same_game(_play(variant, index, True), _play(variant, index, False))
+
+
+@pytest.mark.parametrize("allied, central", [("random", "greedy"), ("greedy", "random")])
+def test_games_with_python_policies_are_the_python_engines(sc, allied, central):
+    """A side whose policy is Python's decides in Python (its Command Control Segments and
+    Step Replacement Phase are the Python engine's); the segments that ask nothing are the
+    core's; the game is the same."""
+    def policies():
+        return {0: make_policy(allied, "gwe"), 1: make_policy(central, "gwe")}
+    _same_game(_play(sc, 0, True, policies()), _play(sc, 0, False, policies()))
+
+
+def test_what_the_core_plays(sc):
+    g = driver("gwe").new_game(sc, 1, 0, policies={1: make_policy("greedy", "gwe")})
+    core = g.core
+    assert isinstance(core, GweCore)
+    before = bytes(g.state.buffer)
+    assert core.replacement_phase(1) is False                # a greedy player decides
+    assert core.command_segment(1, False) is False
+    assert bytes(g.state.buffer) == before
+    assert core.decisions == 0
+    with pytest.raises(ValueError, match="no side 2"):
+        core.initial_supply(2)
+    # a state put in the place of the game's gets a core of its own
+    g.state = g.state.copy()
+    assert g.core is not core and g.core.buffer is g.state.buffer
+    # a game with an event log is played by the Python engine only
+    assert driver("gwe").new_game(sc, 1, 0, events=True).core is None
+
+
+def test_forced_dice_leave_it_to_the_python_engine(sc):
+    """The tests force dice on the Python engine: with a stream's dice forced, the core
+    refuses the segment with nothing done, and the Python engine rolls the forced die."""
+    g = driver("gwe").new_game(sc, 3, 0)
+    engine.advance(g, until=engine.position(sc, 2, int(sc.first_player), GwePhase.MOVEMENT))
+    g.dice.force("attrition", [6])
+    before = bytes(g.state.buffer)
+    assert g.core.attrition_segment(int(sc.first_player)) is False
+    assert bytes(g.state.buffer) == before
+    g.dice.force("replacement", [6])
+    assert g.core.replacement_phase(int(sc.first_player)) is False
+    g.dice.force("command", [6])
+    assert g.core.command_segment(int(sc.first_player), True) is False
+    assert bytes(g.state.buffer) == before
+
+
+def _positions(sc, seeds, turns):
+    """Positions of random games: at the start of each Movement and Combat Phase of the
+    given Game-Turns, played by the Python engine."""
+    d = driver("gwe")
+    for seed in seeds:
+        for turn in turns:
+            for phase in (GwePhase.MOVEMENT, GwePhase.COMBAT):
+                for k in (0, 1):
+                    g = d.new_game(sc, seed, 0)
+                    side = int(sc.first_player) if k == 0 else 1 - int(sc.first_player)
+                    engine.advance(g, until=engine.position(sc, turn, side, phase))
+                    yield g
+
+
+def test_supply_and_surrounded_are_the_python_engines(sc):
+    """In positions of random games, every unit's supply (9.12-9.17, 19.1) and, for every
+    unit on the map, 25.13's test, as the core works them out, are the Python engine's."""
+    surrounded = 0
+    for g in _positions(sc, range(4), (2, 5, 9)):
+        saved = gwe_game.COMPILED_PHASES
+        gwe_game.COMPILED_PHASES = True
+        try:
+            core = GweCore(g)
+        finally:
+            gwe_game.COMPILED_PHASES = saved
+        for side in (0, 1):
+            np.testing.assert_array_equal(core.in_supply(side),
+                                          supply.in_supply(g.scenario, g.state, side))
+        on = np.flatnonzero(g.state.unit_status & Status.ON_MAP)
+        for u in on.tolist():
+            want = bool(is_surrounded(g, u))
+            assert core.is_surrounded(u) == want, u
+            surrounded += want
+    assert surrounded > 0              # the positions hold surrounded units to compare
