@@ -1,5 +1,9 @@
-"""Whole games played twice, with and without a compiled random segment, and compared: the
-helpers of the segment kernels' tests (``test_play_kernel``, ``test_gwe_play_kernel``)."""
+"""Whole games played twice and compared: with and without a compiled random segment (the
+helpers of the segment kernels' tests, ``test_play_kernel``, ``test_gwe_play_kernel``), and
+with and without a game's compiled core (``played_by_core``, ``same_core_game``: the cores'
+tests, ``test_kb_core``, ``test_gwe_core``)."""
+
+import numpy as np
 
 
 def played(driver, engine, sc, seed, compiled, monkeypatch, policies=None):
@@ -37,3 +41,34 @@ def threads_play_as_alone(driver, sc, games):
     for (r1, rec1, ev1, st1), (r2, rec2, ev2, st2) in zip(alone, together):
         assert r1 == r2 and rec1 == rec2 and ev1 == ev2
         assert st1.equals(st2)
+
+
+def played_by_core(game_module, name, sc, index, compiled, policies=None, seed=7):
+    """``(result, game)`` of one whole game of the driver ``name``, the game module's
+    ``COMPILED_PHASES`` (its compiled core) set to ``compiled``."""
+    from gwe_fast.games import driver
+
+    d = driver(name)
+    saved = game_module.COMPILED_PHASES
+    game_module.COMPILED_PHASES = compiled
+    try:
+        game = d.new_game(sc, seed, index, policies=policies)
+        result = d.play(game)
+    finally:
+        game_module.COMPILED_PHASES = saved
+    assert (game.core is not None) == compiled
+    return result, game
+
+
+def same_core_game(a, b):
+    """Two ``played_by_core`` games are the same game: result, per-turn rows, every byte of
+    the state, the dice and the policies' generators."""
+    (ra, ga), (rb, gb) = a, b
+    assert (ra.vp, ra.level, ra.winner) == (rb.vp, rb.level, rb.winner)
+    assert ra.per_turn == rb.per_turn
+    assert bytes(ga.state.buffer) == bytes(gb.state.buffer)
+    assert ga.dice.counts() == gb.dice.counts()
+    for name, words in ga.dice.snapshot().items():
+        np.testing.assert_array_equal(words, gb.dice.snapshot()[name])
+    for side in ga.rngs:
+        assert ga.rngs[side].bit_generator.state == gb.rngs[side].bit_generator.state

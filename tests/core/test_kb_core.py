@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from played_games import played_by_core, same_core_game
 
 import gwe_fast.games.kb.game as kb_game
 from gwe_fast import load_scenario
@@ -28,28 +29,10 @@ def sc():
 
 def _play(sc, index: int, compiled: bool, policies=None, seed: int = 7):
     """One whole game, its result and its final game (state, dice, generators)."""
-    d = driver("kb")
-    saved = kb_game.COMPILED_PHASES
-    kb_game.COMPILED_PHASES = compiled
-    try:
-        game = d.new_game(sc, seed, index, policies=policies)
-        result = d.play(game)
-    finally:
-        kb_game.COMPILED_PHASES = saved
-    assert (game.core is not None) == compiled
-    return result, game
+    return played_by_core(kb_game, "kb", sc, index, compiled, policies, seed)
 
 
-def _same_game(a, b) -> None:
-    (ra, ga), (rb, gb) = a, b
-    assert (ra.vp, ra.level, ra.winner) == (rb.vp, rb.level, rb.winner)
-    assert ra.per_turn == rb.per_turn
-    assert bytes(ga.state.buffer) == bytes(gb.state.buffer)
-    assert ga.dice.counts() == gb.dice.counts()
-    for name, words in ga.dice.snapshot().items():
-        np.testing.assert_array_equal(words, gb.dice.snapshot()[name])
-    for side in ga.rngs:
-        assert ga.rngs[side].bit_generator.state == gb.rngs[side].bit_generator.state
+_same_game = same_core_game
 
 
 @pytest.mark.parametrize("index", range(40))
