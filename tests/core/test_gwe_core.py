@@ -14,7 +14,7 @@ from gwe_fast import load_scenario
 from gwe_fast._core.gwe.core import GweCore
 from gwe_fast.enums import GwePhase
 from gwe_fast.games import driver
-from gwe_fast.games.gwe import engine, supply
+from gwe_fast.games.gwe import engine, supply, victory
 from gwe_fast.games.gwe.combat import is_surrounded
 from gwe_fast.policies.registry import make_policy
 from gwe_fast.state import Status
@@ -135,3 +135,25 @@ def test_supply_and_surrounded_are_the_python_engines(sc):
             assert core.is_surrounded(u) == want, u
             surrounded += want
     assert surrounded > 0              # the positions hold surrounded units to compare
+
+
+def test_record_rows_are_the_python_engines(sc):
+    """The per-turn record made from the core's counts (``GweCore.record_numbers``) is the
+    Python engine's row, town by town, in positions of random games."""
+    towns_seen = 0
+    for g in _positions(sc, range(2), (3, 6, 10)):
+        saved = gwe_game.COMPILED_PHASES
+        try:
+            gwe_game.COMPILED_PHASES = False
+            g._core = False
+            want = engine.snapshot(g, int(g.state.turn), int(g.state.player))
+            towns = sorted(victory.russian_towns(g))
+            gwe_game.COMPILED_PHASES = True
+            g._core = False
+            got = engine.snapshot(g, int(g.state.turn), int(g.state.player))
+            assert sorted(g.core.record_numbers()[0]) == towns
+        finally:
+            gwe_game.COMPILED_PHASES = saved
+        assert got == want
+        towns_seen += len(towns)
+    assert towns_seen > 0

@@ -49,6 +49,10 @@ cdef struct GweT:
     Py_ssize_t n_fortress[2]
     const uint8_t* off_land_area  # [n_cells] 19.41's area
     int off_land_max_points       # 19.41 Stacking Points in the hex at most, -1 no limit
+    # 25.11: the towns and cities with a value, ascending by cell, and their values
+    const int32_t* town_cells
+    const int32_t* town_vp
+    Py_ssize_t n_towns
     # the units
     Py_ssize_t n_units
     const int8_t* side
@@ -61,6 +65,7 @@ cdef struct GweT:
     const uint8_t* depot
     const int32_t* supply_range   # 9.12
     const int32_t* layers         # a supply search's layers: 3 for TCR 1 (9.14), else 1
+    int shortest[2]               # each side's shortest supply range, -1 none (25.12)
     const uint8_t* repairable     # a kind whose steps may be replaced (13.0)
     const int8_t* tcr             # 17.0
     # 10.0, 21.0 command: each HQ's step table (TCR - 1), radius and Command Strength on its
@@ -129,6 +134,7 @@ cdef struct Gwe:
                                   # they are laid out)
     flag_t* unit_mask             # [n_units]
     flag_t* unit_mask_b           # [n_units]
+    int32_t* town_value           # [n_towns] the values of the towns russian_towns found
     # a Command Control Segment's: the radii of up to 2 n_hqs HQs [2 n_hqs, n_cells], the
     # HQs' cells, tables, radii, stops, strengths left [2 n_hqs], the cover of each unit
     # [n_units, n_hqs], the units' statuses [n_units] and the draws [n_units, 2]

@@ -120,6 +120,15 @@ cdef class GweTables:
         t.depot = <const uint8_t*>_ptr(_keep(keep, fx.depot, np.uint8))
         t.supply_range = <const int32_t*>_ptr(_keep(keep, fx.range, np.int32))
         t.layers = <const int32_t*>_ptr(_keep(keep, fx.layers, np.int32))
+        for s in (SIDE_ALLIED, SIDE_CENTRAL):
+            t.shortest[s] = fx.shortest[s]
+        # victory.russian_towns reads the places with a value in the scenario's order
+        towns = [(p.cell, p.vp) for p in scenario.places if p.vp > 0]
+        tc = _keep(keep, [c for c, _ in towns], np.int32)
+        tv = _keep(keep, [v for _, v in towns], np.int32)
+        t.town_cells = <const int32_t*>_ptr(tc) if tc.size else NULL
+        t.town_vp = <const int32_t*>_ptr(tv) if tv.size else NULL
+        t.n_towns = tc.size
         kinds, _, _ = replacement._replaceable_kinds(scenario)
         t.repairable = <const uint8_t*>_ptr(_keep(keep, kinds, np.uint8))
         t.tcr = <const int8_t*>_ptr(_keep(keep, data.tcr, np.int8))
@@ -268,6 +277,7 @@ cdef class GweCore:
         cdef Py_ssize_t nh = self.tables.t.n_hqs
         self.g.work = <int32_t*>malloc((2 * nc + 3 * nu + nh + 32) * sizeof(int32_t))
         self.g.sup.rail = <uint8_t*>malloc(2 * (nc + nu) + 2)
+        self.g.town_value = <int32_t*>malloc((self.tables.t.n_towns + 1) * sizeof(int32_t))
         self.g.unit_mask = <flag_t*>malloc(2 * (nu + 1))
         self.g.unit_mask_b = self.g.unit_mask + nu + 1
         self.g.radii = <uint8_t*>malloc(2 * nh * nc + 1)
@@ -275,7 +285,7 @@ cdef class GweCore:
         self.g.hq_stopped = <uint8_t*>malloc(2 * nh + nu * (nh + 1) + nu + 8)
         if (self.g.mask_a == NULL or self.g.work == NULL or self.g.sup.rail == NULL
                 or self.g.unit_mask == NULL or self.g.radii == NULL or self.g.hq_cell == NULL
-                or self.g.hq_stopped == NULL):
+                or self.g.hq_stopped == NULL or self.g.town_value == NULL):
             raise MemoryError()
         self.g.sup.cells = self.g.sup.rail + nc + 1
         self.g.sup.depots = self.g.sup.cells + nc
@@ -296,6 +306,7 @@ cdef class GweCore:
         free(self.g.work)
         free(self.g.sup.rail)
         free(self.g.unit_mask)
+        free(self.g.town_value)
         free(self.g.radii)
         free(self.g.hq_cell)
         free(self.g.hq_stopped)
@@ -326,6 +337,21 @@ cdef class GweCore:
         if not 0 <= unit < self.g.t.n_units:
             raise ValueError(f"no unit {unit}")
         return is_surrounded(&self.g, self.ws, unit) == 1
+
+    def record_numbers(self) -> tuple:
+        """The numbers of a row of the per-turn record the core counts (``engine.snapshot``):
+        the cells of the valued towns the Russian player controls (25.11-25.12,
+        ``victory.russian_towns``), their VP, then for the Allied and the Central Powers side
+        in turn: units on the map, of them out of supply, hexes the side last held."""
+        cdef int32_t row[6]
+        cdef Py_ssize_t i, n
+        cdef int vp = 0
+        cdef int32_t* cells = self.g.work + 2 * self.g.t.n_cells + 4
+        n = russian_towns(&self.g, self.ws, cells)
+        for i in range(n):
+            vp += self.g.town_value[i]
+        record_counts(&self.g, row)
+        return ([cells[i] for i in range(n)], vp, *[row[i] for i in range(6)])
 
     def initial_supply(self, int side) -> bool:
         """The Initial Supply Segment (4.0 A1a) of ``side``'s Movement Phase, as
@@ -476,9 +502,10 @@ cdef void controlled(const Gwe* g, int side, flag_t* out) noexcept nogil:
     mark_zoc(&S, g.t.nbr, g.t.zoc_blocked, out, g.t.n_cells)
 
 
-cdef int supply(Gwe* g, SearchWorkspace ws, int side) except -1:
-    # supply._supply(scenario, state, side) with no hexes asked: the side's rail sources,
-    # supplied depots and units in supply into g.sup (9.12-9.17, 19.1)
+cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False) except -1:
+    # supply._supply(scenario, state, side): the side's rail sources, supplied depots and
+    # units in supply into g.sup (9.12-9.17, 19.1), and with hexes the hexes a unit of the
+    # side's shortest supply range could trace from (25.12, supply.supplied_cells)
     cdef const GweT* t = g.t
     cdef Py_ssize_t u, k = 0
     cdef int32_t* mine = g.work + 2 * t.n_cells + 8 + t.n_units      # (the work's last part)
@@ -497,7 +524,8 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side) except -1:
     supply_run(ws, t.rail_steps, t.line_steps, t.friendly[side], ezoc, own, enemy_combat,
                t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k,
                g.s.unit_cell, t.depot, t.supply_range, t.layers, TCR1_ZOC_HEXES,
-               g.sup.rail, g.sup.depots, g.sup.units, -1, g.sup.cells)
+               g.sup.rail, g.sup.depots, g.sup.units, t.shortest[side] if hexes else -1,
+               g.sup.cells)
     return 0
 
 
@@ -597,6 +625,57 @@ cdef int lose_steps(Gwe* g, Py_ssize_t u, int n, int cause, bint surrounded) noe
     else:
         g.s.unit_step[u] += lost
     return lost
+
+
+# --- the record (25.11, 25.12) -------------------------------------------------------------
+
+cdef Py_ssize_t russian_towns(Gwe* g, SearchWorkspace ws, int32_t* out) except -1:
+    # victory.russian_towns: the valued towns the Russian player controls (25.12): a Russian
+    # unit last occupied or moved through it, or occupies it now, no Central Powers unit
+    # occupies it, and a Russian unit there could trace supply. Their cells into out (in the
+    # scenario's order of places) and their values into g.town_value; how many
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t i, n = 0
+    cdef int32_t c
+    cdef flag_t* allied = g.mask_d
+    if t.n_towns == 0:
+        return 0
+    occupied(g, SIDE_ALLIED, True, allied)
+    occupied(g, SIDE_CENTRAL, True, g.mask_c)
+    for i in range(t.n_towns):
+        c = t.town_cells[i]
+        if (g.s.hex_last[c] == SIDE_ALLIED or allied[c]) and not g.mask_c[c]:
+            out[n] = i
+            n += 1
+    if n == 0:
+        return 0
+    supply(g, ws, SIDE_ALLIED, True)
+    cdef Py_ssize_t m = 0
+    for i in range(n):
+        c = t.town_cells[out[i]]
+        if g.sup.cells[c]:
+            g.town_value[m] = t.town_vp[out[i]]
+            out[m] = c
+            m += 1
+    return m
+
+
+cdef void record_counts(Gwe* g, int32_t* row) noexcept nogil:
+    # engine.snapshot's counts: for each side, its units on the map, those of them out of
+    # supply, the hexes it last held
+    cdef Py_ssize_t u, c
+    cdef int s
+    for s in range(6):
+        row[s] = 0
+    for u in range(g.t.n_units):
+        if on_map(g, u):
+            s = g.t.side[u]
+            row[3 * s] += 1
+            if g.s.unit_status[u] & ST_OUT_OF_SUPPLY:
+                row[3 * s + 1] += 1
+    for c in range(g.t.n_cells):
+        if g.s.hex_last[c] == SIDE_ALLIED or g.s.hex_last[c] == SIDE_CENTRAL:
+            row[3 * g.s.hex_last[c] + 2] += 1
 
 
 # --- the Movement Phase's segments --------------------------------------------------------

@@ -426,6 +426,9 @@ def combat_phase(game: GweGame, side: int) -> None:
 def snapshot(game: GweGame, turn: int, side: int) -> dict:
     """One row of the per-turn record, after ``side``'s Player-Turn."""
     sc, st = game.scenario, game.state
+    core = game.core
+    if core is not None:
+        return _core_snapshot(game, core, turn, side)
     on = (st.unit_status & _ON_MAP) != 0
     out_of_supply = on & ((st.unit_status & _OUT_OF_SUPPLY) != 0)
     towns = victory.russian_towns(game)
@@ -449,6 +452,30 @@ def snapshot(game: GweGame, turn: int, side: int) -> dict:
         row[f"sp_lost_{name}"] = int(sp_lost[s])
         for i, cause in enumerate(LOSS_CAUSES):
             row[f"steps_lost_{name}_{cause}"] = int(lost[i])
+    return row
+
+
+def _core_snapshot(game: GweGame, core, turn: int, side: int) -> dict:
+    """``snapshot`` from the numbers the compiled core counts (``GweCore.record_numbers``):
+    the same row."""
+    st = game.state
+    towns, towns_vp, *counts = core.record_numbers()
+    vp = int(st.vp)
+    row = {"turn": turn, "side": _SIDE_NAMES[side][1], "vp": vp,
+           "vp_if_ended_now": vp + towns_vp, "towns_held_allied": len(towns),
+           "towns_vp_allied": towns_vp}
+    ooc = game.arr("ooc_count").tolist()
+    steps_lost, sp_lost = game.arr("steps_lost").tolist(), game.arr("sp_lost").tolist()
+    for s, name in _SIDE_NAMES:
+        lost = steps_lost[s]
+        row[f"units_{name}"] = counts[3 * s]
+        row[f"out_of_supply_{name}"] = counts[3 * s + 1]
+        row[f"out_of_command_{name}"] = ooc[s]
+        row[f"hexes_held_{name}"] = counts[3 * s + 2]
+        row[f"steps_lost_{name}"] = sum(lost)
+        row[f"sp_lost_{name}"] = sum(sp_lost[s])
+        for i, cause in enumerate(LOSS_CAUSES):
+            row[f"steps_lost_{name}_{cause}"] = lost[i]
     return row
 
 
