@@ -14,7 +14,7 @@ from gwe_fast import load_scenario
 from gwe_fast._core.gwe.core import GweCore
 from gwe_fast.enums import GwePhase
 from gwe_fast.games import driver
-from gwe_fast.games.gwe import engine, supply, victory
+from gwe_fast.games.gwe import engine, retreat, supply, victory
 from gwe_fast.games.gwe.combat import is_surrounded
 from gwe_fast.policies.registry import make_policy
 from gwe_fast.state import Status
@@ -74,6 +74,7 @@ def test_what_the_core_plays(sc):
     before = bytes(g.state.buffer)
     assert core.replacement_phase(1) is False                # a greedy player decides
     assert core.command_segment(1, False) is False
+    assert core.withdrawal_phase(0) is False                 # a greedy player decides there
     assert bytes(g.state.buffer) == before
     assert core.decisions == 0
     with pytest.raises(ValueError, match="no side 2"):
@@ -98,6 +99,8 @@ def test_forced_dice_leave_it_to_the_python_engine(sc):
     assert g.core.replacement_phase(int(sc.first_player)) is False
     g.dice.force("command", [6])
     assert g.core.command_segment(int(sc.first_player), True) is False
+    g.dice.force("withdrawal", [6])
+    assert g.core.withdrawal_phase(1 - int(sc.first_player)) is False
     assert bytes(g.state.buffer) == before
 
 
@@ -116,8 +119,9 @@ def _positions(sc, seeds, turns):
 
 
 def test_supply_and_surrounded_are_the_python_engines(sc):
-    """In positions of random games, every unit's supply (9.12-9.17, 19.1) and, for every
-    unit on the map, 25.13's test, as the core works them out, are the Python engine's."""
+    """In positions of random games, every unit's supply (9.12-9.17, 19.1), each hex's
+    distance to a supply source (8.63) and, for every unit on the map, 25.13's test, as the
+    core works them out, are the Python engine's."""
     surrounded = 0
     for g in _positions(sc, range(4), (2, 5, 9)):
         saved = gwe_game.COMPILED_PHASES
@@ -129,6 +133,8 @@ def test_supply_and_surrounded_are_the_python_engines(sc):
         for side in (0, 1):
             np.testing.assert_array_equal(core.in_supply(side),
                                           supply.in_supply(g.scenario, g.state, side))
+            np.testing.assert_array_equal(core.source_distance(side),
+                                          retreat.source_distance(g, side))
         on = np.flatnonzero(g.state.unit_status & Status.ON_MAP)
         for u in on.tolist():
             want = bool(is_surrounded(g, u))

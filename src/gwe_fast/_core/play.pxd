@@ -1,7 +1,7 @@
 # What the compiled cores cimport from play: the attack obligations of a Kaiser's Battle
 # Combat Phase as a C record (Obl), which the kernel KbObligations wraps for the Python engine
 # and the Kaiser's Battle core (kb/core.pyx) plays on directly; and a Kaiser's Battle exit.
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, stepcost_t
@@ -98,3 +98,13 @@ cdef enum:
 cdef Py_ssize_t random_allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssize_t k,
                                       Py_ssize_t h, const int32_t* stacking, int32_t* left,
                                       int8_t* status, int32_t* picks) noexcept nogil
+
+
+# The legal withdrawals of k units (gwe_withdrawals, whose docstring says what each argument
+# is) on checked arguments: side_add[t, n, 6], enter_cost[t, n], paths[36 k, 2]; the rows
+cdef Py_ssize_t withdrawals_run(const cell_t* nbr, Py_ssize_t n, const int16_t* side_add,
+                                const int16_t* enter_cost, const uint8_t* mountain,
+                                const uint8_t* enemy_units, const uint8_t* enemy_zoc,
+                                const int32_t* to_source, const int32_t* units, Py_ssize_t k,
+                                const int32_t* unit_cell, const int8_t* tcr, const uint8_t* car,
+                                int32_t* counts, int32_t* paths) noexcept nogil

@@ -1462,22 +1462,21 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
 # --- The Great War in the East: cavalry withdrawal before combat (12.11, 12.13, 24.41) -------
 
 cdef inline Py_ssize_t _withdraw_step(Py_ssize_t c, int d, Py_ssize_t here, int t, bint car,
-                                      bint by_zoc, const cell_t[:, ::1] neighbors,
-                                      const int16_t[:, :, ::1] side_add,
-                                      const int16_t[:, ::1] enter_cost,
-                                      const uint8_t[::1] mountain, const uint8_t[::1] enemy_units,
-                                      const uint8_t[::1] enemy_zoc) noexcept nogil:
+                                      bint by_zoc, const cell_t* nbr, Py_ssize_t n,
+                                      const int16_t* side_add, const int16_t* enter_cost,
+                                      const uint8_t* mountain, const uint8_t* enemy_units,
+                                      const uint8_t* enemy_zoc) noexcept nogil:
     # the hex a withdrawing unit enters from c across side d, -1 when it may not: across a
     # hexside it may cross, into terrain it may enter (the car never a mountain), never into
     # an enemy unit's hex, nor an enemy zone of control unless of TCR 1, nor back home
-    cdef Py_ssize_t v = neighbors[c, d]
-    if (v < 0 or v == here or side_add[t, c, d] < 0 or enter_cost[t, v] < 0
+    cdef Py_ssize_t v = nbr[6 * c + d]
+    if (v < 0 or v == here or side_add[(t * n + c) * 6 + d] < 0 or enter_cost[t * n + v] < 0
             or (car and mountain[v]) or enemy_units[v] or (by_zoc and enemy_zoc[v])):
         return -1
     return v
 
 
-cdef inline bint _toward(const int32_t[::1] to_source, Py_ssize_t here, Py_ssize_t via,
+cdef inline bint _toward(const int32_t* to_source, Py_ssize_t here, Py_ssize_t via,
                          Py_ssize_t dest) noexcept nogil:
     return (to_source[here] >= 0 and 0 <= to_source[via] < to_source[here]
             and 0 <= to_source[dest] < to_source[via])
@@ -1504,10 +1503,7 @@ def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] sid
             or paths.shape[1] != 2 or paths.shape[0] < 36 * k):
         raise ValueError("tcr and car need a row per unit, counts one per unit asked, "
                          "paths 36 rows per unit asked")
-    cdef Py_ssize_t j, u, here, d, e, via, dest, rows = 0, first, i, a, b
-    cdef int t
-    cdef bint by_zoc, is_car
-    cdef int32_t tmp0, tmp1
+    cdef Py_ssize_t j, u, rows
     for j in range(k):
         u = units[j]
         if u < 0 or u >= n_units or unit_cell[u] < 0 or unit_cell[u] >= n:
@@ -1515,53 +1511,73 @@ def gwe_withdrawals(const cell_t[:, ::1] neighbors, const int16_t[:, :, ::1] sid
         if tcr[u] < 1 or tcr[u] > side_add.shape[0]:
             raise ValueError(f"unit {u} has TCR {tcr[u]}, with no terrain row")
     with nogil:
-        for j in range(k):
-            u = units[j]
-            here = unit_cell[u]
-            t = tcr[u] - 1
-            by_zoc = tcr[u] != 1                                      # 12.13
-            is_car = car[u] != 0                                      # 24.41
-            first = rows
-            for d in range(6):
-                via = _withdraw_step(here, d, here, t, is_car, by_zoc, neighbors, side_add,
-                                     enter_cost, mountain, enemy_units, enemy_zoc)
-                if via < 0:
+        rows = withdrawals_run(&neighbors[0, 0], n, &side_add[0, 0, 0], &enter_cost[0, 0],
+                               &mountain[0], &enemy_units[0], &enemy_zoc[0], &to_source[0],
+                               &units[0] if k else NULL, k, &unit_cell[0] if n_units else NULL,
+                               &tcr[0] if n_units else NULL, &car[0] if n_units else NULL,
+                               &counts[0] if k else NULL, &paths[0, 0] if k else NULL)
+    return rows
+
+
+cdef Py_ssize_t withdrawals_run(const cell_t* nbr, Py_ssize_t n, const int16_t* side_add,
+                                const int16_t* enter_cost, const uint8_t* mountain,
+                                const uint8_t* enemy_units, const uint8_t* enemy_zoc,
+                                const int32_t* to_source, const int32_t* units, Py_ssize_t k,
+                                const int32_t* unit_cell, const int8_t* tcr, const uint8_t* car,
+                                int32_t* counts, int32_t* paths) noexcept nogil:
+    # gwe_withdrawals on checked arguments (play.pxd): side_add[t, n, 6], enter_cost[t, n],
+    # paths[36 k, 2]; the rows written
+    cdef Py_ssize_t j, u, here, d, e, via, dest, rows = 0, first, i, a, b
+    cdef int t
+    cdef bint by_zoc, is_car
+    cdef int32_t tmp0, tmp1
+    for j in range(k):
+        u = units[j]
+        here = unit_cell[u]
+        t = tcr[u] - 1
+        by_zoc = tcr[u] != 1                                      # 12.13
+        is_car = car[u] != 0                                      # 24.41
+        first = rows
+        for d in range(6):
+            via = _withdraw_step(here, d, here, t, is_car, by_zoc, nbr, n, side_add,
+                                 enter_cost, mountain, enemy_units, enemy_zoc)
+            if via < 0:
+                continue
+            for e in range(6):
+                dest = _withdraw_step(via, e, here, t, is_car, by_zoc, nbr, n, side_add,
+                                      enter_cost, mountain, enemy_units, enemy_zoc)
+                if dest < 0:
                     continue
-                for e in range(6):
-                    dest = _withdraw_step(via, e, here, t, is_car, by_zoc, neighbors, side_add,
-                                          enter_cost, mountain, enemy_units, enemy_zoc)
-                    if dest < 0:
-                        continue
-                    for i in range(6):                 # exactly two hexes away (12.11)
-                        if neighbors[here, i] == dest:
-                            break
-                    else:
-                        paths[rows, 0] = <int32_t>via
-                        paths[rows, 1] = <int32_t>dest
-                        rows += 1
-            # 8.63 priority 1, as for retreats: each hex nearer to a source than the last;
-            # those kept, moved up in place, when there are any (nothing moves otherwise)
-            b = first
-            for i in range(first, rows):
-                if _toward(to_source, here, paths[i, 0], paths[i, 1]):
-                    paths[b, 0] = paths[i, 0]
-                    paths[b, 1] = paths[i, 1]
-                    b += 1
-            if b > first:
-                rows = b
-            # sorted by (via, destination): an insertion sort of at most 36 rows
-            for i in range(first + 1, rows):
-                tmp0 = paths[i, 0]
-                tmp1 = paths[i, 1]
-                a = i - 1
-                while a >= first and (paths[a, 0] > tmp0
-                                      or (paths[a, 0] == tmp0 and paths[a, 1] > tmp1)):
-                    paths[a + 1, 0] = paths[a, 0]
-                    paths[a + 1, 1] = paths[a, 1]
-                    a -= 1
-                paths[a + 1, 0] = tmp0
-                paths[a + 1, 1] = tmp1
-            counts[j] = <int32_t>(rows - first)
+                for i in range(6):                 # exactly two hexes away (12.11)
+                    if nbr[6 * here + i] == dest:
+                        break
+                else:
+                    paths[2 * rows] = <int32_t>via
+                    paths[2 * rows + 1] = <int32_t>dest
+                    rows += 1
+        # 8.63 priority 1, as for retreats: each hex nearer to a source than the last;
+        # those kept, moved up in place, when there are any (nothing moves otherwise)
+        b = first
+        for i in range(first, rows):
+            if _toward(to_source, here, paths[2 * i], paths[2 * i + 1]):
+                paths[2 * b] = paths[2 * i]
+                paths[2 * b + 1] = paths[2 * i + 1]
+                b += 1
+        if b > first:
+            rows = b
+        # sorted by (via, destination): an insertion sort of at most 36 rows
+        for i in range(first + 1, rows):
+            tmp0 = paths[2 * i]
+            tmp1 = paths[2 * i + 1]
+            a = i - 1
+            while a >= first and (paths[2 * a] > tmp0
+                                  or (paths[2 * a] == tmp0 and paths[2 * a + 1] > tmp1)):
+                paths[2 * a + 2] = paths[2 * a]
+                paths[2 * a + 3] = paths[2 * a + 1]
+                a -= 1
+            paths[2 * a + 2] = tmp0
+            paths[2 * a + 3] = tmp1
+        counts[j] = <int32_t>(rows - first)
     return rows
 
 

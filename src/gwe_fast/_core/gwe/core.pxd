@@ -17,7 +17,8 @@ cdef enum:
     DS_ATTRITION = 0
     DS_REPLACEMENT = 1
     DS_COMMAND = 2
-    N_DICE = 3
+    DS_WITHDRAWAL = 3
+    N_DICE = 4
     MAX_NATIONALITIES = 8
     MAX_TURNS = 64                # Game-Turns a table of the core can hold (0 .. MAX_TURNS - 1)
     TCR1_ZOC_HEXES = 2            # 9.14
@@ -47,6 +48,11 @@ cdef struct GweT:
     Py_ssize_t n_rail_edge[2]
     const int32_t* fortress_cells[2]   # the printed fortresses on each side's ground (11.15)
     Py_ssize_t n_fortress[2]
+    const int16_t* side_add       # [n_tcr, n_cells, 6] Movement Points to cross, -1 never
+    const int16_t* enter_cost     # [n_tcr, n_cells] Movement Points to enter, -1 never
+    Py_ssize_t n_tcr
+    const uint8_t* mountain       # [n_cells] (24.41)
+    int stack_limit               # 16.0
     const uint8_t* off_land_area  # [n_cells] 19.41's area
     int off_land_max_points       # 19.41 Stacking Points in the hex at most, -1 no limit
     # 25.11: the towns and cities with a value, ascending by cell, and their values
@@ -63,6 +69,7 @@ cdef struct GweT:
     const uint8_t* exerts         # exerts a zone of control on the map (7.12, 7.26, 19.3)
     const uint8_t* not_hq
     const uint8_t* depot
+    const uint8_t* car            # the armored car (24.0)
     const int32_t* supply_range   # 9.12
     const int32_t* layers         # a supply search's layers: 3 for TCR 1 (9.14), else 1
     int shortest[2]               # each side's shortest supply range, -1 none (25.12)
@@ -135,6 +142,9 @@ cdef struct Gwe:
     flag_t* unit_mask             # [n_units]
     flag_t* unit_mask_b           # [n_units]
     int32_t* town_value           # [n_towns] the values of the towns russian_towns found
+    int32_t* dist                 # [n_cells] hexes to a supply source (source_distance)
+    int32_t* w_counts             # [n_units] withdrawal paths of each unit asked
+    int32_t* w_paths              # [36 n_units, 2] the paths
     # a Command Control Segment's: the radii of up to 2 n_hqs HQs [2 n_hqs, n_cells], the
     # HQs' cells, tables, radii, stops, strengths left [2 n_hqs], the cover of each unit
     # [n_units, n_hqs], the units' statuses [n_units] and the draws [n_units, 2]

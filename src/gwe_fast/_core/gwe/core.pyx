@@ -17,8 +17,11 @@ test_gwe_core.py`` holds whole games to the Python engine):
   nothing (10.32);
 * ``attrition_segment``: the Attrition Segment (4.0 A1e, 9.22-9.24, 19.41-19.43), with the
   step losses, eliminations and their victory points (8.5, 25.2, 25.13);
+* ``withdrawal_phase``: the Cavalry Withdrawal Before Combat Phase (4.0 A2, 12.1, 23.31,
+  24.2), when both players pick at random;
 * ``replacement_phase``: the Step Replacement Phase (4.0 A4, 13.0, 22.0, 24.43), when its
-  player picks at random.
+  player picks at random;
+* ``record_numbers``: the counts of the per-turn record (25.11, 25.12).
 
 The rules these share are stated once here: a side's supply (``supply``, the kernel
 ``play.supply_run`` on the position's masks), occupation and zones of control (the board
@@ -40,19 +43,19 @@ from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.board cimport UnitSelect, mark_units, mark_zoc
 from gwe_fast._core.codes cimport (GF_ATTACKED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
-                                   GF_OUT_OF_RADIUS, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
+                                   GF_OUT_OF_RADIUS, GF_RETREATED_IN, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
                                    ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_HQ)
 from gwe_fast._core.hexdice cimport (bind_stream, generator_bitgen, policy_draw, roll,
                                      sync_stream)
 from gwe_fast._core.play cimport (_ALLOCATED, _FAR, command_radii_run, random_allocation_run,
-                                  supply_run)
+                                  supply_run, withdrawals_run)
 from gwe_fast._core.search cimport SearchWorkspace
 
 cnp.import_array()
 
 #: the dice streams of the core, in the order of its DS_ codes
-STREAM_NAMES = ("attrition", "replacement", "command")
+STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal")
 
 
 def _keep(owner: list, a, dtype) -> cnp.ndarray:
@@ -76,7 +79,8 @@ cdef class GweTables:
 
     def __init__(self, scenario):
         from gwe_fast.enums import Nationality
-        from gwe_fast.games.gwe import attrition, command, replacement, retreat, supply
+        from gwe_fast.games.gwe import (attrition, command, replacement, retreat, supply,
+                                        withdrawal)
         from gwe_fast.games.gwe.combat import _fortresses
         from gwe_fast.games.gwe.data import gwe_data
         from gwe_fast.games.gwe.zoc import unit_masks
@@ -103,6 +107,16 @@ cdef class GweTables:
             fc = _keep(keep, forts[s], np.int32)
             t.fortress_cells[s] = <const int32_t*>_ptr(fc) if fc.size else NULL
             t.n_fortress[s] = fc.size
+        side_add = _keep(keep, data.side_add, np.int16)
+        t.side_add = <const int16_t*>_ptr(side_add)
+        t.enter_cost = <const int16_t*>_ptr(_keep(keep, data.enter_cost, np.int16))
+        t.n_tcr = side_add.shape[0]
+        if ((data.tcr < 1) | (data.tcr > t.n_tcr)).any():
+            raise ValueError("a unit's TCR has no row of the terrain costs")
+        mountain, car = withdrawal._fixed(scenario)
+        t.mountain = <const uint8_t*>_ptr(_keep(keep, mountain, np.uint8))
+        t.car = <const uint8_t*>_ptr(_keep(keep, car, np.uint8))
+        t.stack_limit = int(scenario.tables["stacking"]["max_points"])
         t.off_land_area = <const uint8_t*>_ptr(
             _keep(keep, attrition.living_off_land_area(scenario), np.uint8))
         most = scenario.tables["stacking"].get("living_off_land_max_points")
@@ -278,6 +292,9 @@ cdef class GweCore:
         self.g.work = <int32_t*>malloc((2 * nc + 3 * nu + nh + 32) * sizeof(int32_t))
         self.g.sup.rail = <uint8_t*>malloc(2 * (nc + nu) + 2)
         self.g.town_value = <int32_t*>malloc((self.tables.t.n_towns + 1) * sizeof(int32_t))
+        self.g.dist = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
+        self.g.w_counts = <int32_t*>malloc((73 * nu + 2) * sizeof(int32_t))
+        self.g.w_paths = self.g.w_counts + nu + 1
         self.g.unit_mask = <flag_t*>malloc(2 * (nu + 1))
         self.g.unit_mask_b = self.g.unit_mask + nu + 1
         self.g.radii = <uint8_t*>malloc(2 * nh * nc + 1)
@@ -285,7 +302,8 @@ cdef class GweCore:
         self.g.hq_stopped = <uint8_t*>malloc(2 * nh + nu * (nh + 1) + nu + 8)
         if (self.g.mask_a == NULL or self.g.work == NULL or self.g.sup.rail == NULL
                 or self.g.unit_mask == NULL or self.g.radii == NULL or self.g.hq_cell == NULL
-                or self.g.hq_stopped == NULL or self.g.town_value == NULL):
+                or self.g.hq_stopped == NULL or self.g.town_value == NULL
+                or self.g.dist == NULL or self.g.w_counts == NULL):
             raise MemoryError()
         self.g.sup.cells = self.g.sup.rail + nc + 1
         self.g.sup.depots = self.g.sup.cells + nc
@@ -307,6 +325,8 @@ cdef class GweCore:
         free(self.g.sup.rail)
         free(self.g.unit_mask)
         free(self.g.town_value)
+        free(self.g.dist)
+        free(self.g.w_counts)
         free(self.g.radii)
         free(self.g.hq_cell)
         free(self.g.hq_stopped)
@@ -392,6 +412,31 @@ cdef class GweCore:
         finally:
             self._unbind(used, fresh)
         return True
+
+    def withdrawal_phase(self, int side) -> bool:
+        """The Cavalry Withdrawal Before Combat Phase (4.0 A2) of the non-phasing ``side``, as
+        ``withdrawal.withdrawal_phase``; False, with nothing done, unless both players pick
+        at random (the withdrawing player picks units and paths, the phasing player the
+        units that occupy a vacated hex), or when the withdrawal stream has forced dice
+        queued."""
+        _check_side(side)
+        if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
+            return False
+        used = (DS_WITHDRAWAL,)
+        fresh = self._bind(used)
+        if fresh is None:
+            return False
+        try:
+            withdrawal_phase(&self.g, self.ws, side)
+        finally:
+            self._unbind(used, fresh)
+        return True
+
+    def source_distance(self, int side) -> np.ndarray:
+        """``retreat.source_distance`` of the position as it stands (for the tests)."""
+        _check_side(side)
+        source_distance(&self.g, self.ws, side)
+        return np.array([self.g.dist[i] for i in range(self.g.t.n_cells)], dtype=np.int32)
 
     def replacement_phase(self, int side) -> bool:
         """The Step Replacement Phase (4.0 A4) of ``side``, as ``replacement.
@@ -502,10 +547,13 @@ cdef void controlled(const Gwe* g, int side, flag_t* out) noexcept nogil:
     mark_zoc(&S, g.t.nbr, g.t.zoc_blocked, out, g.t.n_cells)
 
 
-cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False) except -1:
+cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
+                bint lines=True) except -1:
     # supply._supply(scenario, state, side): the side's rail sources, supplied depots and
     # units in supply into g.sup (9.12-9.17, 19.1), and with hexes the hexes a unit of the
-    # side's shortest supply range could trace from (25.12, supply.supplied_cells)
+    # side's shortest supply range could trace from (25.12, supply.supplied_cells); without
+    # lines no unit's line is searched for (the units in supply are the supplied depots:
+    # supply.sources_alone)
     cdef const GweT* t = g.t
     cdef Py_ssize_t u, k = 0
     cdef int32_t* mine = g.work + 2 * t.n_cells + 8 + t.n_units      # (the work's last part)
@@ -513,7 +561,7 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False) except -
     cdef flag_t* own = g.mask_b
     cdef flag_t* enemy_combat = g.mask_c
     for u in range(t.n_units):
-        if t.side[u] == side and on_map(g, u):
+        if t.side[u] == side and on_map(g, u) and (lines or t.depot[u]):
             mine[k] = <int32_t>u
             k += 1
     controlled(g, 1 - side, ezoc)
@@ -888,6 +936,192 @@ cdef int _mark_command(Gwe* g, int side) except -1:
         if g.unit_mask_b[u]:
             g.s.flags[u] |= GF_OUT_OF_RADIUS
     return 0
+
+
+# --- the Cavalry Withdrawal Before Combat Phase (12.1, 23.31, 24.2) ----------------------
+
+cdef int source_distance(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # retreat.source_distance into g.dist: hexes from each hex to the nearest friendly supply
+    # source (a rail source or a supplied depot), never through a hex of enemy units other
+    # than HQs, across a passable step; -1 where none is reached (8.63 priority 1)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t n = t.n_cells, u, head = 0, tail = 0, d
+    cdef int32_t c, v
+    cdef int32_t* queue = g.work
+    cdef flag_t* at = g.sup.rail
+    supply(g, ws, side, False, False)
+    for u in range(t.n_units):
+        if g.sup.depots[u]:
+            at[g.s.unit_cell[u]] = 1
+    for c in range(n):
+        g.dist[c] = -1
+        if at[c]:
+            g.dist[c] = 0
+            queue[tail] = c
+            tail += 1
+    occupied(g, 1 - side, False, g.mask_c)
+    while head < tail:                       # breadth first: a step costs one
+        c = queue[head]
+        head += 1
+        for d in range(6):
+            v = t.nbr[6 * <Py_ssize_t>c + d]
+            if v >= 0 and g.dist[v] < 0 and t.passable[6 * <Py_ssize_t>c + d] \
+                    and not g.mask_c[v]:
+                g.dist[v] = g.dist[c] + 1
+                queue[tail] = v
+                tail += 1
+    return 0
+
+
+cdef Py_ssize_t withdrawal_candidates(Gwe* g, int side, const flag_t* tried,
+                                      int32_t* out) noexcept nogil:
+    # withdrawal.withdrawal_candidates: cavalry (12.11) and the armored car (24.21) of side
+    # on the map, not entrained, not yet tried, next to an enemy unit and with a withdrawal
+    # (whatever the supply sources), but no Austro-Hungarian cavalry on the first Game-Turn
+    # (23.31); into out, ascending; how many
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, k = 0, d, i, n = t.n_cells, m = 0
+    cdef int32_t c, v
+    cdef bint first = g.s.turn[0] == t.first_turn
+    cdef flag_t* near = g.mask_d
+    for u in range(t.n_units):
+        if (t.side[u] == side and on_map(g, u) and not g.s.unit_status[u] & ST_ENTRAINED
+                and (t.utype[u] == UT_CAVALRY or t.utype[u] == UT_ARMORED_CAR)
+                and not (first and t.utype[u] == UT_CAVALRY and t.is_ah[u])):
+            out[k] = <int32_t>u
+            k += 1
+    if k == 0:
+        return 0
+    occupied(g, 1 - side, True, g.mask_a)
+    memset(near, 0, n)
+    for c in range(n):
+        if g.mask_a[c]:
+            for d in range(6):
+                v = t.nbr[6 * <Py_ssize_t>c + d]
+                if v >= 0:
+                    near[v] = 1
+    for i in range(k):
+        u = out[i]
+        if near[g.s.unit_cell[u]] and not tried[u]:
+            out[m] = <int32_t>u
+            m += 1
+    if m == 0:
+        return 0
+    controlled(g, 1 - side, g.mask_b)
+    for c in range(n):
+        g.dist[c] = -1                    # no sources: every path kept
+    withdrawals_run(t.nbr, n, t.side_add, t.enter_cost, t.mountain, g.mask_a, g.mask_b,
+                    g.dist, out, m, g.s.unit_cell, t.tcr, t.car, g.w_counts, g.w_paths)
+    k = 0
+    for i in range(m):
+        if g.w_counts[i] > 0:
+            out[k] = out[i]
+            k += 1
+    return k
+
+
+cdef int withdrawal_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # withdrawal.withdrawal_phase (4.0 A2, 12.1, 24.2): the withdrawing side picks a unit at a
+    # time (or stops); one die above its TCR (12.12; the armored car rolls none, 24.22); a
+    # path of two hexes it picks among those toward a supply source (12.13); the phasing
+    # player may then occupy the hex left empty (12.16)
+    cdef const GweT* t = g.t
+    cdef flag_t* tried = g.unit_mask_b
+    cdef int32_t* cand = g.work + 2 * t.n_cells + 4
+    cdef Py_ssize_t n_cand, u, i, n_paths, v
+    cdef int32_t origin, via, dest
+    cdef bint friends
+    memset(tried, 0, t.n_units)
+    while True:
+        n_cand = withdrawal_candidates(g, side, tried, cand)
+        if n_cand == 0:
+            return 0
+        i = choose(g, side, n_cand + 1)
+        if i == 0:
+            return 0
+        u = cand[i - 1]
+        tried[u] = 1
+        if t.utype[u] != UT_ARMORED_CAR:                                   # 24.22
+            if roll(&g.dice[DS_WITHDRAWAL]) <= t.tcr[u]:                    # 12.12
+                continue
+        source_distance(g, ws, side)
+        occupied(g, 1 - side, True, g.mask_a)
+        controlled(g, 1 - side, g.mask_b)
+        cand[0] = <int32_t>u
+        n_paths = withdrawals_run(t.nbr, t.n_cells, t.side_add, t.enter_cost, t.mountain,
+                                  g.mask_a, g.mask_b, g.dist, cand, 1, g.s.unit_cell, t.tcr,
+                                  t.car, g.w_counts, g.w_paths)
+        if n_paths == 0:
+            raise RuntimeError("a unit that may withdraw has no path (12.13)")
+        i = choose(g, side, n_paths)
+        via = g.w_paths[2 * i]
+        dest = g.w_paths[2 * i + 1]
+        origin = g.s.unit_cell[u]
+        # withdrawal.withdraw: not a move (12.14); the hexes last moved through by its side;
+        # RETREATED_IN when friendly units were already in the hex (12.17)
+        friends = False
+        for v in range(t.n_units):
+            if on_map(g, v) and g.s.unit_cell[v] == dest and t.side[v] == side:
+                friends = True
+                break
+        g.s.hex_last[via] = <int8_t>side
+        g.s.hex_last[dest] = <int8_t>side
+        g.s.unit_cell[u] = dest
+        if friends:
+            g.s.flags[u] |= GF_RETREATED_IN
+        occupy_vacated(g, 1 - side, origin)
+
+
+cdef int occupy_vacated(Gwe* g, int phasing, int32_t cell) except -1:
+    # withdrawal.occupy_vacated (12.16): when the hex holds no unit any more, the phasing
+    # player may move adjacent units into it, one at a time (or stop), each across a hexside
+    # it may cross, into terrain it may enter, within the stacking limit (16.0)
+    cdef const GweT* t = g.t
+    cdef int32_t* opts = g.work + 2 * t.n_cells + 12 + 2 * t.n_units
+    cdef Py_ssize_t u, k, d, i
+    cdef int room, tr
+    cdef int32_t c
+    cdef bint alien
+    for u in range(t.n_units):
+        if on_map(g, u) and g.s.unit_cell[u] == cell:
+            return 0
+    while True:
+        room = t.stack_limit
+        alien = False
+        for u in range(t.n_units):
+            if on_map(g, u) and g.s.unit_cell[u] == cell:
+                room -= t.stacking[u]
+                if t.side[u] != phasing:
+                    alien = True
+        if alien:
+            return 0
+        k = 0
+        for u in range(t.n_units):
+            if t.side[u] != phasing or not on_map(g, u) or g.s.unit_status[u] & ST_ENTRAINED:
+                continue
+            c = g.s.unit_cell[u]
+            for d in range(6):                  # the side of c toward the hex, if next to it
+                if t.nbr[6 * <Py_ssize_t>c + d] == cell:
+                    break
+            else:
+                continue
+            tr = t.tcr[u] - 1
+            if t.side_add[(tr * t.n_cells + c) * 6 + d] < 0:
+                continue
+            if t.enter_cost[tr * t.n_cells + cell] < 0 or (t.mountain[cell] and t.car[u]):
+                continue
+            if t.stacking[u] > room:
+                continue
+            opts[k] = <int32_t>u
+            k += 1
+        if k == 0:
+            return 0
+        i = choose(g, phasing, k + 1)
+        if i == 0:
+            return 0
+        u = opts[i - 1]
+        g.s.hex_last[cell] = <int8_t>t.side[u]
+        g.s.unit_cell[u] = cell
 
 
 # --- the Step Replacement Phase -----------------------------------------------------------

@@ -214,7 +214,11 @@ def occupy_vacated(game: GweGame, phasing: int, cell: int) -> None:
 
 def withdrawal_phase(game: GweGame, withdrawing_side: int) -> None:
     """The Cavalry Withdrawal Before Combat Phase (4.0 A2) of the non-phasing
-    ``withdrawing_side`` (see the module docstring)."""
+    ``withdrawing_side`` (see the module docstring). The compiled core plays it when the
+    game has one and both players pick at random (``GweGame.core``)."""
+    core = game.core
+    if core is not None and core.withdrawal_phase(withdrawing_side):
+        return
     sc = game.scenario
     u = sc.units
     data = gwe_data(sc)
