@@ -8,8 +8,13 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # Optimisation is on by default; GWE_FAST_DEBUG=1 builds with assertions and no -O3.
+# -g0 drops the debug information Python's own CFLAGS ask for (the code is the same), and
+# -fno-gcse-after-reload a pass that takes over a quarter of gcc's time on the modules with
+# Cython's long __init__ functions, for nothing measurable in the turn loops (issue 28).
 DEBUG = os.environ.get("GWE_FAST_DEBUG") == "1"
-COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3", "-g0", "-fno-gcse-after-reload"]
+# Modules that only build tables, once a scenario: no need of -O3.
+COLD_ARGS = COMPILE_ARGS if DEBUG else ["-O1", "-g0"]
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 
 KERNELS = ["codes", "hexgrid", "search", "board"]
@@ -76,7 +81,7 @@ extensions += [
         include_dirs=[numpy.get_include()],
         define_macros=MACROS,
         extra_compile_args=[*COMPILE_ARGS, "-ffp-contract=off"] if name in ("ladder", "lookahead")
-        else COMPILE_ARGS,
+        else COLD_ARGS if name == "tables" else COMPILE_ARGS,
     )
     for name in GOA_CORE
 ]
@@ -100,10 +105,32 @@ class BuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
 
+# Cython's own helpers (memoryviews, function objects, ...) are compiled once, in a module of
+# their own that the others import, rather than into each of the modules above (issue 28: the
+# build spent most of its time compiling the same helpers again and again).
+SHARED_UTILITY = "gwe_fast._core._cyutility"
+extensions.append(Extension(
+    SHARED_UTILITY,
+    [f"src/{SHARED_UTILITY.replace('.', '/')}.c"],
+    extra_compile_args=COMPILE_ARGS,
+))
+
+# Cython 3.3.1 leaves a type undeclared in a module that makes a Cython array from a pointer
+# (<int32_t[:n]>p) while taking its helpers from the shared module, so the Guns of August's
+# engine keeps its own copy.
+OWN_UTILITY = {"gwe_fast._core.goa.engine"}
+
+
+def _cythonize(exts, **options):
+    return cythonize(exts, include_path=["src"], compiler_directives=KERNEL_DIRECTIVES,
+                     nthreads=os.cpu_count() or 1, **options)
+
+
 setup(
     cmdclass={"build_ext": BuildExt},
     ext_modules=(
-        cythonize(extensions, include_path=["src"], compiler_directives=KERNEL_DIRECTIVES,
-                  nthreads=os.cpu_count() or 1)
+        _cythonize([e for e in extensions if e.name not in OWN_UTILITY],
+                   shared_utility_qualified_name=SHARED_UTILITY)
+        + _cythonize([e for e in extensions if e.name in OWN_UTILITY])
     ),
 )
