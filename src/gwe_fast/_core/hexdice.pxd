@@ -6,6 +6,9 @@ from numpy.random cimport bitgen_t
 
 cdef enum:
     DICE_BLOCK = 256
+    # who answers a side's decisions inside a hex game's core (bind_policies)
+    LEVEL_EXTERNAL = 0            # a Python policy: the phase is played by the Python engine
+    LEVEL_RANDOM = 1              # RandomPolicy: Generator.integers(n) on the side's generator
 
 
 cdef struct DiceStream:
@@ -32,3 +35,11 @@ cdef int sync_stream(const DiceStream* s, object stream) except -1
 # words): n_out 32-bit words of generate_state into out (two of them make a uint64, low first)
 cdef void seed_sequence_words(const uint32_t* entropy, int n_entropy, uint32_t* out,
                               int n_out) noexcept nogil
+# bind a core's C streams used (indices into names) to the game's GameDice for a phase,
+# keeping each Python stream in held; None when one has forced values queued, else the set of
+# streams made here; unbind_streams hands them back and drops those made but not rolled
+cdef object bind_streams(DiceStream* streams, list held, object dice, tuple names, used)
+cdef int unbind_streams(DiceStream* streams, list held, object dice, tuple names, used,
+                        object fresh) except -1
+# each side's policy generator and who answers its decisions (LEVEL_) in a hex game's core
+cdef int bind_policies(bitgen_t** pol, int* level, object game) except -1

@@ -87,6 +87,47 @@ cdef int sync_stream(const DiceStream* s, object stream) except -1:
     return 0
 
 
+cdef object bind_streams(DiceStream* streams, list held, object dice, tuple names, used):
+    # bind the C streams used (indices into names) to the game's (dice: a GameDice), each
+    # Python stream kept in held[d]; None, with nothing bound, when one has forced values
+    # queued. A stream the game has not rolled yet is made here: the set of those is
+    # returned, and unbind_streams drops each again if nothing rolled it, as the Python
+    # engine makes a stream on its first roll
+    for d in used:
+        stream = dice._streams.get(names[d])
+        if stream is not None and stream._forced:
+            return None
+    fresh = {d for d in used if names[d] not in dice._streams}
+    for d in used:
+        stream = dice.stream(names[d])
+        bind_stream(&streams[d], stream)
+        held[d] = stream
+    return fresh
+
+
+cdef int unbind_streams(DiceStream* streams, list held, object dice, tuple names, used,
+                        object fresh) except -1:
+    # hand the C streams used back to the game's (sync_stream), and drop those bind_streams
+    # made that nothing rolled
+    for d in used:
+        sync_stream(&streams[d], held[d])
+        if d in fresh and streams[d].rolled == 0:
+            del dice._streams[names[d]]
+    return 0
+
+
+cdef int bind_policies(bitgen_t** pol, int* level, object game) except -1:
+    # each side's policy generator, and who answers its decisions in a hex game's core:
+    # LEVEL_RANDOM for RandomPolicy itself, else LEVEL_EXTERNAL (the Python engine asks it)
+    from gwe_fast.policies.base import RandomPolicy
+
+    for side in (0, 1):
+        level[side] = LEVEL_RANDOM if type(game.policies[side]) is RandomPolicy \
+            else LEVEL_EXTERNAL
+        pol[side] = generator_bitgen(game.rngs[side])
+    return 0
+
+
 def roll_all(stream, Py_ssize_t n):
     """``n`` dice of a ``gwe_fast.dice.DiceStream`` rolled by the compiled stream, which then
     hands the stream back where it stopped (for the tests)."""

@@ -5,14 +5,11 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
-from gwe_fast._core.hexdice cimport DiceStream
+from gwe_fast._core.hexdice cimport LEVEL_EXTERNAL, LEVEL_RANDOM, DiceStream
 from gwe_fast._core.search cimport SearchWorkspace
 
 
 cdef enum:
-    # who answers a side's decisions inside the core
-    LEVEL_EXTERNAL = 0            # a Python policy: the phase is played by the Python engine
-    LEVEL_RANDOM = 1              # RandomPolicy: Generator.integers(n) on the side's generator
     # the core's dice streams (gwe_fast.dice.STREAMS the phases played here roll)
     DS_ATTRITION = 0
     DS_REPLACEMENT = 1

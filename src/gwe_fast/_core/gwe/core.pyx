@@ -46,8 +46,8 @@ from gwe_fast._core.codes cimport (GF_ATTACKED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_OUT_OF_RADIUS, GF_RETREATED_IN, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
                                    ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_HQ)
-from gwe_fast._core.hexdice cimport (bind_stream, generator_bitgen, policy_draw, roll,
-                                     sync_stream)
+from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, roll,
+                                     unbind_streams)
 from gwe_fast._core.play cimport (_ALLOCATED, _FAR, command_radii_run, random_allocation_run,
                                   supply_run, withdrawals_run)
 from gwe_fast._core.search cimport SearchWorkspace
@@ -245,7 +245,6 @@ cdef class GweCore:
 
     def __init__(self, game, GweTables tables=None):
         from gwe_fast import kernels
-        from gwe_fast.policies.base import RandomPolicy
 
         if game.events is not None:
             raise ValueError("the compiled core keeps no event log: play with events off")
@@ -276,10 +275,7 @@ cdef class GweCore:
         s.fortress = <int16_t*><size_t>ptr["fortress"]
         s.hq_shift_used = <int8_t*><size_t>ptr["hq_shift_used"]
         self.g.t = &self.tables.t
-        for side in (SIDE_ALLIED, SIDE_CENTRAL):
-            pol = game.policies[side]
-            self.g.level[side] = LEVEL_RANDOM if type(pol) is RandomPolicy else LEVEL_EXTERNAL
-            self.g.pol[side] = generator_bitgen(game.rngs[side])
+        bind_policies(self.g.pol, self.g.level, game)
         cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units
         self.g.mask_a = <flag_t*>malloc(4 * (nc + 1))
         self.g.mask_b = self.g.mask_a + (nc + 1)
@@ -457,28 +453,11 @@ cdef class GweCore:
         return True
 
     cdef object _bind(self, used):
-        # bind the C streams of used to the game's; None when one has forced values queued.
-        # A stream the game has not rolled yet is made here and dropped again (_unbind) if
-        # nothing rolls it, as the Python engine makes a stream on its first roll
-        dice = self._game.dice
-        for d in used:
-            stream = dice._streams.get(STREAM_NAMES[d])
-            if stream is not None and stream._forced:
-                return None
-        fresh = {d for d in used if STREAM_NAMES[d] not in dice._streams}
-        for d in used:
-            stream = dice.stream(STREAM_NAMES[d])
-            bind_stream(&self.g.dice[d], stream)
-            self._streams[d] = stream
-        return fresh
+        return bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used)
 
     cdef int _unbind(self, used, fresh) except -1:
-        dice = self._game.dice
-        for d in used:
-            sync_stream(&self.g.dice[d], self._streams[d])
-            if d in fresh and self.g.dice[d].rolled == 0:
-                del dice._streams[STREAM_NAMES[d]]
-        return 0
+        return unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES,
+                              used, fresh)
 
 
 cdef int _check_side(int side) except -1:

@@ -54,8 +54,8 @@ from gwe_fast._core.play cimport (OBL_NEITHER, OBL_STOP, OBL_STUCK, exit_allowed
                                   obl_build, obl_random_declare, obl_release)
 from gwe_fast._core.search cimport (RANGE_FAR, Range, SearchWorkspace, _sort_cells, range_alloc,
                                     range_cost, range_free, range_search, reached_cost)
-from gwe_fast._core.hexdice cimport (DiceStream, bind_stream, generator_bitgen, policy_draw,
-                                     roll, sync_stream)
+from gwe_fast._core.hexdice cimport (DiceStream, bind_policies, bind_streams, policy_draw, roll,
+                                     unbind_streams)
 
 cnp.import_array()
 
@@ -404,8 +404,6 @@ cdef class KbCore:
     state buffer, so it lives no longer than the game."""
 
     def __init__(self, game, KbTables tables=None):
-        from gwe_fast.policies.base import RandomPolicy
-
         if game.events is not None:
             raise ValueError("the compiled core keeps no event log: play with events off")
         self.tables = KbTables(game.scenario) if tables is None else tables
@@ -449,10 +447,7 @@ cdef class KbCore:
         if st.field("gas").shape[0] > 32:
             raise ValueError("more than 32 gas markers")
         self.k.t = &self.tables.t
-        for side in (SIDE_ALLIED, SIDE_CENTRAL):
-            pol = game.policies[side]
-            self.k.level[side] = LEVEL_RANDOM if type(pol) is RandomPolicy else LEVEL_EXTERNAL
-            self.k.pol[side] = generator_bitgen(game.rngs[side])
+        bind_policies(self.k.pol, self.k.level, game)
         cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units, i
         self.k.mask_a = <flag_t*>malloc(nc + 1)
         self.k.mask_b = <flag_t*>malloc(nc + 1)
@@ -651,29 +646,11 @@ cdef class KbCore:
         return out
 
     cdef object _bind(self, used):
-        # bind the C streams of used to the game's; None when one has forced values queued.
-        # A stream the game has not rolled yet is made here and dropped again (_unbind) if
-        # nothing rolls it, as the Python engine makes a stream on its first roll: the set
-        # of streams made
-        dice = self._game.dice
-        for d in used:
-            stream = dice._streams.get(STREAM_NAMES[d])
-            if stream is not None and stream._forced:
-                return None
-        fresh = {d for d in used if STREAM_NAMES[d] not in dice._streams}
-        for d in used:
-            stream = dice.stream(STREAM_NAMES[d])
-            bind_stream(&self.k.dice[d], stream)
-            self._streams[d] = stream
-        return fresh
+        return bind_streams(self.k.dice, self._streams, self._game.dice, STREAM_NAMES, used)
 
     cdef int _unbind(self, used, fresh) except -1:
-        dice = self._game.dice
-        for d in used:
-            sync_stream(&self.k.dice[d], self._streams[d])
-            if d in fresh and self.k.dice[d].rolled == 0:
-                del dice._streams[STREAM_NAMES[d]]
-        return 0
+        return unbind_streams(self.k.dice, self._streams, self._game.dice, STREAM_NAMES,
+                              used, fresh)
 
     cdef int _play(self, int phase) except -1:
         cdef int side
