@@ -381,15 +381,7 @@ cdef class GweCore:
         False, with nothing done, when the attrition stream has forced dice queued (the tests
         force dice on the Python engine)."""
         _check_side(side)
-        used = (DS_ATTRITION,)
-        fresh = self._bind(used)
-        if fresh is None:
-            return False
-        try:
-            attrition_segment(&self.g, self.ws, side)
-        finally:
-            self._unbind(used, fresh)
-        return True
+        return self._run(DS_ATTRITION, side, False)
 
     def command_segment(self, int side, bint for_combat) -> bool:
         """The Command Control Segment (4.0 A1c, A3a) of ``side``, as ``command.
@@ -399,15 +391,7 @@ cdef class GweCore:
         _check_side(side)
         if self.g.level[side] != LEVEL_RANDOM and not self.g.t.unlimited_command:
             return False
-        used = (DS_COMMAND,)
-        fresh = self._bind(used)
-        if fresh is None:
-            return False
-        try:
-            command_segment(&self.g, self.ws, side, for_combat)
-        finally:
-            self._unbind(used, fresh)
-        return True
+        return self._run(DS_COMMAND, side, for_combat)
 
     def withdrawal_phase(self, int side) -> bool:
         """The Cavalry Withdrawal Before Combat Phase (4.0 A2) of the non-phasing ``side``, as
@@ -418,15 +402,7 @@ cdef class GweCore:
         _check_side(side)
         if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
             return False
-        used = (DS_WITHDRAWAL,)
-        fresh = self._bind(used)
-        if fresh is None:
-            return False
-        try:
-            withdrawal_phase(&self.g, self.ws, side)
-        finally:
-            self._unbind(used, fresh)
-        return True
+        return self._run(DS_WITHDRAWAL, side, False)
 
     def source_distance(self, int side) -> np.ndarray:
         """``retreat.source_distance`` of the position as it stands (for the tests)."""
@@ -442,22 +418,29 @@ cdef class GweCore:
         _check_side(side)
         if self.g.level[side] != LEVEL_RANDOM:
             return False
-        used = (DS_REPLACEMENT,)
-        fresh = self._bind(used)
+        return self._run(DS_REPLACEMENT, side, False)
+
+    cdef bint _run(self, int stream, int side, bint for_combat) except -1:
+        # the segment or phase of side (checked) that rolls the dice stream (its DS_ code
+        # names it), its stream bound for it; False, with nothing done, when the stream has
+        # forced dice
+        used = (stream,)
+        fresh = bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used)
         if fresh is None:
             return False
         try:
-            replacement_phase(&self.g, self.ws, side)
+            if stream == DS_ATTRITION:
+                attrition_segment(&self.g, self.ws, side)
+            elif stream == DS_COMMAND:
+                command_segment(&self.g, self.ws, side, for_combat)
+            elif stream == DS_WITHDRAWAL:
+                withdrawal_phase(&self.g, self.ws, side)
+            else:
+                replacement_phase(&self.g, self.ws, side)
         finally:
-            self._unbind(used, fresh)
+            unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
+                           fresh)
         return True
-
-    cdef object _bind(self, used):
-        return bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used)
-
-    cdef int _unbind(self, used, fresh) except -1:
-        return unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES,
-                              used, fresh)
 
 
 cdef int _check_side(int side) except -1:
