@@ -143,26 +143,6 @@ class PlayedGame(Game):
         if state is None and "vp_cause" in self.ENGINE_ARRAYS:
             self.arr("vp_cause")[self.VP_CAUSES.index("initial")] = scenario.initial_vp
 
-    # the compiled core -------------------------------------------------------------------
-    @property
-    def core(self):
-        """The game's compiled core (``_new_core``), made on first use, or None. A core points
-        into the state's buffer, so it is made again for a state put in the place of the
-        game's."""
-        held = self.__dict__.get("_core")
-        if held is None or held[0] is not self.state.buffer:
-            held = self.__dict__["_core"] = (self.state.buffer, self._new_core())
-        return held[1]
-
-    def _new_core(self):
-        """A new compiled core on this game's state, or None (a game without one)."""
-        return None
-
-    def _core_allowed(self) -> bool:
-        """Whether a core may play this game: it keeps no event log (a core keeps none) and
-        plays on the compiled kernels."""
-        return self.events is None and self.scenario.map.k.name == "cython"
-
     # engine arrays ------------------------------------------------------------------------
     def arr(self, name: str) -> np.ndarray:
         return self.state.extra[name]

@@ -72,19 +72,26 @@ class GweGame(PlayedGame):
         super().__init__(scenario, seed=seed, game_index=game_index, policies=policies,
                          state=state, events=events)
         self.data = gwe_data(scenario)
+        self._core = False              # the compiled core (``core``), made on first use
         if state is None:
             from gwe_fast.games.gwe.reinforcements import setup_replacements
             setup_replacements(self)                                   # 26.34
 
-    def _new_core(self):
+    @property
+    def core(self):
         """The compiled core playing the parts of this game's phases that it plays
-        (``_core.gwe.core``, ``PlayedGame.core``), or None: when the game keeps an event log,
-        plays on the pure-Python kernels or ``COMPILED_PHASES`` is off."""
-        if not (COMPILED_PHASES and self._core_allowed()):
-            return None
-        from gwe_fast._core.gwe.core import GweCore
+        (``_core.gwe.core``), or None: when the game keeps an event log (the core keeps
+        none), plays on the pure-Python kernels or ``COMPILED_PHASES`` is off. Made on first
+        use; it points into the state's buffer, so it is made again for a state put in the
+        place of the game's."""
+        core = self._core
+        if core is False or (core is not None and core.buffer is not self.state.buffer):
+            self._core = None
+            if COMPILED_PHASES and self.events is None and self.scenario.map.k.name == "cython":
+                from gwe_fast._core.gwe.core import GweCore
 
-        return GweCore(self, _core_tables(self.scenario))
+                self._core = GweCore(self, _core_tables(self.scenario))
+        return self._core
 
 
 #: play the parts of the phases the compiled core plays there (the tests turn it off to

@@ -65,20 +65,25 @@ class KbGame(PlayedGame):
         super().__init__(scenario, seed=seed, game_index=game_index, policies=policies,
                          state=state, events=events)
         self.data = kb_data(scenario)
+        self._core = False              # the compiled core (``core``), made on first use
         if state is None:
             self.arr("corps")[:] = self.data.corps
             self.arr("gas")[:] = -1
             self.arr("weather")[0] = FOG
 
-    def _new_core(self):
-        """The compiled core playing this game's phases that it plays (``_core.kb.core``,
-        ``PlayedGame.core``), or None: when the game keeps an event log, plays on the
-        pure-Python kernels or ``COMPILED_PHASES`` is off."""
-        if not (COMPILED_PHASES and self._core_allowed()):
-            return None
-        from gwe_fast._core.kb.core import KbCore
+    @property
+    def core(self):
+        """The compiled core playing this game's phases that it plays (``_core.kb.core``), or
+        None: when the game keeps an event log (the core keeps none), plays on the pure-Python
+        kernels or ``COMPILED_PHASES`` is off. Made on first use; it points into the state's
+        buffer."""
+        if self._core is False:
+            self._core = None
+            if COMPILED_PHASES and self.events is None and self.scenario.map.k.name == "cython":
+                from gwe_fast._core.kb.core import KbCore
 
-        return KbCore(self, _core_tables(self.scenario))
+                self._core = KbCore(self, _core_tables(self.scenario))
+        return self._core
 
 
 #: play the phases the compiled core plays there (the tests turn it off to compare with the
