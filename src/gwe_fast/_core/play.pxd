@@ -1,7 +1,7 @@
 # What the compiled cores cimport from play: the attack obligations of a Kaiser's Battle
 # Combat Phase as a C record (Obl), which the kernel KbObligations wraps for the Python engine
 # and the Kaiser's Battle core (kb/core.pyx) plays on directly; and a Kaiser's Battle exit.
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, stepcost_t
@@ -108,3 +108,61 @@ cdef Py_ssize_t withdrawals_run(const cell_t* nbr, Py_ssize_t n, const int16_t* 
                                 const int32_t* to_source, const int32_t* units, Py_ssize_t k,
                                 const int32_t* unit_cell, const int8_t* tcr, const uint8_t* car,
                                 int32_t* counts, int32_t* paths) noexcept nogil
+
+
+# The declaration of a Great War in the East attack in one position (AttackPosition, whose
+# docstrings say what each question answers), as a C record: the eligible units' arrays are
+# k long (indexed by eligible index j), the map's [n, 6] or [n]; ratios [rows, n_cols, 2];
+# a, b, c scratch of k + 1 each
+cdef struct Atk:
+    const cell_t* nb
+    const uint8_t* prohibited
+    const uint8_t* halved
+    const int32_t* units
+    const int32_t* cell
+    const int32_t* attack
+    const uint8_t* cavalry
+    const int32_t* nat
+    const int32_t* tcr
+    const uint8_t* hq
+    const int32_t* defense
+    const uint8_t* full
+    const int32_t* ratios
+    Py_ssize_t n_cols
+    const int32_t* row_len
+    const int32_t* row_of_tcr
+    int joint_row
+    int german
+    int austro
+    Py_ssize_t k
+    Py_ssize_t n
+    int32_t* a
+    int32_t* b
+    int32_t* c
+
+# the eligible indices next to every one of cells[m] into out; how many
+cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
+                               int32_t* out) noexcept nogil
+# the force s[ns] (eligible indices) reaches its row's lowest odds against cells[m]
+cdef bint atk_reaches(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                      Py_ssize_t m) noexcept nogil
+# the hex may be attacked now (step 1 of a declaration)
+cdef bint atk_target(const Atk* p, int32_t cell) noexcept nogil
+# one step of a declaration on hexes[m] (room for m + 1) by att[na] (eligible indices, room for
+# na + 1): the units that may join into units (eligible indices), the targets[n_targets] that
+# may join into out; whether the force may stop here ("done")
+cdef bint atk_options(const Atk* p, int32_t* hexes, Py_ssize_t m, int32_t* att, Py_ssize_t na,
+                      const int32_t* targets, Py_ssize_t n_targets, int32_t* units,
+                      Py_ssize_t* n_units, int32_t* out, Py_ssize_t* n_out) noexcept nogil
+
+
+# The defenders of every hex of one side (gwe_hex_defenses, whose docstring says what each
+# argument is) on checked arguments: values [n_units, v_cols]; mark room for n bytes and n int32
+cdef void hex_defenses_run(const int32_t* units, Py_ssize_t k, const int32_t* unit_cell,
+                           const uint8_t* is_hq, const uint16_t* flags, const uint16_t* status,
+                           const int16_t* values, Py_ssize_t v_cols, const int8_t* stacking,
+                           const int16_t* hq_combat, const uint8_t* panicking,
+                           const uint8_t* no_trench, const int8_t* doubled, const int8_t* trench,
+                           const uint8_t* fortress, const uint8_t* within, Py_ssize_t n,
+                           int retreated_in, int defended, int entrained, int32_t* total,
+                           uint8_t* attackable, uint8_t* mark) noexcept nogil

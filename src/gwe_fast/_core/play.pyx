@@ -767,18 +767,13 @@ cdef class AttackPosition:
     """What the declaration of an attack reads of one position, with the questions it asks
     (``games.gwe.combat``): which units may attack some hexes together, whether a force
     reaches the lowest odds of its CRT row, which hexes may be attacked, and the options of
-    each step of a declaration. Same arguments and answers as the twin's class."""
+    each step of a declaration. Same arguments and answers as the twin's class. The
+    questions are the C functions ``atk_*`` (play.pxd) on the record ``Atk``, which the Great
+    War in the East's core asks too."""
 
-    cdef const cell_t[:, ::1] nb
-    cdef const uint8_t[:, ::1] prohibited, halved
-    cdef const int32_t[::1] units, cell, attack, nat, tcr, defense, row_len, row_of_tcr
-    cdef const uint8_t[::1] cavalry, hq, full
-    cdef const int32_t[:, :, ::1] ratios
-    cdef int joint_row, german, austro
-    cdef Py_ssize_t k, n
-    cdef int32_t* _a                    # scratch: three sets of eligible indices
-    cdef int32_t* _b
-    cdef int32_t* _c
+    cdef Atk p
+    cdef object _keep                   # the arrays the record points into
+    cdef int32_t* _scratch
 
     def __cinit__(self, const cell_t[:, ::1] neighbors, const uint8_t[:, ::1] prohibited,
                   const uint8_t[:, ::1] halved, const int32_t[::1] units,
@@ -788,7 +783,7 @@ cdef class AttackPosition:
                   const uint8_t[::1] full, const int32_t[:, :, ::1] ratios,
                   const int32_t[::1] row_len, const int32_t[::1] row_of_tcr, int joint_row,
                   int german, int austro_hungarian):
-        self._a = self._b = self._c = NULL
+        self._scratch = NULL
         cdef Py_ssize_t n = neighbors.shape[0], k = units.shape[0], j
         if (neighbors.shape[1] != 6 or prohibited.shape[0] != n or prohibited.shape[1] != 6
                 or halved.shape[0] != n or halved.shape[1] != 6 or defense.shape[0] != n
@@ -812,155 +807,41 @@ cdef class AttackPosition:
                 raise ValueError(f"unit {units[j]} is not on the map")
             if tcr[j] < 0 or tcr[j] >= row_of_tcr.shape[0] or row_of_tcr[tcr[j]] < 0:
                 raise ValueError(f"unit {units[j]} has TCR {tcr[j]}, which no CRT row names")
-        self.nb, self.prohibited, self.halved = neighbors, prohibited, halved
-        self.units, self.cell, self.attack, self.nat, self.tcr = units, cell, attack, nationality, tcr
-        self.cavalry, self.hq, self.defense, self.full = cavalry, hq, defense, full
-        self.ratios, self.row_len, self.row_of_tcr = ratios, row_len, row_of_tcr
-        self.joint_row, self.german, self.austro = joint_row, german, austro_hungarian
-        self.k, self.n = k, n
-        self._a = <int32_t*>malloc((3 * k + 3) * sizeof(int32_t))
-        if self._a == NULL:
+        self._keep = (neighbors, prohibited, halved, units, cell, attack, cavalry, nationality,
+                      tcr, hq, defense, full, ratios, row_len, row_of_tcr)
+        self._scratch = <int32_t*>malloc((3 * k + 3) * sizeof(int32_t))
+        if self._scratch == NULL:
             raise MemoryError("no memory for an attack position")
-        self._b = self._a + k + 1
-        self._c = self._b + k + 1
+        cdef Atk* p = &self.p
+        p.nb = &neighbors[0, 0] if n else NULL
+        p.prohibited = &prohibited[0, 0] if n else NULL
+        p.halved = &halved[0, 0] if n else NULL
+        p.defense = &defense[0] if n else NULL
+        p.full = &full[0] if n else NULL
+        p.units = &units[0] if k else NULL
+        p.cell = &cell[0] if k else NULL
+        p.attack = &attack[0] if k else NULL
+        p.cavalry = &cavalry[0] if k else NULL
+        p.nat = &nationality[0] if k else NULL
+        p.tcr = &tcr[0] if k else NULL
+        p.hq = &hq[0] if k else NULL
+        p.ratios = &ratios[0, 0, 0] if ratios.shape[0] and ratios.shape[1] else NULL
+        p.n_cols = ratios.shape[1]
+        p.row_len = &row_len[0]
+        p.row_of_tcr = &row_of_tcr[0] if row_of_tcr.shape[0] else NULL
+        p.joint_row, p.german, p.austro = joint_row, german, austro_hungarian
+        p.k, p.n = k, n
+        p.a = self._scratch
+        p.b = p.a + k + 1
+        p.c = p.b + k + 1
 
     def __dealloc__(self):
-        free(self._a)
-
-    # -- the questions, on eligible indices ----------------------------------------------------
-
-    cdef bint _next_to(self, Py_ssize_t here, Py_ssize_t c) noexcept:
-        # attack_positions: next to c across a hexside that does not prohibit combat
-        cdef int d
-        for d in range(6):
-            if self.nb[c, d] == here and not self.prohibited[c, d]:
-                return True
-        return False
-
-    cdef Py_ssize_t _candidates(self, const int32_t* cells, Py_ssize_t m,
-                                int32_t* out) noexcept:
-        cdef Py_ssize_t j, i, count = 0
-        cdef bint ok
-        for j in range(self.k):
-            ok = True
-            for i in range(m):
-                if not self._next_to(self.cell[j], cells[i]):
-                    ok = False
-                    break
-            if ok:
-                out[count] = <int32_t>j
-                count += 1
-        return count
-
-    cdef int64_t _strength2(self, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
-                            Py_ssize_t m) noexcept:
-        # twice the attack before support: halved across a river (5.4), the cavalry's total
-        # cut to a quarter, fractions dropped, unless it attacks only cavalry, depots and HQs
-        # (12.21)
-        cdef int64_t cav2 = 0, other2 = 0, a2
-        cdef Py_ssize_t i, x, here, c
-        cdef int d
-        cdef bint half
-        for x in range(ns):
-            here = self.cell[s[x]]
-            half = False
-            for i in range(m):
-                c = cells[i]
-                for d in range(6):                    # crosses: the first side facing c
-                    if self.nb[here, d] == c:
-                        if self.halved[here, d]:
-                            half = True
-                        break
-            a2 = self.attack[s[x]] if half else 2 * <int64_t>self.attack[s[x]]
-            if self.cavalry[s[x]]:
-                cav2 += a2
-            else:
-                other2 += a2
-        if cav2:
-            for i in range(m):
-                if not self.full[cells[i]]:
-                    return 2 * (cav2 // 8) + other2
-        return cav2 + other2
-
-    cdef int _row(self, const int32_t* s, Py_ssize_t ns) noexcept:
-        # crt_row: German and Austro-Hungarian units together use the joint row (17.0),
-        # any other force the row of its worst TCR (8.8); HQs count only when alone
-        cdef Py_ssize_t x, fighters = 0
-        cdef bint g = False, a = False
-        cdef int t = -1
-        for x in range(ns):
-            if not self.hq[s[x]]:
-                fighters += 1
-        for x in range(ns):
-            if fighters and self.hq[s[x]]:
-                continue
-            g = g or self.nat[s[x]] == self.german
-            a = a or self.nat[s[x]] == self.austro
-            if self.tcr[s[x]] > t:
-                t = self.tcr[s[x]]
-        if g and a:
-            return self.joint_row
-        return self.row_of_tcr[t]
-
-    cdef bint _reaches(self, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
-                       Py_ssize_t m) noexcept:
-        # the lowest odds of the CRT row, before support (8.8), in whole numbers
-        if ns == 0:
-            return False
-        cdef int64_t defense = 0, s2
-        cdef Py_ssize_t i
-        for i in range(m):
-            defense += self.defense[cells[i]]
-        if defense <= 0:
-            return True
-        s2 = self._strength2(s, ns, cells, m)
-        cdef int r = self._row(s, ns)
-        for i in range(self.row_len[r]):
-            if s2 * self.ratios[r, i, 1] >= 2 * defense * self.ratios[r, i, 0]:
-                return True
-        return False
-
-    cdef bint _feasible(self, const int32_t* chosen, Py_ssize_t nc, const int32_t* pool,
-                        Py_ssize_t np_, const int32_t* cells, Py_ssize_t m) noexcept:
-        # chosen with the whole pool, or with the pool's units of one nationality (the row
-        # depends on the nationalities, 17.0) when chosen are all of that nationality
-        cdef int32_t* s = self._c
-        cdef Py_ssize_t i, x, ns
-        cdef int n_have = 0, have = -1, nat
-        for x in range(nc):
-            s[x] = chosen[x]
-            if n_have == 0 or self.nat[chosen[x]] != have:
-                if n_have == 0:
-                    have = self.nat[chosen[x]]
-                n_have = 1 if self.nat[chosen[x]] == have else 2
-        for x in range(np_):
-            s[nc + x] = pool[x]
-        if nc + np_ and self._reaches(s, nc + np_, cells, m):
-            return True
-        if n_have == 2:
-            return False
-        for i in range(nc + np_):              # each nationality present, once
-            nat = self.nat[chosen[i] if i < nc else pool[i - nc]]
-            if n_have == 1 and nat != have:
-                continue
-            x = 0
-            while x < i and self.nat[chosen[x] if x < nc else pool[x - nc]] != nat:
-                x += 1
-            if x < i:
-                continue
-            ns = nc
-            for x in range(np_):
-                if self.nat[pool[x]] == nat:
-                    s[ns] = pool[x]
-                    ns += 1
-            if ns and self._reaches(s, ns, cells, m):
-                return True
-        return False
+        free(self._scratch)
 
     cdef Py_ssize_t _index(self, int unit) except -1:
         cdef Py_ssize_t j
-        for j in range(self.k):
-            if self.units[j] == unit:
+        for j in range(self.p.k):
+            if self.p.units[j] == unit:
                 return j
         raise ValueError(f"unit {unit} may not attack in this position")
 
@@ -969,7 +850,7 @@ cdef class AttackPosition:
         for c in cells:
             if m == room:
                 raise ValueError("too many defending hexes")
-            if c < 0 or c >= self.n:
+            if c < 0 or c >= self.p.n:
                 raise ValueError(f"cell {c} is off the map")
             out[m] = <int32_t>c
             m += 1
@@ -981,8 +862,8 @@ cdef class AttackPosition:
         """The eligible units next to every one of ``cells``, ascending."""
         cdef int32_t hexes[8]
         cdef Py_ssize_t m = self._cells(cells, hexes, 8)
-        cdef Py_ssize_t count = self._candidates(hexes, m, self._a), j
-        return [int(self.units[self._a[j]]) for j in range(count)]
+        cdef Py_ssize_t count = atk_candidates(&self.p, hexes, m, self.p.a), j
+        return [int(self.p.units[self.p.a[j]]) for j in range(count)]
 
     def reaches(self, attackers, cells):
         """Do ``attackers`` (units) reach the lowest odds of their CRT row against
@@ -990,22 +871,20 @@ cdef class AttackPosition:
         cdef int32_t hexes[8]
         cdef Py_ssize_t m = self._cells(cells, hexes, 8), ns = 0
         for x in attackers:
-            if ns == self.k:
+            if ns == self.p.k:
                 raise ValueError("more attackers than eligible units")
-            self._c[ns] = <int32_t>self._index(x)
+            self.p.c[ns] = <int32_t>self._index(x)
             ns += 1
-        return bool(self._reaches(self._c, ns, hexes, m))
+        return bool(atk_reaches(&self.p, self.p.c, ns, hexes, m))
 
     def targets(self, cells):
         """Those of ``cells`` some units can attack alone: some eligible unit is next to it
         and some of them reach the CRT (step 1 of a declaration)."""
         cdef int32_t hexes[1]
-        cdef Py_ssize_t count
         out = []
         for c in cells:
             self._cells((c,), hexes, 1)
-            count = self._candidates(hexes, 1, self._a)
-            if count and self._feasible(self._b, 0, self._a, count, hexes, 1):
+            if atk_target(&self.p, hexes[0]):
                 out.append(int(c))
         return out
 
@@ -1017,70 +896,231 @@ cdef class AttackPosition:
         join the defending hexes with every attacker next to it and a legal attack still
         possible."""
         cdef int32_t hexes[8]
-        cdef Py_ssize_t m = self._cells(cells, hexes, 7), na = 0, npool, i, j, x, count
-        cdef int32_t* att = self._b
-        cdef int32_t* pool = self._a
-        cdef bint seen
+        cdef Py_ssize_t m = self._cells(cells, hexes, 7), na = 0, n_units, n_hexes, i
         for a in attackers:
-            if na == self.k:
+            if na == self.p.k:
                 raise ValueError("more attackers than eligible units")
-            att[na] = <int32_t>self._index(a)
+            self.p.b[na] = <int32_t>self._index(a)
             na += 1
-        done = bool(self._reaches(att, na, hexes, m))
-        count = self._candidates(hexes, m, pool)
+        cdef int32_t[::1] tg = np.ascontiguousarray(targets, dtype=np.int32)
+        for i in range(tg.shape[0]):
+            if tg[i] < 0 or tg[i] >= self.p.n:
+                raise ValueError(f"cell {tg[i]} is off the map")
+        out_units = np.empty(self.p.k + 1, dtype=np.int32)
+        out_hexes = np.empty(tg.shape[0] + 1, dtype=np.int32)
+        cdef int32_t[::1] ou = out_units, oh = out_hexes
+        done = atk_options(&self.p, hexes, m, self.p.b, na,
+                           &tg[0] if tg.shape[0] else NULL, tg.shape[0], &ou[0], &n_units,
+                           &oh[0], &n_hexes)
+        return (bool(done), [int(self.p.units[ou[i]]) for i in range(n_units)],
+                [int(oh[i]) for i in range(n_hexes)])
+
+
+# The questions of a declaration (play.pxd), on the record of one position
+
+cdef inline bint _atk_next_to(const Atk* p, Py_ssize_t here, Py_ssize_t c) noexcept nogil:
+    # attack_positions: next to c across a hexside that does not prohibit combat
+    cdef int d
+    for d in range(6):
+        if p.nb[6 * c + d] == here and not p.prohibited[6 * c + d]:
+            return True
+    return False
+
+
+cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
+                               int32_t* out) noexcept nogil:
+    cdef Py_ssize_t j, i, count = 0
+    cdef bint ok
+    for j in range(p.k):
+        ok = True
+        for i in range(m):
+            if not _atk_next_to(p, p.cell[j], cells[i]):
+                ok = False
+                break
+        if ok:
+            out[count] = <int32_t>j
+            count += 1
+    return count
+
+
+cdef int64_t _atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                        Py_ssize_t m) noexcept nogil:
+    # twice the attack before support: halved across a river (5.4), the cavalry's total
+    # cut to a quarter, fractions dropped, unless it attacks only cavalry, depots and HQs
+    # (12.21)
+    cdef int64_t cav2 = 0, other2 = 0, a2
+    cdef Py_ssize_t i, x, here, c
+    cdef int d
+    cdef bint half
+    for x in range(ns):
+        here = p.cell[s[x]]
+        half = False
+        for i in range(m):
+            c = cells[i]
+            for d in range(6):                    # crosses: the first side facing c
+                if p.nb[6 * here + d] == c:
+                    if p.halved[6 * here + d]:
+                        half = True
+                    break
+        a2 = p.attack[s[x]] if half else 2 * <int64_t>p.attack[s[x]]
+        if p.cavalry[s[x]]:
+            cav2 += a2
+        else:
+            other2 += a2
+    if cav2:
+        for i in range(m):
+            if not p.full[cells[i]]:
+                return 2 * (cav2 // 8) + other2
+    return cav2 + other2
+
+
+cdef int _atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil:
+    # crt_row: German and Austro-Hungarian units together use the joint row (17.0),
+    # any other force the row of its worst TCR (8.8); HQs count only when alone
+    cdef Py_ssize_t x, fighters = 0
+    cdef bint g = False, a = False
+    cdef int t = -1
+    for x in range(ns):
+        if not p.hq[s[x]]:
+            fighters += 1
+    for x in range(ns):
+        if fighters and p.hq[s[x]]:
+            continue
+        g = g or p.nat[s[x]] == p.german
+        a = a or p.nat[s[x]] == p.austro
+        if p.tcr[s[x]] > t:
+            t = p.tcr[s[x]]
+    if g and a:
+        return p.joint_row
+    return p.row_of_tcr[t]
+
+
+cdef bint atk_reaches(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                      Py_ssize_t m) noexcept nogil:
+    # the lowest odds of the CRT row, before support (8.8), in whole numbers
+    if ns == 0:
+        return False
+    cdef int64_t defense = 0, s2
+    cdef Py_ssize_t i
+    for i in range(m):
+        defense += p.defense[cells[i]]
+    if defense <= 0:
+        return True
+    s2 = _atk_strength2(p, s, ns, cells, m)
+    cdef int r = _atk_row(p, s, ns)
+    cdef const int32_t* ratio
+    for i in range(p.row_len[r]):
+        ratio = p.ratios + 2 * (r * p.n_cols + i)
+        if s2 * ratio[1] >= 2 * defense * ratio[0]:
+            return True
+    return False
+
+
+cdef bint _atk_feasible(const Atk* p, const int32_t* chosen, Py_ssize_t nc, const int32_t* pool,
+                    Py_ssize_t np_, const int32_t* cells, Py_ssize_t m) noexcept nogil:
+    # chosen with the whole pool, or with the pool's units of one nationality (the row
+    # depends on the nationalities, 17.0) when chosen are all of that nationality
+    cdef int32_t* s = p.c
+    cdef Py_ssize_t i, x, ns
+    cdef int n_have = 0, have = -1, nat
+    for x in range(nc):
+        s[x] = chosen[x]
+        if n_have == 0 or p.nat[chosen[x]] != have:
+            if n_have == 0:
+                have = p.nat[chosen[x]]
+            n_have = 1 if p.nat[chosen[x]] == have else 2
+    for x in range(np_):
+        s[nc + x] = pool[x]
+    if nc + np_ and atk_reaches(p, s, nc + np_, cells, m):
+        return True
+    if n_have == 2:
+        return False
+    for i in range(nc + np_):              # each nationality present, once
+        nat = p.nat[chosen[i] if i < nc else pool[i - nc]]
+        if n_have == 1 and nat != have:
+            continue
+        x = 0
+        while x < i and p.nat[chosen[x] if x < nc else pool[x - nc]] != nat:
+            x += 1
+        if x < i:
+            continue
+        ns = nc
+        for x in range(np_):
+            if p.nat[pool[x]] == nat:
+                s[ns] = pool[x]
+                ns += 1
+        if ns and atk_reaches(p, s, ns, cells, m):
+            return True
+    return False
+
+
+cdef bint atk_target(const Atk* p, int32_t cell) noexcept nogil:
+    cdef Py_ssize_t count = atk_candidates(p, &cell, 1, p.a)
+    return count > 0 and _atk_feasible(p, p.b, 0, p.a, count, &cell, 1)
+
+
+cdef bint atk_options(const Atk* p, int32_t* hexes, Py_ssize_t m, int32_t* att, Py_ssize_t na,
+                      const int32_t* targets, Py_ssize_t n_targets, int32_t* units,
+                      Py_ssize_t* n_units, int32_t* out, Py_ssize_t* n_out) noexcept nogil:
+    cdef int32_t* pool = p.a
+    cdef Py_ssize_t npool, i, j, x, count, t
+    cdef bint seen, inside
+    cdef int32_t keep
+    cdef bint done = atk_reaches(p, att, na, hexes, m)
+    count = atk_candidates(p, hexes, m, pool)
+    npool = 0
+    for i in range(count):                      # the pool: candidates not attacking yet
+        seen = False
+        for x in range(na):
+            if att[x] == pool[i]:
+                seen = True
+        if not seen:
+            pool[npool] = pool[i]
+            npool += 1
+    n_units[0] = 0
+    for i in range(npool):                      # joined by one more unit
+        att[na] = pool[i]
+        keep = pool[i]
+        for x in range(i, npool - 1):
+            pool[x] = pool[x + 1]
+        if _atk_feasible(p, att, na + 1, pool, npool - 1, hexes, m):
+            units[n_units[0]] = keep
+            n_units[0] += 1
+        for x in range(npool - 1, i, -1):
+            pool[x] = pool[x - 1]
+        pool[i] = keep
+    n_out[0] = 0
+    for t in range(n_targets):                  # joined by one more hex
+        inside = False
+        for i in range(m):
+            if hexes[i] == targets[t]:
+                inside = True
+        if inside:
+            continue
+        hexes[m] = targets[t]
+        count = atk_candidates(p, hexes, m + 1, pool)
         npool = 0
-        for i in range(count):                      # the pool: candidates not attacking yet
-            seen = False
+        seen = True
+        for x in range(na):                     # every attacker next to it too
+            j = 0
+            while j < count and pool[j] != att[x]:
+                j += 1
+            if j == count:
+                seen = False
+        if not seen:
+            continue
+        for i in range(count):
+            inside = False
             for x in range(na):
                 if att[x] == pool[i]:
-                    seen = True
-            if not seen:
+                    inside = True
+            if not inside:
                 pool[npool] = pool[i]
                 npool += 1
-        units = []
-        cdef int32_t keep
-        for i in range(npool):                      # joined by one more unit
-            att[na] = pool[i]
-            keep = pool[i]
-            for x in range(i, npool - 1):
-                pool[x] = pool[x + 1]
-            if self._feasible(att, na + 1, pool, npool - 1, hexes, m):
-                units.append(int(self.units[keep]))
-            for x in range(npool - 1, i, -1):
-                pool[x] = pool[x - 1]
-            pool[i] = keep
-        out = []
-        cdef bint inside
-        for t in targets:                           # joined by one more hex
-            inside = False
-            for i in range(m):
-                if hexes[i] == t:
-                    inside = True
-            if inside:
-                continue
-            self._cells((t,), hexes + m, 1)
-            count = self._candidates(hexes, m + 1, pool)
-            npool = 0
-            seen = True
-            for x in range(na):                     # every attacker next to it too
-                j = 0
-                while j < count and pool[j] != att[x]:
-                    j += 1
-                if j == count:
-                    seen = False
-            if not seen:
-                continue
-            for i in range(count):
-                inside = False
-                for x in range(na):
-                    if att[x] == pool[i]:
-                        inside = True
-                if not inside:
-                    pool[npool] = pool[i]
-                    npool += 1
-            if self._feasible(att, na, pool, npool, hexes, m + 1):
-                out.append(int(t))
-        return done, units, out
+        if _atk_feasible(p, att, na, pool, npool, hexes, m + 1):
+            out[n_out[0]] = targets[t]
+            n_out[0] += 1
+    return done
 
 
 # --- The Great War in the East: supply (9.1, 19.1) ----------------------------------------------
@@ -1615,50 +1655,73 @@ def gwe_hex_defenses(const int32_t[::1] units, const int32_t[::1] unit_cell,
     cdef uint8_t* mark = <uint8_t*>malloc(n * (sizeof(uint8_t) + sizeof(int32_t)))
     if mark == NULL:
         raise MemoryError("no memory for the hexes' defenders")
+    with nogil:
+        hex_defenses_run(&units[0] if k else NULL, k, &unit_cell[0] if n_units else NULL,
+                         &is_hq[0] if n_units else NULL, &flags[0] if n_units else NULL,
+                         &status[0] if n_units else NULL,
+                         &values[0, 0] if n_units else NULL,
+                         values.strides[0] // <Py_ssize_t>sizeof(int16_t),
+                         &stacking[0] if n_units else NULL, &hq_combat[0] if n_units else NULL,
+                         &panicking[0] if n_units else NULL,
+                         &no_trench[0] if n_units else NULL, &doubled[0] if n else NULL,
+                         &trench[0] if n else NULL, &fortress[0] if n else NULL,
+                         &within[0] if n else NULL, n, retreated_in, defended, entrained,
+                         &total[0] if n else NULL, &attackable[0] if n else NULL, mark)
+    free(mark)
+
+
+cdef void hex_defenses_run(const int32_t* units, Py_ssize_t k, const int32_t* unit_cell,
+                           const uint8_t* is_hq, const uint16_t* flags, const uint16_t* status,
+                           const int16_t* values, Py_ssize_t v_cols, const int8_t* stacking,
+                           const int16_t* hq_combat, const uint8_t* panicking,
+                           const uint8_t* no_trench, const int8_t* doubled, const int8_t* trench,
+                           const uint8_t* fortress, const uint8_t* within, Py_ssize_t n,
+                           int retreated_in, int defended, int entrained, int32_t* total,
+                           uint8_t* attackable, uint8_t* mark) noexcept nogil:
+    # gwe_hex_defenses on checked arguments (play.pxd); mark: room for n bytes and n int32
     cdef int32_t* points = <int32_t*>(mark + n)
+    cdef Py_ssize_t j, u, c
     cdef int d, times
     cdef bint counted
-    with nogil:
-        for c in range(n):
-            mark[c] = 0            # 1: a unit not retreated in; 2: a counted one; 4: defended
-            points[c] = 0          # stacking points of the units not retreated in
-            total[c] = 0
-        for j in range(k):
-            u = units[j]
-            if not is_hq[u] and not (flags[u] & retreated_in):
-                mark[unit_cell[u]] |= 1
-                points[unit_cell[u]] += stacking[u]
-        for j in range(k):
-            u = units[j]
-            c = unit_cell[u]
-            if is_hq[u]:
-                # 10.53: an HQ adds its Combat Strength with two stacking points of
-                # defending units (8.66: not those retreated in), never halved (10.35)
-                if points[c] >= 2:
-                    total[c] += <int32_t>hq_combat[u] << (doubled[c] + (
-                        0 if no_trench[u] else trench[c]))
-                continue
-            # 8.66, 12.17: units retreated or withdrawn in are passengers, unless all are
-            # (12.15: then those that have not defended yet count)
-            if mark[c] & 1:
-                counted = not (flags[u] & retreated_in)
-            else:
-                counted = not (flags[u] & defended)
-            if not counted:
-                continue
-            mark[c] |= 2
-            if flags[u] & defended:
-                mark[c] |= 4
-            d = 1 if panicking[u] else values[u, 1]                     # 23.11
-            if status[u] & entrained:
-                d = d // 2                                              # 5.36
-            times = doubled[c] + (0 if no_trench[u] else trench[c])     # 5.4, 23.51
-            total[c] += d << times
-        for c in range(n):
-            # 8.14: no counted defender has defended, the fortress not attacked (11.13)
-            attackable[c] = 1 if (within[c] and not (mark[c] & 4) and fortress[c] != 2
-                                  and (mark[c] & 2 or fortress[c])) else 0
-    free(mark)
+    for c in range(n):
+        mark[c] = 0            # 1: a unit not retreated in; 2: a counted one; 4: defended
+        points[c] = 0          # stacking points of the units not retreated in
+        total[c] = 0
+    for j in range(k):
+        u = units[j]
+        if not is_hq[u] and not (flags[u] & retreated_in):
+            mark[unit_cell[u]] |= 1
+            points[unit_cell[u]] += stacking[u]
+    for j in range(k):
+        u = units[j]
+        c = unit_cell[u]
+        if is_hq[u]:
+            # 10.53: an HQ adds its Combat Strength with two stacking points of
+            # defending units (8.66: not those retreated in), never halved (10.35)
+            if points[c] >= 2:
+                total[c] += <int32_t>hq_combat[u] << (doubled[c] + (
+                    0 if no_trench[u] else trench[c]))
+            continue
+        # 8.66, 12.17: units retreated or withdrawn in are passengers, unless all are
+        # (12.15: then those that have not defended yet count)
+        if mark[c] & 1:
+            counted = not (flags[u] & retreated_in)
+        else:
+            counted = not (flags[u] & defended)
+        if not counted:
+            continue
+        mark[c] |= 2
+        if flags[u] & defended:
+            mark[c] |= 4
+        d = 1 if panicking[u] else values[u * v_cols + 1]              # 23.11
+        if status[u] & entrained:
+            d = d // 2                                              # 5.36
+        times = doubled[c] + (0 if no_trench[u] else trench[c])     # 5.4, 23.51
+        total[c] += d << times
+    for c in range(n):
+        # 8.14: no counted defender has defended, the fortress not attacked (11.13)
+        attackable[c] = 1 if (within[c] and not (mark[c] & 4) and fortress[c] != 2
+                              and (mark[c] & 2 or fortress[c])) else 0
 
 
 # --- The Great War in the East: a random player's command allocation (10.31, 10.32) -----------
