@@ -14,8 +14,9 @@ from gwe_fast import load_scenario
 from gwe_fast._core.gwe.core import GweCore
 from gwe_fast.enums import GwePhase
 from gwe_fast.games import driver
-from gwe_fast.games.gwe import engine, retreat, supply, victory
+from gwe_fast.games.gwe import combat, engine, retreat, supply, victory
 from gwe_fast.games.gwe.combat import is_surrounded
+from gwe_fast.games.gwe.game import Flag
 from gwe_fast.policies.registry import make_policy
 from gwe_fast.state import Status
 
@@ -75,6 +76,7 @@ def test_what_the_core_plays(sc):
     assert core.replacement_phase(1) is False                # a greedy player decides
     assert core.command_segment(1, False) is False
     assert core.withdrawal_phase(0) is False                 # a greedy player decides there
+    assert core.declare_attack(0) is None                    # the greedy defender decides
     assert bytes(g.state.buffer) == before
     assert core.decisions == 0
     with pytest.raises(ValueError, match="no side 2"):
@@ -141,6 +143,32 @@ def test_supply_and_surrounded_are_the_python_engines(sc):
             assert core.is_surrounded(u) == want, u
             surrounded += want
     assert surrounded > 0              # the positions hold surrounded units to compare
+
+
+def test_attack_targets_are_the_python_engines(sc):
+    """The hexes each side may attack (8.1-8.2, 8.8, 8.14, 11.13, 12.21, 23.11; the options
+    of ``"gwe.combat.declare"``), as the core's declaration finds them, are the Python
+    engine's in positions of random games, some in the middle of a Combat Phase."""
+    seen = 0
+    for g in _positions(sc, range(3), (1, 4, 8)):
+        core = GweCore(g)
+        for side in (0, 1):
+            want = combat.legal_targets(g, side)
+            assert core.attack_targets(side) == want
+            seen += len(want)
+        side = int(g.state.player)
+        if int(g.state.phase) == GwePhase.COMBAT:
+            # two attacks declared and resolved by the core, then the targets again
+            g.arr("flags")[:] &= ~np.uint16(Flag.ATTACKED | Flag.DEFENDED | Flag.ADVANCED)
+            for _ in range(2):
+                declared = core.declare_attack(side)
+                if not declared:
+                    break
+                cells, attackers, depot, ddepot, right, left = declared
+                combat.resolve_attack(g, combat.Combat(side, cells, attackers, depot, ddepot,
+                                                       right, left))
+            assert core.attack_targets(side) == combat.legal_targets(g, side)
+    assert seen > 0
 
 
 def test_record_rows_are_the_python_engines(sc):

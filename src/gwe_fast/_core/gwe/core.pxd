@@ -6,6 +6,7 @@ from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.hexdice cimport LEVEL_EXTERNAL, LEVEL_RANDOM, DiceStream
+from gwe_fast._core.play cimport Atk
 from gwe_fast._core.search cimport SearchWorkspace
 
 
@@ -21,6 +22,12 @@ cdef enum:
     TCR1_ZOC_HEXES = 2            # 9.14
     SURROUNDED_LINE = 6           # 25.13
     FORTRESS_STEPS = 4            # 11.13
+    FORTRESS_WEAKENED_AFTER = 2   # 11.14
+    # the columns of the state's fortress array (combat.F_LOST ...)
+    F_LOST = 0
+    F_FULL = 1
+    F_WEAK = 2
+    F_ATTACKED = 3
     # the Python engine's LOSS_CAUSES and VP_CAUSES (game.py), in order, as far as used here
     LOSS_ATTRITION = 1
     N_LOSS_CAUSES = 9
@@ -95,6 +102,39 @@ cdef struct GweT:
     uint32_t attrition_rolls
     # 22.11-22.21, 26.24: the replacing rolls of a nationality on a Game-Turn, bit d for die d
     uint32_t replacement_rolls[MAX_NATIONALITIES][MAX_TURNS]
+    # combat (8.0, 10.2, 11.0, 12.21, 17.0, 19.2, 21.1, 23.1): the printed values of each unit
+    # and step [n_units, max_steps, 3], the broken-down armored car's back (24.42)
+    const int16_t* values
+    Py_ssize_t max_steps
+    int16_t car_back[3]
+    const int16_t* q              # [n_cells] axial coordinates (hex distances)
+    const int16_t* r
+    const uint8_t* east           # [n_cells] east of the start line: a fortress's side (18.27)
+    const uint8_t* fortress_printed    # [n_cells]
+    const uint8_t* prohibited     # [n_cells, 6] no attack across (5.4)
+    const uint8_t* halved         # [n_cells, 6] attackers across halved (5.4)
+    const int8_t* doubled         # [n_cells] a defender's doublings by terrain or city
+    const int8_t* trench          # [n_cells] and by a trench
+    const uint8_t* is_hq          # [n_units]
+    const uint8_t* is_depot
+    const uint8_t* cavalry
+    const uint8_t* cav_full_ok    # cavalry, depots and HQs (12.21)
+    const int16_t* hq_combat      # an HQ's Combat Strength (10.23, 10.53)
+    const uint8_t* heroic         # 10.12
+    const uint8_t* panics         # subject to panic (23.1, 23.42)
+    const int32_t* shift_front    # an HQ's attack shift (10.21), and once flipped (10.54)
+    const int32_t* shift_back
+    const uint8_t* army_level     # 10.22
+    const int32_t* crt_ratios     # [rows, crt_cols, 2]
+    Py_ssize_t crt_cols
+    const int32_t* crt_row_len
+    const int32_t* crt_row_of_tcr
+    int crt_joint
+    int german
+    int austro
+    int artillery_range           # 19.2
+    bint defensive_artillery[2]   # 19.23
+    bint hq_defensive_shift       # 21.1
 
 
 cdef struct GweS:
@@ -121,6 +161,45 @@ cdef struct Supply:
     uint8_t* depots
     uint8_t* units
     uint8_t* cells
+
+
+cdef struct Fight:
+    # the Combat Phase's scratch: the position of a declaration (combat._Position) as the
+    # record atk reads it, with the eligible units' arrays [n_units]; the hexes' facts [n_cells];
+    # the declaration made
+    Atk atk
+    int32_t* e_units
+    int32_t* e_cell
+    int32_t* e_attack
+    int32_t* e_nat
+    int32_t* e_tcr
+    uint8_t* e_cav
+    uint8_t* e_hq
+    int16_t* values               # [n_units, 3] combat.current_values
+    uint8_t* panicking            # [n_units]
+    uint8_t* no_trench            # [n_units]
+    int32_t* defense              # [n_cells]
+    uint8_t* full
+    int32_t* total
+    uint8_t* attackable
+    uint8_t* within
+    uint8_t* fort
+    uint8_t* mark                 # [5 n_cells]
+    int32_t* targets              # [n_cells]
+    Py_ssize_t n_targets
+    int32_t* opt_units            # [n_units + 1]
+    int32_t* opt_hexes            # [n_cells + 1]
+    int32_t* att                  # [n_units + 1] the attackers, eligible indices
+    Py_ssize_t na
+    int32_t cells[8]              # the defending hexes
+    Py_ssize_t m
+    int32_t* defenders            # [n_units]
+    Py_ssize_t n_defenders
+    int32_t* steps                # [n_units] a force's counted steps (10.21)
+    int32_t depot
+    int32_t defense_depot
+    int shift_right
+    int shift_left
 
 
 cdef struct Gwe:
@@ -157,3 +236,4 @@ cdef struct Gwe:
     int32_t* alloc_picks
     int32_t* alloc_sp
     Supply sup
+    Fight f

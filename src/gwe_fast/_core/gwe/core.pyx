@@ -41,14 +41,15 @@ from libc.string cimport memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.board cimport UnitSelect, mark_units, mark_zoc
-from gwe_fast._core.codes cimport (GF_ATTACKED, GF_BROKEN_DOWN, GF_DEFENDED,
+from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
-                                   GF_OUT_OF_RADIUS, GF_RETREATED_IN, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
+                                   GF_OUT_OF_RADIUS, GF_RETREATED_IN, GF_USED_RAIL, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
                                    ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
-                                   UT_ARMORED_CAR, UT_CAVALRY, UT_HQ)
+                                   UT_ARMORED_CAR, UT_CAVALRY, UT_DEPOT, UT_HQ)
 from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, roll,
                                      unbind_streams)
-from gwe_fast._core.play cimport (_ALLOCATED, _FAR, command_radii_run, random_allocation_run,
+from gwe_fast._core.play cimport (_ALLOCATED, _FAR, Atk, atk_options, atk_target,
+                                  command_radii_run, hex_defenses_run, random_allocation_run,
                                   supply_run, withdrawals_run)
 from gwe_fast._core.search cimport SearchWorkspace
 
@@ -174,6 +175,8 @@ cdef class GweTables:
         t.depots_by_supply = command.DEPOTS_COMMANDED_BY_SUPPLY
         t.joint_command = command.JOINT_CENTRAL_COMMAND
 
+        _combat_tables(t, keep, scenario, data)
+
         t.attrition_rolls = _bits(scenario.tables["attrition"]["rolls"])
         if scenario.last_turn >= MAX_TURNS:
             raise ValueError(f"the core holds Game-Turns up to {MAX_TURNS - 1}, "
@@ -187,6 +190,66 @@ cdef class GweTables:
             for turn in range(scenario.first_turn, scenario.last_turn + 1):
                 t.replacement_rolls[nat][turn] = _bits(
                     replacement.replacement_rolls(scenario, nat, turn))
+
+
+cdef int _combat_tables(GweT* t, list keep, scenario, data) except -1:
+    # GweT's combat tables, from what combat.py reads
+    from gwe_fast.enums import Feature, Nationality, Side
+    from gwe_fast.games.gwe import command, panic
+    from gwe_fast.games.gwe.combat import CAVALRY_FULL_AGAINST, SIDE_KEYS
+    from gwe_fast.games.gwe.movement import ARMORED_CAR_BROKEN_DOWN
+
+    m, u = scenario.map, scenario.units
+    values = _keep(keep, u.values, np.int16)
+    if values.ndim != 3 or values.shape[2] != 3 or values.shape[1] < 1:
+        raise ValueError("the units' values are not [unit, step, attack-defense-movement]")
+    t.values = <const int16_t*>_ptr(values)
+    t.max_steps = values.shape[1]
+    if (u.n_steps > t.max_steps).any():
+        raise ValueError("a unit has more steps than rows of values")
+    for i in range(3):
+        t.car_back[i] = ARMORED_CAR_BROKEN_DOWN[i]
+    t.q = <const int16_t*>_ptr(_keep(keep, m.q, np.int16))
+    t.r = <const int16_t*>_ptr(_keep(keep, m.r, np.int16))
+    t.east = <const uint8_t*>_ptr(_keep(keep, data.east, np.uint8))
+    t.fortress_printed = <const uint8_t*>_ptr(
+        _keep(keep, (m.features & int(Feature.FORTRESS)) != 0, np.uint8))
+    ct = data.combat
+    t.prohibited = <const uint8_t*>_ptr(_keep(keep, ct.prohibited, np.uint8))
+    t.halved = <const uint8_t*>_ptr(_keep(keep, ct.halved, np.uint8))
+    t.doubled = <const int8_t*>_ptr(_keep(keep, ct.doubled, np.int8))
+    t.trench = <const int8_t*>_ptr(_keep(keep, ct.trench, np.int8))
+    t.is_hq = <const uint8_t*>_ptr(_keep(keep, u.utype == UT_HQ, np.uint8))
+    t.is_depot = <const uint8_t*>_ptr(_keep(keep, u.utype == UT_DEPOT, np.uint8))
+    t.cavalry = <const uint8_t*>_ptr(_keep(keep, u.utype == UT_CAVALRY, np.uint8))
+    t.cav_full_ok = <const uint8_t*>_ptr(
+        _keep(keep, np.isin(u.utype, CAVALRY_FULL_AGAINST), np.uint8))
+    t.hq_combat = <const int16_t*>_ptr(_keep(keep, u.extra["combat"], np.int16))
+    t.heroic = <const uint8_t*>_ptr(_keep(keep, u.extra["heroic"] > 0, np.uint8))
+    t.panics = <const uint8_t*>_ptr(_keep(keep, panic._subject(scenario), np.uint8))
+    front, back = command._ratings(scenario)
+    t.shift_front = <const int32_t*>_ptr(_keep(keep, [f[0] for f in front], np.int32))
+    t.shift_back = <const int32_t*>_ptr(
+        _keep(keep, [(b or f)[0] for f, b in zip(front, back)], np.int32))
+    t.army_level = <const uint8_t*>_ptr(_keep(keep, u.size == command._ARMY, np.uint8))
+    crt = data.crt
+    ratios = _keep(keep, crt.ratios, np.int32)
+    t.crt_ratios = <const int32_t*>_ptr(ratios)
+    t.crt_cols = ratios.shape[1]
+    t.crt_row_len = <const int32_t*>_ptr(_keep(keep, crt.row_len, np.int32))
+    row_of_tcr = _keep(keep, crt.row_of_tcr, np.int32)
+    if row_of_tcr.shape[0] <= int(data.tcr.max()):
+        raise ValueError("a unit's TCR has no odds row")
+    t.crt_row_of_tcr = <const int32_t*>_ptr(row_of_tcr)
+    t.crt_joint = crt.joint
+    t.german = int(Nationality.GERMAN)
+    t.austro = int(Nationality.AUSTRO_HUNGARIAN)
+    ma = scenario.tables["massed_artillery"]
+    t.artillery_range = int(ma["range"])
+    for s in (SIDE_ALLIED, SIDE_CENTRAL):
+        t.defensive_artillery[s] = SIDE_KEYS[Side(s)] in ma["defensive_use"]
+    t.hq_defensive_shift = command.HQ_DEFENSIVE_SHIFT
+    return 0
 
 
 cdef uint32_t _bits(values) except? 0:
@@ -312,6 +375,36 @@ cdef class GweCore:
         self.g.alloc_sp = self.g.alloc_picks + 2 * nu + 1
         self.g.cover = self.g.hq_stopped + 2 * nh + 1
         self.g.alloc_status = <int8_t*>(self.g.cover + nu * (nh + 1) + 1)
+        cdef Fight* f = &self.g.f
+        f.e_units = <int32_t*>malloc((12 * (nu + 1) + 4 * (nc + 1)) * sizeof(int32_t))
+        f.e_cav = <uint8_t*>malloc(4 * (nu + 1) + 9 * (nc + 1) + 8)
+        f.values = <int16_t*>malloc((3 * nu + 3) * sizeof(int16_t))
+        if f.e_units == NULL or f.e_cav == NULL or f.values == NULL:
+            raise MemoryError()
+        f.e_cell = f.e_units + (nu + 1)
+        f.e_attack = f.e_cell + (nu + 1)
+        f.e_nat = f.e_attack + (nu + 1)
+        f.e_tcr = f.e_nat + (nu + 1)
+        f.opt_units = f.e_tcr + (nu + 1)
+        f.att = f.opt_units + (nu + 1)
+        f.defenders = f.att + (nu + 1)
+        f.steps = f.defenders + (nu + 1)
+        f.atk.a = f.steps + (nu + 1)
+        f.atk.b = f.atk.a + (nu + 1)
+        f.atk.c = f.atk.b + (nu + 1)
+        f.defense = f.atk.c + (nu + 1)
+        f.total = f.defense + (nc + 1)
+        f.targets = f.total + (nc + 1)
+        f.opt_hexes = f.targets + (nc + 1)
+        f.e_hq = f.e_cav + (nu + 1)
+        f.panicking = f.e_hq + (nu + 1)
+        f.no_trench = f.panicking + (nu + 1)
+        f.full = f.no_trench + (nu + 1)
+        f.attackable = f.full + (nc + 1)
+        f.within = f.attackable + (nc + 1)
+        f.fort = f.within + (nc + 1)
+        f.mark = f.fort + (nc + 1)
+        _bind_atk(&self.g)
         self.ws = kernels.workspace(game.scenario.map, TCR1_ZOC_HEXES + 1)
         self._streams = [None] * N_DICE
 
@@ -326,6 +419,9 @@ cdef class GweCore:
         free(self.g.radii)
         free(self.g.hq_cell)
         free(self.g.hq_stopped)
+        free(self.g.f.e_units)
+        free(self.g.f.e_cav)
+        free(self.g.f.values)
 
     @property
     def buffer(self):
@@ -419,6 +515,29 @@ cdef class GweCore:
         if self.g.level[side] != LEVEL_RANDOM:
             return False
         return self._run(DS_REPLACEMENT, side, False)
+
+    def declare_attack(self, int side):
+        """One step of ``side``'s Combat Resolution Segment up to the resolution, as
+        ``combat.combat_phase`` asks it: the hexes that may be attacked, the attacker's pick
+        or stop, the attack built (``declare_attack``) and its support (``choose_support``).
+        ``(cells, attackers, depot, defense_depot, shift_right, shift_left)``, or False when
+        the attacker stops or has nothing to attack; None, with nothing done, unless both
+        players pick at random (the defender picks artillery and shifts)."""
+        _check_side(side)
+        if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
+            return None
+        if not declare_attack(&self.g, self.ws, side):
+            return False
+        cdef Fight* f = &self.g.f
+        cdef Py_ssize_t i
+        return ([f.cells[i] for i in range(f.m)], [f.e_units[f.att[i]] for i in range(f.na)],
+                f.depot, f.defense_depot, f.shift_right, f.shift_left)
+
+    def attack_targets(self, int side) -> list:
+        """``combat.legal_targets`` of the position as it stands (for the tests)."""
+        _check_side(side)
+        attack_position(&self.g, self.ws, side)
+        return [self.g.f.targets[i] for i in range(self.g.f.n_targets)]
 
     cdef bint _run(self, int stream, int side, bint for_combat) except -1:
         # the segment or phase of side (checked) that rolls the dice stream (its DS_ code
@@ -1147,3 +1266,466 @@ cdef int replacement_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
         if t.side[u] == side:
             g.s.flags[u] &= ~GF_IN_COMBAT_LAST_TURN
     return 0
+
+
+# --- the Combat Phase: declaring an attack (8.1-8.2, 8.8, 10.2, 12.21, 17.0, 19.2, 21.1) -----
+
+cdef void _bind_atk(Gwe* g) noexcept nogil:
+    # the declaration record's tables (its arrays are the Fight's, bound by GweCore)
+    cdef const GweT* t = g.t
+    cdef Atk* p = &g.f.atk
+    p.nb = t.nbr
+    p.prohibited = t.prohibited
+    p.halved = t.halved
+    p.units = g.f.e_units
+    p.cell = g.f.e_cell
+    p.attack = g.f.e_attack
+    p.cavalry = g.f.e_cav
+    p.nat = g.f.e_nat
+    p.tcr = g.f.e_tcr
+    p.hq = g.f.e_hq
+    p.defense = g.f.defense
+    p.full = g.f.full
+    p.ratios = t.crt_ratios
+    p.n_cols = t.crt_cols
+    p.row_len = t.crt_row_len
+    p.row_of_tcr = t.crt_row_of_tcr
+    p.joint_row = t.crt_joint
+    p.german = t.german
+    p.austro = t.austro
+    p.k = 0
+    p.n = t.n_cells
+
+
+cdef void current_values(Gwe* g) noexcept nogil:
+    # combat.current_values into g.f.values: each unit's printed (attack, defense, movement)
+    # on its current step (8.52, 8.53); a broken-down armored car shows its back (24.42)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, i, idx
+    cdef const int16_t* row
+    for u in range(t.n_units):
+        idx = g.s.unit_step[u]
+        if idx > t.n_steps[u] - 1:
+            idx = t.n_steps[u] - 1
+        if idx < 0:
+            idx = 0
+        row = t.values + 3 * (u * t.max_steps + idx)
+        if t.car[u] and g.s.flags[u] & GF_BROKEN_DOWN:
+            row = t.car_back
+        for i in range(3):
+            g.f.values[3 * u + i] = row[i]
+
+
+cdef int hq_strength(const Gwe* g, Py_ssize_t hq, bint attacking, int32_t cell) noexcept nogil:
+    # command.hq_combat_strength: the HQ's Combat Strength when stacked in cell with two or
+    # more Stacking Points of friendly units other than HQs (defending: not those retreated
+    # in, 8.66), else 0; only heroic leaders attack (8.12, 10.23, 10.51)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u
+    cdef int points = 0
+    if attacking and not t.heroic[hq]:
+        return 0
+    for u in range(t.n_units):
+        if (on_map(g, u) and g.s.unit_cell[u] == cell and t.side[u] == t.side[hq]
+                and not t.is_hq[u]
+                and (attacking or not g.s.flags[u] & GF_RETREATED_IN)):
+            points += t.stacking[u]
+    return t.hq_combat[hq] if points >= 2 else 0
+
+
+cdef int fortress_steps(const Gwe* g, int32_t cell) noexcept nogil:
+    # combat.fortress_steps: the steps a printed fortress has left (11.13), 0 where none
+    if not g.t.fortress_printed[cell]:
+        return 0
+    cdef int left = FORTRESS_STEPS - g.s.fortress[4 * <Py_ssize_t>cell + F_LOST]
+    return left if left > 0 else 0
+
+
+cdef int fortress_defense(const Gwe* g, int32_t cell) noexcept nogil:
+    # combat.fortress_defense: the printed Defense Strength, the smaller one after two steps
+    # lost (11.11, 11.14)
+    if fortress_steps(g, cell) <= 0:
+        return 0
+    cdef const int16_t* f = g.s.fortress + 4 * <Py_ssize_t>cell
+    return f[F_WEAK] if f[F_LOST] >= FORTRESS_WEAKENED_AFTER else f[F_FULL]
+
+
+cdef inline int fortress_side(const Gwe* g, int32_t cell) noexcept nogil:
+    # combat.fortress_side: the side of the start line it stands on (18.27)
+    return SIDE_ALLIED if g.t.east[cell] else SIDE_CENTRAL
+
+
+cdef int attack_position(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # combat._Position of side in the position as it stands, into g.f: the units that may
+    # attack (may_attack: 8.12, 8.14, 8.73, 5.34, 5.36, 10.51) with their unit_attack (9.21,
+    # 10.42; a heroic leader's Combat Strength, 10.23), the hexes within their reach, the
+    # enemy hexes' defenders (hex_facts, with 23.11 and 23.51 in the Russian Combat Phase of
+    # the first Game-Turn) and fortresses (11.11), the hexes cavalry attacks at full strength
+    # (12.21), and the hexes that may be attacked now (targets)
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef Py_ssize_t u, k = 0, n = t.n_cells, d, i, j
+    cdef int32_t c, v
+    cdef int a, halvings, enemy = 1 - side
+    cdef bint panic = side == SIDE_ALLIED and g.s.turn[0] == t.first_turn
+    cdef uint16_t gone = GF_ATTACKED | GF_ADVANCED
+    supply(g, ws, side)
+    current_values(g)
+    for u in range(t.n_units):
+        if t.side[u] != side or (g.s.unit_status[u] & (ST_ON_MAP | ST_ENTRAINED)) != ST_ON_MAP:
+            continue
+        if g.s.flags[u] & gone or (g.s.flags[u] & GF_USED_RAIL and t.tcr[u] != 1):
+            continue
+        c = g.s.unit_cell[u]
+        if t.is_hq[u]:
+            if not t.heroic[u]:
+                continue
+            a = hq_strength(g, u, True, c)
+            if a <= 0:
+                continue
+        else:
+            a = f.values[3 * u]
+            if a <= 0:
+                continue
+            halvings = (0 if g.sup.units[u] else 1) + (
+                1 if g.s.unit_status[u] & ST_OUT_OF_COMMAND else 0)
+            a >>= halvings
+            if a < 1:
+                a = 1
+        f.e_units[k] = <int32_t>u
+        f.e_cell[k] = c
+        f.e_attack[k] = a
+        f.e_cav[k] = t.cavalry[u]
+        f.e_nat[k] = t.nationality[u]
+        f.e_tcr[k] = t.tcr[u]
+        f.e_hq[k] = t.is_hq[u]
+        k += 1
+    f.atk.k = k
+    f.n_targets = 0
+    if k == 0:
+        return 0
+    memset(f.within, 0, n)
+    for j in range(k):
+        c = f.e_cell[j]
+        for d in range(6):
+            v = t.nbr[6 * <Py_ssize_t>c + d]
+            if v >= 0 and not t.prohibited[6 * <Py_ssize_t>c + d]:
+                f.within[v] = 1
+    # hex_facts: the enemy's units on the map, ascending
+    cdef int32_t* units = g.work + 2 * n + 4
+    cdef Py_ssize_t n_units = 0
+    for u in range(t.n_units):
+        f.panicking[u] = panic and t.panics[u]
+        f.no_trench[u] = (t.is_ah[u] and g.s.unit_step[u] > 0) or f.panicking[u]
+        if t.side[u] == enemy and on_map(g, u):
+            units[n_units] = <int32_t>u
+            n_units += 1
+    memset(f.fort, 0, n)
+    for i in range(t.n_fortress[enemy]):
+        c = t.fortress_cells[enemy][i]
+        if g.s.fortress[4 * <Py_ssize_t>c + F_LOST] < FORTRESS_STEPS:
+            f.fort[c] = 2 if g.s.fortress[4 * <Py_ssize_t>c + F_ATTACKED] != 0 else 1
+    hex_defenses_run(units, n_units, g.s.unit_cell, t.is_hq, g.s.flags, g.s.unit_status,
+                     f.values, 3, t.stacking, t.hq_combat, f.panicking, f.no_trench,
+                     t.doubled, t.trench, f.fort, f.within, n, GF_RETREATED_IN, GF_DEFENDED,
+                     ST_ENTRAINED, f.total, f.attackable, f.mark)
+    # cavalry_full_hexes: no unit there but cavalry, depots and HQs, no fortress with steps
+    memset(f.full, 1, n)
+    for u in range(t.n_units):
+        if on_map(g, u) and not t.cav_full_ok[u]:
+            f.full[g.s.unit_cell[u]] = 0
+    for c in range(n):
+        if t.fortress_printed[c] and fortress_steps(g, c) > 0:
+            f.full[c] = 0
+        # _with_fortresses: each hex's own fortress added (11.11)
+        f.defense[c] = f.total[c]
+        if fortress_side(g, c) == enemy:
+            f.defense[c] += fortress_defense(g, c)
+    for c in range(n):
+        if f.attackable[c] and atk_target(&f.atk, c):
+            f.targets[f.n_targets] = c
+            f.n_targets += 1
+    return 0
+
+
+cdef void within_range(Gwe* g, int32_t cell, int hexes, flag_t* out) noexcept nogil:
+    # combat._range_mask: the hexes within hexes of cell over the map (nothing blocks a range)
+    cdef const GweT* t = g.t
+    cdef int32_t* queue = g.work
+    cdef int32_t* depth = g.work + t.n_cells + 1
+    cdef Py_ssize_t head = 0, tail = 1, d
+    cdef int32_t c, v
+    memset(out, 0, t.n_cells)
+    queue[0] = cell
+    depth[0] = 0
+    out[cell] = 1
+    while head < tail:
+        c = queue[head]
+        if depth[head] < hexes:
+            for d in range(6):
+                v = t.nbr[6 * <Py_ssize_t>c + d]
+                if v >= 0 and not out[v]:
+                    out[v] = 1
+                    queue[tail] = v
+                    depth[tail] = depth[head] + 1
+                    tail += 1
+        head += 1
+
+
+cdef int hq_shift(const Gwe* g, Py_ssize_t hq) noexcept nogil:
+    # hq_ratings' attack shift: the front's, or the reverse's once flipped (10.54)
+    return g.t.shift_back[hq] if g.s.unit_step[hq] > 0 else g.t.shift_front[hq]
+
+
+cdef Py_ssize_t trace_radii(Gwe* g, SearchWorkspace ws, int side, int32_t* others,
+                            Py_ssize_t* n_others) except -1:
+    # command._Radii: the side's HQs on the map, ascending, into g.hq_of, each radius traced
+    # with its stop into g.radii, then again with the Austro-Hungarian stop for those where
+    # it differs (21.41: their indices into others, the radii after the first n_h); n_h
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, k, n_h = 0, n_x = 0, c, n = t.n_cells
+    cdef int32_t h
+    cdef flag_t* enemy = g.mask_a
+    cdef flag_t* open_zoc = g.mask_b
+    cdef flag_t* own = g.mask_c
+    for u in range(t.n_units):
+        if t.side[u] == side and t.utype[u] == UT_HQ and on_map(g, u):
+            g.hq_of[n_h] = <int32_t>u
+            n_h += 1
+    for k in range(n_h):
+        h = g.hq_of[k]
+        if t.stops_ah[h] != t.stops[h]:
+            others[n_x] = <int32_t>k
+            n_x += 1
+    for k in range(n_h + n_x):
+        h = g.hq_of[k] if k < n_h else g.hq_of[others[k - n_h]]
+        g.hq_cell[k] = g.s.unit_cell[h]
+        g.hq_tab[k] = t.hq_table[h]
+        g.hq_radius[k] = t.radius_back[h] if g.s.unit_step[h] > 0 else t.radius_front[h]
+        g.hq_stopped[k] = t.stops[h] if k < n_h else t.stops_ah[h]
+    occupied(g, 1 - side, True, enemy)
+    controlled(g, 1 - side, open_zoc)
+    occupied(g, side, True, own)
+    for c in range(n):
+        open_zoc[c] = open_zoc[c] and not own[c]
+    if n_h:
+        command_radii_run(ws, t.radius_tables, t.n_radius_tables, enemy, g.hq_cell, g.hq_tab,
+                          g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x, g.radii)
+    n_others[0] = n_x
+    return n_h
+
+
+cdef bint covers(const Gwe* g, Py_ssize_t k, Py_ssize_t n_h, const int32_t* others,
+                 Py_ssize_t n_x, Py_ssize_t u) noexcept nogil:
+    # _Radii.cover: unit u stands within HQ k's radius (the Austro-Hungarian one for such a
+    # unit, 21.41) and the HQ may command it (21.4)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t i, row = k
+    if t.is_ah[u]:
+        for i in range(n_x):
+            if others[i] == k:
+                row = n_h + i
+                break
+    if not g.radii[row * t.n_cells + g.s.unit_cell[u]]:
+        return False
+    return t.joint_command or t.nationality[g.hq_of[k]] == t.nationality[u]
+
+
+cdef int choose_shifts(Gwe* g, SearchWorkspace ws, int side, const int32_t* force,
+                       Py_ssize_t n_force, uint16_t engaged) except -1:
+    # command._eligible and _choose: the HQs of side whose radius holds at least half the
+    # force's steps, HQs and depots not counted (10.21), with a shift not used yet this
+    # Combat Phase (10.11 1), a heroic leader lending its strength elsewhere excepted
+    # (10.24); the owner picks at most one of each command level (10.22), the picks marked
+    # used; the columns they shift
+    cdef const GweT* t = g.t
+    cdef int32_t* steps = g.f.steps
+    cdef int32_t* others = g.work + 2 * t.n_cells + 16 + 3 * t.n_units
+    cdef int32_t* army = g.alloc_picks
+    cdef int32_t* corps = g.alloc_picks + t.n_hqs + 1
+    cdef Py_ssize_t i, k, u, n_h, n_x = 0, n_army = 0, n_corps = 0
+    cdef int64_t total = 0, near, inside, pick
+    cdef int32_t h, hc, c
+    cdef int radius, dq, dr, dist, out = 0
+    cdef bint any_shift = False, in_force
+    for i in range(n_force):
+        u = force[i]
+        steps[i] = 0 if (t.is_hq[u] or t.is_depot[u]) else steps_left(g, u)
+        total += steps[i]
+    if total == 0:
+        return 0
+    # _may_hold_half, by hex distances, before any radius is traced
+    for u in range(t.n_units):
+        if t.side[u] != side or t.utype[u] != UT_HQ or not on_map(g, u):
+            continue
+        if hq_shift(g, u) <= 0 or g.s.hq_shift_used[u]:
+            continue
+        radius = t.radius_back[u] if g.s.unit_step[u] > 0 else t.radius_front[u]
+        hc = g.s.unit_cell[u]
+        near = 0
+        for i in range(n_force):
+            c = g.s.unit_cell[force[i]]
+            dq = t.q[c] - t.q[hc]
+            dr = t.r[c] - t.r[hc]
+            dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+            if dist <= radius:
+                near += steps[i]
+        if 2 * near >= total:
+            any_shift = True
+            break
+    if not any_shift:
+        return 0
+    n_h = trace_radii(g, ws, side, others, &n_x)
+    for k in range(n_h):
+        h = g.hq_of[k]
+        if hq_shift(g, h) <= 0 or g.s.hq_shift_used[h]:
+            continue
+        if t.heroic[h] and g.s.flags[h] & engaged:
+            in_force = False
+            for i in range(n_force):
+                if force[i] == h:
+                    in_force = True
+            if not in_force:
+                continue                                               # 10.24
+        inside = 0
+        for i in range(n_force):
+            if steps[i] and covers(g, k, n_h, others, n_x, force[i]):
+                inside += steps[i]
+        if 2 * inside >= total:
+            if t.army_level[h]:
+                army[n_army] = h
+                n_army += 1
+            else:
+                corps[n_corps] = h
+                n_corps += 1
+    if n_army + n_corps == 0:
+        return 0
+    # _shift_options: (army or none) x (corps or none), the empty set first
+    pick = choose(g, side, (n_army + 1) * (n_corps + 1))
+    i = pick // (n_corps + 1)
+    k = pick % (n_corps + 1)
+    if i:
+        h = army[i - 1]
+        g.s.hq_shift_used[h] = 1
+        out += hq_shift(g, h)
+    if k:
+        h = corps[k - 1]
+        g.s.hq_shift_used[h] = 1
+        out += hq_shift(g, h)
+    return out
+
+
+cdef Py_ssize_t counted_defenders(Gwe* g, int32_t cell, int side, int32_t* out) noexcept nogil:
+    # combat.stack_at(cell, side).counted into out: the units other than HQs not retreated
+    # or withdrawn in this phase (8.66, 12.17), or, when all were, those that have not
+    # defended (12.15); how many
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, k = 0
+    for u in range(t.n_units):
+        if (on_map(g, u) and g.s.unit_cell[u] == cell and t.side[u] == side
+                and not t.is_hq[u] and not g.s.flags[u] & GF_RETREATED_IN):
+            out[k] = <int32_t>u
+            k += 1
+    if k:
+        return k
+    for u in range(t.n_units):
+        if (on_map(g, u) and g.s.unit_cell[u] == cell and t.side[u] == side
+                and not t.is_hq[u] and not g.s.flags[u] & GF_DEFENDED):
+            out[k] = <int32_t>u
+            k += 1
+    return k
+
+
+cdef int artillery_pick(Gwe* g, int side, int owner, const int32_t* cells, Py_ssize_t m,
+                        bint defending) noexcept nogil:
+    # 19.21-19.24: the depots of owner that may fire for this attack, asked of owner among
+    # "none" and them: the attacker's within range of an attacker (cells: the attackers'
+    # hexes), the defender's not defending and not in a defending hex (cells), within range
+    # of one of those; the depot picked, or -1
+    cdef const GweT* t = g.t
+    cdef int32_t* usable = g.alloc_sp
+    cdef flag_t* near = g.mask_d
+    cdef Py_ssize_t u, i, n_use = 0
+    cdef int64_t pick
+    cdef bint inside
+    for u in range(t.n_units):
+        if t.side[u] != owner or not t.is_depot[u] or not on_map(g, u):
+            continue
+        if defending:
+            if g.s.flags[u] & GF_DEFENDED:
+                continue
+            inside = False
+            for i in range(m):
+                if cells[i] == g.s.unit_cell[u]:
+                    inside = True
+            if inside:
+                continue
+        within_range(g, g.s.unit_cell[u], t.artillery_range, near)
+        for i in range(m):
+            if near[cells[i]]:
+                usable[n_use] = <int32_t>u
+                n_use += 1
+                break
+    if n_use == 0:
+        return -1
+    pick = choose(g, owner, n_use + 1)
+    return -1 if pick == 0 else usable[pick - 1]
+
+
+cdef int declare_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # combat.combat_phase's step: the hexes that may be attacked (8.8 note); the attacker
+    # picks one or stops; builds the attack a unit or a hex at a time (declare_attack); then
+    # choose_support: HQ shifts (10.21-10.22), massed artillery (19.21-19.22), the defender's
+    # massed artillery (19.23-19.24) and shifts (21.1). 1 with the declaration in g.f, 0
+    # when the attacker stops or has nothing to attack
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef Py_ssize_t n_units, n_hexes, n_opt, i, j
+    cdef int64_t pick
+    cdef bint done
+    cdef int32_t* force = g.work + 2 * t.n_cells + 12 + 2 * t.n_units
+    attack_position(g, ws, side)
+    if f.n_targets == 0:
+        return 0
+    pick = choose(g, side, f.n_targets + 1)
+    if pick == 0:
+        return 0
+    f.cells[0] = f.targets[pick - 1]
+    f.m = 1
+    f.na = 0
+    while True:
+        done = atk_options(&f.atk, f.cells, f.m, f.att, f.na, f.targets, f.n_targets,
+                           f.opt_units, &n_units, f.opt_hexes, &n_hexes)
+        n_opt = (1 if done else 0) + n_units + n_hexes
+        if n_opt == 0:
+            raise RuntimeError("no legal way to go on declaring this attack")
+        pick = choose(g, side, n_opt)
+        if done:
+            if pick == 0:
+                break
+            pick -= 1
+        if pick < n_units:
+            f.att[f.na] = f.opt_units[pick]
+            f.na += 1
+        else:
+            if f.m == 7:
+                raise RuntimeError("an attack on more than seven hexes")
+            f.cells[f.m] = f.opt_hexes[pick - n_units]
+            f.m += 1
+    for i in range(f.na):
+        force[i] = f.e_units[f.att[i]]
+    f.shift_right = choose_shifts(g, ws, side, force, f.na, GF_ATTACKED)
+    for i in range(f.na):
+        f.opt_units[i] = g.s.unit_cell[force[i]]
+    f.depot = artillery_pick(g, side, side, f.opt_units, f.na, False)
+    f.n_defenders = 0
+    for j in range(f.m):
+        f.n_defenders += counted_defenders(g, f.cells[j], 1 - side,
+                                           f.defenders + f.n_defenders)
+    f.defense_depot = -1
+    if t.defensive_artillery[1 - side] and f.n_defenders:
+        f.defense_depot = artillery_pick(g, side, 1 - side, f.cells, f.m, True)
+    f.shift_left = 0
+    if t.hq_defensive_shift and f.n_defenders:
+        f.shift_left = choose_shifts(g, ws, 1 - side, f.defenders, f.n_defenders, GF_DEFENDED)
+    return 1

@@ -939,11 +939,23 @@ def choose_support(game: GweGame, combat: Combat) -> None:
 
 def combat_phase(game: GweGame, side: int) -> None:
     """The Combat Resolution Segment of ``side`` (4.0 A3b): attacks declared and resolved one
-    at a time until the attacker stops or has nothing left to attack with."""
+    at a time until the attacker stops or has nothing left to attack with. When both players
+    pick at random, the compiled core declares each attack and its support
+    (``GweCore.declare_attack``: the same options, in the same order, drawn alike)."""
     flags = game.arr("flags")
     flags[:] &= ~np.uint16(Flag.ATTACKED | Flag.DEFENDED | Flag.ADVANCED)
     game.arr("fortress")[:, F_ATTACKED] = 0
     while True:
+        core = game.core
+        declared = core.declare_attack(side) if core is not None else None
+        if declared is not None:                  # the compiled core declared it
+            if declared is False:
+                return
+            cells, attackers, depot, defense_depot, right, left = declared
+            resolve_attack(game, Combat(side=int(side), cells=cells, attackers=attackers,
+                                        depot=depot, defense_depot=defense_depot,
+                                        shift_right=right, shift_left=left))
+            continue
         pos = _Position(game, side)
         targets = pos.targets()
         if not targets:
