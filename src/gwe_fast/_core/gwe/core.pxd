@@ -16,7 +16,8 @@ cdef enum:
     DS_REPLACEMENT = 1
     DS_COMMAND = 2
     DS_WITHDRAWAL = 3
-    N_DICE = 4
+    DS_COMBAT = 4
+    N_DICE = 5
     MAX_NATIONALITIES = 8
     MAX_TURNS = 64                # Game-Turns a table of the core can hold (0 .. MAX_TURNS - 1)
     TCR1_ZOC_HEXES = 2            # 9.14
@@ -28,6 +29,27 @@ cdef enum:
     F_FULL = 1
     F_WEAK = 2
     F_ATTACKED = 3
+    MAX_DIE = 32                  # modified dice the core's table holds (0 .. MAX_DIE - 1)
+    MAX_DIE_MASKS = 4
+    # the results of the CRT, as CRT_RESULT_NAMES orders them
+    R_NONE = 0
+    R_ONE = 1
+    R_TWO = 2
+    R_THREE = 3
+    R_E = 4
+    N_RESULTS = 5
+    MAX_OPTIONS = 4
+    # an option of 8.9 (OPTION_EFFECTS): these bits, and the hexes of retreat in the bits above
+    OPT_HALF = 1
+    OPT_WHOLE = 2
+    OPT_ELIMINATE_ALL = 4
+    OPT_HEXES_SHIFT = 4
+    LOSS_COMBAT = 0
+    LOSS_STACKING = 2
+    LOSS_RETREAT = 4
+    LOSS_MASSED_ARTILLERY = 7
+    MAX_PATHS = 256               # retreat paths of one stack (six directions, three hexes)
+    MAX_PATH = 4
     # the Python engine's LOSS_CAUSES and VP_CAUSES (game.py), in order, as far as used here
     LOSS_ATTRITION = 1
     N_LOSS_CAUSES = 9
@@ -133,6 +155,26 @@ cdef struct GweT:
     int german
     int austro
     int artillery_range           # 19.2
+    int artillery_multiplier
+    # the results (8.8): [die rows, crt_cols, 2] codes (attacker, defender) of CRT_RESULT_NAMES,
+    # the row of each modified die from crt_die_min to crt_die_max
+    const int8_t* crt_results
+    int crt_die_min
+    int crt_die_max
+    int32_t crt_die_row[MAX_DIE]
+    # 8.9: each defender result's options (OPT_ bits and hexes of retreat), and whether an
+    # attacker result loses all the affected steps
+    int n_def_options[N_RESULTS]
+    int def_option[N_RESULTS][MAX_OPTIONS]
+    bint attacker_loses_all[N_RESULTS]
+    # 5.4: the die modifiers, n added when attacking exclusively / at all across a mask's
+    # hexsides ([n_cells, 6] each)
+    Py_ssize_t n_die_exclusive
+    const uint8_t* die_exclusive[MAX_DIE_MASKS]
+    int die_exclusive_n[MAX_DIE_MASKS]
+    Py_ssize_t n_die_any
+    const uint8_t* die_any[MAX_DIE_MASKS]
+    int die_any_n[MAX_DIE_MASKS]
     bint defensive_artillery[2]   # 19.23
     bint hq_defensive_shift       # 21.1
 
@@ -200,6 +242,37 @@ cdef struct Fight:
     int32_t defense_depot
     int shift_right
     int shift_left
+    # the resolution's: the attackers left (9.23), each side's supply at the instant of combat
+    # [n_units], the defending stacks (combat.Stack: their units in stk_units), 8.75
+    int32_t* live
+    Py_ssize_t n_live
+    uint8_t* att_sup
+    uint8_t* def_sup
+    int32_t* stk_units
+    int32_t stk_cell[8]
+    int stk_fort[8]
+    Py_ssize_t stk_c0[8]
+    Py_ssize_t stk_nc[8]
+    Py_ssize_t stk_p0[8]
+    Py_ssize_t stk_np[8]
+    Py_ssize_t stk_h0[8]
+    Py_ssize_t stk_nh[8]
+    bint holds
+    int32_t* chosen               # [n_units]
+    int32_t* pool                 # [n_units + 8]
+    int32_t* paths                # [MAX_PATHS, MAX_PATH] a retreat's paths
+    int32_t* cand                 # [MAX_PATHS]
+    uint8_t* uses_zoc             # [MAX_PATHS]
+    int32_t* opts                 # [16 n_units] an advance's options
+    int32_t* hexlist              # [n_cells]
+    int32_t* geo
+    int32_t* queue
+    int32_t* hdist
+    int32_t* points
+    uint8_t* near_a               # [n_cells]
+    uint8_t* near_b
+    uint8_t* bad
+    uint8_t* zoc
 
 
 cdef struct Gwe:

@@ -45,6 +45,7 @@ from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_BROKEN_DOWN, GF_
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
                                    GF_OUT_OF_RADIUS, GF_RETREATED_IN, GF_USED_RAIL, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
                                    ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
+                                   ST_POOL,
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_DEPOT, UT_HQ)
 from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, roll,
                                      unbind_streams)
@@ -56,7 +57,7 @@ from gwe_fast._core.search cimport SearchWorkspace
 cnp.import_array()
 
 #: the dice streams of the core, in the order of its DS_ codes
-STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal")
+STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal", "combat")
 
 
 def _keep(owner: list, a, dtype) -> cnp.ndarray:
@@ -249,6 +250,48 @@ cdef int _combat_tables(GweT* t, list keep, scenario, data) except -1:
     for s in (SIDE_ALLIED, SIDE_CENTRAL):
         t.defensive_artillery[s] = SIDE_KEYS[Side(s)] in ma["defensive_use"]
     t.hq_defensive_shift = command.HQ_DEFENSIVE_SHIFT
+    t.artillery_multiplier = int(ma["multiplier"])
+    from gwe_fast.enums import CRT_RESULT_NAMES
+    from gwe_fast.games.gwe.combat import OPTION_EFFECTS
+    results = _keep(keep, crt.results, np.int8)
+    if results.ndim != 3 or results.shape[1] != t.crt_cols or results.shape[2] != 2:
+        raise ValueError("the CRT's results and odds rows differ in columns")
+    t.crt_results = <const int8_t*>_ptr(results)
+    t.crt_die_min, t.crt_die_max = min(crt.die), max(crt.die)
+    if t.crt_die_min < 0 or t.crt_die_max >= MAX_DIE:
+        raise ValueError(f"a CRT die roll beyond the core's table: {crt.die}")
+    for d in range(MAX_DIE):
+        t.crt_die_row[d] = -1
+    for d, row in crt.die_row.items():
+        t.crt_die_row[d] = row
+    for d in range(t.crt_die_min, t.crt_die_max + 1):
+        if t.crt_die_row[d] < 0:
+            raise ValueError(f"the CRT has no row for a die of {d}")
+    if tuple(CRT_RESULT_NAMES) != ("-", "1", "2", "3", "E"):
+        raise ValueError("the core reads the results -, 1, 2, 3, E")
+    for r in range(N_RESULTS):
+        name = CRT_RESULT_NAMES[r]
+        opts = crt.defender_options.get(name, ())
+        if len(opts) > MAX_OPTIONS:
+            raise ValueError(f"result {name} has more options than the core holds")
+        t.n_def_options[r] = len(opts)
+        for i, o in enumerate(opts):
+            half, whole, hexes = OPTION_EFFECTS[o]
+            t.def_option[r][i] = ((OPT_HALF if half else 0) | (OPT_WHOLE if whole else 0)
+                                  | (OPT_ELIMINATE_ALL if o == "eliminate_all" else 0)
+                                  | (hexes << OPT_HEXES_SHIFT))
+        a = crt.attacker_options.get(name)
+        t.attacker_loses_all[r] = bool(a) and OPTION_EFFECTS[a[0]][1]
+    if len(ct.die_exclusive) > MAX_DIE_MASKS or len(ct.die_any) > MAX_DIE_MASKS:
+        raise ValueError("more die modifiers of terrain than the core holds")
+    t.n_die_exclusive = len(ct.die_exclusive)
+    for i, (mask, n) in enumerate(ct.die_exclusive):
+        t.die_exclusive[i] = <const uint8_t*>_ptr(_keep(keep, mask, np.uint8))
+        t.die_exclusive_n[i] = n
+    t.n_die_any = len(ct.die_any)
+    for i, (mask, n) in enumerate(ct.die_any):
+        t.die_any[i] = <const uint8_t*>_ptr(_keep(keep, mask, np.uint8))
+        t.die_any_n[i] = n
     return 0
 
 
@@ -404,6 +447,28 @@ cdef class GweCore:
         f.within = f.attackable + (nc + 1)
         f.fort = f.within + (nc + 1)
         f.mark = f.fort + (nc + 1)
+        f.live = <int32_t*>malloc((20 * (nu + 1) + 8 + MAX_PATHS * (MAX_PATH + 1)
+                                   + 5 * (nc + 1)) * sizeof(int32_t))
+        f.att_sup = <uint8_t*>malloc(2 * (nu + 1) + MAX_PATHS + 4 * (nc + 1))
+        if f.live == NULL or f.att_sup == NULL:
+            raise MemoryError()
+        f.stk_units = f.live + (nu + 1)
+        f.chosen = f.stk_units + (nu + 1)
+        f.pool = f.chosen + (nu + 1)
+        f.opts = f.pool + (nu + 9)
+        f.paths = f.opts + 16 * (nu + 1)
+        f.cand = f.paths + MAX_PATHS * MAX_PATH
+        f.hexlist = f.cand + MAX_PATHS
+        f.geo = f.hexlist + (nc + 1)
+        f.queue = f.geo + (nc + 1)
+        f.hdist = f.queue + (nc + 1)
+        f.points = f.hdist + (nc + 1)
+        f.def_sup = f.att_sup + (nu + 1)
+        f.uses_zoc = f.def_sup + (nu + 1)
+        f.near_a = f.uses_zoc + MAX_PATHS
+        f.near_b = f.near_a + (nc + 1)
+        f.bad = f.near_b + (nc + 1)
+        f.zoc = f.bad + (nc + 1)
         _bind_atk(&self.g)
         self.ws = kernels.workspace(game.scenario.map, TCR1_ZOC_HEXES + 1)
         self._streams = [None] * N_DICE
@@ -422,6 +487,8 @@ cdef class GweCore:
         free(self.g.f.e_units)
         free(self.g.f.e_cav)
         free(self.g.f.values)
+        free(self.g.f.live)
+        free(self.g.f.att_sup)
 
     @property
     def buffer(self):
@@ -533,6 +600,16 @@ cdef class GweCore:
         return ([f.cells[i] for i in range(f.m)], [f.e_units[f.att[i]] for i in range(f.na)],
                 f.depot, f.defense_depot, f.shift_right, f.shift_left)
 
+    def resolve_declared(self, int side) -> bool:
+        """``combat.resolve_attack`` of the attack ``declare_attack`` has just declared for
+        ``side``; False, with nothing done, in the Russian Combat Phase of the first
+        Game-Turn (the panic of 23.0 is the Python engine's) or when the combat or attrition
+        stream has forced dice queued: the Python engine then resolves it."""
+        _check_side(side)
+        if side == SIDE_ALLIED and self.g.s.turn[0] == self.g.t.first_turn:
+            return False
+        return self._run(DS_COMBAT, side, False)
+
     def attack_targets(self, int side) -> list:
         """``combat.legal_targets`` of the position as it stands (for the tests)."""
         _check_side(side)
@@ -543,7 +620,9 @@ cdef class GweCore:
         # the segment or phase of side (checked) that rolls the dice stream (its DS_ code
         # names it), its stream bound for it; False, with nothing done, when the stream has
         # forced dice
-        used = (stream,)
+        cdef tuple used = (stream,)
+        if stream == DS_COMBAT:
+            used = (DS_COMBAT, DS_ATTRITION)
         fresh = bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used)
         if fresh is None:
             return False
@@ -554,6 +633,8 @@ cdef class GweCore:
                 command_segment(&self.g, self.ws, side, for_combat)
             elif stream == DS_WITHDRAWAL:
                 withdrawal_phase(&self.g, self.ws, side)
+            elif stream == DS_COMBAT:
+                resolve_attack(&self.g, self.ws, side)
             else:
                 replacement_phase(&self.g, self.ws, side)
         finally:
@@ -832,8 +913,6 @@ cdef int attrition_segment(Gwe* g, SearchWorkspace ws, int side) except -1:
     cdef int32_t* points = g.work                      # [n_cells] Stacking Points (19.41)
     cdef uint8_t* off_land = g.unit_mask
     cdef bint any_cavalry = False
-    cdef int left, die, n
-    cdef bint sur
     supply(g, ws, side)
     for u in range(t.n_units):
         if t.side[u] == side and on_map(g, u):
@@ -869,17 +948,27 @@ cdef int attrition_segment(Gwe* g, SearchWorkspace ws, int side) except -1:
         u = out[i]
         if not on_map(g, u):
             continue
-        # attrition.roll_attrition (9.22): half the steps left, rounded up, on a listed roll
-        left = steps_left(g, u)
-        if left <= 0:
-            continue
-        die = roll(&g.dice[DS_ATTRITION])
-        if not (t.attrition_rolls >> die) & 1:
-            continue
-        n = (left + 1) // 2
-        sur = n >= left and t.stacking[u] > 0 and is_surrounded(g, ws, u) == 1
-        lose_steps(g, u, n, LOSS_ATTRITION, sur)
+        roll_attrition(g, ws, u)
     return 0
+
+
+cdef int roll_attrition(Gwe* g, SearchWorkspace ws, Py_ssize_t u) except -1:
+    # attrition.roll_attrition (9.22, 9.24): one die of the attrition stream; on a listed roll
+    # half the steps left, rounded up (25.13 tested when that eliminates it); HQs roll none;
+    # the steps lost
+    cdef int left, die, n
+    cdef bint sur
+    if g.t.utype[u] == UT_HQ:
+        return 0
+    left = steps_left(g, u)
+    if left <= 0:
+        return 0
+    die = roll(&g.dice[DS_ATTRITION])
+    if not (g.t.attrition_rolls >> die) & 1:
+        return 0
+    n = (left + 1) // 2
+    sur = n >= left and g.t.stacking[u] > 0 and is_surrounded(g, ws, u) == 1
+    return lose_steps(g, u, n, LOSS_ATTRITION, sur)
 
 
 # --- the Command Control Segment (10.3, 10.4, 21.2-21.4) ---------------------------------
@@ -1729,3 +1818,1136 @@ cdef int declare_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
     if t.hq_defensive_shift and f.n_defenders:
         f.shift_left = choose_shifts(g, ws, 1 - side, f.defenders, f.n_defenders, GF_DEFENDED)
     return 1
+
+
+# --- the Combat Phase: resolving an attack (8.4-8.7, 8.9, 9.23, 10.43, 10.52-10.54, 11.1,
+# 19.21) --------------------------------------------------------------------------------------
+
+cdef int stacking_in(const Gwe* g, int32_t cell) noexcept nogil:
+    # Game.stacking_in: the Stacking Points of the units on the map in the hex, both sides
+    cdef Py_ssize_t u
+    cdef int out = 0
+    for u in range(g.t.n_units):
+        if on_map(g, u) and g.s.unit_cell[u] == cell:
+            out += g.t.stacking[u]
+    return out
+
+
+cdef void points_in_hexes(const Gwe* g, int32_t* out) noexcept nogil:
+    # stacking.points_in_hexes: stacking_in of every hex at once
+    cdef Py_ssize_t u
+    memset(out, 0, g.t.n_cells * sizeof(int32_t))
+    for u in range(g.t.n_units):
+        if on_map(g, u):
+            out[g.s.unit_cell[u]] += g.t.stacking[u]
+
+
+cdef bint fortress_standing(const Gwe* g, int side, int32_t cell) noexcept nogil:
+    # combat.fortress_cells(side)[cell]: an undestroyed fortress of side's ground (11.15)
+    cdef Py_ssize_t i
+    for i in range(g.t.n_fortress[side]):
+        if g.t.fortress_cells[side][i] == cell:
+            return g.s.fortress[4 * <Py_ssize_t>cell + F_LOST] < FORTRESS_STEPS
+    return False
+
+
+cdef int fortress_lose(Gwe* g, int32_t cell, int n) noexcept nogil:
+    # combat.fortress_lose: n fortress steps taken, never more than are left (11.13, 11.15)
+    cdef int left = fortress_steps(g, cell)
+    if n > left:
+        n = left
+    if n < 0:
+        n = 0
+    g.s.fortress[4 * <Py_ssize_t>cell + F_LOST] += n
+    return n
+
+
+cdef void eliminate_unit(Gwe* g, Py_ssize_t u, int cause, bint surrounded) noexcept nogil:
+    # units.eliminate: the unit's remaining steps booked, then off the map (25.2)
+    g.s.steps_lost[g.t.side[u] * N_LOSS_CAUSES + cause] += steps_left(g, u)
+    eliminated(g, u, cause, surrounded)
+
+
+cdef int combat_lose_steps(Gwe* g, SearchWorkspace ws, Py_ssize_t u, int n,
+                           int cause) except -1:
+    # combat.lose_steps: with 25.13's test when the loss eliminates the unit
+    cdef bint sur = False
+    if n <= 0:
+        return 0
+    if n >= steps_left(g, u):
+        sur = is_surrounded(g, ws, u) == 1
+    return lose_steps(g, u, n, cause, sur)
+
+
+cdef Py_ssize_t displacement_targets(Gwe* g, Py_ssize_t hq, int32_t* out) except -1:
+    # command.displacement_targets (10.52): the nearest hexes, by a displacement path, holding
+    # a friendly unit other than HQs (or a fortress of its side's ground with no enemy unit)
+    # with room under the stacking limit; never through enemy units other than HQs,
+    # prohibited terrain or blocked hexsides, nor, for an HQ of TCR 2-4, an enemy-controlled
+    # hex no friendly unit is in. None when the HQ is stacked with friendly units other than
+    # HQs. Into out, ascending; how many
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, n = t.n_cells, head = 0, tail = 1, d, k = 0
+    cdef int side, tr, best = -1
+    cdef int32_t here, c, v
+    cdef int32_t* dist = g.f.hdist
+    cdef int32_t* queue = g.f.queue
+    cdef flag_t* enemy_here = g.mask_a
+    cdef flag_t* open_zoc = g.mask_b
+    cdef flag_t* own = g.mask_c
+    if not on_map(g, hq):
+        return 0
+    side = t.side[hq]
+    here = g.s.unit_cell[hq]
+    for u in range(t.n_units):
+        if on_map(g, u) and g.s.unit_cell[u] == here and t.side[u] == side and not t.is_hq[u]:
+            return 0
+    tr = t.tcr[hq] - 1
+    occupied(g, 1 - side, False, enemy_here)
+    if t.tcr[hq] != 1:
+        controlled(g, 1 - side, open_zoc)
+        occupied(g, side, True, own)
+        for c in range(n):
+            open_zoc[c] = open_zoc[c] and not own[c]
+    for c in range(n):
+        dist[c] = -1
+    dist[here] = 0
+    queue[0] = here
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(6):
+            v = t.nbr[6 * <Py_ssize_t>c + d]
+            if v < 0 or dist[v] >= 0 or enemy_here[v]:
+                continue
+            if t.side_add[(tr * n + c) * 6 + d] < 0 or t.enter_cost[tr * n + v] < 0:
+                continue
+            if t.tcr[hq] != 1 and open_zoc[v]:
+                continue
+            dist[v] = dist[c] + 1
+            queue[tail] = v
+            tail += 1
+    occupied(g, side, False, own)                     # friendly units other than HQs
+    occupied(g, 1 - side, True, g.mask_d)
+    points_in_hexes(g, g.f.points)
+    for c in range(n):
+        if dist[c] <= 0:
+            continue
+        if not (own[c] or (t.fortress_printed[c] and t.friendly[side][c] and not g.mask_d[c])):
+            continue
+        if g.f.points[c] + t.stacking[hq] > t.stack_limit:
+            continue
+        if best < 0 or dist[c] < best:
+            best = dist[c]
+            k = 0
+        if dist[c] == best:
+            out[k] = c
+            k += 1
+    return k
+
+
+cdef bint displace_hq(Gwe* g, Py_ssize_t hq) except -1:
+    # command.displace_hq (10.52): to the nearest friendly unit, the owner picking among
+    # equally near hexes; False, nothing moved, when it cannot
+    cdef Py_ssize_t n = displacement_targets(g, hq, g.f.hexlist)
+    cdef int32_t to
+    if n == 0:
+        return False
+    to = g.f.hexlist[choose(g, g.t.side[hq], n)]
+    g.s.unit_cell[hq] = to
+    g.s.hex_last[to] = g.t.side[hq]
+    return True
+
+
+cdef int eliminate_hq_in_combat(Gwe* g, SearchWorkspace ws, Py_ssize_t hq,
+                                bint surrounded) except -1:
+    # command.eliminate_hq_in_combat (10.53, 10.54): an HQ with an unused reverse side that
+    # can displace may flip and displace instead, as its owner picks (True first), the enemy
+    # still scoring its victory points (25.2) and the flip a step lost in combat
+    cdef int side = g.t.side[hq]
+    if (g.t.n_steps[hq] >= 2 and g.s.unit_step[hq] == 0
+            and displacement_targets(g, hq, g.f.hexlist) > 0 and choose(g, side, 2) == 0):
+        lose_steps(g, hq, 1, LOSS_COMBAT, False)
+        if side == SIDE_CENTRAL:
+            add_vp(g, VP_CP_HQ, 1)
+        else:
+            add_vp(g, VP_RU_HQ, -1)
+        displace_hq(g, hq)
+        return 1
+    eliminate_unit(g, hq, LOSS_COMBAT, surrounded)
+    return 0
+
+
+cdef int eliminate_units(Gwe* g, SearchWorkspace ws, const int32_t* units, Py_ssize_t k,
+                         int cause) except -1:
+    # combat.eliminate_units: those on the map, units other than HQs first, each with 25.13's
+    # test; then the HQs (eliminate_hq_in_combat). units must not lie in the work the
+    # eliminations use (g.work, g.f.hexlist and the like)
+    cdef Py_ssize_t i
+    cdef int32_t* live = g.f.opts + 8 * (g.t.n_units + 1)
+    cdef Py_ssize_t n = 0
+    cdef bint sur
+    for i in range(k):
+        if on_map(g, units[i]):
+            live[n] = units[i]
+            n += 1
+    for i in range(n):
+        if not g.t.is_hq[live[i]] and on_map(g, live[i]):
+            sur = is_surrounded(g, ws, live[i]) == 1
+            eliminate_unit(g, live[i], cause, sur)
+    for i in range(n):
+        if g.t.is_hq[live[i]] and on_map(g, live[i]):
+            sur = is_surrounded(g, ws, live[i]) == 1
+            eliminate_hq_in_combat(g, ws, live[i], sur)
+    return 0
+
+
+cdef int eliminate_one(Gwe* g, SearchWorkspace ws, int32_t unit, int cause) except -1:
+    # eliminate_units of one unit (its list kept apart from the work)
+    cdef int32_t one[1]
+    one[0] = unit
+    return eliminate_units(g, ws, one, 1, cause)
+
+
+cdef int allocate_losses(Gwe* g, SearchWorkspace ws, int side, const int32_t* pool,
+                         Py_ssize_t n_pool, int n, int cause, const int32_t* forts,
+                         Py_ssize_t n_forts) except -1:
+    # combat.allocate_losses: n combat steps from pool's units and forts (each fortress step
+    # counts two, 11.13), a step at a time as the owner picks (units, then fortresses);
+    # everything when the pool holds no more; the steps taken
+    cdef const GweT* t = g.t
+    cdef int32_t* units = g.f.opts + 12 * (t.n_units + 1)
+    cdef int32_t* live_forts = units + t.n_units + 1
+    cdef Py_ssize_t i, nu, nf
+    cdef int taken = 0, room
+    cdef int64_t pick
+    while taken < n:
+        nu = 0
+        room = 0
+        for i in range(n_pool):
+            if on_map(g, pool[i]) and steps_left(g, pool[i]) > 0:
+                units[nu] = pool[i]
+                nu += 1
+                room += steps_left(g, pool[i])
+        nf = 0
+        for i in range(n_forts):
+            if fortress_steps(g, forts[i]) > 0:
+                live_forts[nf] = forts[i]
+                nf += 1
+                room += 2 * fortress_steps(g, forts[i])
+        if room == 0:
+            break
+        if room <= n - taken:
+            for i in range(nu):
+                taken += combat_lose_steps(g, ws, units[i], steps_left(g, units[i]), cause)
+            for i in range(nf):
+                taken += 2 * fortress_lose(g, live_forts[i], fortress_steps(g, live_forts[i]))
+            break
+        pick = choose(g, side, nu + nf)
+        if pick < nu:
+            taken += combat_lose_steps(g, ws, units[pick], 1, cause)
+        else:
+            taken += 2 * fortress_lose(g, live_forts[pick - nu], 1)
+    return taken
+
+
+cdef void _walk(Gwe* g, int32_t cell, int32_t* path, int i, int length, Py_ssize_t* n) noexcept nogil:
+    # retreat.candidate_paths' walk: the i-th hex i hexes from the start, not blocked
+    cdef const GweT* t = g.t
+    cdef int d, j
+    cdef int32_t w
+    for d in range(6):
+        w = t.nbr[6 * <Py_ssize_t>cell + d]
+        if w < 0 or not t.passable[6 * <Py_ssize_t>cell + d] or g.f.geo[w] != i or g.f.bad[w]:
+            continue
+        path[i - 1] = w
+        if i == length:
+            if n[0] < MAX_PATHS:
+                for j in range(length):
+                    g.f.paths[n[0] * MAX_PATH + j] = path[j]
+                n[0] += 1
+        else:
+            _walk(g, w, path, i + 1, length, n)
+
+
+cdef Py_ssize_t candidate_paths(Gwe* g, int32_t origin, int length, int side) except -1:
+    # retreat.candidate_paths: every path of length hexes from origin (8.61) into g.f.paths,
+    # in the order of the walk; how many
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t n = t.n_cells, head = 0, tail = 1, d, i, count = 0
+    cdef int32_t c, v
+    cdef int32_t path[MAX_PATH]
+    if length > MAX_PATH:
+        raise RuntimeError(f"a retreat of {length} hexes")
+    for c in range(n):
+        g.f.geo[c] = -1
+    g.f.geo[origin] = 0
+    g.f.queue[0] = origin
+    while head < tail:
+        c = g.f.queue[head]
+        head += 1
+        if g.f.geo[c] >= length:
+            continue
+        for d in range(6):
+            v = t.nbr[6 * <Py_ssize_t>c + d]
+            if v >= 0 and g.f.geo[v] < 0:
+                g.f.geo[v] = g.f.geo[c] + 1
+                g.f.queue[tail] = v
+                tail += 1
+    occupied(g, 1 - side, False, g.f.bad)                        # retreat.enemy_blocks
+    for i in range(t.n_fortress[1 - side]):
+        c = t.fortress_cells[1 - side][i]
+        if g.s.fortress[4 * <Py_ssize_t>c + F_LOST] < FORTRESS_STEPS:
+            g.f.bad[c] = 1
+    if length > 0:
+        _walk(g, origin, path, 1, length, &count)
+    if count >= MAX_PATHS:
+        raise RuntimeError("more retreat paths than the core holds")
+    return count
+
+
+cdef int retreat_overstack(Gwe* g, SearchWorkspace ws, int side, const int32_t* retreating,
+                           Py_ssize_t k, int32_t cell) except -1:
+    # stacking.retreat_overstack (6.15): while the hex is over the limit (16.0), the owner
+    # eliminates retreating units of his choice there with Stacking Points
+    cdef const GweT* t = g.t
+    cdef int32_t* options = g.f.chosen
+    cdef Py_ssize_t u, i, n
+    cdef int points
+    cdef bint sur
+    if k == 0:
+        return 0
+    while True:
+        points = 0
+        n = 0
+        for u in range(t.n_units):
+            if on_map(g, u) and g.s.unit_cell[u] == cell and t.side[u] == side:
+                points += t.stacking[u]
+                if t.stacking[u] > 0:
+                    for i in range(k):
+                        if retreating[i] == u:
+                            options[n] = <int32_t>u
+                            n += 1
+                            break
+        if points <= t.stack_limit or n == 0:
+            return 0
+        u = options[choose(g, side, n)]
+        sur = is_surrounded(g, ws, u) == 1
+        eliminate_unit(g, u, LOSS_STACKING, sur)
+
+
+cdef bint toward_source(const Gwe* g, const int32_t* path, int length, int32_t origin) noexcept nogil:
+    # retreat.toward_source (8.63 priority 1): every hex nearer a supply source than the last
+    cdef int last = g.dist[origin], d, i
+    for i in range(length):
+        d = g.dist[path[i]]
+        if d < 0 or last < 0 or d >= last:
+            return False
+        last = d
+    return True
+
+
+cdef int retreat_stack(Gwe* g, SearchWorkspace ws, const int32_t* stack, Py_ssize_t n_stack,
+                       int length, const int32_t* followers, Py_ssize_t n_followers,
+                       int cause) except -1:
+    # retreat.retreat_stack (8.6, 6.15, 10.52-10.53, 24.41): the stack retreats length hexes
+    # along a path its owner picks among those the narrowing leaves, its HQs following; 1,
+    # or 0 when it had none and was eliminated. Units retreated are marked RETREATED_IN
+    # (8.66); enemy HQs alone in a hex of the path displace or are eliminated (10.52)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t nu1 = t.n_units + 1
+    cdef int32_t* S = g.f.opts                       # the stack, then its followers, on the map
+    cdef int32_t* F = g.f.opts + nu1
+    cdef int32_t* both = g.f.opts + 2 * nu1
+    cdef int32_t* doomed = g.f.opts + 3 * nu1
+    cdef int32_t* cars = g.f.opts + 4 * nu1
+    cdef int32_t* here = g.f.opts + 5 * nu1
+    cdef Py_ssize_t ns = 0, nf = 0, i, j, n_paths, n_cand = 0, n_doomed = 0, n_tcr1 = 0
+    cdef Py_ssize_t n_free = 0, n_cars = 0, k, u, n_here
+    cdef int32_t origin, c
+    cdef int side, sp
+    cdef int32_t* p
+    cdef bint flag, on_mountain
+    cdef int32_t* cand = g.f.cand
+    for i in range(n_stack):
+        if on_map(g, stack[i]):
+            S[ns] = stack[i]
+            ns += 1
+    for i in range(n_followers):
+        if on_map(g, followers[i]):
+            F[nf] = followers[i]
+            nf += 1
+    if ns == 0:
+        return 0
+    origin = g.s.unit_cell[S[0]]
+    side = t.side[S[0]]
+    n_paths = candidate_paths(g, origin, length, side)
+    # retreat.open_enemy_zoc
+    controlled(g, 1 - side, g.mask_a)
+    occupied(g, side, True, g.mask_b)
+    for i in range(t.n_fortress[side]):
+        c = t.fortress_cells[side][i]
+        if g.s.fortress[4 * <Py_ssize_t>c + F_LOST] < FORTRESS_STEPS:
+            g.mask_b[c] = 1
+    for i in range(n_paths):
+        flag = False
+        for j in range(length):
+            c = g.f.paths[i * MAX_PATH + j]
+            if g.mask_a[c] and not g.mask_b[c]:
+                flag = True
+        g.f.uses_zoc[i] = flag
+        if not flag:
+            n_free += 1
+    for i in range(ns):
+        if t.tcr[S[i]] == 1:
+            n_tcr1 += 1
+    if n_tcr1 == ns:
+        for i in range(n_paths):
+            cand[i] = <int32_t>i
+        n_cand = n_paths                                     # 8.63 priority 2 below
+    elif n_free:
+        for i in range(n_paths):
+            if not g.f.uses_zoc[i]:
+                cand[n_cand] = <int32_t>i
+                n_cand += 1
+    elif n_tcr1 and n_paths:                                 # 8.64: forced through
+        for i in range(n_paths):
+            cand[i] = <int32_t>i
+        n_cand = n_paths
+        for i in range(ns):
+            if t.tcr[S[i]] != 1:
+                doomed[n_doomed] = S[i]
+                n_doomed += 1
+    if n_cand == 0:
+        for i in range(ns):
+            both[i] = S[i]
+        for i in range(nf):
+            both[ns + i] = F[i]
+        eliminate_units(g, ws, both, ns + nf, cause)
+        return 0
+    # 24.41: the armored car never enters a mountain hex
+    for i in range(ns):
+        if t.car[S[i]] and not _listed(doomed, n_doomed, S[i]):
+            n_cars += 1
+    if n_cars:
+        k = 0
+        for i in range(n_cand):
+            if not _mountain_on(g, cand[i], length):
+                k += 1
+        if k:
+            k = 0
+            for i in range(n_cand):
+                if not _mountain_on(g, cand[i], length):
+                    cand[k] = cand[i]
+                    k += 1
+            n_cand = k
+    # 6.15, 8.63: ending where the stack fits under the stacking limit
+    sp = 0
+    for i in range(ns):
+        if not _listed(doomed, n_doomed, S[i]):
+            sp += t.stacking[S[i]]
+    points_in_hexes(g, g.f.points)
+    k = 0
+    for i in range(n_cand):
+        if g.f.points[g.f.paths[cand[i] * MAX_PATH + length - 1]] + sp <= t.stack_limit:
+            k += 1
+    if k:
+        k = 0
+        for i in range(n_cand):
+            if g.f.points[g.f.paths[cand[i] * MAX_PATH + length - 1]] + sp <= t.stack_limit:
+                cand[k] = cand[i]
+                k += 1
+        n_cand = k
+    if n_cand > 1:                                           # 8.63 priorities 1 and 2
+        source_distance(g, ws, side)
+        k = 0
+        for i in range(n_cand):
+            if toward_source(g, g.f.paths + cand[i] * MAX_PATH, length, origin):
+                k += 1
+        if k:
+            k = 0
+            for i in range(n_cand):
+                if toward_source(g, g.f.paths + cand[i] * MAX_PATH, length, origin):
+                    cand[k] = cand[i]
+                    k += 1
+            n_cand = k
+        if n_tcr1 == ns:
+            k = 0
+            for i in range(n_cand):
+                if not g.f.uses_zoc[cand[i]]:
+                    k += 1
+            if k:
+                k = 0
+                for i in range(n_cand):
+                    if not g.f.uses_zoc[cand[i]]:
+                        cand[k] = cand[i]
+                        k += 1
+                n_cand = k
+    cdef int32_t path[MAX_PATH]
+    k = cand[choose(g, side, n_cand)]
+    for j in range(length):
+        path[j] = g.f.paths[k * MAX_PATH + j]
+    if n_doomed:
+        eliminate_units(g, ws, doomed, n_doomed, cause)
+    k = 0
+    for i in range(ns):                                      # the movers
+        if on_map(g, S[i]):
+            S[k] = S[i]
+            k += 1
+    ns = k
+    on_mountain = False
+    for j in range(length):
+        if t.mountain[path[j]]:
+            on_mountain = True
+    for i in range(ns + nf):
+        u = S[i] if i < ns else F[i - ns]
+        for j in range(length):                              # units.move_unit
+            g.s.hex_last[path[j]] = t.side[u]
+        g.s.unit_cell[u] = path[length - 1]
+        g.s.flags[u] |= GF_RETREATED_IN
+    for j in range(length):                                  # 10.52
+        n_here = 0
+        for u in range(t.n_units):
+            if on_map(g, u) and g.s.unit_cell[u] == path[j]:
+                here[n_here] = <int32_t>u
+                n_here += 1
+        for i in range(n_here):
+            u = here[i]
+            if t.side[u] != side and t.is_hq[u] and not displace_hq(g, u):
+                eliminate_one(g, ws, <int32_t>u, cause)
+    if on_mountain:                                          # 24.41
+        n_cars = 0
+        for i in range(ns):
+            if t.car[S[i]]:
+                cars[n_cars] = S[i]
+                n_cars += 1
+        if n_cars:
+            eliminate_units(g, ws, cars, n_cars, cause)
+    k = 0
+    for i in range(ns):                                      # 6.15
+        if on_map(g, S[i]):
+            both[k] = S[i]
+            k += 1
+    retreat_overstack(g, ws, side, both, k, path[length - 1])
+    return 1
+
+
+cdef inline bint _listed(const int32_t* a, Py_ssize_t n, int32_t x) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if a[i] == x:
+            return True
+    return False
+
+
+cdef inline bint _mountain_on(const Gwe* g, int32_t p, int length) noexcept nogil:
+    cdef int j
+    for j in range(length):
+        if g.t.mountain[g.f.paths[p * MAX_PATH + j]]:
+            return True
+    return False
+
+
+cdef void make_stacks(Gwe* g, int enemy) noexcept nogil:
+    # combat.stack_at of each defending hex: counted defenders (8.66, 12.15, 12.17), the
+    # passengers, the HQs (10.53) and the fortress's steps (11.13)
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef Py_ssize_t j, u, k = 0
+    cdef int32_t c
+    for j in range(f.m):
+        c = f.cells[j]
+        f.stk_cell[j] = c
+        f.stk_c0[j] = k
+        k += counted_defenders(g, c, enemy, f.stk_units + k)
+        f.stk_nc[j] = k - f.stk_c0[j]
+        f.stk_p0[j] = k
+        for u in range(t.n_units):
+            if (on_map(g, u) and g.s.unit_cell[u] == c and t.side[u] == enemy
+                    and not t.is_hq[u]
+                    and not _listed(f.stk_units + f.stk_c0[j], f.stk_nc[j], <int32_t>u)):
+                f.stk_units[k] = <int32_t>u
+                k += 1
+        f.stk_np[j] = k - f.stk_p0[j]
+        f.stk_h0[j] = k
+        for u in range(t.n_units):
+            if on_map(g, u) and g.s.unit_cell[u] == c and t.side[u] == enemy and t.is_hq[u]:
+                f.stk_units[k] = <int32_t>u
+                k += 1
+        f.stk_nh[j] = k - f.stk_h0[j]
+        f.stk_fort[j] = fortress_steps(g, c) if fortress_side(g, c) == enemy else 0
+
+
+cdef inline bint _crosses_into(const Gwe* g, int32_t here, const uint8_t* mask,
+                               int* seen) noexcept nogil:
+    # combat.crosses of a unit in here against the defending hexes: whether any is True, and
+    # seen[0] += the hexes next to it
+    cdef Py_ssize_t i
+    cdef int d
+    cdef bint out = False
+    for i in range(g.f.m):
+        for d in range(6):
+            if g.t.nbr[6 * <Py_ssize_t>here + d] == g.f.cells[i]:
+                seen[0] += 1
+                if mask[6 * <Py_ssize_t>here + d]:
+                    out = True
+                break
+    return out
+
+
+cdef int64_t attack_strength2(Gwe* g, int side) noexcept nogil:
+    # combat.attack_strength, in halves: each attacker's unit_attack, halved across a river
+    # into a defending hex (5.4), doubled within range of the burnt depot (19.21-19.22); the
+    # cavalry's total cut by 75 %, fractions dropped, unless every defending hex holds only
+    # cavalry, depots or HQs (12.21)
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef Py_ssize_t i, u, j
+    cdef int64_t cav2 = 0, other2 = 0, a2
+    cdef int a, seen = 0
+    cdef int32_t c
+    cdef bint full
+    current_values(g)
+    if f.depot >= 0:
+        within_range(g, g.s.unit_cell[f.depot], t.artillery_range, f.near_a)
+    for i in range(f.n_live):
+        u = f.live[i]
+        c = g.s.unit_cell[u]
+        if t.is_hq[u]:
+            a = hq_strength(g, u, True, c)
+        else:
+            a = f.values[3 * u]
+            if a > 0:
+                a >>= (0 if f.att_sup[u] else 1) + (
+                    1 if g.s.unit_status[u] & ST_OUT_OF_COMMAND else 0)
+                if a < 1:
+                    a = 1
+            else:
+                a = 0
+        a2 = a if _crosses_into(g, c, t.halved, &seen) else 2 * <int64_t>a
+        if f.depot >= 0 and f.near_a[c]:
+            a2 *= t.artillery_multiplier
+        if t.cavalry[u]:
+            cav2 += a2
+        else:
+            other2 += a2
+    if cav2:
+        for j in range(f.m):                                   # cavalry_at_full
+            c = f.cells[j]
+            full = not (t.fortress_printed[c] and fortress_steps(g, c) > 0)
+            for u in range(t.n_units):
+                if on_map(g, u) and g.s.unit_cell[u] == c and not t.cav_full_ok[u]:
+                    full = False
+                    break
+            if not full:
+                cav2 = 2 * (cav2 // 8)
+                break
+    return cav2 + other2
+
+
+cdef int64_t defense_strength(Gwe* g, int side) noexcept nogil:
+    # combat.defense_strength: each hex's counted defenders and HQs as they stand now
+    # (unit_defense: 5.36, 5.4, 10.53, 23.51), doubled within range of a depot burnt for
+    # defence (19.23), and its fortress's own strength, never doubled (11.11)
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef int enemy = 1 - side, d
+    cdef int64_t total = 0
+    cdef Py_ssize_t j, i, u, k
+    cdef int32_t c
+    cdef int32_t* here = g.f.chosen
+    if f.defense_depot >= 0:
+        within_range(g, g.s.unit_cell[f.defense_depot], t.artillery_range, f.near_b)
+    for j in range(f.m):
+        c = f.cells[j]
+        k = counted_defenders(g, c, enemy, here)
+        for u in range(t.n_units):
+            if on_map(g, u) and g.s.unit_cell[u] == c and t.side[u] == enemy and t.is_hq[u]:
+                here[k] = <int32_t>u
+                k += 1
+        for i in range(k):
+            u = here[i]
+            if t.is_hq[u]:
+                d = hq_strength(g, u, False, c)
+            else:
+                d = f.values[3 * u + 1]
+                if g.s.unit_status[u] & ST_ENTRAINED:
+                    d = d // 2
+            d <<= t.doubled[c] + (0 if (t.is_ah[u] and g.s.unit_step[u] > 0) else t.trench[c])
+            if f.defense_depot >= 0 and f.near_b[c]:
+                d *= t.artillery_multiplier
+            total += d
+        if fortress_side(g, c) == enemy and fortress_steps(g, c) > 0:
+            total += fortress_defense(g, c)
+    return total
+
+
+cdef int crt_row(const Gwe* g) except -1:
+    # combat.crt_row of the attackers left: German and Austro-Hungarian units together the
+    # joint row (17.0), else the row of the worst TCR (8.8); HQs count only when alone
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t i, u, fighters = 0
+    cdef bint ger = False, aus = False
+    cdef int worst = -1
+    for i in range(g.f.n_live):
+        if not t.is_hq[g.f.live[i]]:
+            fighters += 1
+    for i in range(g.f.n_live):
+        u = g.f.live[i]
+        if fighters and t.is_hq[u]:
+            continue
+        ger = ger or t.nationality[u] == t.german
+        aus = aus or t.nationality[u] == t.austro
+        if t.tcr[u] > worst:
+            worst = t.tcr[u]
+    if ger and aus:
+        return t.crt_joint
+    if t.crt_row_of_tcr[worst] < 0:
+        raise KeyError(f"the CRT has no odds row for TCR {worst}")
+    return t.crt_row_of_tcr[worst]
+
+
+cdef int die_modifier(Gwe* g) noexcept nogil:
+    # combat.die_modifier (5.4): +n when every attacker attacks only across such hexsides,
+    # +n when any attacks across one
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t k, i
+    cdef int mod = 0, seen
+    cdef bint every, any_
+    for k in range(t.n_die_exclusive):
+        seen = 0
+        every = True
+        for i in range(g.f.n_live):
+            every = _all_across(g, g.s.unit_cell[g.f.live[i]], t.die_exclusive[k], &seen) \
+                and every
+        if seen and every:
+            mod += t.die_exclusive_n[k]
+    for k in range(t.n_die_any):
+        any_ = False
+        seen = 0
+        for i in range(g.f.n_live):
+            if _crosses_into(g, g.s.unit_cell[g.f.live[i]], t.die_any[k], &seen):
+                any_ = True
+        if any_:
+            mod += t.die_any_n[k]
+    return mod
+
+
+cdef inline bint _all_across(const Gwe* g, int32_t here, const uint8_t* mask,
+                             int* seen) noexcept nogil:
+    # combat.crosses of a unit in here: all of its flags True (none: True)
+    cdef Py_ssize_t i
+    cdef int d
+    for i in range(g.f.m):
+        for d in range(6):
+            if g.t.nbr[6 * <Py_ssize_t>here + d] == g.f.cells[i]:
+                seen[0] += 1
+                if not mask[6 * <Py_ssize_t>here + d]:
+                    return False
+                break
+    return True
+
+
+cdef bint defender_penalty(Gwe* g, SearchWorkspace ws, int side, const int32_t* units,
+                           Py_ssize_t k) except -1:
+    # command.command_penalty(units, phasing=False).any() (10.43): a unit of TCR 3-4 of the
+    # defending side out of every command radius (command._outside: a depot out of supply,
+    # 21.3)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t i, u, n_h, n_x = 0, h
+    cdef int32_t* others = g.work + 2 * t.n_cells + 16 + 3 * t.n_units
+    cdef bint any_depot = False, any_rest = False, covered
+    for i in range(k):
+        u = units[i]
+        if t.tcr[u] < 3 or not on_map(g, u) or t.side[u] != side or t.is_hq[u]:
+            continue
+        if t.depots_by_supply and t.is_depot[u]:
+            any_depot = True
+        else:
+            any_rest = True
+    if any_depot:
+        supply(g, ws, side)
+        for i in range(k):
+            u = units[i]
+            if (t.tcr[u] >= 3 and on_map(g, u) and t.side[u] == side and not t.is_hq[u]
+                    and t.depots_by_supply and t.is_depot[u] and not g.sup.units[u]):
+                return True
+    if any_rest:
+        n_h = trace_radii(g, ws, side, others, &n_x)
+        for i in range(k):
+            u = units[i]
+            if (t.tcr[u] < 3 or not on_map(g, u) or t.side[u] != side or t.is_hq[u]
+                    or (t.depots_by_supply and t.is_depot[u])):
+                continue
+            covered = False
+            for h in range(n_h):
+                if covers(g, h, n_h, others, n_x, u):
+                    covered = True
+                    break
+            if not covered:
+                return True
+    return False
+
+
+cdef int hq_fate(Gwe* g, SearchWorkspace ws, int32_t cell, int side) except -1:
+    # combat._hq_fate (10.53): HQs left alone in a defending hex are eliminated (10.54)
+    cdef const GweT* t = g.t
+    cdef int32_t* here = g.f.chosen
+    cdef Py_ssize_t u, k = 0
+    for u in range(t.n_units):
+        if on_map(g, u) and g.s.unit_cell[u] == cell and t.side[u] == side:
+            if not t.is_hq[u]:
+                return 0
+            here[k] = <int32_t>u
+            k += 1
+    if k:
+        eliminate_units(g, ws, here, k, LOSS_COMBAT)
+    return 0
+
+
+cdef int standard_defender(Gwe* g, SearchWorkspace ws, int side, const int32_t* std,
+                           Py_ssize_t n_std, int code, int attacker_steps) except -1:
+    # combat._standard_defender (8.9): the defender's option, the affected units of a larger
+    # force of several hexes (8.9 Explanation), the step losses (fortress steps count two,
+    # 11.13; 11.12), 8.66 for passengers, 8.75, the retreats (8.6). std: indices of the
+    # stacks with counted defenders or a fortress
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef int enemy = 1 - side, option, d_steps = 0, affected, got, loss, hexes, per_hex
+    cdef Py_ssize_t i, j, s, nu = 0, nf = 0, n_cu = 0, n_cf = 0, n_opts, n_cells = 0, nl
+    cdef int64_t pick
+    cdef bint half, whole, in_cells
+    cdef int32_t* units = g.f.pool                 # the counted defenders
+    cdef int32_t forts[8]
+    cdef int32_t chosen_forts[8]
+    cdef int32_t cells[16]
+    cdef int32_t* chosen = g.f.chosen
+    cdef int32_t* keep = g.f.opts + 6 * (t.n_units + 1)      # lists kept over eliminations
+    for i in range(n_std):
+        s = std[i]
+        for j in range(f.stk_nc[s]):
+            units[nu] = f.stk_units[f.stk_c0[s] + j]
+            d_steps += steps_left(g, units[nu])
+            nu += 1
+        if f.stk_fort[s]:
+            forts[nf] = f.stk_cell[s]
+            nf += 1
+            d_steps += f.stk_fort[s]
+    affected = attacker_steps if attacker_steps < d_steps else d_steps
+    if code == R_E:
+        option = t.def_option[R_E][0]
+    else:
+        option = t.def_option[code][choose(g, enemy, t.n_def_options[code])]
+    half = (option & OPT_HALF) != 0
+    whole = (option & OPT_WHOLE) != 0
+    hexes = option >> OPT_HEXES_SHIFT
+    if d_steps > affected and n_std > 1:                   # the owner picks the affected
+        got = 0
+        while got < affected:
+            n_opts = 0
+            for i in range(nu):
+                if not _listed(chosen, n_cu, units[i]):
+                    keep[n_opts] = units[i]
+                    n_opts += 1
+            j = n_opts
+            for i in range(nf):
+                if not _listed(chosen_forts, n_cf, forts[i]):
+                    keep[n_opts] = -1 - forts[i]
+                    n_opts += 1
+            pick = choose(g, enemy, n_opts)
+            if pick < j:
+                chosen[n_cu] = keep[pick]
+                n_cu += 1
+                got += steps_left(g, keep[pick])
+            else:
+                chosen_forts[n_cf] = -1 - keep[pick]
+                got += fortress_steps(g, chosen_forts[n_cf])
+                n_cf += 1
+    else:
+        for i in range(nu):
+            chosen[i] = units[i]
+        n_cu = nu
+        for i in range(nf):
+            chosen_forts[i] = forts[i]
+        n_cf = nf
+    for i in range(n_cu):                                  # the hexes of the affected
+        if n_cells < 16 and not _listed(cells, n_cells, g.s.unit_cell[chosen[i]]):
+            cells[n_cells] = g.s.unit_cell[chosen[i]]
+            n_cells += 1
+    for i in range(n_cf):
+        if n_cells < 16 and not _listed(cells, n_cells, chosen_forts[i]):
+            cells[n_cells] = chosen_forts[i]
+            n_cells += 1
+    # the chosen units, kept apart from the work the losses use
+    for i in range(n_cu):
+        keep[i] = chosen[i]
+    if whole and d_steps <= affected:                      # all affected eliminated
+        eliminate_units(g, ws, keep, n_cu, LOSS_COMBAT)
+        for i in range(n_cf):
+            fortress_lose(g, chosen_forts[i], FORTRESS_STEPS)
+    else:
+        loss = affected if whole else ((affected + 1) // 2 if half else 0)
+        allocate_losses(g, ws, enemy, keep, n_cu, loss, LOSS_COMBAT, chosen_forts, n_cf)
+    if hexes:                                              # 11.12-11.13
+        for i in range(n_cf):
+            per_hex = 0
+            for j in range(n_std):
+                if f.stk_cell[std[j]] == chosen_forts[i]:
+                    per_hex = (f.stk_fort[std[j]] + 1) // 2
+            fortress_lose(g, chosen_forts[i], (hexes * per_hex + 1) // 2)
+    for i in range(n_std):                                 # 8.66
+        s = std[i]
+        if not _listed(cells, n_cells, f.stk_cell[s]) or f.stk_np[s] == 0:
+            continue
+        nl = 0
+        for j in range(f.stk_nc[s]):
+            if on_map(g, f.stk_units[f.stk_c0[s] + j]):
+                nl += 1
+        for j in range(f.stk_np[s]):
+            keep[j] = f.stk_units[f.stk_p0[s] + j]
+        if hexes or nl == 0:
+            eliminate_units(g, ws, keep, f.stk_np[s], LOSS_COMBAT)
+        elif half:
+            loss = 0
+            for j in range(f.stk_np[s]):
+                loss += steps_left(g, keep[j])
+            allocate_losses(g, ws, enemy, keep, f.stk_np[s], (loss + 1) // 2, LOSS_COMBAT,
+                            NULL, 0)
+    if option & OPT_ELIMINATE_ALL and (code == R_TWO or code == R_THREE) and nu:     # 8.75
+        f.holds = True
+        for i in range(nu):
+            if on_map(g, units[i]) or not f.def_sup[units[i]]:
+                f.holds = False
+                break
+    if hexes:
+        for i in range(n_std):
+            s = std[i]
+            if not _listed(cells, n_cells, f.stk_cell[s]):
+                continue
+            nl = 0
+            for j in range(f.stk_nc[s]):
+                if on_map(g, f.stk_units[f.stk_c0[s] + j]):
+                    keep[nl] = f.stk_units[f.stk_c0[s] + j]
+                    nl += 1
+            if nl == 0:
+                continue
+            for j in range(f.stk_nh[s]):
+                keep[nl + j] = f.stk_units[f.stk_h0[s] + j]
+            retreat_stack(g, ws, keep, nl, hexes, keep + nl, f.stk_nh[s], LOSS_RETREAT)
+    return 0
+
+
+cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # combat.resolve_attack of the attack declared in g.f, outside the panic of 23.0 (see
+    # GweCore.resolve_declared): 8.14's marks; supply now (9.11), 11.22; 9.23's attrition;
+    # the strengths, row, column and shifts (8.4, 10.21, 21.1, 24.11); the die and its
+    # modifiers (5.4); 10.43; the defender's result (8.54), then the attacker's; the advance
+    # (8.7); 19.21's burnt depots
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef int enemy = 1 - side, row, base, col, n_cols, die, a_res, d_res, cars = 0, nat
+    cdef int attacker_steps = 0, defender_steps = 0, affected, loss
+    cdef Py_ssize_t i, j, u, x, n_std = 0, n_vac = 0, k, n_counted = 0
+    cdef int64_t attack2, defense, pick
+    cdef int32_t std[8]
+    cdef int32_t vacated[8]
+    cdef int32_t c
+    cdef const int32_t* ratio
+    cdef const int8_t* res
+    cdef int32_t* counted = g.f.pool
+    cdef bint hungry, gone
+    make_stacks(g, enemy)
+    for i in range(f.na):
+        u = f.e_units[f.att[i]]
+        f.live[i] = <int32_t>u
+        g.s.flags[u] |= GF_ATTACKED | GF_IN_COMBAT_LAST_TURN
+    for j in range(f.m):
+        for i in range(f.stk_nc[j] + f.stk_np[j] + f.stk_nh[j]):
+            g.s.flags[f.stk_units[f.stk_c0[j] + i]] |= GF_DEFENDED | GF_IN_COMBAT_LAST_TURN
+        if f.stk_fort[j]:
+            g.s.fortress[4 * <Py_ssize_t>f.stk_cell[j] + F_ATTACKED] = 1
+    supply(g, ws, side)
+    for u in range(t.n_units):
+        f.att_sup[u] = g.sup.units[u]
+    supply(g, ws, enemy)
+    for u in range(t.n_units):
+        f.def_sup[u] = g.sup.units[u]
+    for j in range(f.m):                                   # 11.22: one unit feeds off it
+        if f.stk_fort[j]:
+            for i in range(f.stk_nc[j]):
+                u = f.stk_units[f.stk_c0[j] + i]
+                if not f.def_sup[u]:
+                    f.def_sup[u] = 1
+                    break
+    for i in range(f.na):                                  # 9.23
+        u = f.live[i]
+        if not t.is_hq[u] and not f.att_sup[u]:
+            roll_attrition(g, ws, u)
+    f.n_live = 0
+    for i in range(f.na):
+        if on_map(g, f.live[i]):
+            f.live[f.n_live] = f.live[i]
+            f.n_live += 1
+    f.holds = False
+    if f.n_live == 0:
+        burn_depots(g)
+        return 0
+    attack2 = attack_strength2(g, side)
+    defense = defense_strength(g, side)
+    for j in range(f.m):                                   # 5.36: detrained when attacked
+        for i in range(f.stk_nc[j]):
+            g.s.unit_status[f.stk_units[f.stk_c0[j] + i]] &= ~ST_ENTRAINED
+        for i in range(f.stk_nh[j]):
+            g.s.unit_status[f.stk_units[f.stk_h0[j] + i]] &= ~ST_ENTRAINED
+    row = crt_row(g)
+    n_cols = t.crt_row_len[row]
+    if defense <= 0:
+        base = n_cols - 1
+    else:
+        base = -1
+        for i in range(n_cols):
+            ratio = t.crt_ratios + 2 * (row * t.crt_cols + i)
+            if attack2 * ratio[1] >= 2 * defense * ratio[0]:
+                base = <int>i
+    for i in range(f.n_live):                              # 24.11-24.12
+        if t.car[f.live[i]]:
+            nat = t.nationality[f.live[i]]
+            for j in range(f.n_live):
+                if t.nationality[f.live[j]] == nat:
+                    cars += 1
+            break
+    col = (base if base > 0 else 0) + f.shift_right + (1 if cars >= 2 else 0) - f.shift_left
+    if col > n_cols - 1:
+        col = n_cols - 1
+    if col < 0:
+        col = 0
+    die = roll(&g.dice[DS_COMBAT]) + die_modifier(g)
+    if die < t.crt_die_min:
+        die = t.crt_die_min
+    if die > t.crt_die_max:
+        die = t.crt_die_max
+    res = t.crt_results + 2 * (t.crt_die_row[die] * t.crt_cols + col)
+    a_res = res[0]
+    d_res = res[1]
+    for i in range(f.n_live):                              # 10.43
+        u = f.live[i]
+        if t.tcr[u] >= 3 and g.s.unit_status[u] & ST_OUT_OF_COMMAND:
+            if a_res == R_ONE:
+                a_res = R_TWO
+            break
+    for j in range(f.m):
+        for i in range(f.stk_nc[j]):
+            counted[n_counted] = f.stk_units[f.stk_c0[j] + i]
+            n_counted += 1
+    if (n_counted and d_res != R_NONE and d_res != R_E
+            and defender_penalty(g, ws, enemy, counted, n_counted)):
+        d_res += 1
+    for i in range(f.n_live):
+        if not t.is_hq[f.live[i]]:
+            attacker_steps += steps_left(g, f.live[i])
+    for i in range(n_counted):
+        defender_steps += steps_left(g, counted[i])
+    for j in range(f.m):
+        defender_steps += f.stk_fort[j]
+    affected = attacker_steps if attacker_steps < defender_steps else defender_steps
+    # the defender's result (combat._defender_result, outside the panic)
+    if d_res != R_NONE:
+        for j in range(f.m):
+            if f.stk_nc[j] or f.stk_fort[j]:
+                std[n_std] = <int32_t>j
+                n_std += 1
+        if n_std:
+            standard_defender(g, ws, side, std, n_std, d_res, attacker_steps)
+        for j in range(f.m):
+            hq_fate(g, ws, f.stk_cell[j], enemy)
+        for j in range(f.m):
+            c = f.stk_cell[j]
+            gone = not fortress_standing(g, enemy, c)
+            for u in range(t.n_units):
+                if on_map(g, u) and g.s.unit_cell[u] == c and t.side[u] == enemy:
+                    gone = False
+                    break
+            if gone:
+                vacated[n_vac] = c
+                n_vac += 1
+    # the attacker's result (combat._attacker_result)
+    if a_res != R_NONE:
+        loss = affected if t.attacker_loses_all[a_res] else (affected + 1) // 2
+        k = 0
+        for i in range(f.n_live):
+            if not t.is_hq[f.live[i]]:
+                f.chosen[k] = f.live[i]
+                k += 1
+        allocate_losses(g, ws, side, f.chosen, k, loss, LOSS_COMBAT, NULL, 0)
+    if not f.holds and n_vac:
+        advance(g, ws, side, vacated, n_vac)
+    burn_depots(g)
+    return 0
+
+
+cdef int advance(Gwe* g, SearchWorkspace ws, int side, const int32_t* vacated,
+                 Py_ssize_t n_vac) except -1:
+    # combat._advance (8.71-8.73, 10.52): surviving attackers may advance into each vacated
+    # hex within the stacking limit, one at a time as the attacker picks, or stop; an advanced
+    # unit is marked; enemy HQs alone in a hex entered displace (or are eliminated)
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef int32_t* movers = g.f.pool
+    cdef int32_t* here = g.f.chosen
+    cdef Py_ssize_t i, j, n_m = f.n_live, n_opt, n_here, u
+    cdef int64_t pick
+    cdef int32_t x, c
+    for i in range(n_m):
+        movers[i] = f.live[i]
+    while True:
+        n_opt = 0
+        for i in range(n_m):
+            x = movers[i]
+            if not on_map(g, x):
+                continue
+            for j in range(n_vac):
+                if stacking_in(g, vacated[j]) + t.stacking[x] <= t.stack_limit:
+                    f.opts[2 * n_opt] = x
+                    f.opts[2 * n_opt + 1] = vacated[j]
+                    n_opt += 1
+        if n_opt == 0:
+            return 0
+        pick = choose(g, side, n_opt + 1)
+        if pick == 0:
+            return 0
+        x = f.opts[2 * (pick - 1)]
+        c = f.opts[2 * (pick - 1) + 1]
+        g.s.hex_last[c] = t.side[x]
+        g.s.unit_cell[x] = c
+        g.s.flags[x] |= GF_ADVANCED
+        j = 0
+        for i in range(n_m):
+            if movers[i] != x:
+                movers[j] = movers[i]
+                j += 1
+        n_m = j
+        n_here = 0
+        for u in range(t.n_units):
+            if on_map(g, u) and g.s.unit_cell[u] == c:
+                here[n_here] = <int32_t>u
+                n_here += 1
+        for i in range(n_here):
+            u = here[i]
+            if t.side[u] != side and t.is_hq[u] and not displace_hq(g, u):
+                eliminate_one(g, ws, <int32_t>u, LOSS_COMBAT)
+
+
+cdef void burn_depots(Gwe* g) noexcept nogil:
+    # combat._burn (19.21): the depots used for massed artillery leave play, to the pool, not
+    # eliminated; their steps and Stacking Points booked under massed_artillery
+    cdef int32_t d
+    cdef int k
+    for k in range(2):
+        d = g.f.depot if k == 0 else g.f.defense_depot
+        if d < 0 or not on_map(g, d):
+            continue
+        g.s.steps_lost[g.t.side[d] * N_LOSS_CAUSES + LOSS_MASSED_ARTILLERY] += steps_left(g, d)
+        g.s.sp_lost[g.t.side[d] * N_LOSS_CAUSES + LOSS_MASSED_ARTILLERY] += g.t.stacking[d]
+        g.s.unit_status[d] = ST_POOL
+        g.s.unit_cell[d] = -1
+        g.s.unit_step[d] = 0

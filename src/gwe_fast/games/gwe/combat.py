@@ -941,7 +941,8 @@ def combat_phase(game: GweGame, side: int) -> None:
     """The Combat Resolution Segment of ``side`` (4.0 A3b): attacks declared and resolved one
     at a time until the attacker stops or has nothing left to attack with. When both players
     pick at random, the compiled core declares each attack and its support
-    (``GweCore.declare_attack``: the same options, in the same order, drawn alike)."""
+    (``GweCore.declare_attack``: the same options, in the same order, drawn alike) and
+    resolves it (``GweCore.resolve_declared``), but in the panic of 23.0."""
     flags = game.arr("flags")
     flags[:] &= ~np.uint16(Flag.ATTACKED | Flag.DEFENDED | Flag.ADVANCED)
     game.arr("fortress")[:, F_ATTACKED] = 0
@@ -951,6 +952,8 @@ def combat_phase(game: GweGame, side: int) -> None:
         if declared is not None:                  # the compiled core declared it
             if declared is False:
                 return
+            if core.resolve_declared(side):
+                continue
             cells, attackers, depot, defense_depot, right, left = declared
             resolve_attack(game, Combat(side=int(side), cells=cells, attackers=attackers,
                                         depot=depot, defense_depot=defense_depot,
