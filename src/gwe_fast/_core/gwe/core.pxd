@@ -46,10 +46,12 @@ cdef enum:
     OPT_HEXES_SHIFT = 4
     LOSS_COMBAT = 0
     LOSS_STACKING = 2
+    LOSS_PANIC = 3
     LOSS_RETREAT = 4
     LOSS_MASSED_ARTILLERY = 7
     MAX_PATHS = 256               # retreat paths of one stack (six directions, three hexes)
     MAX_PATH = 4
+    MAX_ROUTES = 40               # hexes an advance may reach (8.71, 23.16)
     # the Python engine's LOSS_CAUSES and VP_CAUSES (game.py), in order, as far as used here
     LOSS_ATTRITION = 1
     N_LOSS_CAUSES = 9
@@ -144,6 +146,7 @@ cdef struct GweT:
     const int16_t* hq_combat      # an HQ's Combat Strength (10.23, 10.53)
     const uint8_t* heroic         # 10.12
     const uint8_t* panics         # subject to panic (23.1, 23.42)
+    const uint8_t* division       # a division (23.12, 23.21)
     const int32_t* shift_front    # an HQ's attack shift (10.21), and once flipped (10.54)
     const int32_t* shift_back
     const uint8_t* army_level     # 10.22
@@ -273,6 +276,25 @@ cdef struct Fight:
     uint8_t* near_b
     uint8_t* bad
     uint8_t* zoc
+    # the panic (23.1-23.2): in effect; each unit's hex at the moment of combat when contagion
+    # could reach it, else -1 [n_units]; each stack's retreat path (length 0: none) and the
+    # stacks Austro-Hungarian units retreated from, in order; the queue of contagion's paths
+    # [n_units + 16, MAX_PATH + 1]; the hexes forbidden to its retreats; routes of advance
+    bint panic
+    int32_t* snap
+    int32_t stk_path[8][MAX_PATH]
+    int stk_path_len[8]
+    bint stk_panicked[8]
+    int32_t ah_from[8]
+    Py_ssize_t n_ah_from
+    int32_t* queue_paths
+    int32_t* forbid               # [n_cells]
+    Py_ssize_t n_forbid
+    uint8_t* left_by              # [n_cells] 23.23: hexes contagion emptied
+    int32_t* adv_opts             # [2 MAX_ROUTES n_units] an advance's options
+    int32_t route_dest[MAX_ROUTES]
+    int route_len[MAX_ROUTES]
+    int32_t route[MAX_ROUTES][MAX_PATH + 1]
 
 
 cdef struct Gwe:

@@ -41,7 +41,7 @@ from libc.string cimport memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.board cimport UnitSelect, mark_units, mark_zoc
-from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_BROKEN_DOWN, GF_DEFENDED,
+from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_PANICKED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
                                    GF_OUT_OF_RADIUS, GF_RETREATED_IN, GF_USED_RAIL, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
                                    ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
@@ -228,6 +228,7 @@ cdef int _combat_tables(GweT* t, list keep, scenario, data) except -1:
     t.hq_combat = <const int16_t*>_ptr(_keep(keep, u.extra["combat"], np.int16))
     t.heroic = <const uint8_t*>_ptr(_keep(keep, u.extra["heroic"] > 0, np.uint8))
     t.panics = <const uint8_t*>_ptr(_keep(keep, panic._subject(scenario), np.uint8))
+    t.division = <const uint8_t*>_ptr(_keep(keep, u.size == panic._DIVISION, np.uint8))
     front, back = command._ratings(scenario)
     t.shift_front = <const int32_t*>_ptr(_keep(keep, [f[0] for f in front], np.int32))
     t.shift_back = <const int32_t*>_ptr(
@@ -463,6 +464,16 @@ cdef class GweCore:
         f.queue = f.geo + (nc + 1)
         f.hdist = f.queue + (nc + 1)
         f.points = f.hdist + (nc + 1)
+        f.snap = <int32_t*>malloc(((nu + 1) + (nu + 16) * (MAX_PATH + 1) + (nc + 1))
+                                  * sizeof(int32_t))
+        f.left_by = <uint8_t*>malloc(nc + 1)
+        if f.snap == NULL or f.left_by == NULL:
+            raise MemoryError()
+        f.adv_opts = <int32_t*>malloc(2 * MAX_ROUTES * (nu + 1) * sizeof(int32_t))
+        if f.adv_opts == NULL:
+            raise MemoryError()
+        f.queue_paths = f.snap + (nu + 1)
+        f.forbid = f.queue_paths + (nu + 16) * (MAX_PATH + 1)
         f.def_sup = f.att_sup + (nu + 1)
         f.uses_zoc = f.def_sup + (nu + 1)
         f.near_a = f.uses_zoc + MAX_PATHS
@@ -489,6 +500,9 @@ cdef class GweCore:
         free(self.g.f.values)
         free(self.g.f.live)
         free(self.g.f.att_sup)
+        free(self.g.f.snap)
+        free(self.g.f.left_by)
+        free(self.g.f.adv_opts)
 
     @property
     def buffer(self):
@@ -602,12 +616,10 @@ cdef class GweCore:
 
     def resolve_declared(self, int side) -> bool:
         """``combat.resolve_attack`` of the attack ``declare_attack`` has just declared for
-        ``side``; False, with nothing done, in the Russian Combat Phase of the first
-        Game-Turn (the panic of 23.0 is the Python engine's) or when the combat or attrition
-        stream has forced dice queued: the Python engine then resolves it."""
+        ``side`` (with the panic of 23.1-23.2 in the Russian Combat Phase of the first
+        Game-Turn); False, with nothing done, when the combat or attrition stream has forced
+        dice queued: the Python engine then resolves it."""
         _check_side(side)
-        if side == SIDE_ALLIED and self.g.s.turn[0] == self.g.t.first_turn:
-            return False
         return self._run(DS_COMBAT, side, False)
 
     def attack_targets(self, int side) -> list:
@@ -2070,6 +2082,18 @@ cdef void _walk(Gwe* g, int32_t cell, int32_t* path, int i, int length, Py_ssize
             _walk(g, w, path, i + 1, length, n)
 
 
+cdef void enemy_blocks(Gwe* g, int side, flag_t* out) noexcept nogil:
+    # retreat.enemy_blocks: the hexes of the other side's units other than HQs (8.61, 10.52)
+    # and its undestroyed fortresses (5.13)
+    cdef Py_ssize_t i
+    cdef int32_t c
+    occupied(g, 1 - side, False, out)
+    for i in range(g.t.n_fortress[1 - side]):
+        c = g.t.fortress_cells[1 - side][i]
+        if g.s.fortress[4 * <Py_ssize_t>c + F_LOST] < FORTRESS_STEPS:
+            out[c] = 1
+
+
 cdef Py_ssize_t candidate_paths(Gwe* g, int32_t origin, int length, int side) except -1:
     # retreat.candidate_paths: every path of length hexes from origin (8.61) into g.f.paths,
     # in the order of the walk; how many
@@ -2094,11 +2118,9 @@ cdef Py_ssize_t candidate_paths(Gwe* g, int32_t origin, int length, int side) ex
                 g.f.geo[v] = g.f.geo[c] + 1
                 g.f.queue[tail] = v
                 tail += 1
-    occupied(g, 1 - side, False, g.f.bad)                        # retreat.enemy_blocks
-    for i in range(t.n_fortress[1 - side]):
-        c = t.fortress_cells[1 - side][i]
-        if g.s.fortress[4 * <Py_ssize_t>c + F_LOST] < FORTRESS_STEPS:
-            g.f.bad[c] = 1
+    enemy_blocks(g, side, g.f.bad)
+    for i in range(g.f.n_forbid):
+        g.f.bad[g.f.forbid[i]] = 1
     if length > 0:
         _walk(g, origin, path, 1, length, &count)
     if count >= MAX_PATHS:
@@ -2149,11 +2171,14 @@ cdef bint toward_source(const Gwe* g, const int32_t* path, int length, int32_t o
 
 cdef int retreat_stack(Gwe* g, SearchWorkspace ws, const int32_t* stack, Py_ssize_t n_stack,
                        int length, const int32_t* followers, Py_ssize_t n_followers,
-                       int cause) except -1:
+                       int cause, bint crossers_all=False, int32_t* out_path=NULL) except -1:
     # retreat.retreat_stack (8.6, 6.15, 10.52-10.53, 24.41): the stack retreats length hexes
     # along a path its owner picks among those the narrowing leaves, its HQs following; 1,
     # or 0 when it had none and was eliminated. Units retreated are marked RETREATED_IN
-    # (8.66); enemy HQs alone in a hex of the path displace or are eliminated (10.52)
+    # (8.66); enemy HQs alone in a hex of the path displace or are eliminated (10.52).
+    # crossers_all: every unit of the stack may enter enemy zones of control when no other
+    # path exists (23.24); the hexes g.f.forbid[:n_forbid] are never entered (23.22); the
+    # path taken into out_path
     cdef const GweT* t = g.t
     cdef Py_ssize_t nu1 = t.n_units + 1
     cdef int32_t* S = g.f.opts                       # the stack, then its followers, on the map
@@ -2198,9 +2223,12 @@ cdef int retreat_stack(Gwe* g, SearchWorkspace ws, const int32_t* stack, Py_ssiz
         g.f.uses_zoc[i] = flag
         if not flag:
             n_free += 1
+    cdef Py_ssize_t n_cross = 0
     for i in range(ns):
         if t.tcr[S[i]] == 1:
             n_tcr1 += 1
+        if t.tcr[S[i]] == 1 or crossers_all:
+            n_cross += 1
     if n_tcr1 == ns:
         for i in range(n_paths):
             cand[i] = <int32_t>i
@@ -2210,12 +2238,12 @@ cdef int retreat_stack(Gwe* g, SearchWorkspace ws, const int32_t* stack, Py_ssiz
             if not g.f.uses_zoc[i]:
                 cand[n_cand] = <int32_t>i
                 n_cand += 1
-    elif n_tcr1 and n_paths:                                 # 8.64: forced through
+    elif n_cross and n_paths:                                # 8.64, 23.24: forced through
         for i in range(n_paths):
             cand[i] = <int32_t>i
         n_cand = n_paths
         for i in range(ns):
-            if t.tcr[S[i]] != 1:
+            if t.tcr[S[i]] != 1 and not crossers_all:
                 doomed[n_doomed] = S[i]
                 n_doomed += 1
     if n_cand == 0:
@@ -2287,6 +2315,8 @@ cdef int retreat_stack(Gwe* g, SearchWorkspace ws, const int32_t* stack, Py_ssiz
     k = cand[choose(g, side, n_cand)]
     for j in range(length):
         path[j] = g.f.paths[k * MAX_PATH + j]
+        if out_path != NULL:
+            out_path[j] = path[j]
     if n_doomed:
         eliminate_units(g, ws, doomed, n_doomed, cause)
     k = 0
@@ -2470,10 +2500,11 @@ cdef int64_t defense_strength(Gwe* g, int side) noexcept nogil:
             if t.is_hq[u]:
                 d = hq_strength(g, u, False, c)
             else:
-                d = f.values[3 * u + 1]
+                d = 1 if (f.panic and t.panics[u]) else f.values[3 * u + 1]       # 23.11
                 if g.s.unit_status[u] & ST_ENTRAINED:
                     d = d // 2
-            d <<= t.doubled[c] + (0 if (t.is_ah[u] and g.s.unit_step[u] > 0) else t.trench[c])
+            d <<= t.doubled[c] + (0 if ((t.is_ah[u] and g.s.unit_step[u] > 0)
+                                        or (f.panic and t.panics[u])) else t.trench[c])
             if f.defense_depot >= 0 and f.near_b[c]:
                 d *= t.artillery_multiplier
             total += d
@@ -2616,7 +2647,8 @@ cdef int standard_defender(Gwe* g, SearchWorkspace ws, int side, const int32_t* 
     cdef int enemy = 1 - side, option, d_steps = 0, affected, got, loss, hexes, per_hex
     cdef Py_ssize_t i, j, s, nu = 0, nf = 0, n_cu = 0, n_cf = 0, n_opts, n_cells = 0, nl
     cdef int64_t pick
-    cdef bint half, whole, in_cells
+    cdef bint half, whole, in_cells, moving_ah
+    cdef int32_t path[MAX_PATH]
     cdef int32_t* units = g.f.pool                 # the counted defenders
     cdef int32_t forts[8]
     cdef int32_t chosen_forts[8]
@@ -2733,8 +2765,233 @@ cdef int standard_defender(Gwe* g, SearchWorkspace ws, int side, const int32_t* 
                 continue
             for j in range(f.stk_nh[s]):
                 keep[nl + j] = f.stk_units[f.stk_h0[s] + j]
-            retreat_stack(g, ws, keep, nl, hexes, keep + nl, f.stk_nh[s], LOSS_RETREAT)
+            moving_ah = False
+            for j in range(nl):
+                if t.is_ah[keep[j]]:
+                    moving_ah = True
+            if retreat_stack(g, ws, keep, nl, hexes, keep + nl, f.stk_nh[s], LOSS_RETREAT,
+                             False, path):
+                if f.stk_path_len[s] == 0:                 # the first path a hex saw
+                    f.stk_path_len[s] = hexes
+                    for j in range(hexes):
+                        f.stk_path[s][j] = path[j]
+                if moving_ah and not _listed(f.ah_from, f.n_ah_from, f.stk_cell[s]):
+                    f.ah_from[f.n_ah_from] = f.stk_cell[s]
+                    f.n_ah_from += 1
     return 0
+
+
+cdef int panic_defenders(Gwe* g, SearchWorkspace ws, int code) except -1:
+    # combat._defender_result's panic (23.1): in each defending hex the units subject to
+    # panic retreat (panic.panic_retreat: PANIC_RETREAT hexes, 23.13; with the HQs when
+    # nothing else defends there, 10.53), its passengers are eliminated (8.66), and the rest
+    # stay to take the result (8.9)
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef int32_t* pan = g.f.opts + 6 * (t.n_units + 1)
+    cdef int32_t* fol = pan + (t.n_units + 1) // 2
+    cdef int32_t* keep = g.f.opts + 14 * (t.n_units + 1)
+    cdef Py_ssize_t j, i, n_pan, n_rest, n_fol, x
+    cdef int hexes = 4 if code == R_E else code
+    cdef int32_t path[MAX_PATH]
+    for j in range(f.m):
+        n_pan = 0
+        n_rest = 0
+        for i in range(f.stk_nc[j]):
+            x = f.stk_units[f.stk_c0[j] + i]
+            if t.panics[x]:
+                pan[n_pan] = <int32_t>x
+                n_pan += 1
+            else:
+                keep[n_rest] = <int32_t>x
+                n_rest += 1
+        if n_pan == 0:
+            continue
+        n_fol = 0
+        if n_rest == 0 and not f.stk_fort[j]:
+            for i in range(f.stk_nh[j]):
+                fol[i] = f.stk_units[f.stk_h0[j] + i]
+            n_fol = f.stk_nh[j]
+        if panic_retreat(g, ws, pan, n_pan, hexes, fol, n_fol, path):
+            f.stk_path_len[j] = hexes
+            f.stk_panicked[j] = True
+            for i in range(hexes):
+                f.stk_path[j][i] = path[i]
+            f.ah_from[f.n_ah_from] = f.stk_cell[j]
+            f.n_ah_from += 1
+        for i in range(f.stk_np[j]):                    # 8.66, after the panic retreat
+            keep[n_rest + i] = f.stk_units[f.stk_p0[j] + i]
+        eliminate_units(g, ws, keep + n_rest, f.stk_np[j], LOSS_COMBAT)
+        f.stk_np[j] = 0
+        if n_fol:
+            f.stk_nh[j] = 0
+        for i in range(n_rest):                         # the rest stay counted
+            f.stk_units[f.stk_c0[j] + i] = keep[i]
+        f.stk_nc[j] = n_rest
+    return 0
+
+
+cdef int panic_retreat(Gwe* g, SearchWorkspace ws, const int32_t* stack, Py_ssize_t n,
+                       int hexes, const int32_t* followers, Py_ssize_t n_followers,
+                       int32_t* path) except -1:
+    # panic.panic_retreat (23.12-23.15, 23.24): the units marked panicked retreat hexes
+    # hexes, through open enemy zones of control when no other path exists; each division
+    # then loses a step; 1 with the path in path, 0 when it had none and was eliminated
+    cdef Py_ssize_t i
+    cdef int moved
+    for i in range(n):
+        g.s.flags[stack[i]] |= GF_PANICKED
+    moved = retreat_stack(g, ws, stack, n, hexes, followers, n_followers, LOSS_PANIC, True,
+                          path)
+    if moved:
+        for i in range(n):
+            if on_map(g, stack[i]) and g.t.division[stack[i]]:
+                combat_lose_steps(g, ws, stack[i], 1, LOSS_PANIC)
+    return moved
+
+
+cdef int retreat_one(Gwe* g, SearchWorkspace ws, const int32_t* stack, Py_ssize_t n,
+                     int32_t* path) except -1:
+    # panic._retreat_one (23.21, 23.25): one hex of panic retreat, with the HQs of the hex
+    # when the stack is all its units other than HQs (10.53); 1 when it retreated
+    cdef const GweT* t = g.t
+    cdef int32_t* hqs = g.f.opts + 7 * (t.n_units + 1)
+    cdef Py_ssize_t u, nh = 0
+    cdef int32_t cell
+    cdef int side
+    if n == 0:
+        return 0
+    cell = g.s.unit_cell[stack[0]]
+    side = t.side[stack[0]]
+    for u in range(t.n_units):
+        if (on_map(g, u) and g.s.unit_cell[u] == cell and t.side[u] == side
+                and not t.is_hq[u] and not _listed(stack, n, <int32_t>u)):
+            nh = -1
+            break
+    if nh == 0:
+        for u in range(t.n_units):
+            if on_map(g, u) and g.s.unit_cell[u] == cell and t.side[u] == side and t.is_hq[u]:
+                hqs[nh] = <int32_t>u
+                nh += 1
+    else:
+        nh = 0
+    return retreat_stack(g, ws, stack, n, 1, hqs, nh, LOSS_PANIC, True, path)
+
+
+cdef inline bint _live(const Gwe* g, Py_ssize_t x) noexcept nogil:
+    return on_map(g, x) and not g.s.flags[x] & GF_PANICKED
+
+
+cdef int contagion(Gwe* g, SearchWorkspace ws, const int32_t* vacated,
+                   Py_ssize_t n_vac) except -1:
+    # panic.contagion (23.21-23.26) after a combat of the panic turn in which
+    # Austro-Hungarian units retreated from the hexes g.f.ah_from: the units of the snapshot
+    # next to those hexes (not defenders of the combat) retreat one hex, a division losing a
+    # step first, stack by stack in the order of their hexes; then units in hexes an
+    # Austro-Hungarian retreat passes into or through (not next to them at the moment of
+    # combat) retreat one hex; each unit panics once; never into the hexes of the Russian
+    # advance (the vacated hexes and the panic paths, 23.22). Then 23.23's hexes left
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef Py_ssize_t nu1 = t.n_units + 1, i, j, x, u, k, n_st, head = 0, tail = 0
+    cdef int32_t* group = g.f.steps                   # each unit's hex of contagion, or -1
+    cdef int32_t* stack = g.f.opts + 6 * nu1
+    cdef int32_t* before = g.f.opts + 14 * nu1        # 23.23: the hexes before
+    cdef flag_t* near = g.f.zoc
+    cdef flag_t* src = g.f.near_b
+    cdef int32_t c, v, prev
+    cdef int32_t* q
+    cdef int d, length
+    cdef int32_t path[MAX_PATH]
+    memset(near, 0, t.n_cells)
+    memset(src, 0, t.n_cells)
+    for i in range(f.n_ah_from):
+        src[f.ah_from[i]] = 1
+        for d in range(6):
+            v = t.nbr[6 * <Py_ssize_t>f.ah_from[i] + d]
+            if v >= 0:
+                near[v] = 1
+    f.n_forbid = 0
+    for i in range(n_vac):
+        f.forbid[f.n_forbid] = vacated[i]
+        f.n_forbid += 1
+    for j in range(f.m):
+        if f.stk_panicked[j]:
+            for i in range(f.stk_path_len[j]):
+                if not _listed(f.forbid, f.n_forbid, f.stk_path[j][i]):
+                    f.forbid[f.n_forbid] = f.stk_path[j][i]
+                    f.n_forbid += 1
+    for u in range(t.n_units):
+        before[u] = g.s.unit_cell[u]
+        group[u] = -1
+        c = f.snap[u]
+        if c >= 0 and near[c] and not src[c] and _live(g, u) and g.s.unit_cell[u] == c:
+            group[u] = c
+    # 1. contagion proper, hex by hex (ascending)
+    prev = -1
+    while True:
+        c = -1
+        for u in range(t.n_units):
+            if group[u] > prev and (c < 0 or group[u] < c):
+                c = group[u]
+        if c < 0:
+            break
+        prev = c
+        n_st = 0
+        for u in range(t.n_units):
+            if group[u] == c:
+                stack[n_st] = <int32_t>u
+                n_st += 1
+        for i in range(n_st):
+            g.s.flags[stack[i]] |= GF_PANICKED
+            if t.division[stack[i]]:
+                combat_lose_steps(g, ws, stack[i], 1, LOSS_PANIC)
+        k = 0
+        for i in range(n_st):
+            if on_map(g, stack[i]):
+                stack[k] = stack[i]
+                k += 1
+        if retreat_one(g, ws, stack, k, path):
+            _push_path(g, &tail, path, 1)
+    for i in range(f.n_ah_from):
+        for j in range(f.m):
+            if f.stk_cell[j] == f.ah_from[i] and f.stk_path_len[j]:
+                _push_path(g, &tail, f.stk_path[j], f.stk_path_len[j])
+    # 2. 23.25: the hexes an Austro-Hungarian retreat passes into or through
+    while head < tail:
+        q = f.queue_paths + head * (MAX_PATH + 1)
+        head += 1
+        length = q[0]
+        for i in range(length):
+            c = q[1 + i]
+            k = 0
+            for u in range(t.n_units):
+                if (on_map(g, u) and g.s.unit_cell[u] == c and f.snap[u] >= 0
+                        and not near[f.snap[u]] and _live(g, u)):
+                    stack[k] = <int32_t>u
+                    k += 1
+            if k == 0:
+                continue
+            for j in range(k):
+                g.s.flags[stack[j]] |= GF_PANICKED
+            if retreat_one(g, ws, stack, k, path):
+                _push_path(g, &tail, path, 1)
+    f.n_forbid = 0
+    for u in range(t.n_units):                             # 23.23
+        if f.snap[u] >= 0 and g.s.unit_cell[u] != before[u] \
+                and not _listed(f.cells, f.m, before[u]):
+            f.left_by[before[u]] = 1
+    return 0
+
+
+cdef void _push_path(Gwe* g, Py_ssize_t* tail, const int32_t* path, int length) noexcept nogil:
+    # a path onto contagion's queue
+    cdef int32_t* q = g.f.queue_paths + tail[0] * (MAX_PATH + 1)
+    cdef int i
+    q[0] = length
+    for i in range(length):
+        q[1 + i] = path[i]
+    tail[0] += 1
 
 
 cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
@@ -2766,6 +3023,16 @@ cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
             g.s.flags[f.stk_units[f.stk_c0[j] + i]] |= GF_DEFENDED | GF_IN_COMBAT_LAST_TURN
         if f.stk_fort[j]:
             g.s.fortress[4 * <Py_ssize_t>f.stk_cell[j] + F_ATTACKED] = 1
+    f.panic = side == SIDE_ALLIED and g.s.turn[0] == t.first_turn          # 23.0
+    f.n_forbid = 0
+    f.n_ah_from = 0
+    for j in range(f.m):
+        f.stk_path_len[j] = 0
+        f.stk_panicked[j] = False
+    if f.panic:                                            # panic.adjacent_snapshot
+        for u in range(t.n_units):
+            f.snap[u] = g.s.unit_cell[u] if (t.panics[u] and on_map(g, u)
+                                             and not g.s.flags[u] & GF_PANICKED) else -1
     supply(g, ws, side)
     for u in range(t.n_units):
         f.att_sup[u] = g.sup.units[u]
@@ -2850,8 +3117,11 @@ cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
     for j in range(f.m):
         defender_steps += f.stk_fort[j]
     affected = attacker_steps if attacker_steps < defender_steps else defender_steps
-    # the defender's result (combat._defender_result, outside the panic)
+    # the defender's result (combat._defender_result)
+    memset(f.left_by, 0, t.n_cells)
     if d_res != R_NONE:
+        if f.panic:
+            panic_defenders(g, ws, d_res)
         for j in range(f.m):
             if f.stk_nc[j] or f.stk_fort[j]:
                 std[n_std] = <int32_t>j
@@ -2870,6 +3140,8 @@ cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
             if gone:
                 vacated[n_vac] = c
                 n_vac += 1
+        if f.panic and f.n_ah_from:                          # 23.21-23.26
+            contagion(g, ws, vacated, n_vac)
     # the attacker's result (combat._attacker_result)
     if a_res != R_NONE:
         loss = affected if t.attacker_loses_all[a_res] else (affected + 1) // 2
@@ -2887,16 +3159,51 @@ cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
 
 cdef int advance(Gwe* g, SearchWorkspace ws, int side, const int32_t* vacated,
                  Py_ssize_t n_vac) except -1:
-    # combat._advance (8.71-8.73, 10.52): surviving attackers may advance into each vacated
-    # hex within the stacking limit, one at a time as the attacker picks, or stop; an advanced
-    # unit is marked; enemy HQs alone in a hex entered displace (or are eliminated)
+    # combat._advance (8.71-8.73, 10.52, 23.16): surviving attackers may advance into each
+    # vacated hex within the stacking limit, and after panicking units along their retreat
+    # path, stopping before a hex of enemy units other than HQs or one contagion emptied
+    # (23.23); one at a time as the attacker picks, or stop; an advanced unit is marked;
+    # enemy HQs alone in a hex entered displace (or are eliminated)
     cdef const GweT* t = g.t
     cdef Fight* f = &g.f
     cdef int32_t* movers = g.f.pool
     cdef int32_t* here = g.f.chosen
-    cdef Py_ssize_t i, j, n_m = f.n_live, n_opt, n_here, u
+    cdef Py_ssize_t i, j, k, n_m = f.n_live, n_opt, n_here, u, n_routes = 0, r
     cdef int64_t pick
-    cdef int32_t x, c
+    cdef int32_t x, c, v
+    cdef int length
+    cdef Py_ssize_t i2
+    cdef bint blocked_known = False
+    for i in range(n_vac):
+        v = vacated[i]
+        r = _route_of(f, n_routes, v)
+        if r < 0:
+            r = n_routes
+            n_routes += 1
+        f.route_dest[r] = v
+        f.route_len[r] = 1
+        f.route[r][0] = v
+        for j in range(f.m):
+            if f.stk_cell[j] != v or not f.stk_panicked[j]:
+                continue
+            if not blocked_known:
+                enemy_blocks(g, side, g.f.bad)
+                blocked_known = True
+            length = 1
+            for k in range(f.stk_path_len[j]):
+                c = f.stk_path[j][k]
+                if g.f.bad[c] or f.left_by[c]:
+                    break
+                length += 1
+                if _route_of(f, n_routes, c) < 0:
+                    if n_routes == MAX_ROUTES:
+                        raise RuntimeError("more hexes of advance than the core holds")
+                    f.route_dest[n_routes] = c
+                    f.route_len[n_routes] = length
+                    f.route[n_routes][0] = v
+                    for i2 in range(1, length):
+                        f.route[n_routes][i2] = f.stk_path[j][i2 - 1]
+                    n_routes += 1
     for i in range(n_m):
         movers[i] = f.live[i]
     while True:
@@ -2905,20 +3212,21 @@ cdef int advance(Gwe* g, SearchWorkspace ws, int side, const int32_t* vacated,
             x = movers[i]
             if not on_map(g, x):
                 continue
-            for j in range(n_vac):
-                if stacking_in(g, vacated[j]) + t.stacking[x] <= t.stack_limit:
-                    f.opts[2 * n_opt] = x
-                    f.opts[2 * n_opt + 1] = vacated[j]
+            for r in range(n_routes):
+                if stacking_in(g, f.route_dest[r]) + t.stacking[x] <= t.stack_limit:
+                    f.adv_opts[2 * n_opt] = x
+                    f.adv_opts[2 * n_opt + 1] = <int32_t>r
                     n_opt += 1
         if n_opt == 0:
             return 0
         pick = choose(g, side, n_opt + 1)
         if pick == 0:
             return 0
-        x = f.opts[2 * (pick - 1)]
-        c = f.opts[2 * (pick - 1) + 1]
-        g.s.hex_last[c] = t.side[x]
-        g.s.unit_cell[x] = c
+        x = f.adv_opts[2 * (pick - 1)]
+        r = f.adv_opts[2 * (pick - 1) + 1]
+        for k in range(f.route_len[r]):                  # units.move_unit
+            g.s.hex_last[f.route[r][k]] = t.side[x]
+        g.s.unit_cell[x] = f.route_dest[r]
         g.s.flags[x] |= GF_ADVANCED
         j = 0
         for i in range(n_m):
@@ -2926,15 +3234,25 @@ cdef int advance(Gwe* g, SearchWorkspace ws, int side, const int32_t* vacated,
                 movers[j] = movers[i]
                 j += 1
         n_m = j
-        n_here = 0
-        for u in range(t.n_units):
-            if on_map(g, u) and g.s.unit_cell[u] == c:
-                here[n_here] = <int32_t>u
-                n_here += 1
-        for i in range(n_here):
-            u = here[i]
-            if t.side[u] != side and t.is_hq[u] and not displace_hq(g, u):
-                eliminate_one(g, ws, <int32_t>u, LOSS_COMBAT)
+        for k in range(f.route_len[r]):
+            c = f.route[r][k]
+            n_here = 0
+            for u in range(t.n_units):
+                if on_map(g, u) and g.s.unit_cell[u] == c:
+                    here[n_here] = <int32_t>u
+                    n_here += 1
+            for i in range(n_here):
+                u = here[i]
+                if t.side[u] != side and t.is_hq[u] and not displace_hq(g, u):
+                    eliminate_one(g, ws, <int32_t>u, LOSS_COMBAT)
+
+
+cdef inline Py_ssize_t _route_of(const Fight* f, Py_ssize_t n, int32_t cell) noexcept nogil:
+    cdef Py_ssize_t r
+    for r in range(n):
+        if f.route_dest[r] == cell:
+            return r
+    return -1
 
 
 cdef void burn_depots(Gwe* g) noexcept nogil:
