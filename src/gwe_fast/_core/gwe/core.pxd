@@ -208,6 +208,20 @@ cdef struct Supply:
     uint8_t* cells
 
 
+cdef struct SupplyMemo:
+    # a side's supply (Supply's rail, depots, units) as last worked out, with what it read of
+    # the position: the units' hexes and statuses, which live off the land (19.43), the
+    # hexes each side last held; valid once made
+    bint valid
+    int32_t* cell                 # [n_units]
+    uint16_t* status
+    uint8_t* off_land
+    int8_t* hex_last              # [n_cells]
+    uint8_t* rail                 # [n_cells]
+    uint8_t* depots               # [n_units]
+    uint8_t* units
+
+
 cdef struct Fight:
     # the Combat Phase's scratch: the position of a declaration (combat._Position) as the
     # record atk reads it, with the eligible units' arrays [n_units]; the hexes' facts [n_cells];
@@ -331,4 +345,6 @@ cdef struct Gwe:
     int32_t* alloc_picks
     int32_t* alloc_sp
     Supply sup
+    SupplyMemo memo[2]
+    int64_t supply_searches       # supplies worked out (not read from memo)
     Fight f

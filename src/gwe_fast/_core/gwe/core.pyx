@@ -37,7 +37,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.board cimport UnitSelect, mark_units, mark_zoc
@@ -419,6 +419,19 @@ cdef class GweCore:
         self.g.alloc_sp = self.g.alloc_picks + 2 * nu + 1
         self.g.cover = self.g.hq_stopped + 2 * nh + 1
         self.g.alloc_status = <int8_t*>(self.g.cover + nu * (nh + 1) + 1)
+        cdef SupplyMemo* mm
+        for side in range(2):
+            mm = &self.g.memo[side]
+            mm.valid = False
+            mm.cell = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
+            mm.status = <uint16_t*>malloc((nu + 1) * sizeof(uint16_t))
+            mm.off_land = <uint8_t*>malloc(4 * (nu + 1) + 2 * (nc + 1))
+            if mm.cell == NULL or mm.status == NULL or mm.off_land == NULL:
+                raise MemoryError()
+            mm.depots = mm.off_land + (nu + 1)
+            mm.units = mm.depots + (nu + 1)
+            mm.hex_last = <int8_t*>(mm.units + (nu + 1))
+            mm.rail = <uint8_t*>(mm.hex_last + (nc + 1))
         cdef Fight* f = &self.g.f
         f.e_units = <int32_t*>malloc((12 * (nu + 1) + 4 * (nc + 1)) * sizeof(int32_t))
         f.e_cav = <uint8_t*>malloc(4 * (nu + 1) + 9 * (nc + 1) + 8)
@@ -503,11 +516,21 @@ cdef class GweCore:
         free(self.g.f.snap)
         free(self.g.f.left_by)
         free(self.g.f.adv_opts)
+        for side in range(2):
+            free(self.g.memo[side].cell)
+            free(self.g.memo[side].status)
+            free(self.g.memo[side].off_land)
 
     @property
     def buffer(self):
         """The state buffer the core points into."""
         return self._buffer
+
+    @property
+    def supply_searches(self) -> int:
+        """Supplies the core has worked out (those answered from the last one of the same
+        position not counted)."""
+        return self.g.supply_searches
 
     @property
     def decisions(self) -> int:
@@ -734,6 +757,14 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
     cdef flag_t* ezoc = g.mask_a
     cdef flag_t* own = g.mask_b
     cdef flag_t* enemy_combat = g.mask_c
+    cdef SupplyMemo* mm = &g.memo[side]
+    cdef bint memo = lines and not hexes
+    if memo and mm.valid and _same_position(g, mm):
+        memcpy(g.sup.rail, mm.rail, t.n_cells)
+        memcpy(g.sup.depots, mm.depots, t.n_units)
+        memcpy(g.sup.units, mm.units, t.n_units)
+        return 0
+    g.supply_searches += 1
     for u in range(t.n_units):
         if t.side[u] == side and on_map(g, u) and (lines or t.depot[u]):
             mine[k] = <int32_t>u
@@ -748,7 +779,34 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
                g.s.unit_cell, t.depot, t.supply_range, t.layers, TCR1_ZOC_HEXES,
                g.sup.rail, g.sup.depots, g.sup.units, t.shortest[side] if hexes else -1,
                g.sup.cells)
+    if memo:
+        memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
+        memcpy(mm.status, g.s.unit_status, t.n_units * sizeof(uint16_t))
+        for u in range(t.n_units):
+            mm.off_land[u] = (g.s.flags[u] & GF_LIVING_OFF_LAND) != 0
+        memcpy(mm.hex_last, g.s.hex_last, t.n_cells)
+        memcpy(mm.rail, g.sup.rail, t.n_cells)
+        memcpy(mm.depots, g.sup.depots, t.n_units)
+        memcpy(mm.units, g.sup.units, t.n_units)
+        mm.valid = True
     return 0
+
+
+cdef bint _same_position(const Gwe* g, const SupplyMemo* mm) noexcept nogil:
+    # what a supply reads of the position is as the memo's was (its units' hexes and
+    # statuses, 19.43's marks, the hexes last held): its answer holds
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u
+    if memcmp(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t)) != 0:
+        return False
+    if memcmp(mm.status, g.s.unit_status, t.n_units * sizeof(uint16_t)) != 0:
+        return False
+    if memcmp(mm.hex_last, g.s.hex_last, t.n_cells) != 0:
+        return False
+    for u in range(t.n_units):
+        if mm.off_land[u] != ((g.s.flags[u] & GF_LIVING_OFF_LAND) != 0):
+            return False
+    return True
 
 
 cdef int is_surrounded(Gwe* g, SearchWorkspace ws, Py_ssize_t unit) except -1:
