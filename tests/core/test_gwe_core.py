@@ -14,7 +14,7 @@ from gwe_fast import load_scenario
 from gwe_fast._core.gwe.core import GweCore
 from gwe_fast.enums import GwePhase
 from gwe_fast.games import driver
-from gwe_fast.games.gwe import combat, engine, retreat, supply, victory
+from gwe_fast.games.gwe import combat, engine, rail, reinforcements, retreat, supply, victory
 from gwe_fast.games.gwe.combat import is_surrounded
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.policies.registry import make_policy
@@ -77,6 +77,7 @@ def test_what_the_core_plays(sc):
     assert core.command_segment(1, False) is False
     assert core.withdrawal_phase(0) is False                 # a greedy player decides there
     assert core.declare_attack(0) is None                    # the greedy defender decides
+    assert core.reinforcement_segment(1) is False            # a greedy player decides
     assert bytes(g.state.buffer) == before
     assert core.decisions == 0
     with pytest.raises(ValueError, match="no side 2"):
@@ -169,6 +170,54 @@ def test_attack_targets_are_the_python_engines(sc):
                                                        right, left))
             assert core.attack_targets(side) == combat.legal_targets(g, side)
     assert seen > 0
+
+
+def test_reinforcements_at_blocked_entries_are_the_python_engines(sc):
+    """14.22 (no random game reaches it: an entry blocked on two Game-Turns): the Central
+    Powers' units due find every entry hex of theirs held by Russian units a second time, and
+    the core offers, draws and places as the Python engine does (the alternate edge hexes
+    toward the nearest friendly unit, 25.16's withholding, Rail Capacity)."""
+    d = driver("gwe")
+    u = sc.units
+    due_turn = reinforcements.due_turns(sc)
+    tried = 0
+    for seed, turn in ((0, 3), (1, 5), (2, 7), (3, 9), (4, 6)):
+        g = d.new_game(sc, seed, 0)
+        engine.advance(g, until=engine.position(sc, turn, 1, GwePhase.MOVEMENT))
+        st = g.state
+        due = [i for i in range(u.n) if u.side[i] == 1 and st.unit_status[i] & Status.PENDING
+               and 0 <= due_turn[i] <= turn and not reinforcements.replaced_hqs(sc)[i]]
+        if not due:
+            continue
+        russians = [i for i in range(u.n) if u.side[i] == 0
+                    and st.unit_status[i] & Status.ON_MAP]
+        cells = sorted({int(c) for i in due for c in reinforcements.entry_cells(sc, i)})
+        for k, c in enumerate(cells):                      # every entry hex held
+            st.unit_cell[russians[k % len(russians)]] = c
+        g.arr("flags")[due] |= np.uint16(Flag.ENTRY_BLOCKED)
+        rail.start_rail_phase(g, 1)
+        blocked = reinforcements.blocked_entry(g, 1)
+        alternates = [reinforcements.alternate_hexes(g, 1, reinforcements.entry_cells(sc, i),
+                                                     blocked) for i in due]
+        assert any(alternates)
+        before, rngs = bytes(st.buffer), [g.rngs[s].bit_generator.state for s in (0, 1)]
+        saved = gwe_game.COMPILED_PHASES
+        try:
+            gwe_game.COMPILED_PHASES = False
+            g._core = False
+            reinforcements.reinforcement_segment(g, 1)
+        finally:
+            gwe_game.COMPILED_PHASES = saved
+        want, want_rngs = bytes(st.buffer), [g.rngs[s].bit_generator.state for s in (0, 1)]
+        st.buffer[:] = np.frombuffer(before, dtype=np.uint8)
+        for s in (0, 1):
+            g.rngs[s].bit_generator.state = rngs[s]
+        assert GweCore(g).reinforcement_segment(1) is True
+        assert bytes(st.buffer) == want
+        assert [g.rngs[s].bit_generator.state for s in (0, 1)] == want_rngs
+        assert want != before
+        tried += 1
+    assert tried >= 3
 
 
 def test_record_rows_are_the_python_engines(sc):

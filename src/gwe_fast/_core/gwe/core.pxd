@@ -61,6 +61,8 @@ cdef enum:
     VP_RU_SP = 4
     VP_RU_SP_SURROUNDED = 5
     VP_RU_HQ = 6
+    VP_WITHHELD = 7
+    NO_VP = -1000000              # no withholding on that Game-Turn (25.16)
 
 
 cdef struct GweT:
@@ -178,6 +180,24 @@ cdef struct GweT:
     Py_ssize_t n_die_any
     const uint8_t* die_any[MAX_DIE_MASKS]
     int die_any_n[MAX_DIE_MASKS]
+    # reinforcements (14.0, 20.2, 25.16, 26.3): each unit's first Game-Turn due (-1 never), in
+    # play by the options, replaced by a Better Commanders HQ (26.34); its entry hexes
+    # (entry_cells[entry_first[u] .. entry_first[u + 1]]); each side's friendly rail hexes,
+    # map edge (14.22), Rail Capacity (5.31), depots due, most a turn and on the map (20.2);
+    # the VP of withholding on each Game-Turn (NO_VP: none)
+    const int16_t* due_turn
+    const uint8_t* playable
+    const uint8_t* replaced
+    const int32_t* entry_first
+    const int32_t* entry_cells
+    const uint8_t* friendly_rail[2]
+    const int32_t* edge[2]
+    Py_ssize_t n_edge[2]
+    const uint8_t* water
+    int rail_capacity[2]
+    int depots_due[2][MAX_TURNS]
+    int depots_most[2]
+    int withhold_vp[MAX_TURNS]
     bint defensive_artillery[2]   # 19.23
     bint hq_defensive_shift       # 21.1
 
@@ -197,6 +217,13 @@ cdef struct GweS:
     int32_t* sp_lost              # [2, N_LOSS_CAUSES]
     int16_t* fortress             # [n_cells, 4]
     int8_t* hq_shift_used         # [n_units]
+    int16_t* mp_spent             # [n_units]
+    int16_t* rail_hexes           # [n_units]
+    int16_t* rail_used            # [2]
+    int16_t* rail_turn            # [2]
+    int16_t* rail_forced          # [2]
+    int16_t* track_used           # [n_cells, 6, 2]
+    int16_t* depots_received      # [2]
 
 
 cdef struct Supply:

@@ -41,11 +41,12 @@ from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.board cimport UnitSelect, mark_units, mark_zoc
-from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_PANICKED, GF_BROKEN_DOWN, GF_DEFENDED,
+from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
+                                   GF_RAIL_COUNTED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
                                    GF_OUT_OF_RADIUS, GF_RETREATED_IN, GF_USED_RAIL, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
                                    ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
-                                   ST_POOL,
+                                   ST_NOT_IN_PLAY, ST_PENDING, ST_POOL, ST_WITHHELD,
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_DEPOT, UT_HQ)
 from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, roll,
                                      unbind_streams)
@@ -177,6 +178,7 @@ cdef class GweTables:
         t.joint_command = command.JOINT_CENTRAL_COMMAND
 
         _combat_tables(t, keep, scenario, data)
+        _reinforcement_tables(t, keep, scenario)
 
         t.attrition_rolls = _bits(scenario.tables["attrition"]["rolls"])
         if scenario.last_turn >= MAX_TURNS:
@@ -296,6 +298,45 @@ cdef int _combat_tables(GweT* t, list keep, scenario, data) except -1:
     return 0
 
 
+cdef int _reinforcement_tables(GweT* t, list keep, scenario) except -1:
+    # GweT's reinforcement tables, from what reinforcements.py and rail.py read
+    from gwe_fast.enums import Terrain
+    from gwe_fast.games.gwe import rail, reinforcements as rf
+
+    m, u = scenario.map, scenario.units
+    t.due_turn = <const int16_t*>_ptr(_keep(keep, rf.due_turns(scenario), np.int16))
+    t.playable = <const uint8_t*>_ptr(_keep(keep, rf._playable(scenario), np.uint8))
+    t.replaced = <const uint8_t*>_ptr(_keep(keep, rf.replaced_hqs(scenario), np.uint8))
+    first, cells = [0], []
+    for i in range(u.n):
+        cells.extend(int(c) for c in rf.entry_cells(scenario, i))
+        first.append(len(cells))
+    t.entry_first = <const int32_t*>_ptr(_keep(keep, first, np.int32))
+    t.entry_cells = <const int32_t*>_ptr(_keep(keep, cells + [0], np.int32))
+    t.water = <const uint8_t*>_ptr(
+        _keep(keep, np.isin(m.terrain, (Terrain.LAKE, Terrain.SEA)), np.uint8))
+    for s in (SIDE_ALLIED, SIDE_CENTRAL):
+        t.friendly_rail[s] = <const uint8_t*>_ptr(
+            _keep(keep, rail.friendly_rail_hexes(scenario, s), np.uint8))
+        edge = _keep(keep, rf._edge_cells(scenario, s), np.int32)
+        t.edge[s] = <const int32_t*>_ptr(edge) if edge.size else NULL
+        t.n_edge[s] = edge.size
+        t.rail_capacity[s] = rail.rail_capacity(scenario, s)
+        for turn in range(MAX_TURNS):
+            t.depots_due[s][turn] = 0
+        for turn in range(scenario.first_turn, scenario.last_turn + 1):
+            n, _, most = rf.depot_schedule(scenario, s, turn)
+            t.depots_due[s][turn] = n
+            t.depots_most[s] = most
+    for turn in range(MAX_TURNS):
+        t.withhold_vp[turn] = NO_VP
+    for turn in range(scenario.first_turn, scenario.last_turn + 1):
+        vp = rf.withhold_vp(scenario, turn)
+        if vp is not None:
+            t.withhold_vp[turn] = vp
+    return 0
+
+
 cdef uint32_t _bits(values) except? 0:
     # bit d set for each die d of values (1 .. 31)
     cdef uint32_t out = 0
@@ -311,7 +352,9 @@ FIELDS = {
     "turn": np.int16, "phase": np.int16, "player": np.int8, "vp": np.int32,
     "unit_cell": np.int32, "unit_step": np.int8, "unit_status": np.uint16, "hex_last": np.int8,
     "flags": np.uint16, "vp_cause": np.int32, "steps_lost": np.int32, "sp_lost": np.int32,
-    "fortress": np.int16, "hq_shift_used": np.int8,
+    "fortress": np.int16, "hq_shift_used": np.int8, "mp_spent": np.int16,
+    "rail_hexes": np.int16, "rail_used": np.int16, "rail_turn": np.int16,
+    "rail_forced": np.int16, "track_used": np.int16, "depots_received": np.int16,
 }
 
 
@@ -324,7 +367,9 @@ def _field_starts(layout, n_units, n_cells):
     shapes = {"unit_cell": (n_units,), "unit_step": (n_units,), "unit_status": (n_units,),
               "flags": (n_units,), "hex_last": (n_cells,), "steps_lost": (2, N_LOSS_CAUSES),
               "sp_lost": (2, N_LOSS_CAUSES), "fortress": (n_cells, 4),
-              "hq_shift_used": (n_units,)}
+              "hq_shift_used": (n_units,), "mp_spent": (n_units,), "rail_hexes": (n_units,),
+              "rail_used": (2,), "rail_turn": (2,), "rail_forced": (2,),
+              "track_used": (n_cells, 6, 2), "depots_received": (2,)}
     out = {}
     for name, want in FIELDS.items():
         if name not in where:
@@ -381,6 +426,13 @@ cdef class GweCore:
         s.sp_lost = <int32_t*><size_t>ptr["sp_lost"]
         s.fortress = <int16_t*><size_t>ptr["fortress"]
         s.hq_shift_used = <int8_t*><size_t>ptr["hq_shift_used"]
+        s.mp_spent = <int16_t*><size_t>ptr["mp_spent"]
+        s.rail_hexes = <int16_t*><size_t>ptr["rail_hexes"]
+        s.rail_used = <int16_t*><size_t>ptr["rail_used"]
+        s.rail_turn = <int16_t*><size_t>ptr["rail_turn"]
+        s.rail_forced = <int16_t*><size_t>ptr["rail_forced"]
+        s.track_used = <int16_t*><size_t>ptr["track_used"]
+        s.depots_received = <int16_t*><size_t>ptr["depots_received"]
         self.g.t = &self.tables.t
         bind_policies(self.g.pol, self.g.level, game)
         cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units
@@ -644,6 +696,16 @@ cdef class GweCore:
         dice queued: the Python engine then resolves it."""
         _check_side(side)
         return self._run(DS_COMBAT, side, False)
+
+    def reinforcement_segment(self, int side) -> bool:
+        """The Reinforcement Segment (4.0 A1b) of ``side``, as ``reinforcements.
+        reinforcement_segment``; False, with nothing done, when its player does not pick at
+        random (the Python engine asks that policy)."""
+        _check_side(side)
+        if self.g.level[side] != LEVEL_RANDOM:
+            return False
+        reinforcement_segment(&self.g, side)
+        return True
 
     def attack_targets(self, int side) -> list:
         """``combat.legal_targets`` of the position as it stands (for the tests)."""
@@ -3327,3 +3389,214 @@ cdef void burn_depots(Gwe* g) noexcept nogil:
         g.s.unit_status[d] = ST_POOL
         g.s.unit_cell[d] = -1
         g.s.unit_step[d] = 0
+
+
+# --- the Reinforcement Segment (14.0, 20.2, 25.16, 26.34) --------------------------------
+
+cdef void sync_rail_phase(Gwe* g, int side) noexcept nogil:
+    # rail.sync_rail_phase: the side's rail counts started afresh when they belong to an
+    # earlier Game-Turn (start_rail_phase: 5.31, 18.21, 18.32)
+    cdef Py_ssize_t u
+    if g.s.rail_turn[side] == g.s.turn[0]:
+        return
+    g.s.rail_turn[side] = g.s.turn[0]
+    g.s.rail_used[side] = 0
+    g.s.rail_forced[side] = 0
+    memset(g.s.track_used, 0, g.t.n_cells * 12 * sizeof(int16_t))
+    for u in range(g.t.n_units):
+        if g.t.side[u] == side:
+            g.s.rail_hexes[u] = 0
+            g.s.flags[u] &= ~(GF_USED_RAIL | GF_RAIL_COUNTED)
+
+
+cdef bint has_room(Gwe* g, Py_ssize_t u) noexcept nogil:
+    # rail.has_room: counted toward Rail Capacity already, never (HQs, 5.31), or it fits
+    cdef int side = g.t.side[u]
+    if g.t.is_hq[u] or g.s.flags[u] & GF_RAIL_COUNTED:
+        return True
+    sync_rail_phase(g, side)
+    return g.t.stacking[u] <= g.t.rail_capacity[side] - g.s.rail_used[side]
+
+
+cdef void place_unit(Gwe* g, Py_ssize_t u, int32_t cell) noexcept nogil:
+    # reinforcements._place (14.11, 14.12, 20.11): on the map, entrained where a friendly rail
+    # line runs and then counted toward Rail Capacity
+    cdef int side = g.t.side[u]
+    cdef bint entrained = g.t.friendly_rail[side][cell] != 0
+    g.s.unit_cell[u] = cell
+    g.s.unit_status[u] = ST_ON_MAP | (ST_ENTRAINED if entrained else 0)
+    g.s.unit_step[u] = 0
+    g.s.hex_last[cell] = <int8_t>side
+    g.s.mp_spent[u] = 0
+    g.s.rail_hexes[u] = 0
+    g.s.flags[u] = 0
+    if entrained:                                          # rail.charge_capacity
+        sync_rail_phase(g, side)
+        if not g.t.is_hq[u]:
+            g.s.rail_used[side] += g.t.stacking[u]
+            g.s.flags[u] |= GF_RAIL_COUNTED
+
+
+cdef inline int hex_distance(const GweT* t, int32_t a, int32_t b) noexcept nogil:
+    cdef int dq = t.q[a] - t.q[b], dr = t.r[a] - t.r[b]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+cdef Py_ssize_t alternate_hexes(Gwe* g, int side, Py_ssize_t unit, const flag_t* blocked,
+                                int32_t* out) noexcept nogil:
+    # reinforcements.alternate_hexes (14.22): for each scheduled entry hex, the nearest
+    # unblocked hex of the side's map edge toward the nearest friendly unit (among the edge
+    # hexes no farther from that unit than the scheduled hex, the nearest the scheduled hex,
+    # then the unit); their union, ascending
+    cdef const GweT* t = g.t
+    cdef flag_t* friend_at = g.mask_d
+    cdef flag_t* chosen = g.f.near_a
+    cdef Py_ssize_t u, i, e, k = 0, n = t.n_cells
+    cdef int32_t h, c, f, best_dh, best_df, dh_min, d
+    cdef bint any_friend = False
+    memset(friend_at, 0, n)
+    for u in range(t.n_units):
+        if t.side[u] == side and on_map(g, u):
+            friend_at[g.s.unit_cell[u]] = 1
+            any_friend = True
+    if not any_friend:
+        return 0
+    memset(chosen, 0, n)
+    for i in range(t.entry_first[unit], t.entry_first[unit + 1]):
+        h = t.entry_cells[i]
+        dh_min = -1                                        # the nearest friendly hexes to h
+        for c in range(n):
+            if friend_at[c]:
+                d = hex_distance(t, h, c)
+                if dh_min < 0 or d < dh_min:
+                    dh_min = d
+        # df[x] = the least distance from x to a nearest friend; ok: df[edge] <= df[h]
+        best_dh = -1
+        best_df = -1
+        for e in range(t.n_edge[side]):
+            c = t.edge[side][e]
+            if blocked[c] or t.water[c]:
+                continue
+            if _df(g, friend_at, h, dh_min, c) > _df(g, friend_at, h, dh_min, h):
+                continue
+            d = hex_distance(t, h, c)
+            f = _df(g, friend_at, h, dh_min, c)
+            if best_dh < 0 or d < best_dh or (d == best_dh and f < best_df):
+                best_dh = d
+                best_df = f
+        if best_dh < 0:
+            continue
+        for e in range(t.n_edge[side]):
+            c = t.edge[side][e]
+            if blocked[c] or t.water[c]:
+                continue
+            if _df(g, friend_at, h, dh_min, c) > _df(g, friend_at, h, dh_min, h):
+                continue
+            if hex_distance(t, h, c) == best_dh and _df(g, friend_at, h, dh_min, c) == best_df:
+                chosen[c] = 1
+    for c in range(n):
+        if chosen[c]:
+            out[k] = c
+            k += 1
+    return k
+
+
+cdef int _df(Gwe* g, const flag_t* friend_at, int32_t h, int dh_min, int32_t x) noexcept nogil:
+    # alternate_hexes' df[x]: the least distance from x to a friendly hex nearest h
+    cdef Py_ssize_t c
+    cdef int best = -1, d
+    for c in range(g.t.n_cells):
+        if friend_at[c] and hex_distance(g.t, h, c) == dh_min:
+            d = hex_distance(g.t, x, c)
+            if best < 0 or d < best:
+                best = d
+    return best
+
+
+cdef int reinforcement_segment(Gwe* g, int side) except -1:
+    # reinforcements.reinforcement_segment (4.0 A1b) for a random player: the depots due
+    # (20.2), each entered at an open entry hex with Rail Capacity for it or declined; then, in
+    # manifest order, each unit due now or delayed (14.2): entered, delayed, or withheld for
+    # good (25.16); an HQ replaced by a Better Commanders HQ leaves play (26.34)
+    cdef const GweT* t = g.t
+    cdef flag_t* blocked = g.mask_c
+    cdef int32_t* pool = g.f.pool
+    cdef int32_t* opts = g.f.hexlist
+    cdef Py_ssize_t u, i, k, n_pool = 0, n_opts, n_open
+    cdef int turn = g.s.turn[0], n, on_map_depots = 0, vp
+    cdef int64_t pick
+    cdef int32_t c
+    sync_rail_phase(g, side)
+    occupied(g, 1 - side, True, g.mask_a)                  # blocked_entry (14.21)
+    controlled(g, 1 - side, blocked)
+    for c in range(t.n_cells):
+        blocked[c] = blocked[c] or g.mask_a[c]
+    # the depots (_receive_depots; depot_pool: the fresh ones, then those used)
+    for u in range(t.n_units):
+        if t.side[u] == side and t.is_depot[u] and on_map(g, u):
+            on_map_depots += 1
+    for k in range(2):
+        for u in range(t.n_units):
+            if (t.side[u] != side or not t.is_depot[u] or not t.playable[u]
+                    or g.s.unit_status[u] & (ST_WITHHELD | ST_ON_MAP)):
+                continue
+            if (k == 0 and g.s.unit_status[u] & ST_PENDING) or (
+                    k == 1 and g.s.unit_status[u] & (ST_ELIMINATED | ST_NOT_IN_PLAY | ST_POOL)):
+                pool[n_pool] = <int32_t>u
+                n_pool += 1
+    n = t.depots_due[side][turn]
+    if t.depots_most[side] - on_map_depots < n:
+        n = t.depots_most[side] - on_map_depots
+    if n_pool < n:
+        n = <int>n_pool
+    for k in range(n if n > 0 else 0):
+        u = pool[k]
+        n_opts = 0
+        if has_room(g, u):
+            for i in range(t.entry_first[u], t.entry_first[u + 1]):
+                if not blocked[t.entry_cells[i]]:
+                    opts[n_opts] = t.entry_cells[i]
+                    n_opts += 1
+        pick = choose(g, side, n_opts + 1)                 # ... then "decline"
+        if pick < n_opts:
+            place_unit(g, u, opts[pick])
+            g.s.depots_received[side] += 1
+    # the units due (due_units, _offer)
+    for u in range(t.n_units):
+        if (t.side[u] != side or not g.s.unit_status[u] & ST_PENDING or t.due_turn[u] < 0
+                or t.due_turn[u] > turn):
+            continue
+        if t.replaced[u]:
+            g.s.unit_status[u] = ST_NOT_IN_PLAY                                 # 26.34
+            continue
+        n_open = 0
+        for i in range(t.entry_first[u], t.entry_first[u + 1]):
+            if not blocked[t.entry_cells[i]]:
+                n_open += 1
+        n_opts = 0
+        if n_open:
+            if has_room(g, u):
+                for i in range(t.entry_first[u], t.entry_first[u + 1]):
+                    if not blocked[t.entry_cells[i]]:
+                        opts[n_opts] = t.entry_cells[i]
+                        n_opts += 1
+        elif g.s.flags[u] & GF_ENTRY_BLOCKED:
+            k = alternate_hexes(g, side, u, blocked, opts)
+            if not has_room(g, u):                         # only those off the rail
+                n_opts = 0
+                for i in range(k):
+                    if not t.friendly_rail[side][opts[i]]:
+                        opts[n_opts] = opts[i]
+                        n_opts += 1
+            else:
+                n_opts = k
+        else:
+            g.s.flags[u] |= GF_ENTRY_BLOCKED               # 14.22: delayed one Game-Turn
+        vp = t.withhold_vp[turn] if side == SIDE_CENTRAL else NO_VP
+        pick = choose(g, side, n_opts + 1 + (1 if vp != NO_VP else 0))
+        if pick < n_opts:
+            place_unit(g, u, opts[pick])
+        elif pick == n_opts + 1:                            # withheld (25.16)
+            g.s.unit_status[u] = ST_WITHHELD
+            add_vp(g, VP_WITHHELD, vp)
+    return 0

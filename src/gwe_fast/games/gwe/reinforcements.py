@@ -333,9 +333,13 @@ def _offer(game: GweGame, unit: int, side: int, blocked: np.ndarray) -> None:
 def reinforcement_segment(game: GweGame, side: int) -> None:
     """The Reinforcement Segment of ``side``'s Movement Phase (4.0 1b): first the supply
     depots due (20.2; each entered or declined), then, in manifest order, every unit due now or
-    delayed from an earlier turn (entered, delayed, or permanently withheld)."""
-    sc, st = game.scenario, game.state
+    delayed from an earlier turn (entered, delayed, or permanently withheld). The compiled
+    core plays it for a player who picks at random (``GweCore.reinforcement_segment``)."""
     side = int(side)
+    core = game.core
+    if core is not None and core.reinforcement_segment(side):
+        return
+    sc, st = game.scenario, game.state
     rail.sync_rail_phase(game, side)
     blocked = blocked_entry(game, side)
     _receive_depots(game, side, blocked)
