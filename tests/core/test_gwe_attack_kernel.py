@@ -29,10 +29,14 @@ BRUSILOV = "brusilov/historical"
 @pytest.fixture(scope="module")
 def positions():
     """``(game copy, _Position)`` at the first declaration of every Combat Phase of two
-    games (random and greedy), kept as the engine built them."""
+    games (random and greedy), kept as the engine built them (the Python engine's: the
+    compiled core declares a random game's attacks on its own record, ``test_gwe_core``)."""
+    import gwe_fast.games.gwe.game as gwe_game
+
     sc = load_scenario(BRUSILOV)
     kept = []
     real = combat._Position.targets
+    compiled = gwe_game.COMPILED_PHASES
 
     def keeping(pos):
         out = real(pos)
@@ -46,12 +50,14 @@ def positions():
         return out
 
     combat._Position.targets = keeping
+    gwe_game.COMPILED_PHASES = False
     try:
         for seed, policy in ((1, "random"), (2, "greedy")):
             driver.play(driver.new_game(sc, seed, seed, policies={
                 0: make_policy(policy), 1: make_policy(policy)}))
     finally:
         combat._Position.targets = real
+        gwe_game.COMPILED_PHASES = compiled
     assert len(kept) > 100
     return kept[::3]
 
