@@ -707,6 +707,23 @@ cdef class GweCore:
         reinforcement_segment(&self.g, side)
         return True
 
+    def displace_lone_hqs(self, int moving_side):
+        """``command.displace_lone_hqs`` (10.52) after a move of ``moving_side``: the list of
+        ``(hq, displaced)``; None, with nothing done, unless the other side's player picks
+        at random (it picks where its HQs go)."""
+        _check_side(moving_side)
+        if self.g.level[1 - moving_side] != LEVEL_RANDOM:
+            return None
+        cdef int32_t* out = self.g.f.opts
+        cdef Py_ssize_t n = displace_lone_hqs(&self.g, moving_side, out), i
+        return [(int(out[2 * i]), bool(out[2 * i + 1])) for i in range(n)]
+
+    def enforce_stacking(self) -> bool:
+        """``stacking.enforce_stacking`` at the end of a phase (6.14, 16.0): in every hex over
+        the limit the owner eliminates units of his choice until it is within it; False,
+        with nothing done, when such a hex belongs to a player who does not pick at random."""
+        return enforce_stacking(&self.g, self.ws)
+
     def attack_targets(self, int side) -> list:
         """``combat.legal_targets`` of the position as it stands (for the tests)."""
         _check_side(side)
@@ -3600,3 +3617,97 @@ cdef int reinforcement_segment(Gwe* g, int side) except -1:
             g.s.unit_status[u] = ST_WITHHELD
             add_vp(g, VP_WITHHELD, vp)
     return 0
+
+
+# --- 10.52 after a move, 6.14 at the end of a phase ----------------------------------------
+
+cdef Py_ssize_t displace_lone_hqs(Gwe* g, int moving_side, int32_t* out) except -1:
+    # command.displace_lone_hqs (10.52): every HQ of the side not moving, not stacked with a
+    # friendly unit other than HQs, with an enemy unit other than an HQ next to it, displaces
+    # now (displace_hq; one that cannot stays); (hq, displaced) pairs into out; how many
+    cdef const GweT* t = g.t
+    cdef int other = 1 - moving_side
+    cdef flag_t* enemy = g.mask_d
+    cdef flag_t* guarded = g.f.near_b
+    cdef int32_t* hqs = g.f.opts + 4 * (t.n_units + 1)
+    cdef Py_ssize_t u, k = 0, n = 0, i
+    cdef int d
+    cdef int32_t c, v
+    cdef bint threatened
+    occupied(g, moving_side, False, enemy)
+    for u in range(t.n_units):
+        if t.side[u] != other or not t.is_hq[u] or not on_map(g, u):
+            continue
+        c = g.s.unit_cell[u]
+        threatened = False
+        for d in range(6):
+            v = t.nbr[6 * <Py_ssize_t>c + d]
+            if v >= 0 and enemy[v]:
+                threatened = True
+                break
+        if threatened:
+            hqs[k] = <int32_t>u
+            k += 1
+    if k == 0:
+        return 0
+    occupied(g, other, False, guarded)
+    for i in range(k):
+        if guarded[g.s.unit_cell[hqs[i]]]:
+            continue
+        out[2 * n] = hqs[i]
+        out[2 * n + 1] = displace_hq(g, hqs[i])
+        n += 1
+    return n
+
+
+cdef bint enforce_stacking(Gwe* g, SearchWorkspace ws) except -1:
+    # stacking.enforce_stacking (6.14, 16.0): for each side, in each hex where its units hold
+    # more Stacking Points than the limit (ascending), the owner eliminates units of his
+    # choice among his units there with Stacking Points, one at a time, until within it
+    # (25.2 victory points, 25.13); False, nothing done, when such a hex is a player's who
+    # does not pick at random
+    cdef const GweT* t = g.t
+    cdef int32_t* points = g.f.points
+    cdef int32_t* cells = g.f.hexlist
+    cdef int32_t* options = g.f.chosen
+    cdef Py_ssize_t u, c, n_cells, i, n
+    cdef int side, total
+    cdef bint sur, over = False
+    for side in range(2):
+        memset(points, 0, t.n_cells * sizeof(int32_t))
+        for u in range(t.n_units):
+            if t.side[u] == side and on_map(g, u):
+                points[g.s.unit_cell[u]] += t.stacking[u]
+        for c in range(t.n_cells):
+            if points[c] > t.stack_limit:
+                if g.level[side] != LEVEL_RANDOM:
+                    return False
+                over = True
+    if not over:
+        return True
+    for side in range(2):
+        memset(points, 0, t.n_cells * sizeof(int32_t))
+        for u in range(t.n_units):
+            if t.side[u] == side and on_map(g, u):
+                points[g.s.unit_cell[u]] += t.stacking[u]
+        n_cells = 0
+        for c in range(t.n_cells):
+            if points[c] > t.stack_limit:
+                cells[n_cells] = <int32_t>c
+                n_cells += 1
+        for i in range(n_cells):
+            while True:                        # stacking._eliminate_until_within
+                total = 0
+                n = 0
+                for u in range(t.n_units):
+                    if on_map(g, u) and g.s.unit_cell[u] == cells[i] and t.side[u] == side:
+                        total += t.stacking[u]
+                        if t.stacking[u] > 0:
+                            options[n] = <int32_t>u
+                            n += 1
+                if total <= t.stack_limit or n == 0:
+                    break
+                u = options[choose(g, side, n)]
+                sur = is_surrounded(g, ws, u) == 1
+                eliminate_unit(g, u, LOSS_STACKING, sur)
+    return True

@@ -726,7 +726,13 @@ def displace_hq(game: GweGame, hq: int) -> bool:
 def displace_lone_hqs(game: GweGame, moving_side: int) -> list[tuple[int, bool]]:
     """10.52: every HQ of the side not moving that is not stacked with a friendly combat unit
     and has an enemy combat unit (not an HQ) in an adjacent hex displaces now. Returns
-    ``(hq, displaced)`` for each such HQ; one that cannot displace stays where it is."""
+    ``(hq, displaced)`` for each such HQ; one that cannot displace stays where it is. The
+    compiled core plays it when the HQs' owner picks at random (``GweCore``)."""
+    core = game.core
+    if core is not None:
+        done = core.displace_lone_hqs(int(moving_side))
+        if done is not None:
+            return done
     sc, st = game.scenario, game.state
     m = sc.map
     other = 1 - int(moving_side)

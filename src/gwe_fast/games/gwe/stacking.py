@@ -89,7 +89,11 @@ def enforce_stacking(game: GweGame) -> None:
     units of his choice (decision ``gwe.stacking.eliminate``, one unit at a time, among his
     units there that have Stacking Points) until the hex is within the limit. Eliminations
     book ``stacking`` losses and their victory points (25.2), doubled when the unit is
-    surrounded (25.13)."""
+    surrounded (25.13). The compiled core plays it when every owner who must eliminate
+    picks at random (``GweCore.enforce_stacking``)."""
+    core = game.core
+    if core is not None and core.enforce_stacking():
+        return
     lim = limit(game)
     if _most_points(game) <= lim:                 # no hex over the limit: nothing to ask
         return
