@@ -1130,17 +1130,14 @@ cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) 
     # (10.42); OUT_OF_COMMAND and OUT_OF_RADIUS marked. Every Russian unit is in command in
     # the Russian Combat Phase of the first Game-Turn (21.2).
     cdef const GweT* t = g.t
-    cdef Py_ssize_t u, j, k, n = t.n_cells, n_rest = 0, n_h = 0, n_x = 0, n_un = 0, draws
+    cdef Py_ssize_t u, j, k, n_rest = 0, n_h = 0, n_x = 0, n_un = 0, draws
     cdef flag_t* in_cmd = g.unit_mask
     cdef flag_t* far = g.unit_mask_b
     cdef int32_t* rest = g.work + 2 * t.n_cells + 4
     cdef int32_t* unallocated = g.work + 2 * t.n_cells + 12 + 2 * t.n_units
     cdef int32_t* others = g.work + 2 * t.n_cells + 16 + 3 * t.n_units   # 21.41's HQs
-    cdef bint first, any_depot = False, ah_row
-    cdef int32_t c, h
-    cdef flag_t* enemy = g.mask_a
-    cdef flag_t* open_zoc = g.mask_b
-    cdef flag_t* own = g.mask_c
+    cdef bint first, any_depot = False
+    cdef int32_t h
     if for_combat:
         memset(g.s.hq_shift_used, 0, t.n_units)       # 10.11 1, 21.13: once a Combat Phase
     memset(in_cmd, 0, t.n_units)
@@ -1166,46 +1163,14 @@ cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) 
                 in_cmd[u] = g.sup.depots[u]
                 far[u] = not g.sup.depots[u]
     if n_rest:
-        # command._Radii: the side's HQs on the map, ascending, each radius traced with its
-        # stop, then again with the Austro-Hungarian stop for those where it differs (21.41)
-        for u in range(t.n_units):
-            if t.side[u] == side and t.utype[u] == UT_HQ and on_map(g, u):
-                g.hq_of[n_h] = <int32_t>u
-                n_h += 1
-        for k in range(n_h):
-            h = g.hq_of[k]
-            if t.stops_ah[h] != t.stops[h]:
-                others[n_x] = <int32_t>k
-                n_x += 1
-        for k in range(n_h + n_x):
-            h = g.hq_of[k] if k < n_h else g.hq_of[others[k - n_h]]
-            g.hq_cell[k] = g.s.unit_cell[h]
-            g.hq_tab[k] = t.hq_table[h]
-            g.hq_radius[k] = t.radius_back[h] if g.s.unit_step[h] > 0 else t.radius_front[h]
-            g.hq_stopped[k] = t.stops[h] if k < n_h else t.stops_ah[h]
+        n_h = trace_radii(g, ws, side, others, &n_x)          # command._Radii
         for k in range(n_h):
             h = g.hq_of[k]
             g.hq_left[k] = t.strength_back[h] if g.s.unit_step[h] > 0 else t.strength_front[h]
-        occupied(g, 1 - side, True, enemy)
-        controlled(g, 1 - side, open_zoc)
-        occupied(g, side, True, own)
-        for c in range(n):
-            open_zoc[c] = open_zoc[c] and not own[c]
-        command_radii_run(ws, t.radius_tables, t.n_radius_tables, enemy, g.hq_cell, g.hq_tab,
-                          g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x, g.radii)
-        # Radii.cover: unit j within HQ k's radius (the Austro-Hungarian one for such a unit)
-        for j in range(n_rest):
+        for j in range(n_rest):                                 # Radii.cover
             u = rest[j]
-            c = g.s.unit_cell[u]
             for k in range(n_h):
-                g.cover[j * n_h + k] = g.radii[k * n + c]
-            if t.is_ah[u]:
-                for k in range(n_x):
-                    g.cover[j * n_h + others[k]] = g.radii[(n_h + k) * n + c]
-            if not t.joint_command:                             # command.may_command
-                for k in range(n_h):
-                    if t.nationality[g.hq_of[k]] != t.nationality[u]:
-                        g.cover[j * n_h + k] = 0
+                g.cover[j * n_h + k] = covers(g, k, n_h, others, n_x, u)
             g.alloc_sp[j] = t.stacking[u]
         if not t.unlimited_command:
             draws = random_allocation_run(g.pol[side], g.cover, n_rest, n_h, g.alloc_sp,
