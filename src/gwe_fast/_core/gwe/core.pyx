@@ -1536,6 +1536,20 @@ cdef int hq_strength(const Gwe* g, Py_ssize_t hq, bint attacking, int32_t cell) 
     return t.hq_combat[hq] if points >= 2 else 0
 
 
+cdef int unit_attack(const Gwe* g, Py_ssize_t u, bint supplied) noexcept nogil:
+    # combat.unit_attack on g.f.values: printed, halved for being out of supply (9.21, 19.42)
+    # and again out of Command Control (10.42), each time down but never below one; 0 stays
+    # 0; a heroic leader's Combat Strength (10.23), never halved (10.51)
+    cdef int a
+    if g.t.is_hq[u]:
+        return hq_strength(g, u, True, g.s.unit_cell[u])
+    a = g.f.values[3 * u]
+    if a <= 0:
+        return 0
+    a >>= (0 if supplied else 1) + (1 if g.s.unit_status[u] & ST_OUT_OF_COMMAND else 0)
+    return a if a >= 1 else 1
+
+
 cdef int fortress_steps(const Gwe* g, int32_t cell) noexcept nogil:
     # combat.fortress_steps: the steps a printed fortress has left (11.13), 0 where none
     if not g.t.fortress_printed[cell]:
@@ -1569,7 +1583,7 @@ cdef int attack_position(Gwe* g, SearchWorkspace ws, int side) except -1:
     cdef Fight* f = &g.f
     cdef Py_ssize_t u, k = 0, n = t.n_cells, d, i, j
     cdef int32_t c, v
-    cdef int a, halvings, enemy = 1 - side
+    cdef int a, enemy = 1 - side
     cdef bint panic = side == SIDE_ALLIED and g.s.turn[0] == t.first_turn
     cdef uint16_t gone = GF_ATTACKED | GF_ADVANCED
     supply(g, ws, side)
@@ -1580,21 +1594,11 @@ cdef int attack_position(Gwe* g, SearchWorkspace ws, int side) except -1:
         if g.s.flags[u] & gone or (g.s.flags[u] & GF_USED_RAIL and t.tcr[u] != 1):
             continue
         c = g.s.unit_cell[u]
-        if t.is_hq[u]:
-            if not t.heroic[u]:
-                continue
-            a = hq_strength(g, u, True, c)
-            if a <= 0:
-                continue
-        else:
-            a = f.values[3 * u]
-            if a <= 0:
-                continue
-            halvings = (0 if g.sup.units[u] else 1) + (
-                1 if g.s.unit_status[u] & ST_OUT_OF_COMMAND else 0)
-            a >>= halvings
-            if a < 1:
-                a = 1
+        if t.is_hq[u] and not t.heroic[u]:
+            continue
+        a = unit_attack(g, u, g.sup.units[u] != 0)
+        if a <= 0:
+            continue
         f.e_units[k] = <int32_t>u
         f.e_cell[k] = c
         f.e_attack[k] = a
@@ -2545,17 +2549,7 @@ cdef int64_t attack_strength2(Gwe* g, int side) noexcept nogil:
     for i in range(f.n_live):
         u = f.live[i]
         c = g.s.unit_cell[u]
-        if t.is_hq[u]:
-            a = hq_strength(g, u, True, c)
-        else:
-            a = f.values[3 * u]
-            if a > 0:
-                a >>= (0 if f.att_sup[u] else 1) + (
-                    1 if g.s.unit_status[u] & ST_OUT_OF_COMMAND else 0)
-                if a < 1:
-                    a = 1
-            else:
-                a = 0
+        a = unit_attack(g, u, f.att_sup[u] != 0)
         a2 = a if _crosses_into(g, c, t.halved, &seen) else 2 * <int64_t>a
         if f.depot >= 0 and f.near_a[c]:
             a2 *= t.artillery_multiplier
