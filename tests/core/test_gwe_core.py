@@ -240,3 +240,177 @@ def test_record_rows_are_the_python_engines(sc):
         assert got == want
         towns_seen += len(towns)
     assert towns_seen > 0
+
+
+def _to_movement_segment(g, side: int) -> None:
+    """What ``engine.movement_phase`` plays before the Movement Segment (4.0 A1a-A1c)."""
+    from gwe_fast.games.gwe import command
+
+    sc, st = g.scenario, g.state
+    mine = sc.units.side == side
+    g.arr("flags")[mine] &= ~np.uint16(Flag.MOVED | Flag.USED_RAIL)
+    g.arr("mp_spent")[mine] = 0
+    rail.start_rail_phase(g, side)
+    engine.initial_supply(g, side)
+    reinforcements.reinforcement_segment(g, side)
+    command.command_segment(g, side, for_combat=False)
+    g.arr("ooc_count")[side] = int((mine & ((st.unit_status & Status.OUT_OF_COMMAND) != 0))
+                                   .sum())
+
+
+def test_movement_segments_are_the_python_engines(sc):
+    """A random player's Movement Segment played by the core (``GweCore.movement_segment``)
+    is the Python engine's (``random_segment`` and ``move_one_unit``): the same moves, rail
+    moves and draws, 10.52 after a move, and the whole moves the kernel hands back: a reduced
+    Austro-Hungarian unit moved hex by hex with 23.52's rolls (23.53 on entraining), the
+    armored car with 24.41's table and 24.42's breakdown. Positions of random games at the
+    start of each side's Movement Segment; some must roll for 23.52 or 24.42."""
+    from gwe_fast.enums import Nationality, UnitType
+
+    d = driver("gwe")
+    u = sc.units
+    rolled = hexwise = cars = eliminated = broke = 0
+    breakdown = gwe_game.LOSS_CAUSES.index("breakdown")
+    for seed in range(4):
+        for turn in (2, 4, 6, 9):
+            for side in (0, 1):
+                g = d.new_game(sc, seed, 0)
+                engine.advance(g, until=engine.position(sc, turn, side, GwePhase.MOVEMENT))
+                _to_movement_segment(g, side)
+                st = g.state
+                on = (st.unit_status & Status.ON_MAP) != 0
+                mine = on & (u.side == side)
+                hexwise += int((mine & (st.unit_step > 0) & (u.utype != UnitType.HQ)
+                                & (u.nationality == Nationality.AUSTRO_HUNGARIAN)).sum())
+                cars += int((mine & (u.utype == UnitType.ARMORED_CAR)).sum())
+                before, dice = bytes(st.buffer), g.dice.snapshot()
+                rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
+                rolls = g.dice.stream("breakdown").rolled
+                lost = int(g.arr("steps_lost")[:, breakdown].sum())
+                broken = g.arr("flags") & np.uint16(Flag.BROKEN_DOWN)
+                saved = gwe_game.COMPILED_PHASES
+                try:
+                    gwe_game.COMPILED_PHASES = False
+                    g._core = False
+                    engine.movement_segment(g, side)
+                finally:
+                    gwe_game.COMPILED_PHASES = saved
+                want, want_dice = bytes(st.buffer), g.dice.snapshot()
+                want_rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
+                rolled += g.dice.stream("breakdown").rolled - rolls
+                eliminated += int(g.arr("steps_lost")[:, breakdown].sum()) - lost
+                broke += int(((g.arr("flags") & np.uint16(Flag.BROKEN_DOWN)) != broken).sum())
+                st.buffer[:] = np.frombuffer(before, dtype=np.uint8)
+                g.dice.restore(dice)
+                for s in (0, 1):
+                    g.rngs[s].bit_generator.state = rngs[s]
+                assert GweCore(g).movement_segment(side) is True
+                assert bytes(st.buffer) == want, (seed, turn, side)
+                assert [g.rngs[s].bit_generator.state for s in (0, 1)] == want_rngs
+                got = g.dice.snapshot()
+                assert got.keys() == want_dice.keys()
+                for name in got:
+                    assert np.array_equal(got[name], want_dice[name]), name
+    assert rolled >= 5 and hexwise >= 5 and cars >= 1 and eliminated >= 1 and broke >= 1
+
+
+def _only_mover(g, unit: int, cell: int) -> None:
+    """Put ``unit`` on ``cell`` and every other unit of its side out of Command Control, so
+    that it is the only one that may move in the segment (4.0 A1d)."""
+    st, u = g.state, g.scenario.units
+    side = int(u.side[unit])
+    others = (u.side == side) & (np.arange(u.n) != unit) & ((st.unit_status & Status.ON_MAP) != 0)
+    st.unit_status[others] |= np.uint16(Status.OUT_OF_COMMAND)
+    st.unit_status[others] &= ~np.uint16(Status.ENTRAINED)
+    st.unit_status[unit] &= ~np.uint16(Status.OUT_OF_COMMAND | Status.OUT_OF_SUPPLY
+                                       | Status.ENTRAINED)
+    st.unit_cell[unit] = cell
+
+
+def _both_ways(g, side: int):
+    """The segment played by the Python engine, then again from the same state by the core;
+    asserts they agree and returns the Python engine's state buffer."""
+    st = g.state
+    before, dice = bytes(st.buffer), g.dice.snapshot()
+    rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
+    saved = gwe_game.COMPILED_PHASES
+    try:
+        gwe_game.COMPILED_PHASES = False
+        g._core = False
+        engine.movement_segment(g, side)
+    finally:
+        gwe_game.COMPILED_PHASES = saved
+    want = bytes(st.buffer)
+    want_rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
+    want_dice = g.dice.snapshot()
+    st.buffer[:] = np.frombuffer(before, dtype=np.uint8)
+    g.dice.restore(dice)
+    for s in (0, 1):
+        g.rngs[s].bit_generator.state = rngs[s]
+    assert GweCore(g).movement_segment(side) is True
+    assert bytes(st.buffer) == want
+    assert [g.rngs[s].bit_generator.state for s in (0, 1)] == want_rngs
+    got = g.dice.snapshot()
+    assert all(np.array_equal(got[k], want_dice[k]) for k in want_dice)
+    return want
+
+
+def test_the_core_moves_the_units_it_once_handed_back(sc):
+    """The moves no random game of the other test is sure to reach: a reduced
+    Austro-Hungarian unit on a Friendly rail hex, the only unit that may move, entrains and
+    rolls for 23.53 in some draws; the armored car beside mountains (24.41: it may not enter
+    them), broken down or not (24.42: its back, 0-1-1), in others. The core plays each draw as
+    the Python engine does."""
+    from gwe_fast.enums import Nationality, Terrain, UnitType
+    from gwe_fast.games.gwe.zoc import controlled
+
+    u, m = sc.units, sc.map
+    d = driver("gwe")
+    g0 = d.new_game(sc, 5, 0)
+    engine.advance(g0, until=engine.position(sc, 3, 1, GwePhase.MOVEMENT))
+    _to_movement_segment(g0, 1)
+    start = bytes(g0.state.buffer)
+    st = g0.state
+    on = (st.unit_status & Status.ON_MAP) != 0
+    ah = int(np.flatnonzero(on & (u.side == 1) & (u.utype != UnitType.HQ)
+                            & (u.nationality == Nationality.AUSTRO_HUNGARIAN))[0])
+    rail_hexes = rail.friendly_rail_hexes(sc, 1)
+    enemy = np.zeros(m.n_cells, bool)
+    enemy[st.unit_cell[on & (u.side == 0)]] = True
+    zoc = controlled(sc, st, 0)
+    cell = int(np.flatnonzero(rail_hexes & ~enemy & ~zoc)[0])
+    entrained = eliminated = 0
+    for draw in range(60):
+        g0.state.buffer[:] = np.frombuffer(start, dtype=np.uint8)
+        st.unit_step[ah] = 1                                  # reduced (23.5)
+        _only_mover(g0, ah, cell)
+        g0.rngs[1] = np.random.default_rng(draw)
+        lost = int(g0.arr("steps_lost")[1].sum())
+        _both_ways(g0, 1)
+        entrained += int(g0.arr("rail_used")[1] > 0)
+        eliminated += int(g0.arr("steps_lost")[1].sum() > lost)
+    assert entrained >= 2 and eliminated >= 2
+
+    car = int(np.flatnonzero(u.utype == UnitType.ARMORED_CAR)[0])
+    g1 = d.new_game(sc, 5, 0)
+    engine.advance(g1, until=engine.position(sc, 4, 0, GwePhase.MOVEMENT))
+    _to_movement_segment(g1, 0)
+    start = bytes(g1.state.buffer)
+    st = g1.state
+    on = (st.unit_status & Status.ON_MAP) != 0
+    mountain = m.terrain == Terrain.MOUNTAIN
+    taken = np.zeros(m.n_cells, bool)
+    taken[st.unit_cell[on]] = True
+    near = [c for c in range(m.n_cells) if not mountain[c] and not taken[c]
+            and sum(mountain[w] for w in m.neighbors[c] if w >= 0) >= 2]
+    assert near
+    differs = 0
+    for draw in range(40):
+        g1.state.buffer[:] = np.frombuffer(start, dtype=np.uint8)
+        _only_mover(g1, car, near[draw % len(near)])
+        if draw % 2:                                          # broken down: 0-1-1 (24.42)
+            g1.arr("flags")[car] |= np.uint16(Flag.BROKEN_DOWN)
+        g1.rngs[0] = np.random.default_rng(draw)
+        _both_ways(g1, 0)
+        differs += int(g1.state.unit_cell[car] != near[draw % len(near)])
+    assert differs >= 10

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from played_games import played, same_game, threads_play_as_alone
 
+import gwe_fast.games.gwe.game as gwe_game
 from gwe_fast import load_scenario
 from gwe_fast._core import play as cy
 from gwe_fast._pure import play as py
@@ -75,9 +76,13 @@ def _run(impl, ws, rng, args):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_gwe_random_moves_twin_equal_in_played_positions(seed, monkeypatch):
+    """The kernel and its twin agree in every call of two random games, played with the
+    core off (with it, the core plays a random player's segment without calling the
+    kernel from Python)."""
     sc = load_scenario(BRUSILOV)
     rec = _Recorder(sc.map.k.play)
     monkeypatch.setattr(sc.map.k, "play", rec)
+    monkeypatch.setattr(gwe_game, "COMPILED_PHASES", False)
     driver.play(driver.new_game(sc, seed, seed))
     assert len(rec.calls) >= 40
     ws_cy = sc.map.k.search.SearchWorkspace(sc.map.neighbors)
@@ -268,8 +273,10 @@ def test_roster_holds_what_the_rules_say(historical, monkeypatch):
     # Movement Allowance (9.21, 10.35, 19.42), its step costs (movement.step_costs), and
     # entraining as rail.can_entrain says once the hex, the points spent and the capacity
     # left are added to what the roster holds
+    # (played with the core off, which builds its roster in C without engine._roster)
     from gwe_fast.games.gwe.zoc import controlled, occupied
 
+    monkeypatch.setattr(gwe_game, "COMPILED_PHASES", False)
     play = historical.map.k.play
     seen = {"units": 0, "halved": 0, "never": 0, "may": 0}
     roster_of = engine._roster
@@ -314,6 +321,8 @@ def test_roster_holds_what_the_rules_say(historical, monkeypatch):
 def test_roster_kernel_gives_its_twins_roster(historical, monkeypatch):
     # at the start of every random segment of a game (the opening turn's 18.1 among them),
     # the kernel and its twin write the same roster and keys; bad arguments are refused
+    # (played with the core off, which calls the roster's C function itself)
+    monkeypatch.setattr(gwe_game, "COMPILED_PHASES", False)
     calls = []
 
     class Recorder:

@@ -166,3 +166,98 @@ cdef void hex_defenses_run(const int32_t* units, Py_ssize_t k, const int32_t* un
                            const uint8_t* fortress, const uint8_t* within, Py_ssize_t n,
                            int retreated_in, int defended, int entrained, int32_t* total,
                            uint8_t* attackable, uint8_t* mark) noexcept nogil
+
+
+# A Great War in the East Movement Segment for a player who picks at random (gwe_random_moves,
+# whose docstring and its twin's say what each argument is) as a C record, on checked
+# arguments: the facts of the enemy's position, the roster, the state it moves, the scratch.
+# gwe_moves_run plays it until the segment ends or the caller must act, and leaves at, rows
+# and used for the next call. The Great War in the East's core (gwe/core.pyx) plays on it
+# directly, with the two hooks set: the units the kernel would hand back (23.52, 24.42) are
+# then played here, the hooks rolling their dice.
+cdef enum:
+    MV_DONE = 0                    # the statuses (GWE_DONE ...)
+    MV_HANDOVER = 1
+    MV_MOVED = 2
+    MV_FULL = 3
+    MV_ROSTER_COLUMNS = 6          # the roster (ROSTER_COLUMNS, R_UNIT ...)
+    MV_R_UNIT = 0
+    MV_R_TABLE = 1
+    MV_R_ALLOWANCE = 2
+    MV_R_ENTRAIN_TCR = 3
+    MV_R_STACKING = 4
+    MV_R_TRAITS = 5
+    MV_T_HANDOVER = 1              # the traits (T_HANDOVER, T_HQ), and one the core sets:
+    MV_T_HQ = 2
+    MV_T_HEXWISE = 4               # moved hex by hex, asking survives after each (23.52)
+    MV_HEX_ROWS = 5                # the hex masks (H_RAIL ...)
+    MV_H_RAIL = 0
+    MV_H_EZOC = 1
+    MV_H_ENEMY = 2
+    MV_H_ENEMY_HQ = 3
+    MV_H_HQ_ALONE = 4
+    MV_LOG_COLUMNS = 7
+    MV_KIND_HQ = 1                 # a unit's kind bits (gwe_roster)
+    MV_KIND_CAR = 2
+    MV_KIND_AH = 4
+
+cdef struct GweMoves:
+    bitgen_t* bg                   # the player's generator
+    const cell_t* nb               # [n, 6]
+    Py_ssize_t n
+    const stepcost_t* tables       # [n_tab, n, 6]
+    Py_ssize_t n_tab
+    const stepcost_t* rail_table   # [n, 6]
+    const int16_t* limits          # [n, 6, 2]
+    int16_t* track_used            # [n, 6, 2]
+    bint track_on
+    const int32_t* roster          # [k, MV_ROSTER_COLUMNS]
+    Py_ssize_t k
+    uint8_t* done                  # [n_units]
+    const uint8_t* hexes           # [MV_HEX_ROWS, n]
+    const int32_t* threats
+    Py_ssize_t n_threats
+    int side
+    int rate
+    int capacity
+    int16_t* rail_used             # [2]
+    cell_t* unit_cell              # [n_units]
+    uint16_t* unit_status
+    int8_t* hex_last               # [n]
+    uint16_t* flags
+    int16_t* spent
+    int16_t* rail_hexes
+    int32_t* log                   # [cap, MV_LOG_COLUMNS]; NULL: nothing logged
+    Py_ssize_t cap
+    int32_t* paths                 # [n_paths]; with no log, scratch for one rail path
+    Py_ssize_t n_paths
+    cell_t* offered                # scratch [k + 1 + n]
+    int32_t* here_count            # [n] the player's combat units in each hex (the caller's)
+    stepcost_t* fit                # scratch [6 n]
+    # carried from call to call: the roster row under way (-1 none), log rows and path
+    # entries used, the unit that moved last (10.52), hexes entered since the unit under way
+    # was picked or detrained (23.52)
+    Py_ssize_t at
+    Py_ssize_t rows
+    Py_ssize_t used
+    Py_ssize_t moved
+    int hexes_moved
+    # the hooks (NULL: hand such units back): after each hex a hexwise unit enters, with the
+    # hexes and the points spent, or on entraining it (hexes -1): False when it was eliminated
+    # (23.52-23.53); when a unit handed over before stops (24.42)
+    void* ctx
+    bint (*survives)(void* ctx, Py_ssize_t u, int hexes, int spent) noexcept nogil
+    void (*stopped)(void* ctx, Py_ssize_t u) noexcept nogil
+
+cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil
+
+# gwe_roster on checked arguments: units[k] ascending, values [n_units, max_steps, v_cols],
+# rank scratch of n_keys; returns the keys written
+cdef Py_ssize_t roster_run(const int32_t* units, Py_ssize_t k, const int8_t* unit_step,
+                           const uint16_t* unit_status, const uint16_t* flags,
+                           const int16_t* values, Py_ssize_t max_steps, Py_ssize_t v_cols,
+                           const int8_t* tcr,
+                           const int8_t* stacking, const uint8_t* kind, int out_of_supply,
+                           int out_of_command, int off_land, bint never_by_rail,
+                           int32_t* roster, int32_t* keys, Py_ssize_t n_keys,
+                           int32_t* rank) noexcept nogil

@@ -162,7 +162,7 @@ cdef Py_ssize_t _destinations(SearchWorkspace ws, Py_ssize_t here, const cell_t*
 
 
 cdef void _mark_path(SearchWorkspace ws, Py_ssize_t here, Py_ssize_t dest,
-                     const cell_t* ov_cell, int n_ov, int8_t[::1] hex_last,
+                     const cell_t* ov_cell, int n_ov, int8_t* hex_last,
                      int side) noexcept nogil:
     # every hex of the path from here (excluded) to dest last held by ``side`` (units.move_unit);
     # a one-hex step comes straight from the start
@@ -333,7 +333,7 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
                     continue
 
                 # the move (units.move_unit, the flag, the 17.1 limit)
-                _mark_path(ws, here, dest, ov_cell, n_ov, hex_last, side)
+                _mark_path(ws, here, dest, ov_cell, n_ov, &hex_last[0], side)
                 unit_cell[u] = <cell_t>dest
                 flags[u] = <uint16_t>(flags[u] | moved)
                 sl = slot[j]
@@ -354,35 +354,36 @@ def kb_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, ::1] base,
 # --- The Great War in the East -------------------------------------------------------------
 
 cdef enum:
-    _GWE_DONE = 0
-    _GWE_HANDOVER = 1
-    _GWE_MOVED = 2
-    _GWE_FULL = 3
+    _GWE_DONE = MV_DONE                 # the statuses, the log and the roster (play.pxd)
+    _GWE_HANDOVER = MV_HANDOVER
+    _GWE_MOVED = MV_MOVED
+    _GWE_FULL = MV_FULL
     _PICK = 0
     _ACTION = 1
     _STOP = 0                           # the actions (_MOVE as for The Kaiser's Battle)
     _ENTRAIN = 2
     _RAIL = 3
     _DETRAIN = 4
-    _R_UNIT = 0                         # the roster's columns
-    _R_TABLE = 1
-    _R_ALLOWANCE = 2
-    _R_ENTRAIN_TCR = 3
-    _R_STACKING = 4
-    _R_TRAITS = 5
-    _ROSTER_COLUMNS = 6
-    _HANDOVER = 1                       # the traits
-    _HQ = 2
-    _H_RAIL = 0                         # the rows of the hex masks
-    _H_EZOC = 1
-    _H_ENEMY = 2
-    _H_ENEMY_HQ = 3
-    _H_HQ_ALONE = 4
-    _HEX_ROWS = 5
-    _GWE_LOG_COLUMNS = 7
-    _KIND_HQ = 1                        # a unit's kind bits (gwe_roster)
-    _KIND_CAR = 2
-    _KIND_AH = 4
+    _R_UNIT = MV_R_UNIT
+    _R_TABLE = MV_R_TABLE
+    _R_ALLOWANCE = MV_R_ALLOWANCE
+    _R_ENTRAIN_TCR = MV_R_ENTRAIN_TCR
+    _R_STACKING = MV_R_STACKING
+    _R_TRAITS = MV_R_TRAITS
+    _ROSTER_COLUMNS = MV_ROSTER_COLUMNS
+    _HANDOVER = MV_T_HANDOVER           # the traits
+    _HQ = MV_T_HQ
+    _HEXWISE = MV_T_HEXWISE
+    _H_RAIL = MV_H_RAIL                 # the rows of the hex masks
+    _H_EZOC = MV_H_EZOC
+    _H_ENEMY = MV_H_ENEMY
+    _H_ENEMY_HQ = MV_H_ENEMY_HQ
+    _H_HQ_ALONE = MV_H_HQ_ALONE
+    _HEX_ROWS = MV_HEX_ROWS
+    _GWE_LOG_COLUMNS = MV_LOG_COLUMNS
+    _KIND_HQ = MV_KIND_HQ               # a unit's kind bits (gwe_roster)
+    _KIND_CAR = MV_KIND_CAR
+    _KIND_AH = MV_KIND_AH
 
 GWE_DONE, GWE_HANDOVER, GWE_MOVED, GWE_FULL = _GWE_DONE, _GWE_HANDOVER, _GWE_MOVED, _GWE_FULL
 PICK, ACTION = _PICK, _ACTION
@@ -395,14 +396,6 @@ KIND_HQ, KIND_CAR, KIND_AH = _KIND_HQ, _KIND_CAR, _KIND_AH
 H_RAIL, H_EZOC, H_ENEMY, H_ENEMY_HQ, H_HQ_ALONE, HEX_ROWS = (
     _H_RAIL, _H_EZOC, _H_ENEMY, _H_ENEMY_HQ, _H_HQ_ALONE, _HEX_ROWS)
 GWE_LOG_COLUMNS = _GWE_LOG_COLUMNS
-
-
-cdef inline int16_t _track_room(const int16_t[:, :, ::1] limits, const int16_t[:, :, ::1] used,
-                                Py_ssize_t c, Py_ssize_t d, int line) noexcept nogil:
-    # rail.track_room: what the line can still carry, -1 where there is none
-    if limits[c, d, line] < 0:
-        return -1
-    return <int16_t>(limits[c, d, line] - used[c, d, line])
 
 
 def gwe_roster(const int64_t[::1] units, const int8_t[::1] unit_step,
@@ -431,48 +424,76 @@ def gwe_roster(const int64_t[::1] units, const int8_t[::1] unit_step,
         key = (tcr[u] - 1) * 2 + 1
         if tcr[u] < 1 or key >= n_keys:
             raise ValueError(f"unit {u} has TCR {tcr[u]}: no room for its table's key")
+    cdef int32_t* rank = <int32_t*>calloc(n_keys + 1, sizeof(int32_t))
+    cdef int32_t* mine = <int32_t*>malloc((k + 1) * sizeof(int32_t))
+    if rank == NULL or mine == NULL:
+        free(rank)
+        free(mine)
+        raise MemoryError("no memory for a roster")
+    for j in range(k):
+        mine[j] = <int32_t>units[j]
+    with nogil:
+        c = roster_run(mine, k, &unit_step[0], &unit_status[0], &flags[0], &values[0, 0, 0],
+                       values.shape[1], values.shape[2], &tcr[0], &stacking[0], &kind[0],
+                       out_of_supply, out_of_command, off_land, never_by_rail,
+                       &roster[0, 0] if k else NULL, &keys[0] if n_keys else NULL, n_keys,
+                       rank)
+    free(rank)
+    free(mine)
+    return c
+
+
+cdef Py_ssize_t roster_run(const int32_t* units, Py_ssize_t k, const int8_t* unit_step,
+                           const uint16_t* unit_status, const uint16_t* flags,
+                           const int16_t* values, Py_ssize_t max_steps, Py_ssize_t v_cols,
+                           const int8_t* tcr, const int8_t* stacking, const uint8_t* kind,
+                           int out_of_supply, int out_of_command, int off_land,
+                           bint never_by_rail, int32_t* roster, int32_t* keys,
+                           Py_ssize_t n_keys, int32_t* rank) noexcept nogil:
     cdef uint16_t oos = <uint16_t>out_of_supply, ooc = <uint16_t>out_of_command
     cdef uint16_t lol = <uint16_t>off_land, st
     cdef int s, ma
     cdef bint hq, never, handover
-    cdef int32_t* rank = <int32_t*>calloc(n_keys, sizeof(int32_t))
-    if rank == NULL:
-        raise MemoryError("no memory for a roster")
-    with nogil:
-        for j in range(k):
-            u = units[j]
-            s = unit_step[u]
-            st = unit_status[u]
-            hq = (kind[u] & _KIND_HQ) != 0
-            ma = values[u, s, 2]
-            # 9.21, 10.35, 19.42: halved out of supply, down but never below one
-            if (st & oos) and not hq and not (flags[u] & lol):
-                ma = ma // 2
-                if ma < 1:
-                    ma = 1
-            # movement.step_costs: one table per TCR and "may enter a hex of enemy HQs only"
-            key = (tcr[u] - 1) * 2 + (1 if values[u, s, 0] <= 0 else 0)
-            rank[key] = 1
-            # rail.can_entrain, but for the hex, the points spent, rail used and the capacity
-            never = ((st & ooc) != 0 or ((st & oos) != 0 and not hq)
-                     or (never_by_rail and not hq))
-            handover = ((kind[u] & _KIND_CAR) != 0                                # 24.4
-                        or ((kind[u] & _KIND_AH) != 0 and not hq and s > 0))      # 23.52
-            roster[j, _R_UNIT] = <int32_t>u
-            roster[j, _R_TABLE] = <int32_t>key          # a key until the ranks are known
-            roster[j, _R_ALLOWANCE] = ma
-            roster[j, _R_ENTRAIN_TCR] = 0 if never else tcr[u]
-            roster[j, _R_STACKING] = stacking[u]
-            roster[j, _R_TRAITS] = (_HANDOVER if handover else 0) + (_HQ if hq else 0)
-        c = 0
-        for key in range(n_keys):
-            if rank[key]:
-                keys[c] = <int32_t>key
-                rank[key] = <int32_t>c
-                c += 1
-        for j in range(k):
-            roster[j, _R_TABLE] = rank[roster[j, _R_TABLE]]
-    free(rank)
+    cdef Py_ssize_t j, u, key, c
+    cdef const int16_t* v
+    cdef int32_t* row
+    for key in range(n_keys):
+        rank[key] = 0
+    for j in range(k):
+        u = units[j]
+        s = unit_step[u]
+        st = unit_status[u]
+        hq = (kind[u] & _KIND_HQ) != 0
+        v = values + (u * max_steps + s) * v_cols
+        ma = v[2]
+        # 9.21, 10.35, 19.42: halved out of supply, down but never below one
+        if (st & oos) and not hq and not (flags[u] & lol):
+            ma = ma // 2
+            if ma < 1:
+                ma = 1
+        # movement.step_costs: one table per TCR and "may enter a hex of enemy HQs only"
+        key = (tcr[u] - 1) * 2 + (1 if v[0] <= 0 else 0)
+        rank[key] = 1
+        # rail.can_entrain, but for the hex, the points spent, rail used and the capacity
+        never = ((st & ooc) != 0 or ((st & oos) != 0 and not hq)
+                 or (never_by_rail and not hq))
+        handover = ((kind[u] & _KIND_CAR) != 0                                # 24.4
+                    or ((kind[u] & _KIND_AH) != 0 and not hq and s > 0))      # 23.52
+        row = roster + j * _ROSTER_COLUMNS
+        row[_R_UNIT] = <int32_t>u
+        row[_R_TABLE] = <int32_t>key            # a key until the ranks are known
+        row[_R_ALLOWANCE] = ma
+        row[_R_ENTRAIN_TCR] = 0 if never else tcr[u]
+        row[_R_STACKING] = stacking[u]
+        row[_R_TRAITS] = (_HANDOVER if handover else 0) + (_HQ if hq else 0)
+    c = 0
+    for key in range(n_keys):
+        if rank[key]:
+            keys[c] = <int32_t>key
+            rank[key] = <int32_t>c
+            c += 1
+    for j in range(k):
+        roster[j * _ROSTER_COLUMNS + _R_TABLE] = rank[roster[j * _ROSTER_COLUMNS + _R_TABLE]]
     return c
 
 
@@ -540,225 +561,336 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
 
-    cdef bitgen_t* bg = _bitgen(rng)
-    cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
-    cdef cell_t* offered = <cell_t*>malloc((k + 1 + n) * sizeof(cell_t))
-    cdef int32_t* here_count = <int32_t*>malloc(n * sizeof(int32_t))
-    cdef stepcost_t* fit = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
-    if offered == NULL or here_count == NULL or fit == NULL:
-        free(offered)
-        free(here_count)
-        free(fit)
+    cdef GweMoves p
+    p.bg = _bitgen(rng)
+    p.nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
+    p.n = n
+    p.tables = &tables[0, 0, 0] if n_tab else NULL
+    p.n_tab = n_tab
+    p.rail_table = &rail_table[0, 0]
+    p.limits = &limits[0, 0, 0]
+    p.track_used = &track_used[0, 0, 0]
+    p.track_on = track_on
+    p.roster = &roster[0, 0] if k else NULL
+    p.k = k
+    p.done = &done[0]
+    p.hexes = &hexes[0, 0]
+    p.threats = &threats[0] if threats.shape[0] else NULL
+    p.n_threats = threats.shape[0]
+    p.side, p.rate, p.capacity = side, rate, capacity
+    p.rail_used = &rail_used[0]
+    p.unit_cell = &unit_cell[0]
+    p.unit_status = &unit_status[0]
+    p.hex_last = &hex_last[0]
+    p.flags = &flags[0]
+    p.spent = &spent[0]
+    p.rail_hexes = &rail_hexes[0]
+    p.log = &log[0, 0]
+    p.cap = cap
+    p.paths = &paths[0] if n_paths else NULL
+    p.n_paths = n_paths
+    p.at, p.rows, p.used, p.moved, p.hexes_moved = at, 0, 0, -1, 0
+    p.ctx = NULL
+    p.survives = NULL
+    p.stopped = NULL
+    p.offered = <cell_t*>malloc((k + 1 + n) * sizeof(cell_t))
+    p.here_count = <int32_t*>malloc(n * sizeof(int32_t))
+    p.fit = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
+    if p.offered == NULL or p.here_count == NULL or p.fit == NULL:
+        free(p.offered)
+        free(p.here_count)
+        free(p.fit)
         raise MemoryError("no memory for a movement segment")
+    cdef Py_ssize_t i
+    cdef int status = _GWE_DONE
+    for i in range(n):
+        p.here_count[i] = 0
+    for j in range(own_combat.shape[0]):
+        p.here_count[unit_cell[own_combat[j]]] += 1
+    ws._busy = True
+    try:
+        with rng.bit_generator.lock, nogil:     # C data only: other threads may run
+            status = gwe_moves_run(&p, ws)
+    finally:
+        ws._busy = False
+        free(p.offered)
+        free(p.here_count)
+        free(p.fit)
+    at = p.at
+    return p.rows, status, (roster[at, _R_UNIT] if at >= 0 else -1), p.used
+
+
+cdef inline int16_t _room_at(const int16_t* limits, const int16_t* used, Py_ssize_t c,
+                             Py_ssize_t d, int line) noexcept nogil:
+    # rail.track_room: what the line can still carry, -1 where there is none
+    cdef Py_ssize_t i = (6 * c + d) * 2 + line
+    if limits[i] < 0:
+        return -1
+    return <int16_t>(limits[i] - used[i])
+
+
+cdef inline void _log_row(GweMoves* p, int32_t a, int32_t b, int32_t c, int32_t d, int32_t e,
+                          int32_t f, int32_t h) noexcept nogil:
+    cdef int32_t* row
+    if p.log != NULL:
+        row = p.log + p.rows * _GWE_LOG_COLUMNS
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6] = a, b, c, d, e, f, h
+    p.rows += 1
+
+
+cdef inline dist_t _cost_to(SearchWorkspace ws, Py_ssize_t s, const cell_t* ov_cell,
+                            const dist_t* ov_dist, int n_ov) noexcept nogil:
+    # the points to reach s: the search's, or a one-hex step's (5.17)
+    cdef dist_t mp = reached_cost(&ws.buf, s)
+    cdef int i
+    for i in range(n_ov):
+        if ov_cell[i] == s:
+            mp = ov_dist[i]
+    return mp
+
+
+cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
+    # gwe_random_moves on its record (play.pxd); the status
+    cdef const cell_t* nb = p.nb
+    cdef Py_ssize_t n = p.n, k = p.k
+    cdef const int32_t* roster = p.roster
+    cdef const int32_t* row
+    cdef const uint8_t* hexes = p.hexes
+    cdef uint8_t* done = p.done
+    cdef cell_t* unit_cell = p.unit_cell
+    cdef uint16_t* unit_status = p.unit_status
+    cdef uint16_t* flags = p.flags
+    cdef int16_t* spent = p.spent
+    cdef int8_t* hex_last = p.hex_last
+    cdef int32_t* here_count = p.here_count
+    cdef stepcost_t* fit = p.fit
+    cdef cell_t* offered = p.offered
     cdef cell_t* moves = offered + k + 1
-    cdef Py_ssize_t rows = 0, used = 0, m, i, d, n_moves, n_options, pick, to, here, dest
-    cdef Py_ssize_t s, a, b, line, length, n_threats = threats.shape[0]
-    cdef int status = _GWE_DONE, tcr = 0, sp, ma
+    cdef int32_t* paths = p.paths
+    cdef bint logging = p.log != NULL, played = p.survives != NULL
+    cdef int side = p.side
+    cdef Py_ssize_t at = p.at, m, i, j, d, n_moves, n_options, pick, to, here, dest
+    cdef Py_ssize_t s, a, b, line, length, u, base
+    cdef int status = _GWE_DONE, tcr = 0, sp, ma, traits
     # the engine flags and status bits it reads and sets (gwe_fast.enums, _core/codes.pxd)
     cdef uint16_t moved = GF_MOVED, used_rail = GF_USED_RAIL, counted_bit = GF_RAIL_COUNTED
     cdef uint16_t entrained_bit = ST_ENTRAINED, ooc_bit = ST_OUT_OF_COMMAND
-    cdef bint entrain, detrain, act, counted, room
-    cdef dist_t left, mp
+    cdef bint entrain, detrain, act, counted, room, alive
+    cdef dist_t left, mp, before
     cdef int16_t r0, r1
     cdef const stepcost_t* tab
     cdef cell_t ov_cell[6]
     cdef dist_t ov_dist[6]
     cdef cell_t w, src
     cdef int n_ov
-    for i in range(n):
-        here_count[i] = 0
-    for j in range(own_combat.shape[0]):
-        here_count[unit_cell[own_combat[j]]] += 1
-    ws._busy = True
-    try:
-        with rng.bit_generator.lock, nogil:     # C data only: other threads may run
-            while True:
-                if rows >= cap or used + rate + 2 > n_paths:
-                    status = _GWE_FULL
-                    break
-                if at < 0:                      # the next unit, or "no more moves"
-                    m = 0
-                    for j in range(k):
-                        if not done[roster[j, _R_UNIT]]:
-                            offered[m] = <cell_t>j
-                            m += 1
-                    if m == 0:
-                        status = _GWE_DONE
-                        break
-                    pick = policy_draw(bg, m + 1)
-                    log[rows, 0] = _PICK
-                    log[rows, 1] = <int32_t>(m + 1)
-                    log[rows, 2] = <int32_t>pick
-                    log[rows, 3] = -1 if pick == 0 else roster[offered[pick - 1], _R_UNIT]
-                    log[rows, 4] = 0
-                    log[rows, 5] = -1
-                    log[rows, 6] = 0
-                    rows += 1
-                    if pick == 0:
-                        status = _GWE_DONE
-                        break
-                    at = offered[pick - 1]
-                    done[roster[at, _R_UNIT]] = 1
-                    if roster[at, _R_TRAITS] & _HANDOVER:
-                        status = _GWE_HANDOVER
-                        break
-                    continue
+    while True:
+        if not logging:                     # no log: the path buffer holds one rail path
+            p.used = 0
+        elif p.rows >= p.cap or p.used + p.rate + 2 > p.n_paths:
+            status = _GWE_FULL
+            break
+        if at < 0:                          # the next unit, or "no more moves"
+            m = 0
+            for j in range(k):
+                if not done[roster[j * _ROSTER_COLUMNS + _R_UNIT]]:
+                    offered[m] = <cell_t>j
+                    m += 1
+            if m == 0:
+                status = _GWE_DONE
+                break
+            pick = policy_draw(p.bg, m + 1)
+            _log_row(p, _PICK, <int32_t>(m + 1), <int32_t>pick,
+                     -1 if pick == 0 else roster[offered[pick - 1] * _ROSTER_COLUMNS + _R_UNIT],
+                     0, -1, 0)
+            if pick == 0:
+                status = _GWE_DONE
+                break
+            at = offered[pick - 1]
+            row = roster + at * _ROSTER_COLUMNS
+            done[row[_R_UNIT]] = 1
+            p.hexes_moved = 0
+            if row[_R_TRAITS] & _HANDOVER and not played:
+                status = _GWE_HANDOVER
+                break
+            continue
 
-                # one action of the unit under way
-                u = roster[at, _R_UNIT]
-                here = unit_cell[u]
-                ma = roster[at, _R_ALLOWANCE]
-                sp = roster[at, _R_STACKING]
-                # rail.has_room: counted already, or never (an HQ), or the capacity left
-                counted = (roster[at, _R_TRAITS] & _HQ) != 0 or (flags[u] & counted_bit) != 0
-                room = counted or sp <= capacity - rail_used[side]
-                n_moves = 0
-                n_ov = 0
-                entrain = detrain = False
-                if unit_status[u] & entrained_bit:
-                    # rail.rail_moves: along the rail within the rate left, never to a hex
-                    # holding enemy units
-                    left = rate - rail_hexes[u]
-                    if room and left > 0:
-                        # rail._rail_step_costs: no step into a hex the enemy occupied last
-                        # (unless only its HQs are there, 5.33), nor across a line that
-                        # cannot carry the unit (18.31, 18.33)
-                        for a in range(n):
-                            for d in range(6):
-                                i = 6 * a + d
-                                w = nb[i]
-                                fit[i] = rail_table[a, d]
-                                if fit[i] < 0 or w < 0:
-                                    continue
-                                if hex_last[w] == 1 - side and not hexes[_H_HQ_ALONE, w]:
-                                    fit[i] = -1
-                                elif track_on and sp > 0:
-                                    r0 = _track_room(limits, track_used, a, d, 0)
-                                    r1 = _track_room(limits, track_used, a, d, 1)
-                                    if r0 < sp and r1 < sp:
-                                        fit[i] = -1
-                        src = <cell_t>here
-                        ws.search(fit, &src, NULL, 1, left, NULL, NULL, 0, False)
-                        for i in range(ws.buf.n_touched):
-                            s = ws.buf.touched[i]
-                            if s != here and reached_cost(&ws.buf, s) > 0 and not hexes[_H_ENEMY, s]:
-                                moves[n_moves] = <cell_t>s
-                                n_moves += 1
-                    detrain = not unit_status[u] & ooc_bit             # 5.35
-                    n_options = 1 + n_moves + (1 if detrain else 0)
-                else:
-                    # movement.routes
-                    tab = &tables[roster[at, _R_TABLE], 0, 0]
-                    left = ma - spent[u]
-                    src = <cell_t>here
-                    ws.search(tab, &src, NULL, 1, left if left > 0 else 0, NULL, NULL, 0,
-                              False)
-                    if spent[u] == 0:           # 5.17: one hex always, when nothing spent
-                        n_ov = _one_hex_steps(ws, nb, tab, here, ov_cell, ov_dist)
-                    n_moves = _destinations(ws, here, ov_cell, ov_dist, n_ov, moves)
-                    # rail.can_entrain: what the roster leaves to the hex, the points spent,
-                    # the rail used and the capacity
-                    tcr = roster[at, _R_ENTRAIN_TCR]
-                    entrain = (tcr > 0 and room and hexes[_H_RAIL, here] != 0
-                               and (tcr == 1 or not hexes[_H_EZOC, here])
-                               and ((ma >= tcr and spent[u] + tcr <= ma)
-                                    or (ma < tcr and spent[u] == 0
-                                        and not flags[u] & used_rail)))        # 18.25
-                    n_options = 1 + n_moves + (1 if entrain else 0)
-                to = policy_draw(bg, n_options)
-                log[rows, 0] = _ACTION
-                log[rows, 1] = <int32_t>n_options
-                log[rows, 2] = <int32_t>to
-                log[rows, 3] = <int32_t>u
-                log[rows, 5] = <int32_t>here
-                log[rows, 6] = 0
-                if to == 0:                                     # stop
-                    log[rows, 4] = _STOP
-                    rows += 1
+        # one action of the unit under way
+        row = roster + at * _ROSTER_COLUMNS
+        u = row[_R_UNIT]
+        traits = row[_R_TRAITS]
+        here = unit_cell[u]
+        ma = row[_R_ALLOWANCE]
+        sp = row[_R_STACKING]
+        # rail.has_room: counted already, or never (an HQ), or the capacity left
+        counted = (traits & _HQ) != 0 or (flags[u] & counted_bit) != 0
+        room = counted or sp <= p.capacity - p.rail_used[side]
+        n_moves = 0
+        n_ov = 0
+        entrain = detrain = False
+        if unit_status[u] & entrained_bit:
+            # rail.rail_moves: along the rail within the rate left, never to a hex holding
+            # enemy units
+            left = p.rate - p.rail_hexes[u]
+            if room and left > 0:
+                # rail._rail_step_costs: no step into a hex the enemy occupied last (unless
+                # only its HQs are there, 5.33), nor across a line that cannot carry the unit
+                # (18.31, 18.33)
+                for a in range(n):
+                    for d in range(6):
+                        i = 6 * a + d
+                        w = nb[i]
+                        fit[i] = p.rail_table[i]
+                        if fit[i] < 0 or w < 0:
+                            continue
+                        if hex_last[w] == 1 - side and not hexes[_H_HQ_ALONE * n + w]:
+                            fit[i] = -1
+                        elif p.track_on and sp > 0:
+                            r0 = _room_at(p.limits, p.track_used, a, d, 0)
+                            r1 = _room_at(p.limits, p.track_used, a, d, 1)
+                            if r0 < sp and r1 < sp:
+                                fit[i] = -1
+                src = <cell_t>here
+                ws.search(fit, &src, NULL, 1, left, NULL, NULL, 0, False)
+                for i in range(ws.buf.n_touched):
+                    s = ws.buf.touched[i]
+                    if (s != here and reached_cost(&ws.buf, s) > 0
+                            and not hexes[_H_ENEMY * n + s]):
+                        moves[n_moves] = <cell_t>s
+                        n_moves += 1
+            detrain = not unit_status[u] & ooc_bit                     # 5.35
+            n_options = 1 + n_moves + (1 if detrain else 0)
+        else:
+            # movement.routes
+            tab = p.tables + row[_R_TABLE] * 6 * n
+            left = ma - spent[u]
+            src = <cell_t>here
+            ws.search(tab, &src, NULL, 1, left if left > 0 else 0, NULL, NULL, 0, False)
+            if spent[u] == 0:               # 5.17: one hex always, when nothing spent
+                n_ov = _one_hex_steps(ws, nb, tab, here, ov_cell, ov_dist)
+            n_moves = _destinations(ws, here, ov_cell, ov_dist, n_ov, moves)
+            # rail.can_entrain: what the roster leaves to the hex, the points spent, the rail
+            # used and the capacity
+            tcr = row[_R_ENTRAIN_TCR]
+            entrain = (tcr > 0 and room and hexes[_H_RAIL * n + here] != 0
+                       and (tcr == 1 or not hexes[_H_EZOC * n + here])
+                       and ((ma >= tcr and spent[u] + tcr <= ma)
+                            or (ma < tcr and spent[u] == 0
+                                and not flags[u] & used_rail)))                # 18.25
+            n_options = 1 + n_moves + (1 if entrain else 0)
+        to = policy_draw(p.bg, n_options)
+        if to == 0:                                             # stop
+            _log_row(p, _ACTION, <int32_t>n_options, 0, <int32_t>u, _STOP, <int32_t>here, 0)
+            at = -1
+            if played and traits & _HANDOVER:                   # 24.42
+                p.stopped(p.ctx, u)
+            continue
+        if to > n_moves:
+            if entrain:                                         # rail.entrain (5.32)
+                mp = tcr if tcr < ma else ma
+                spent[u] = <int16_t>(spent[u] + mp)
+                if not counted:                                 # rail.charge_capacity
+                    p.rail_used[side] = <int16_t>(p.rail_used[side] + sp)
+                    flags[u] = <uint16_t>(flags[u] | counted_bit)
+                flags[u] = <uint16_t>(flags[u] | moved)
+                _log_row(p, _ACTION, <int32_t>n_options, <int32_t>to, <int32_t>u, _ENTRAIN,
+                         <int32_t>here, <int32_t>mp)
+                if played and traits & _HEXWISE and not p.survives(p.ctx, u, -1, spent[u]):
+                    here_count[here] -= 1                       # 23.53: eliminated
                     at = -1
                     continue
-                if to > n_moves:
-                    if entrain:                                 # rail.entrain (5.32)
-                        mp = tcr if tcr < ma else ma
-                        spent[u] = <int16_t>(spent[u] + mp)
-                        if not counted:                         # rail.charge_capacity
-                            rail_used[side] = <int16_t>(rail_used[side] + sp)
-                            flags[u] = <uint16_t>(flags[u] | counted_bit)
-                        flags[u] = <uint16_t>(flags[u] | moved)
-                        unit_status[u] = <uint16_t>(unit_status[u] | entrained_bit)
-                        log[rows, 4] = _ENTRAIN
-                        log[rows, 6] = <int32_t>mp
-                    else:                                       # rail.detrain (5.34)
-                        unit_status[u] = <uint16_t>(unit_status[u] & ~entrained_bit)
-                        log[rows, 4] = _DETRAIN
-                    rows += 1
-                    continue
-                dest = _nth_smallest(moves, n_moves, to - 1)
-                if unit_status[u] & entrained_bit:
-                    # rail.move_by_rail: the path from the start into paths, after its length
-                    length = reached_cost(&ws.buf, dest) + 1
-                    paths[used] = <int32_t>length
-                    s = dest
-                    for i in range(length, 0, -1):
-                        paths[used + i] = <int32_t>s
-                        s = ws.pred_at(s)
-                    if not counted:                             # rail.charge_capacity
-                        rail_used[side] = <int16_t>(rail_used[side] + sp)
-                        flags[u] = <uint16_t>(flags[u] | counted_bit)
-                    if track_on and sp > 0:                     # 18.31, 18.33: best fit
-                        for i in range(1, length):
-                            a = paths[used + i]
-                            b = paths[used + i + 1]
-                            d = 0
-                            while nb[6 * a + d] != b:
-                                d += 1
-                            r0 = _track_room(limits, track_used, a, d, 0)
-                            r1 = _track_room(limits, track_used, a, d, 1)
-                            line = 0 if (r0 >= sp and (r1 < sp or r0 <= r1)) else 1
-                            track_used[a, d, line] = <int16_t>(track_used[a, d, line] + sp)
-                            track_used[b, (d + 3) % 6, line] = <int16_t>(
-                                track_used[b, (d + 3) % 6, line] + sp)
-                    rail_hexes[u] = <int16_t>(rail_hexes[u] + length - 1)
-                    for i in range(1, length + 1):
-                        hex_last[paths[used + i]] = <int8_t>side
-                    flags[u] = <uint16_t>(flags[u] | used_rail | moved)
-                    log[rows, 4] = _RAIL
-                    log[rows, 5] = <int32_t>dest
-                    log[rows, 6] = <int32_t>used
-                    used += length + 1
-                else:
-                    mp = reached_cost(&ws.buf, dest)
+                unit_status[u] = <uint16_t>(unit_status[u] | entrained_bit)
+            else:                                               # rail.detrain (5.34)
+                unit_status[u] = <uint16_t>(unit_status[u] & ~entrained_bit)
+                p.hexes_moved = 0                               # 23.53
+                _log_row(p, _ACTION, <int32_t>n_options, <int32_t>to, <int32_t>u, _DETRAIN,
+                         <int32_t>here, 0)
+            continue
+        dest = _nth_smallest(moves, n_moves, to - 1)
+        alive = True
+        if unit_status[u] & entrained_bit:
+            # rail.move_by_rail: the path from the start into paths, after its length
+            base = p.used
+            length = reached_cost(&ws.buf, dest) + 1
+            paths[base] = <int32_t>length
+            s = dest
+            for i in range(length, 0, -1):
+                paths[base + i] = <int32_t>s
+                s = ws.pred_at(s)
+            if not counted:                                     # rail.charge_capacity
+                p.rail_used[side] = <int16_t>(p.rail_used[side] + sp)
+                flags[u] = <uint16_t>(flags[u] | counted_bit)
+            if p.track_on and sp > 0:                           # 18.31, 18.33: best fit
+                for i in range(1, length):
+                    a = paths[base + i]
+                    b = paths[base + i + 1]
+                    d = 0
+                    while nb[6 * a + d] != b:
+                        d += 1
+                    r0 = _room_at(p.limits, p.track_used, a, d, 0)
+                    r1 = _room_at(p.limits, p.track_used, a, d, 1)
+                    line = 0 if (r0 >= sp and (r1 < sp or r0 <= r1)) else 1
+                    p.track_used[(6 * a + d) * 2 + line] += sp
+                    p.track_used[(6 * b + (d + 3) % 6) * 2 + line] += sp
+            p.rail_hexes[u] = <int16_t>(p.rail_hexes[u] + length - 1)
+            for i in range(1, length + 1):
+                hex_last[paths[base + i]] = <int8_t>side
+            flags[u] = <uint16_t>(flags[u] | used_rail | moved)
+            _log_row(p, _ACTION, <int32_t>n_options, <int32_t>to, <int32_t>u, _RAIL,
+                     <int32_t>dest, <int32_t>base)
+            p.used += length + 1
+        else:
+            mp = _cost_to(ws, dest, ov_cell, ov_dist, n_ov)
+            _log_row(p, _ACTION, <int32_t>n_options, <int32_t>to, <int32_t>u, _MOVE,
+                     <int32_t>dest, <int32_t>mp)
+            flags[u] = <uint16_t>(flags[u] | moved)
+            if played and traits & _HEXWISE:
+                # hex by hex: 23.52 may stop the unit on the way (the path, reversed, into
+                # moves, whose options are drawn)
+                length = 0
+                s = dest
+                while s >= 0 and s != here:
+                    moves[length] = <cell_t>s
+                    length += 1
+                    w = ws.pred_at(s)
                     for i in range(n_ov):
-                        if ov_cell[i] == dest:
-                            mp = ov_dist[i]
-                    log[rows, 4] = _MOVE
-                    log[rows, 5] = <int32_t>dest
-                    log[rows, 6] = <int32_t>mp
-                    # the move, hex by hex (units.move_unit; 23.52 cannot stop this unit)
-                    flags[u] = <uint16_t>(flags[u] | moved)
-                    _mark_path(ws, here, dest, ov_cell, n_ov, hex_last, side)
-                    spent[u] = <int16_t>(spent[u] + mp)
-                rows += 1
-                unit_cell[u] = <cell_t>dest
-                if not roster[at, _R_TRAITS] & _HQ:             # a combat unit moved
-                    here_count[here] -= 1
-                    here_count[dest] += 1
-                # 10.52: an enemy HQ in the hex entered, or one alone next to a combat unit
-                act = hexes[_H_ENEMY_HQ, dest] != 0
-                for i in range(n_threats):
-                    for d in range(6):
-                        w = nb[6 * threats[i] + d]
-                        if w >= 0 and here_count[w] > 0:
-                            act = True
-                if act:
-                    status = _GWE_MOVED
-                    break
-    finally:
-        ws._busy = False
-        free(offered)
-        free(here_count)
-        free(fit)
-    return rows, status, (roster[at, _R_UNIT] if at >= 0 else -1), used
+                        if ov_cell[i] == s:
+                            w = <cell_t>here
+                    s = w
+                before = spent[u]
+                for i in range(length - 1, -1, -1):
+                    s = moves[i]
+                    hex_last[s] = <int8_t>side
+                    unit_cell[u] = <cell_t>s
+                    spent[u] = <int16_t>(before + _cost_to(ws, s, ov_cell, ov_dist, n_ov))
+                    p.hexes_moved += 1
+                    if not p.survives(p.ctx, u, p.hexes_moved, spent[u]):
+                        alive = False
+                        break
+            else:
+                # the move (units.move_unit; 23.52 cannot stop this unit)
+                _mark_path(ws, here, dest, ov_cell, n_ov, hex_last, side)
+                spent[u] = <int16_t>(spent[u] + mp)
+        p.moved = u
+        if alive:
+            unit_cell[u] = <cell_t>dest
+        else:
+            at = -1                         # eliminated on the way: its move is over
+        if not traits & _HQ:                # a combat unit moved
+            here_count[here] -= 1
+            if alive:
+                here_count[dest] += 1
+        # 10.52: an enemy HQ in the hex entered, or one alone next to a combat unit
+        act = alive and hexes[_H_ENEMY_HQ * n + dest] != 0
+        for i in range(p.n_threats):
+            for d in range(6):
+                w = nb[6 * p.threats[i] + d]
+                if w >= 0 and here_count[w] > 0:
+                    act = True
+        if act:
+            status = _GWE_MOVED
+            break
+    p.at = at
+    return status
 
 
 # --- The Great War in the East: declaring an attack (8.1-8.2, 8.8, 12.21, 17.0) ----------------

@@ -6,7 +6,7 @@ from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.hexdice cimport LEVEL_EXTERNAL, LEVEL_RANDOM, DiceStream
-from gwe_fast._core.play cimport Atk
+from gwe_fast._core.play cimport Atk, GweMoves
 from gwe_fast._core.search cimport SearchWorkspace
 
 
@@ -17,7 +17,9 @@ cdef enum:
     DS_COMMAND = 2
     DS_WITHDRAWAL = 3
     DS_COMBAT = 4
-    N_DICE = 5
+    DS_BREAKDOWN = 5
+    N_DICE = 6
+    MAX_CAR_ROWS = 4              # rows of 24.42's breakdown table the core holds
     MAX_NATIONALITIES = 8
     MAX_TURNS = 64                # Game-Turns a table of the core can hold (0 .. MAX_TURNS - 1)
     TCR1_ZOC_HEXES = 2            # 9.14
@@ -54,6 +56,8 @@ cdef enum:
     MAX_ROUTES = 40               # hexes an advance may reach (8.71, 23.16)
     # the Python engine's LOSS_CAUSES and VP_CAUSES (game.py), in order, as far as used here
     LOSS_ATTRITION = 1
+    LOSS_BREAKDOWN = 6
+    LOSS_OTHER = 8
     N_LOSS_CAUSES = 9
     VP_CP_SP = 1
     VP_CP_SP_SURROUNDED = 2
@@ -200,6 +204,35 @@ cdef struct GweT:
     int withhold_vp[MAX_TURNS]
     bint defensive_artillery[2]   # 19.23
     bint hq_defensive_shift       # 21.1
+    # movement (5.1-5.4, 7.2, 24.41): the strict step costs of each TCR before the enemy's
+    # hexes and zones of control, for other units and for the armored car [n_tcr, 2, n_cells,
+    # 6] (movement._base_table), and the cost of entering an enemy zone of control [n_tcr];
+    # each unit's kind bits (MV_KIND_); the tables a segment may need (2 n_tcr keys, twice)
+    const stepcost_t* move_base
+    const int32_t* zoc_add
+    const uint8_t* move_kind
+    Py_ssize_t n_move_keys
+    # rail movement (5.3, 18.2-18.3): each side's rail hexsides (rail._rail_lines: 0 across
+    # one, else -1) and a cost of one to enter any hex [n_cells]; the ground its trains may use
+    # (18.27); the track limits of 18.31 [n_cells, 6, 2], applied when track_on; the rail rate
+    const stepcost_t* rail_lines[2]
+    const stepcost_t* rail_one
+    const uint8_t* rail_ground[2]
+    const int16_t* track_limits[2]
+    bint track_on
+    int rail_rate[2]
+    # 23.52: a reduced Austro-Hungarian unit rolls when it has entered more hexes and spent
+    # more points than these, and is eliminated on these dice (bits) on the opening turn and
+    # later; 24.42: an armored car rolls when it spent more than car_safe_mp, on the row of
+    # the most points at or below what it spent
+    int ah_safe_hexes
+    int ah_safe_mp
+    uint32_t ah_rolls_opening
+    uint32_t ah_rolls_later
+    int car_safe_mp
+    int n_car_rows
+    int car_row_mp[MAX_CAR_ROWS]
+    uint32_t car_row_rolls[MAX_CAR_ROWS]
 
 
 cdef struct GweS:
@@ -338,6 +371,30 @@ cdef struct Fight:
     int32_t route[MAX_ROUTES][MAX_PATH + 1]
 
 
+cdef struct Moves:
+    # a Movement Segment's (movement_segment): the kernel's record, and what it points into:
+    # the step-cost tables [2 n_move_keys, n_cells, 6], the rail table [n_cells, 6], the hex
+    # masks [MV_HEX_ROWS, n_cells], the enemy's combat units [n_cells], the roster
+    # [n_units, MV_ROSTER_COLUMNS], its keys and ranks [n_move_keys + 1], the units and the
+    # threatened HQs' hexes [n_units + 1], done [n_units], the kernel's scratch, one rail path
+    GweMoves p
+    stepcost_t* tables
+    stepcost_t* rail_table
+    uint8_t* hexes
+    uint8_t* combat
+    uint8_t* need
+    int32_t* roster
+    int32_t* keys
+    int32_t* rank
+    int32_t* units
+    int32_t* threats
+    uint8_t* done
+    cell_t* offered
+    int32_t* here_count
+    stepcost_t* fit
+    int32_t* paths
+
+
 cdef struct Gwe:
     const GweT* t
     GweS s
@@ -375,3 +432,4 @@ cdef struct Gwe:
     SupplyMemo memo[2]
     int64_t supply_searches       # supplies worked out (not read from memo)
     Fight f
+    Moves mv

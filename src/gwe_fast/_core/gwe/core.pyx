@@ -40,7 +40,8 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
-from gwe_fast._core.board cimport UnitSelect, mark_units, mark_zoc
+from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over, mark_units,
+                                   mark_zoc)
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
                                    GF_RAIL_COUNTED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
@@ -50,15 +51,20 @@ from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, G
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_DEPOT, UT_HQ)
 from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, roll,
                                      unbind_streams)
-from gwe_fast._core.play cimport (_ALLOCATED, _FAR, Atk, atk_options, atk_target,
-                                  command_radii_run, hex_defenses_run, random_allocation_run,
+from gwe_fast._core.play cimport (_ALLOCATED, _FAR, MV_DONE, MV_H_EZOC, MV_H_ENEMY,
+                                  MV_H_ENEMY_HQ, MV_H_HQ_ALONE, MV_H_RAIL, MV_HEX_ROWS,
+                                  MV_KIND_AH, MV_KIND_CAR, MV_KIND_HQ, MV_R_ALLOWANCE,
+                                  MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
+                                  MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_options,
+                                  atk_target, command_radii_run, gwe_moves_run,
+                                  hex_defenses_run, random_allocation_run, roster_run,
                                   supply_run, withdrawals_run)
 from gwe_fast._core.search cimport SearchWorkspace
 
 cnp.import_array()
 
 #: the dice streams of the core, in the order of its DS_ codes
-STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal", "combat")
+STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal", "combat", "breakdown")
 
 
 def _keep(owner: list, a, dtype) -> cnp.ndarray:
@@ -179,6 +185,7 @@ cdef class GweTables:
 
         _combat_tables(t, keep, scenario, data)
         _reinforcement_tables(t, keep, scenario)
+        _movement_tables(t, keep, scenario, data)
 
         t.attrition_rolls = _bits(scenario.tables["attrition"]["rolls"])
         if scenario.last_turn >= MAX_TURNS:
@@ -334,6 +341,52 @@ cdef int _reinforcement_tables(GweT* t, list keep, scenario) except -1:
         vp = rf.withhold_vp(scenario, turn)
         if vp is not None:
             t.withhold_vp[turn] = vp
+    return 0
+
+
+cdef int _movement_tables(GweT* t, list keep, scenario, data) except -1:
+    # GweT's movement tables, from what movement.py and rail.py read
+    from gwe_fast.enums import Nationality
+    from gwe_fast.games.gwe import movement, rail, withdrawal
+    from gwe_fast.games.gwe.supply import friendly_ground
+
+    u, n = scenario.units, scenario.map.n_cells
+    base = np.empty((t.n_tcr, 2, n, 6), dtype=np.int16)
+    for tc in range(t.n_tcr):
+        for car in (0, 1):
+            base[tc, car] = movement._base_table(scenario, tc, bool(car))
+    t.move_base = <const stepcost_t*>_ptr(_keep(keep, base, np.int16))
+    t.zoc_add = <const int32_t*>_ptr(_keep(keep, data.zoc_add[:t.n_tcr], np.int32))
+    _, car = withdrawal._fixed(scenario)
+    kind = ((u.utype == UT_HQ) * MV_KIND_HQ + (car != 0) * MV_KIND_CAR
+            + (u.nationality == int(Nationality.AUSTRO_HUNGARIAN)) * MV_KIND_AH)
+    t.move_kind = <const uint8_t*>_ptr(_keep(keep, kind, np.uint8))
+    t.n_move_keys = 2 * max(int(data.tcr.max()), 1)
+    limits = rail.line_limits(scenario)
+    for s in (SIDE_ALLIED, SIDE_CENTRAL):
+        one, lines = rail._rail_lines(scenario, s)
+        t.rail_lines[s] = <const stepcost_t*>_ptr(_keep(keep, lines, np.int16))
+        t.rail_ground[s] = <const uint8_t*>_ptr(
+            _keep(keep, friendly_ground(scenario, s), np.uint8))
+        t.track_limits[s] = <const int16_t*>_ptr(_keep(keep, limits[s], np.int16))
+        t.rail_rate[s] = rail.rail_rate(scenario, s)
+    t.rail_one = <const stepcost_t*>_ptr(_keep(keep, one, np.int16))
+    t.track_on = rail.track_limits_on(scenario)
+    ah = scenario.tables["reduced_austro_hungarian_movement"]
+    t.ah_safe_hexes = int(ah["safe_hexes"])
+    t.ah_safe_mp = int(ah["safe_movement_points"])
+    t.ah_rolls_opening = _bits(ah["panic_turn_rolls"])
+    t.ah_rolls_later = _bits(ah["later_rolls"])
+    cb = scenario.tables["armored_car_breakdown"]
+    t.car_safe_mp = int(cb["safe_movement_points"])
+    rows = cb["row"]
+    if len(rows) > MAX_CAR_ROWS:
+        raise ValueError(f"the core holds {MAX_CAR_ROWS} rows of 24.42's table, "
+                         f"not {len(rows)}")
+    t.n_car_rows = len(rows)
+    for i, r in enumerate(rows):
+        t.car_row_mp[i] = int(r["movement_points"])
+        t.car_row_rolls[i] = _bits(r["rolls"])
     return 0
 
 
@@ -546,6 +599,7 @@ cdef class GweCore:
         f.bad = f.near_b + (nc + 1)
         f.zoc = f.bad + (nc + 1)
         _bind_atk(&self.g)
+        _bind_moves(&self.g)
         self.ws = kernels.workspace(game.scenario.map, TCR1_ZOC_HEXES + 1)
         self._streams = [None] * N_DICE
 
@@ -568,6 +622,9 @@ cdef class GweCore:
         free(self.g.f.snap)
         free(self.g.f.left_by)
         free(self.g.f.adv_opts)
+        free(self.g.mv.tables)
+        free(self.g.mv.hexes)
+        free(self.g.mv.roster)
         for side in range(2):
             free(self.g.memo[side].cell)
             free(self.g.memo[side].status)
@@ -718,6 +775,18 @@ cdef class GweCore:
         cdef Py_ssize_t n = displace_lone_hqs(&self.g, moving_side, out), i
         return [(int(out[2 * i]), bool(out[2 * i + 1])) for i in range(n)]
 
+    def movement_segment(self, int side) -> bool:
+        """The Movement Segment (4.0 A1d) of ``side``, as ``engine.movement_segment`` plays
+        it for a player who picks at random (the random-moves kernel, the whole moves of
+        reduced Austro-Hungarian units and armored cars, 23.52 and 24.42, and 10.52 after a
+        move); False, with nothing done, unless both players pick at random (the enemy
+        picks where its HQs go, 10.52), or when the breakdown stream has forced dice
+        queued."""
+        _check_side(side)
+        if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
+            return False
+        return self._run(DS_BREAKDOWN, side, False)
+
     def enforce_stacking(self) -> bool:
         """``stacking.enforce_stacking`` at the end of a phase (6.14, 16.0): in every hex over
         the limit the owner eliminates units of his choice until it is within it; False,
@@ -749,6 +818,8 @@ cdef class GweCore:
                 withdrawal_phase(&self.g, self.ws, side)
             elif stream == DS_COMBAT:
                 resolve_attack(&self.g, self.ws, side)
+            elif stream == DS_BREAKDOWN:
+                movement_segment(&self.g, self.ws, side)
             else:
                 replacement_phase(&self.g, self.ws, side)
         finally:
@@ -3670,3 +3741,229 @@ cdef bint enforce_stacking(Gwe* g, SearchWorkspace ws) except -1:
                 sur = is_surrounded(g, ws, u) == 1
                 eliminate_unit(g, u, LOSS_STACKING, sur)
     return True
+
+
+# --- the Movement Segment (5.0, 10.52, 23.52, 24.42) ---------------------------------------
+
+cdef bint _survives(void* ctx, Py_ssize_t u, int hexes, int spent) noexcept nogil:
+    # rail.reduced_ah_move_check after each hex a reduced Austro-Hungarian unit enters (23.52),
+    # or rail.entrain's roll (23.53, hexes -1): it rolls once it has entered more than the safe
+    # hexes and spent more than the safe points, and is eliminated on the dice of the turn
+    cdef Gwe* g = <Gwe*>ctx
+    cdef const GweT* t = g.t
+    cdef uint32_t rolls
+    if hexes >= 0 and (hexes <= t.ah_safe_hexes or spent <= t.ah_safe_mp):
+        return True
+    rolls = t.ah_rolls_opening if g.s.turn[0] == t.first_turn else t.ah_rolls_later
+    if (rolls >> roll(&g.dice[DS_BREAKDOWN])) & 1:
+        eliminate_unit(g, u, LOSS_BREAKDOWN, False)
+        return False
+    return True
+
+
+cdef void _stopped(void* ctx, Py_ssize_t u) noexcept nogil:
+    # rail.armored_car_breakdown when a unit the kernel would hand back stops (24.42): an
+    # armored car that spent more than the safe points rolls on the row of the most points at
+    # or below what it spent, and breaks down on its dice
+    cdef Gwe* g = <Gwe*>ctx
+    cdef const GweT* t = g.t
+    cdef int spent, i, best = -1
+    if not t.car[u] or not on_map(g, u) or g.s.flags[u] & GF_BROKEN_DOWN:
+        return
+    spent = g.s.mp_spent[u]
+    for i in range(t.n_car_rows):
+        if t.car_row_mp[i] <= spent and (best < 0 or t.car_row_mp[i] > t.car_row_mp[best]):
+            best = i
+    if spent <= t.car_safe_mp or best < 0:
+        return
+    if (t.car_row_rolls[best] >> roll(&g.dice[DS_BREAKDOWN])) & 1:
+        g.s.flags[u] = <uint16_t>(g.s.flags[u] | GF_BROKEN_DOWN)
+
+
+cdef Py_ssize_t movement_roster(Gwe* g, int side) except -1:
+    # engine.movable and engine._roster: the units of side that may move this segment,
+    # ascending, as the kernel's roster (gwe_roster), each with its step-cost table's index
+    # into Moves.tables (an armored car's its own: 24.41, and its back's values once broken
+    # down, 24.42), and the reduced Austro-Hungarian units marked to move hex by hex (23.52);
+    # Moves.need marks the tables used; how many units
+    cdef const GweT* t = g.t
+    cdef Moves* mv = &g.mv
+    cdef Py_ssize_t nu = t.n_units, k = 0, u, j, key
+    cdef uint16_t st
+    cdef int ma
+    cdef int32_t* row
+    # 18.1: on the opening turn only Russian HQs move (and never by rail); 4.0 A1d, 5.35: out of
+    # Command Control only entrained units
+    cdef bint first = g.s.turn[0] == t.first_turn and side == SIDE_ALLIED
+    for u in range(nu):
+        st = g.s.unit_status[u]
+        if t.side[u] != side or not st & ST_ON_MAP or (first and not t.is_hq[u]):
+            continue
+        if st & ST_OUT_OF_COMMAND and not st & ST_ENTRAINED:
+            continue
+        mv.units[k] = <int32_t>u
+        k += 1
+    roster_run(mv.units, k, g.s.unit_step, g.s.unit_status, g.s.flags, t.values, t.max_steps, 3,
+               t.tcr, t.stacking, t.move_kind, ST_OUT_OF_SUPPLY, ST_OUT_OF_COMMAND,
+               GF_LIVING_OFF_LAND, first, mv.roster, mv.keys, t.n_move_keys, mv.rank)
+    memset(mv.need, 0, 2 * t.n_move_keys)
+    memset(mv.done, 0, nu)
+    for j in range(k):
+        row = mv.roster + j * MV_ROSTER_COLUMNS
+        u = row[MV_R_UNIT]
+        key = mv.keys[row[MV_R_TABLE]]
+        if t.car[u]:
+            if g.s.flags[u] & GF_BROKEN_DOWN:             # movement.printed_values
+                ma = t.car_back[2]
+                st = g.s.unit_status[u]
+                if st & ST_OUT_OF_SUPPLY and not g.s.flags[u] & GF_LIVING_OFF_LAND:
+                    ma = ma // 2 if ma // 2 > 1 else 1   # 9.21
+                row[MV_R_ALLOWANCE] = ma
+                key = (t.tcr[u] - 1) * 2 + (1 if t.car_back[0] <= 0 else 0)
+            key += t.n_move_keys
+        elif row[MV_R_TRAITS] & MV_T_HANDOVER:
+            row[MV_R_TRAITS] |= MV_T_HEXWISE
+        row[MV_R_TABLE] = <int32_t>key
+        mv.need[key] = 1
+    return k
+
+
+cdef void movement_facts(Gwe* g, int side) noexcept nogil:
+    # what the enemy's position decides for the kernel (engine.random_segment): the step-cost
+    # tables of the roster (movement.step_costs), the rail table (rail._rail_table on
+    # rail_closed, by_last off), the hex masks and the lone enemy HQs; and the player's combat
+    # units in each hex
+    cdef const GweT* t = g.t
+    cdef Moves* mv = &g.mv
+    cdef Py_ssize_t n = t.n_cells, nu = t.n_units, key, tc, u, c, n_threats = 0
+    cdef int enemy = 1 - side
+    cdef uint8_t* ezoc = mv.hexes + MV_H_EZOC * n
+    cdef uint8_t* anyone = mv.hexes + MV_H_ENEMY * n
+    cdef uint8_t* alone = mv.hexes + MV_H_HQ_ALONE * n
+    cdef uint8_t* hq_at = mv.hexes + MV_H_ENEMY_HQ * n
+    cdef flag_t* closed = g.mask_a
+    controlled(g, enemy, ezoc)
+    occupied(g, enemy, True, anyone)
+    occupied(g, enemy, False, mv.combat)
+    for key in range(2 * t.n_move_keys):
+        if mv.need[key]:
+            tc = (key % t.n_move_keys) // 2
+            fill_step_costs_over(t.nbr, n, t.move_base + (tc * 2 + key // t.n_move_keys) * 6 * n,
+                                 anyone if key % 2 else mv.combat, ezoc, t.zoc_add[tc],
+                                 mv.tables + key * 6 * n)
+    for c in range(n):
+        closed[c] = not (t.rail_ground[side][c] and not mv.combat[c] and not ezoc[c])
+        alone[c] = anyone[c] and not mv.combat[c]
+        hq_at[c] = 0
+        mv.p.here_count[c] = 0
+    fill_step_costs(t.nbr, n, t.rail_one, t.rail_lines[side], closed, NULL, 0, True,
+                    mv.rail_table)
+    memcpy(mv.hexes + MV_H_RAIL * n, t.friendly_rail[side], n)
+    for u in range(nu):
+        if not on_map(g, u):
+            continue
+        c = g.s.unit_cell[u]
+        if t.side[u] == enemy and t.is_hq[u]:
+            hq_at[c] = 1
+            if not mv.combat[c]:
+                mv.threats[n_threats] = <int32_t>c
+                n_threats += 1
+        elif t.side[u] == side and not t.is_hq[u]:
+            mv.p.here_count[c] += 1
+    mv.p.n_threats = n_threats
+
+
+cdef int entered_enemy_hq_hex(Gwe* g, Py_ssize_t unit) except -1:
+    # engine.entered_enemy_hq_hex (10.52): the enemy HQs in the hex the unit entered displace
+    # at once, or are eliminated when they cannot
+    cdef const GweT* t = g.t
+    cdef int32_t c = g.s.unit_cell[unit]
+    cdef Py_ssize_t o
+    for o in range(t.n_units):
+        if (g.s.unit_cell[o] == c and on_map(g, o) and t.side[o] != t.side[unit]
+                and t.is_hq[o]):
+            if not displace_hq(g, o):
+                eliminate_unit(g, o, LOSS_OTHER, False)
+    return 0
+
+
+cdef int movement_segment(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # engine.movement_segment for a player who picks at random: the kernel's segment
+    # (gwe_moves_run) with the whole moves of the units it would hand back (23.52, 24.42)
+    # and 10.52 after a move played here (engine.random_segment, move_one_unit)
+    cdef const GweT* t = g.t
+    cdef Moves* mv = &g.mv
+    cdef GweMoves* p = &mv.p
+    cdef int status
+    p.k = movement_roster(g, side)
+    p.bg = g.pol[side]
+    p.side = side
+    p.rate = t.rail_rate[side]
+    p.capacity = t.rail_capacity[side]
+    p.limits = t.track_limits[side]
+    p.track_on = t.track_on
+    p.at, p.moved, p.hexes_moved = -1, -1, 0
+    while True:
+        movement_facts(g, side)
+        p.rows = p.used = 0
+        status = gwe_moves_run(p, ws)
+        if status == MV_DONE:
+            return 0
+        if on_map(g, p.moved):                          # MV_MOVED: 10.52
+            entered_enemy_hq_hex(g, p.moved)
+        displace_lone_hqs(g, side, g.f.opts)
+
+
+cdef int _bind_moves(Gwe* g) except -1:
+    # the Movement Segment's buffers (Moves) and the kernel's record pointing into them and
+    # into the state
+    cdef const GweT* t = g.t
+    cdef Moves* mv = &g.mv
+    cdef GweMoves* p = &mv.p
+    cdef Py_ssize_t n = t.n_cells, nu = t.n_units, nk = 2 * t.n_move_keys
+    mv.tables = <stepcost_t*>malloc((nk + 2) * 6 * n * sizeof(stepcost_t))
+    mv.hexes = <uint8_t*>malloc((MV_HEX_ROWS + 1) * n + nk + nu + 8)
+    mv.roster = <int32_t*>malloc((MV_ROSTER_COLUMNS * nu + 2 * nk + 3 * nu + 3 * n + 16)
+                                 * sizeof(int32_t))
+    if mv.tables == NULL or mv.hexes == NULL or mv.roster == NULL:
+        raise MemoryError()
+    mv.rail_table = mv.tables + nk * 6 * n
+    mv.fit = mv.rail_table + 6 * n
+    mv.combat = mv.hexes + MV_HEX_ROWS * n
+    mv.need = mv.combat + n
+    mv.done = mv.need + nk
+    mv.keys = mv.roster + MV_ROSTER_COLUMNS * nu
+    mv.rank = mv.keys + nk // 2 + 1
+    mv.units = mv.rank + nk // 2 + 1
+    mv.threats = mv.units + nu + 1
+    mv.offered = <cell_t*>(mv.threats + nu + 1)
+    mv.here_count = <int32_t*>(mv.offered + nu + 1 + n)
+    mv.paths = mv.here_count + n
+    p.nb = t.nbr
+    p.n = n
+    p.tables = mv.tables
+    p.n_tab = nk
+    p.rail_table = mv.rail_table
+    p.track_used = g.s.track_used
+    p.roster = mv.roster
+    p.done = mv.done
+    p.hexes = mv.hexes
+    p.threats = mv.threats
+    p.rail_used = g.s.rail_used
+    p.unit_cell = g.s.unit_cell
+    p.unit_status = g.s.unit_status
+    p.hex_last = g.s.hex_last
+    p.flags = g.s.flags
+    p.spent = g.s.mp_spent
+    p.rail_hexes = g.s.rail_hexes
+    p.log = NULL
+    p.cap = 0
+    p.paths = mv.paths
+    p.n_paths = n + 2
+    p.offered = mv.offered
+    p.here_count = mv.here_count
+    p.fit = mv.fit
+    p.ctx = <void*>g
+    p.survives = _survives
+    p.stopped = _stopped
+    return 0

@@ -199,9 +199,13 @@ def movement_segment(game: GweGame, side: int) -> None:
 
     A player who picks at random (``RandomPolicy`` itself) has the segment played by the
     kernel ``gwe_random_moves`` (``random_segment``) while ``COMPILED_RANDOM_MOVES`` is true:
-    the same options in the same order, the same draws, moves and events as this loop."""
+    the same options in the same order, the same draws, moves and events as this loop. When
+    both players pick at random the compiled core plays the whole segment
+    (``GweCore.movement_segment``), the units the kernel hands back and 10.52 included."""
     if COMPILED_RANDOM_MOVES and picks_at_random(game, side):
-        random_segment(game, side)
+        core = game.core
+        if core is None or not core.movement_segment(side):
+            random_segment(game, side)
         return
     done: set[int] = set()
     while True:
