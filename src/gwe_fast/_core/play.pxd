@@ -68,7 +68,8 @@ cdef inline bint exit_allowed(dist_t dc, dist_t enter, bint in_ezoc, bint at_own
 
 # The Great War in the East's supply in one position (gwe_supply, whose docstring says what
 # each argument is), on arguments the caller has checked: what the Great War in the East's
-# core (gwe/core.pyx) asks. starts[n_starts], mine[k]; the unit arrays a value a unit.
+# core (gwe/core.pyx) asks. starts[n_starts], mine[k]; the unit arrays a value a unit; q, r the
+# hexes' axial coordinates (NULL: not given), with which sources too far to matter are skipped.
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     const stepcost_t* line_steps, const uint8_t* friendly, const uint8_t* ezoc,
                     const uint8_t* own, const uint8_t* enemy_combat, const int32_t* starts,
@@ -76,7 +77,7 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
                     const int32_t* supply_range, const int32_t* layers, int max_toll,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
-                    uint8_t* cells) except -1
+                    uint8_t* cells, const int16_t* q, const int16_t* r) except -1
 
 
 # The Great War in the East's command radii in one position (gwe_command_radii, whose docstring
@@ -234,6 +235,7 @@ cdef struct GweMoves:
     cell_t* offered                # scratch [k + 1 + n]
     int32_t* here_count            # [n] the player's combat units in each hex (the caller's)
     stepcost_t* fit                # scratch [6 n]
+    int32_t* rail_list             # scratch [6 n + 1]: the steps of the rail table
     # carried from call to call: the roster row under way (-1 none), log rows and path
     # entries used, the unit that moved last (10.52), hexes entered since the unit under way
     # was picked or detrained (23.52)

@@ -596,10 +596,12 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
     p.offered = <cell_t*>malloc((k + 1 + n) * sizeof(cell_t))
     p.here_count = <int32_t*>malloc(n * sizeof(int32_t))
     p.fit = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
-    if p.offered == NULL or p.here_count == NULL or p.fit == NULL:
+    p.rail_list = <int32_t*>malloc((6 * n + 1) * sizeof(int32_t))
+    if p.offered == NULL or p.here_count == NULL or p.fit == NULL or p.rail_list == NULL:
         free(p.offered)
         free(p.here_count)
         free(p.fit)
+        free(p.rail_list)
         raise MemoryError("no memory for a movement segment")
     cdef Py_ssize_t i
     cdef int status = _GWE_DONE
@@ -616,6 +618,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
         free(p.offered)
         free(p.here_count)
         free(p.fit)
+        free(p.rail_list)
     at = p.at
     return p.rows, status, (roster[at, _R_UNIT] if at >= 0 else -1), p.used
 
@@ -683,6 +686,8 @@ cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
     cdef dist_t ov_dist[6]
     cdef cell_t w, src
     cdef int n_ov
+    cdef int32_t* rail_list = p.rail_list
+    cdef Py_ssize_t n_rail = -1             # rail steps listed (-1: not yet, this call)
     while True:
         if not logging:                     # no log: the path buffer holds one rail path
             p.used = 0
@@ -735,20 +740,24 @@ cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
                 # rail._rail_step_costs: no step into a hex the enemy occupied last (unless
                 # only its HQs are there, 5.33), nor across a line that cannot carry the unit
                 # (18.31, 18.33)
-                for a in range(n):
-                    for d in range(6):
-                        i = 6 * a + d
-                        w = nb[i]
-                        fit[i] = p.rail_table[i]
-                        if fit[i] < 0 or w < 0:
-                            continue
-                        if hex_last[w] == 1 - side and not hexes[_H_HQ_ALONE * n + w]:
+                if n_rail < 0:                  # the rail steps (the rest stay closed)
+                    n_rail = 0
+                    for i in range(6 * n):
+                        fit[i] = -1
+                        if p.rail_table[i] >= 0 and nb[i] >= 0:
+                            rail_list[n_rail] = <int32_t>i
+                            n_rail += 1
+                for j in range(n_rail):
+                    i = rail_list[j]
+                    w = nb[i]
+                    fit[i] = p.rail_table[i]
+                    if hex_last[w] == 1 - side and not hexes[_H_HQ_ALONE * n + w]:
+                        fit[i] = -1
+                    elif p.track_on and sp > 0:
+                        r0 = _room_at(p.limits, p.track_used, i // 6, i % 6, 0)
+                        r1 = _room_at(p.limits, p.track_used, i // 6, i % 6, 1)
+                        if r0 < sp and r1 < sp:
                             fit[i] = -1
-                        elif p.track_on and sp > 0:
-                            r0 = _room_at(p.limits, p.track_used, a, d, 0)
-                            r1 = _room_at(p.limits, p.track_used, a, d, 1)
-                            if r0 < sp and r1 < sp:
-                                fit[i] = -1
                 src = <cell_t>here
                 ws.search(fit, &src, NULL, 1, left, NULL, NULL, 0, False)
                 for i in range(ws.buf.n_touched):
@@ -1358,7 +1367,43 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                &depot[0] if n_units else NULL, &supply_range[0] if n_units else NULL,
                &layers[0] if n_units else NULL, max_toll, &rail[0],
                &depots[0] if n_units else NULL, &supplied[0] if n_units else NULL, cell_range,
-               &cells[0])
+               &cells[0], NULL, NULL)
+
+
+cdef void _cells_within(SearchWorkspace ws, Py_ssize_t n, dist_t cell_range,
+                        uint8_t* cells) noexcept nogil:
+    # the hexes the last search reached within cell_range on layer 0 (25.12)
+    cdef Py_ssize_t c
+    cdef dist_t dc
+    for c in range(n):
+        dc = reached_cost(&ws.buf, c)
+        if 0 <= dc <= cell_range:
+            cells[c] = 1
+
+
+cdef Py_ssize_t _sources_near(cell_t* src, Py_ssize_t ns, const int16_t* q, const int16_t* r,
+                              const int32_t* mine, Py_ssize_t k, const uint8_t* depot,
+                              const uint8_t* supplied, const int32_t* layers,
+                              const int32_t* unit_cell, const int32_t* supply_range
+                              ) noexcept nogil:
+    # the sources src[ns] within range (in hexes) of a unit that may still be supplied through
+    # open zones, kept in order at the front; how many
+    cdef Py_ssize_t i, j, m = 0
+    cdef int32_t c, u
+    cdef int dq, dr
+    for i in range(ns):
+        c = src[i]
+        for j in range(k):
+            u = mine[j]
+            if depot[u] or supplied[u] or layers[u] <= 1:
+                continue
+            dq = q[c] - q[unit_cell[u]]
+            dr = r[c] - r[unit_cell[u]]
+            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= supply_range[u]:
+                src[m] = c
+                m += 1
+                break
+    return m
 
 
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
@@ -1368,7 +1413,7 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
                     const int32_t* supply_range, const int32_t* layers, int max_toll,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
-                    uint8_t* cells) except -1:
+                    uint8_t* cells, const int16_t* q, const int16_t* r) except -1:
     # gwe_supply on checked arguments (play.pxd): what the Great War in the East's core asks
     cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns
     if ws._busy:
@@ -1469,31 +1514,49 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
             if ns and lines:
                 # units: a line of at most the unit's range through at most layers - 1 open
                 # enemy zones of control (two for TCR 1, 9.14); a depot as its chain says.
-                # Layer 0 of this search (no open zone left behind) is also the search of
-                # 25.12's hexes, when cell_range is within its limit
+                # First the lines through no open zone (layer 0 of the search with tolls,
+                # whose distances the higher layers do not change), which are also the
+                # search of 25.12's hexes; then, only for the units they leave out of supply
+                # that may pass open zones, the search with tolls, as far as their ranges
                 limit = cell_range
                 for j in range(k):
                     if supply_range[mine[j]] > limit:
                         limit = supply_range[mine[j]]
-                ws.search(tab, src, NULL, ns, limit, NULL, open_zoc, max_toll, True)
+                ws.search(tab, src, NULL, ns, limit, NULL, open_zoc, 0, True)
+                if cell_range >= 0:
+                    _cells_within(ws, n, cell_range, cells)
+                limit = -1
                 for j in range(k):
                     u = mine[j]
                     if depot[u]:
                         supplied[u] = depots[u]
                         continue
-                    for l in range(layers[u]):
-                        dc = reached_cost(&ws.buf, <Py_ssize_t>l * n + unit_cell[u])
-                        if 0 <= dc <= supply_range[u]:
-                            supplied[u] = 1
-                            break
+                    dc = reached_cost(&ws.buf, unit_cell[u])
+                    if 0 <= dc <= supply_range[u]:
+                        supplied[u] = 1
+                    elif layers[u] > 1 and supply_range[u] > limit:
+                        limit = supply_range[u]
+                if limit >= 0 and max_toll > 0:
+                    # a line takes a hex a step: a source farther (in hexes) from every unit
+                    # left than its range supplies none of them, and is left out when the
+                    # hexes' coordinates are given
+                    if q != NULL:
+                        ns = _sources_near(src, ns, q, r, mine, k, depot, supplied, layers,
+                                           unit_cell, supply_range)
+                    ws.search(tab, src, NULL, ns, limit, NULL, open_zoc, max_toll, True)
+                    for j in range(k):
+                        u = mine[j]
+                        if depot[u] or supplied[u]:
+                            continue
+                        for l in range(1, layers[u]):
+                            dc = reached_cost(&ws.buf, <Py_ssize_t>l * n + unit_cell[u])
+                            if 0 <= dc <= supply_range[u]:
+                                supplied[u] = 1
+                                break
             elif ns and cell_range >= 0:
                 # 25.12 alone: the hexes a line of cell_range reaches, through no open zone
                 ws.search(tab, src, NULL, ns, cell_range, NULL, open_zoc, 0, True)
-            if ns and cell_range >= 0:
-                for c in range(n):
-                    dc = reached_cost(&ws.buf, c)
-                    if 0 <= dc <= cell_range:
-                        cells[c] = 1
+                _cells_within(ws, n, cell_range, cells)
     finally:
         ws._busy = False
         free(tab)

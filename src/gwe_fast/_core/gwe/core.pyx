@@ -625,6 +625,7 @@ cdef class GweCore:
         free(self.g.mv.tables)
         free(self.g.mv.hexes)
         free(self.g.mv.roster)
+        free(self.g.mv.p.rail_list)
         for side in range(2):
             free(self.g.memo[side].cell)
             free(self.g.memo[side].status)
@@ -928,7 +929,7 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
                t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k,
                g.s.unit_cell, t.depot, t.supply_range, t.layers, TCR1_ZOC_HEXES,
                g.sup.rail, g.sup.depots, g.sup.units, t.shortest[side] if hexes else -1,
-               g.sup.cells)
+               g.sup.cells, t.q, t.r)
     if memo:
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
         memcpy(mm.status, g.s.unit_status, t.n_units * sizeof(uint16_t))
@@ -3922,10 +3923,11 @@ cdef int _bind_moves(Gwe* g) except -1:
     cdef GweMoves* p = &mv.p
     cdef Py_ssize_t n = t.n_cells, nu = t.n_units, nk = 2 * t.n_move_keys
     mv.tables = <stepcost_t*>malloc((nk + 2) * 6 * n * sizeof(stepcost_t))
+    p.rail_list = <int32_t*>malloc((6 * n + 1) * sizeof(int32_t))
     mv.hexes = <uint8_t*>malloc((MV_HEX_ROWS + 1) * n + nk + nu + 8)
     mv.roster = <int32_t*>malloc((MV_ROSTER_COLUMNS * nu + 2 * nk + 3 * nu + 3 * n + 16)
                                  * sizeof(int32_t))
-    if mv.tables == NULL or mv.hexes == NULL or mv.roster == NULL:
+    if mv.tables == NULL or mv.hexes == NULL or mv.roster == NULL or p.rail_list == NULL:
         raise MemoryError()
     mv.rail_table = mv.tables + nk * 6 * n
     mv.fit = mv.rail_table + 6 * n
