@@ -78,10 +78,16 @@ def test_what_the_core_plays(sc):
     assert core.withdrawal_phase(0) is False                 # a greedy player decides there
     assert core.declare_attack(0) is None                    # the greedy defender decides
     assert core.reinforcement_segment(1) is False            # a greedy player decides
+    assert core.movement_segment(0) is False                 # the greedy enemy's HQs (10.52)
+    for phase in (GwePhase.MOVEMENT, GwePhase.WITHDRAWAL, GwePhase.COMBAT,
+                  GwePhase.REPLACEMENT):
+        assert core.run_phase(0, phase) is False
     assert bytes(g.state.buffer) == before
     assert core.decisions == 0
     with pytest.raises(ValueError, match="no side 2"):
         core.initial_supply(2)
+    with pytest.raises(ValueError, match="no phase 5"):
+        core.run_phase(0, 5)
     # a state put in the place of the game's gets a core of its own
     g.state = g.state.copy()
     assert g.core is not core and g.core.buffer is g.state.buffer
@@ -104,6 +110,9 @@ def test_forced_dice_leave_it_to_the_python_engine(sc):
     assert g.core.command_segment(int(sc.first_player), True) is False
     g.dice.force("withdrawal", [6])
     assert g.core.withdrawal_phase(1 - int(sc.first_player)) is False
+    g.dice.force("breakdown", [6])
+    assert g.core.movement_segment(int(sc.first_player)) is False
+    assert g.core.run_phase(int(sc.first_player), GwePhase.MOVEMENT) is False
     assert bytes(g.state.buffer) == before
 
 

@@ -257,6 +257,7 @@ cdef struct GweS:
     int16_t* rail_forced          # [2]
     int16_t* track_used           # [n_cells, 6, 2]
     int16_t* depots_received      # [2]
+    int16_t* ooc_count            # [2]
 
 
 cdef struct Supply:

@@ -45,7 +45,9 @@ from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
                                    GF_RAIL_COUNTED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
-                                   GF_OUT_OF_RADIUS, GF_RETREATED_IN, GF_USED_RAIL, SIDE_ALLIED, SIDE_CENTRAL, ST_ELIMINATED,
+                                   GF_OUT_OF_RADIUS, GF_RETREATED_IN, GF_USED_RAIL, GP_COMBAT,
+                                   GP_MOVEMENT, GP_REPLACEMENT, GP_WITHDRAWAL, SIDE_ALLIED,
+                                   SIDE_CENTRAL, ST_ELIMINATED,
                                    ST_ENTRAINED, ST_ON_MAP, ST_OUT_OF_COMMAND, ST_OUT_OF_SUPPLY,
                                    ST_NOT_IN_PLAY, ST_PENDING, ST_POOL, ST_WITHHELD,
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_DEPOT, UT_HQ)
@@ -408,6 +410,7 @@ FIELDS = {
     "fortress": np.int16, "hq_shift_used": np.int8, "mp_spent": np.int16,
     "rail_hexes": np.int16, "rail_used": np.int16, "rail_turn": np.int16,
     "rail_forced": np.int16, "track_used": np.int16, "depots_received": np.int16,
+    "ooc_count": np.int16,
 }
 
 
@@ -422,7 +425,7 @@ def _field_starts(layout, n_units, n_cells):
               "sp_lost": (2, N_LOSS_CAUSES), "fortress": (n_cells, 4),
               "hq_shift_used": (n_units,), "mp_spent": (n_units,), "rail_hexes": (n_units,),
               "rail_used": (2,), "rail_turn": (2,), "rail_forced": (2,),
-              "track_used": (n_cells, 6, 2), "depots_received": (2,)}
+              "track_used": (n_cells, 6, 2), "depots_received": (2,), "ooc_count": (2,)}
     out = {}
     for name, want in FIELDS.items():
         if name not in where:
@@ -486,6 +489,7 @@ cdef class GweCore:
         s.rail_forced = <int16_t*><size_t>ptr["rail_forced"]
         s.track_used = <int16_t*><size_t>ptr["track_used"]
         s.depots_received = <int16_t*><size_t>ptr["depots_received"]
+        s.ooc_count = <int16_t*><size_t>ptr["ooc_count"]
         self.g.t = &self.tables.t
         bind_policies(self.g.pol, self.g.level, game)
         cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units
@@ -787,6 +791,27 @@ cdef class GweCore:
         if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
             return False
         return self._run(DS_BREAKDOWN, side, False)
+
+    def run_phase(self, int side, int phase) -> bool:
+        """A whole phase of ``side``'s Player-Turn (``GwePhase``: movement, withdrawal,
+        combat, replacement), then 6.14's stacking, as ``engine.run_phase`` and ``engine.
+        enforce_stacking`` play them; False, with nothing done, unless both players pick at
+        random, or when a dice stream has forced dice queued."""
+        _check_side(side)
+        if phase < GP_MOVEMENT or phase > GP_REPLACEMENT:
+            raise ValueError(f"no phase {phase}")
+        if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
+            return False
+        cdef tuple used = tuple(range(N_DICE))
+        fresh = bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used)
+        if fresh is None:
+            return False
+        try:
+            run_phase(&self.g, self.ws, side, phase)
+        finally:
+            unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
+                           fresh)
+        return True
 
     def enforce_stacking(self) -> bool:
         """``stacking.enforce_stacking`` at the end of a phase (6.14, 16.0): in every hex over
@@ -3443,10 +3468,14 @@ cdef void burn_depots(Gwe* g) noexcept nogil:
 
 cdef void sync_rail_phase(Gwe* g, int side) noexcept nogil:
     # rail.sync_rail_phase: the side's rail counts started afresh when they belong to an
-    # earlier Game-Turn (start_rail_phase: 5.31, 18.21, 18.32)
+    # earlier Game-Turn (start_rail_phase)
+    if g.s.rail_turn[side] != g.s.turn[0]:
+        start_rail_phase(g, side)
+
+
+cdef void start_rail_phase(Gwe* g, int side) noexcept nogil:
+    # rail.start_rail_phase: the side's rail counts afresh (5.31, 18.21, 18.32)
     cdef Py_ssize_t u
-    if g.s.rail_turn[side] == g.s.turn[0]:
-        return
     g.s.rail_turn[side] = g.s.turn[0]
     g.s.rail_used[side] = 0
     g.s.rail_forced[side] = 0
@@ -3968,4 +3997,101 @@ cdef int _bind_moves(Gwe* g) except -1:
     p.ctx = <void*>g
     p.survives = _survives
     p.stopped = _stopped
+    return 0
+
+
+# --- the phases of a Player-Turn (4.0), for two players who pick at random -----------------
+
+cdef int run_phase(Gwe* g, SearchWorkspace ws, int side, int phase) except -1:
+    # engine.run_phase, then engine.enforce_stacking (6.14)
+    if phase == GP_MOVEMENT:
+        movement_phase(g, ws, side)
+    elif phase == GP_WITHDRAWAL:
+        withdrawal_phase(g, ws, 1 - side)
+    elif phase == GP_COMBAT:
+        combat_phase(g, ws, side)
+    else:
+        replacement_phase(g, ws, side)
+    enforce_stacking(g, ws)
+    return 0
+
+
+cdef void clear_command(Gwe* g, int side) noexcept nogil:
+    # command.clear_command: the side's Out of Command Control markers and radius flags off
+    cdef Py_ssize_t u
+    for u in range(g.t.n_units):
+        if g.t.side[u] == side:
+            g.s.unit_status[u] &= ~ST_OUT_OF_COMMAND
+            g.s.flags[u] &= ~GF_OUT_OF_RADIUS
+
+
+cdef void end_rail_movement(Gwe* g, int side) noexcept nogil:
+    # rail.end_rail_movement (5.31, 5.35): the side's units still entrained and not yet
+    # counted count toward Rail Capacity, the owner choosing for each whether it stays
+    # entrained (when there is room) or detrains (when in Command Control); one that may do
+    # neither stays entrained and counts beyond the capacity
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u
+    cdef int sp, n
+    cdef bint room, off
+    sync_rail_phase(g, side)
+    for u in range(t.n_units):
+        if (t.side[u] != side or not on_map(g, u) or not g.s.unit_status[u] & ST_ENTRAINED
+                or t.is_hq[u] or g.s.flags[u] & GF_RAIL_COUNTED):
+            continue
+        sp = t.stacking[u]
+        room = sp <= t.rail_capacity[side] - g.s.rail_used[side]
+        off = not g.s.unit_status[u] & ST_OUT_OF_COMMAND
+        n = room + off
+        if n == 0:
+            g.s.rail_forced[side] += sp
+        elif choose(g, side, n) != 0 or not room:                 # detrain
+            g.s.unit_status[u] &= ~ST_ENTRAINED
+            continue
+        g.s.rail_used[side] += sp                                   # charge_capacity
+        g.s.flags[u] |= GF_RAIL_COUNTED
+
+
+cdef int movement_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # engine.movement_phase (4.0 A1)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u
+    cdef int ooc = 0
+    for u in range(t.n_units):
+        if t.side[u] == side:
+            g.s.flags[u] &= ~(GF_MOVED | GF_USED_RAIL)
+            g.s.mp_spent[u] = 0
+    start_rail_phase(g, side)
+    initial_supply(g, ws, side)                                     # A1a
+    reinforcement_segment(g, side)                                  # A1b
+    command_segment(g, ws, side, False)                             # A1c
+    for u in range(t.n_units):
+        if t.side[u] == side and g.s.unit_status[u] & ST_OUT_OF_COMMAND:
+            ooc += 1
+    g.s.ooc_count[side] = <int16_t>ooc
+    movement_segment(g, ws, side)                                   # A1d
+    end_rail_movement(g, side)                                      # 5.31
+    clear_command(g, side)
+    attrition_segment(g, ws, side)                                  # A1e
+    return 0
+
+
+cdef int combat_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # engine.combat_phase and combat.combat_phase (4.0 A3): attacks declared and resolved one
+    # at a time until the attacker stops or has nothing left to attack
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t u, c
+    cdef uint16_t fresh = GF_ATTACKED | GF_DEFENDED | GF_ADVANCED
+    for u in range(t.n_units):
+        g.s.flags[u] &= ~fresh
+    command_segment(g, ws, side, True)                              # A3a
+    for u in range(t.n_units):
+        g.s.flags[u] &= ~fresh
+    for c in range(t.n_cells):
+        g.s.fortress[4 * c + F_ATTACKED] = 0
+    while declare_attack(g, ws, side):                              # A3b
+        resolve_attack(g, ws, side)
+    clear_command(g, side)
+    for u in range(t.n_units):
+        g.s.flags[u] &= ~GF_RETREATED_IN
     return 0

@@ -99,8 +99,10 @@ def advance(game: GweGame, until: tuple[int, int, int] | None = None,
                 if until is not None and (turn, k, phase) >= until:
                     return per_turn
                 game.begin_phase(side, phase)
-                run_phase(game, side, phase)
-                enforce_stacking(game)
+                core = game.core                       # the whole phase in C, if it may
+                if core is None or not core.run_phase(side, phase):
+                    run_phase(game, side, phase)
+                    enforce_stacking(game)
                 if phase < REPLACEMENT:
                     st.phase = np.int16(phase + 1)
                 elif side == order[0]:                 # on to the second Player-Turn
