@@ -270,10 +270,12 @@ cdef struct Supply:
 
 
 cdef struct SupplyMemo:
-    # a side's supply (Supply's rail, depots, units) as last worked out, with what it read of
-    # the position: the units' hexes and statuses, which live off the land (19.43), the
-    # hexes each side last held; valid once made
+    # a side's supply (Supply's rail, depots, units, and the 25.12 hexes when has_cells) as
+    # last worked out, with what it read of the position: the units' hexes and statuses (the
+    # bits of LINE_STATUS), which live off the land (19.43), the hexes each side last held;
+    # valid once made
     bint valid
+    bint has_cells
     int32_t* cell                 # [n_units]
     uint16_t* status
     uint8_t* off_land
@@ -281,6 +283,7 @@ cdef struct SupplyMemo:
     uint8_t* rail                 # [n_cells]
     uint8_t* depots               # [n_units]
     uint8_t* units
+    uint8_t* cells                # [n_cells]
 
 
 cdef struct Fight:

@@ -65,6 +65,9 @@ from gwe_fast._core.search cimport SearchWorkspace
 
 cnp.import_array()
 
+cdef enum:
+    LINE_STATUS = ST_ON_MAP | ST_ENTRAINED    # what a supply line reads of a unit's status
+
 #: the dice streams of the core, in the order of its DS_ codes
 STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal", "combat", "breakdown")
 
@@ -534,13 +537,14 @@ cdef class GweCore:
             mm.valid = False
             mm.cell = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
             mm.status = <uint16_t*>malloc((nu + 1) * sizeof(uint16_t))
-            mm.off_land = <uint8_t*>malloc(4 * (nu + 1) + 2 * (nc + 1))
+            mm.off_land = <uint8_t*>malloc(4 * (nu + 1) + 3 * (nc + 1))
             if mm.cell == NULL or mm.status == NULL or mm.off_land == NULL:
                 raise MemoryError()
             mm.depots = mm.off_land + (nu + 1)
             mm.units = mm.depots + (nu + 1)
             mm.hex_last = <int8_t*>(mm.units + (nu + 1))
             mm.rail = <uint8_t*>(mm.hex_last + (nc + 1))
+            mm.cells = mm.rail + (nc + 1)
         cdef Fight* f = &self.g.f
         f.e_units = <int32_t*>malloc((12 * (nu + 1) + 4 * (nc + 1)) * sizeof(int32_t))
         f.e_cav = <uint8_t*>malloc(4 * (nu + 1) + 9 * (nc + 1) + 8)
@@ -934,11 +938,16 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
     cdef flag_t* own = g.mask_b
     cdef flag_t* enemy_combat = g.mask_c
     cdef SupplyMemo* mm = &g.memo[side]
-    cdef bint memo = lines and not hexes
-    if memo and mm.valid and _same_position(g, mm):
+    cdef bint memo = lines
+    # the Russian side's 25.12 hexes are worked out with every supply of its (the record
+    # asks them at the end of each Player-Turn, most often of the position just supplied)
+    cdef bint cells = hexes or (memo and side == SIDE_ALLIED)
+    if memo and mm.valid and (mm.has_cells or not hexes) and _same_position(g, mm):
         memcpy(g.sup.rail, mm.rail, t.n_cells)
         memcpy(g.sup.depots, mm.depots, t.n_units)
         memcpy(g.sup.units, mm.units, t.n_units)
+        if hexes:
+            memcpy(g.sup.cells, mm.cells, t.n_cells)
         return 0
     g.supply_searches += 1
     for u in range(t.n_units):
@@ -953,13 +962,16 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
     supply_run(ws, t.rail_steps, t.line_steps, t.friendly[side], ezoc, own, enemy_combat,
                t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k,
                g.s.unit_cell, t.depot, t.supply_range, t.layers, TCR1_ZOC_HEXES,
-               g.sup.rail, g.sup.depots, g.sup.units, t.shortest[side] if hexes else -1,
+               g.sup.rail, g.sup.depots, g.sup.units, t.shortest[side] if cells else -1,
                g.sup.cells, t.q, t.r)
     if memo:
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
-        memcpy(mm.status, g.s.unit_status, t.n_units * sizeof(uint16_t))
         for u in range(t.n_units):
+            mm.status[u] = g.s.unit_status[u] & LINE_STATUS
             mm.off_land[u] = (g.s.flags[u] & GF_LIVING_OFF_LAND) != 0
+        mm.has_cells = cells
+        if cells:
+            memcpy(mm.cells, g.sup.cells, t.n_cells)
         memcpy(mm.hex_last, g.s.hex_last, t.n_cells)
         memcpy(mm.rail, g.sup.rail, t.n_cells)
         memcpy(mm.depots, g.sup.depots, t.n_units)
@@ -969,18 +981,18 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
 
 
 cdef bint _same_position(const Gwe* g, const SupplyMemo* mm) noexcept nogil:
-    # what a supply reads of the position is as the memo's was (its units' hexes and
-    # statuses, 19.43's marks, the hexes last held): its answer holds
+    # what a supply reads of the position is as the memo's was (its units' hexes, whether
+    # each is on the map and entrained, LINE_STATUS, 19.43's marks, the hexes last held): its
+    # answer holds
     cdef const GweT* t = g.t
     cdef Py_ssize_t u
     if memcmp(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t)) != 0:
         return False
-    if memcmp(mm.status, g.s.unit_status, t.n_units * sizeof(uint16_t)) != 0:
-        return False
     if memcmp(mm.hex_last, g.s.hex_last, t.n_cells) != 0:
         return False
     for u in range(t.n_units):
-        if mm.off_land[u] != ((g.s.flags[u] & GF_LIVING_OFF_LAND) != 0):
+        if (mm.status[u] != (g.s.unit_status[u] & LINE_STATUS)
+                or mm.off_land[u] != ((g.s.flags[u] & GF_LIVING_OFF_LAND) != 0)):
             return False
     return True
 
