@@ -38,8 +38,11 @@ cdef void seed_sequence_words(const uint32_t* entropy, int n_entropy, uint32_t* 
 # bind a core's C streams used (indices into names) to the game's GameDice for a phase,
 # keeping each Python stream in held; None when one has forced values queued, else the set of
 # streams made here; unbind_streams hands them back and drops those made but not rolled
-cdef object bind_streams(DiceStream* streams, list held, object dice, tuple names, used)
+# (spare, when given, a dict of the streams dropped unrolled before, which a later bind takes
+# back instead of making them again: a stream nothing rolled is as new)
+cdef object bind_streams(DiceStream* streams, list held, object dice, tuple names, used,
+                         dict spare=*)
 cdef int unbind_streams(DiceStream* streams, list held, object dice, tuple names, used,
-                        object fresh) except -1
+                        object fresh, dict spare=*) except -1
 # each side's policy generator and who answers its decisions (LEVEL_) in a hex game's core
 cdef int bind_policies(bitgen_t** pol, int* level, object game) except -1

@@ -87,7 +87,8 @@ cdef int sync_stream(const DiceStream* s, object stream) except -1:
     return 0
 
 
-cdef object bind_streams(DiceStream* streams, list held, object dice, tuple names, used):
+cdef object bind_streams(DiceStream* streams, list held, object dice, tuple names, used,
+                         dict spare=None):
     # bind the C streams used (indices into names) to the game's (dice: a GameDice), each
     # Python stream kept in held[d]; None, with nothing bound, when one has forced values
     # queued. A stream the game has not rolled yet is made here: the set of those is
@@ -99,6 +100,8 @@ cdef object bind_streams(DiceStream* streams, list held, object dice, tuple name
             return None
     fresh = {d for d in used if names[d] not in dice._streams}
     for d in used:
+        if spare and d in fresh and names[d] in spare:
+            dice._streams[names[d]] = spare.pop(names[d])
         stream = dice.stream(names[d])
         bind_stream(&streams[d], stream)
         held[d] = stream
@@ -106,13 +109,15 @@ cdef object bind_streams(DiceStream* streams, list held, object dice, tuple name
 
 
 cdef int unbind_streams(DiceStream* streams, list held, object dice, tuple names, used,
-                        object fresh) except -1:
+                        object fresh, dict spare=None) except -1:
     # hand the C streams used back to the game's (sync_stream), and drop those bind_streams
-    # made that nothing rolled
+    # made that nothing rolled (into spare, when given)
     for d in used:
         sync_stream(&streams[d], held[d])
         if d in fresh and streams[d].rolled == 0:
-            del dice._streams[names[d]]
+            stream = dice._streams.pop(names[d])
+            if spare is not None:
+                spare[names[d]] = stream
     return 0
 
 

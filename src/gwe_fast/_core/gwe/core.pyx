@@ -70,6 +70,12 @@ cdef enum:
 
 #: the dice streams of the core, in the order of its DS_ codes
 STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal", "combat", "breakdown")
+# the streams each phase rolls (run_phase): the Command Control, Movement (23.52, 24.42) and
+# Attrition Segments; 12.12; Command Control, combat and 9.23's attrition; 13.0
+PHASE_STREAMS = {GP_MOVEMENT: (DS_COMMAND, DS_BREAKDOWN, DS_ATTRITION),
+                 GP_WITHDRAWAL: (DS_WITHDRAWAL,),
+                 GP_COMBAT: (DS_COMMAND, DS_COMBAT, DS_ATTRITION),
+                 GP_REPLACEMENT: (DS_REPLACEMENT,)}
 
 
 def _keep(owner: list, a, dtype) -> cnp.ndarray:
@@ -453,6 +459,7 @@ cdef class GweCore:
     cdef object _buffer
     cdef SearchWorkspace ws
     cdef list _streams
+    cdef dict _spare                    # streams made for a phase and not rolled (hexdice)
 
     def __init__(self, game, GweTables tables=None):
         from gwe_fast import kernels
@@ -610,6 +617,7 @@ cdef class GweCore:
         _bind_moves(&self.g)
         self.ws = kernels.workspace(game.scenario.map, TCR1_ZOC_HEXES + 1)
         self._streams = [None] * N_DICE
+        self._spare = {}
 
     def __dealloc__(self):
         free(self.g.mask_a)
@@ -806,15 +814,16 @@ cdef class GweCore:
             raise ValueError(f"no phase {phase}")
         if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
             return False
-        cdef tuple used = tuple(range(N_DICE))
-        fresh = bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used)
+        cdef tuple used = PHASE_STREAMS[phase]
+        fresh = bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
+                             self._spare)
         if fresh is None:
             return False
         try:
             run_phase(&self.g, self.ws, side, phase)
         finally:
             unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
-                           fresh)
+                           fresh, self._spare)
         return True
 
     def enforce_stacking(self) -> bool:
@@ -836,7 +845,8 @@ cdef class GweCore:
         cdef tuple used = (stream,)
         if stream == DS_COMBAT:
             used = (DS_COMBAT, DS_ATTRITION)
-        fresh = bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used)
+        fresh = bind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
+                             self._spare)
         if fresh is None:
             return False
         try:
@@ -854,7 +864,7 @@ cdef class GweCore:
                 replacement_phase(&self.g, self.ws, side)
         finally:
             unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
-                           fresh)
+                           fresh, self._spare)
         return True
 
 
