@@ -276,50 +276,26 @@ def test_movement_segments_are_the_python_engines(sc):
     start of each side's Movement Segment; some must roll for 23.52 or 24.42."""
     from gwe_fast.enums import Nationality, UnitType
 
-    d = driver("gwe")
     u = sc.units
     rolled = hexwise = cars = eliminated = broke = 0
     breakdown = gwe_game.LOSS_CAUSES.index("breakdown")
     for seed in range(4):
         for turn in (2, 4, 6, 9):
             for side in (0, 1):
-                g = d.new_game(sc, seed, 0)
-                engine.advance(g, until=engine.position(sc, turn, side, GwePhase.MOVEMENT))
-                _to_movement_segment(g, side)
+                g, _ = _segment_start(sc, seed, turn, side)
                 st = g.state
                 on = (st.unit_status & Status.ON_MAP) != 0
                 mine = on & (u.side == side)
                 hexwise += int((mine & (st.unit_step > 0) & (u.utype != UnitType.HQ)
                                 & (u.nationality == Nationality.AUSTRO_HUNGARIAN)).sum())
                 cars += int((mine & (u.utype == UnitType.ARMORED_CAR)).sum())
-                before, dice = bytes(st.buffer), g.dice.snapshot()
-                rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
                 rolls = g.dice.stream("breakdown").rolled
                 lost = int(g.arr("steps_lost")[:, breakdown].sum())
                 broken = g.arr("flags") & np.uint16(Flag.BROKEN_DOWN)
-                saved = gwe_game.COMPILED_PHASES
-                try:
-                    gwe_game.COMPILED_PHASES = False
-                    g._core = False
-                    engine.movement_segment(g, side)
-                finally:
-                    gwe_game.COMPILED_PHASES = saved
-                want, want_dice = bytes(st.buffer), g.dice.snapshot()
-                want_rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
+                _both_ways(g, side)           # the core's state is now the engine's
                 rolled += g.dice.stream("breakdown").rolled - rolls
                 eliminated += int(g.arr("steps_lost")[:, breakdown].sum()) - lost
                 broke += int(((g.arr("flags") & np.uint16(Flag.BROKEN_DOWN)) != broken).sum())
-                st.buffer[:] = np.frombuffer(before, dtype=np.uint8)
-                g.dice.restore(dice)
-                for s in (0, 1):
-                    g.rngs[s].bit_generator.state = rngs[s]
-                assert GweCore(g).movement_segment(side) is True
-                assert bytes(st.buffer) == want, (seed, turn, side)
-                assert [g.rngs[s].bit_generator.state for s in (0, 1)] == want_rngs
-                got = g.dice.snapshot()
-                assert got.keys() == want_dice.keys()
-                for name in got:
-                    assert np.array_equal(got[name], want_dice[name]), name
     assert rolled >= 5 and hexwise >= 5 and cars >= 1 and eliminated >= 1 and broke >= 1
 
 
@@ -364,6 +340,15 @@ def _both_ways(g, side: int):
     return want
 
 
+def _segment_start(sc, seed: int, turn: int, side: int):
+    """A random game at the start of ``side``'s Movement Segment of Game-Turn ``turn``, and
+    its state's bytes there."""
+    g = driver("gwe").new_game(sc, seed, 0)
+    engine.advance(g, until=engine.position(sc, turn, side, GwePhase.MOVEMENT))
+    _to_movement_segment(g, side)
+    return g, bytes(g.state.buffer)
+
+
 def test_the_core_moves_the_units_it_once_handed_back(sc):
     """The moves no random game of the other test is sure to reach: a reduced
     Austro-Hungarian unit on a Friendly rail hex, the only unit that may move, entrains and
@@ -374,11 +359,7 @@ def test_the_core_moves_the_units_it_once_handed_back(sc):
     from gwe_fast.games.gwe.zoc import controlled
 
     u, m = sc.units, sc.map
-    d = driver("gwe")
-    g0 = d.new_game(sc, 5, 0)
-    engine.advance(g0, until=engine.position(sc, 3, 1, GwePhase.MOVEMENT))
-    _to_movement_segment(g0, 1)
-    start = bytes(g0.state.buffer)
+    g0, start = _segment_start(sc, 5, 3, 1)
     st = g0.state
     on = (st.unit_status & Status.ON_MAP) != 0
     ah = int(np.flatnonzero(on & (u.side == 1) & (u.utype != UnitType.HQ)
@@ -401,10 +382,7 @@ def test_the_core_moves_the_units_it_once_handed_back(sc):
     assert entrained >= 2 and eliminated >= 2
 
     car = int(np.flatnonzero(u.utype == UnitType.ARMORED_CAR)[0])
-    g1 = d.new_game(sc, 5, 0)
-    engine.advance(g1, until=engine.position(sc, 4, 0, GwePhase.MOVEMENT))
-    _to_movement_segment(g1, 0)
-    start = bytes(g1.state.buffer)
+    g1, start = _segment_start(sc, 5, 4, 0)
     st = g1.state
     on = (st.unit_status & Status.ON_MAP) != 0
     mountain = m.terrain == Terrain.MOUNTAIN
