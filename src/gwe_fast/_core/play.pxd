@@ -253,6 +253,14 @@ cdef struct GweMoves:
 
 cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil
 
+# movement.movement_allowance: the printed allowance halved out of supply, down but never
+# below one (9.21), but for an HQ (10.35) and cavalry living off the land (19.42)
+cdef inline int mv_allowance(int printed, uint16_t status, uint16_t flags, bint hq,
+                             uint16_t out_of_supply, uint16_t off_land) noexcept nogil:
+    if status & out_of_supply and not hq and not flags & off_land:
+        return printed // 2 if printed // 2 > 1 else 1
+    return printed
+
 # gwe_roster on checked arguments: units[k] ascending, values [n_units, max_steps, v_cols],
 # rank scratch of n_keys; returns the keys written
 cdef Py_ssize_t roster_run(const int32_t* units, Py_ssize_t k, const int8_t* unit_step,

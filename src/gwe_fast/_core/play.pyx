@@ -465,12 +465,7 @@ cdef Py_ssize_t roster_run(const int32_t* units, Py_ssize_t k, const int8_t* uni
         st = unit_status[u]
         hq = (kind[u] & _KIND_HQ) != 0
         v = values + (u * max_steps + s) * v_cols
-        ma = v[2]
-        # 9.21, 10.35, 19.42: halved out of supply, down but never below one
-        if (st & oos) and not hq and not (flags[u] & lol):
-            ma = ma // 2
-            if ma < 1:
-                ma = 1
+        ma = mv_allowance(v[2], st, flags[u], hq, oos, lol)
         # movement.step_costs: one table per TCR and "may enter a hex of enemy HQs only"
         key = (tcr[u] - 1) * 2 + (1 if v[0] <= 0 else 0)
         rank[key] = 1

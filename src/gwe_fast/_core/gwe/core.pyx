@@ -55,11 +55,12 @@ from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, r
                                      unbind_streams)
 from gwe_fast._core.play cimport (_ALLOCATED, _FAR, MV_DONE, MV_H_EZOC, MV_H_ENEMY,
                                   MV_H_ENEMY_HQ, MV_H_HQ_ALONE, MV_H_RAIL, MV_HEX_ROWS,
-                                  MV_KIND_AH, MV_KIND_CAR, MV_KIND_HQ, MV_R_ALLOWANCE,
+                                  MV_R_ALLOWANCE,
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
                                   MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_options,
                                   atk_target, command_radii_run, gwe_moves_run,
-                                  hex_defenses_run, random_allocation_run, roster_run,
+                                  hex_defenses_run, mv_allowance, random_allocation_run,
+                                  roster_run,
                                   supply_run, withdrawals_run)
 from gwe_fast._core.search cimport SearchWorkspace
 
@@ -357,22 +358,19 @@ cdef int _reinforcement_tables(GweT* t, list keep, scenario) except -1:
 
 cdef int _movement_tables(GweT* t, list keep, scenario, data) except -1:
     # GweT's movement tables, from what movement.py and rail.py read
-    from gwe_fast.enums import Nationality
-    from gwe_fast.games.gwe import movement, rail, withdrawal
+    from gwe_fast.games.gwe import engine, movement, rail
     from gwe_fast.games.gwe.supply import friendly_ground
 
-    u, n = scenario.units, scenario.map.n_cells
+    n = scenario.map.n_cells
     base = np.empty((t.n_tcr, 2, n, 6), dtype=np.int16)
     for tc in range(t.n_tcr):
         for car in (0, 1):
             base[tc, car] = movement._base_table(scenario, tc, bool(car))
     t.move_base = <const stepcost_t*>_ptr(_keep(keep, base, np.int16))
     t.zoc_add = <const int32_t*>_ptr(_keep(keep, data.zoc_add[:t.n_tcr], np.int32))
-    _, car = withdrawal._fixed(scenario)
-    kind = ((u.utype == UT_HQ) * MV_KIND_HQ + (car != 0) * MV_KIND_CAR
-            + (u.nationality == int(Nationality.AUSTRO_HUNGARIAN)) * MV_KIND_AH)
+    kind, n_keys = engine._roster_facts(scenario)         # the kernel's roster reads these
     t.move_kind = <const uint8_t*>_ptr(_keep(keep, kind, np.uint8))
-    t.n_move_keys = 2 * max(int(data.tcr.max()), 1)
+    t.n_move_keys = n_keys
     limits = rail.line_limits(scenario)
     for s in (SIDE_ALLIED, SIDE_CENTRAL):
         one, lines = rail._rail_lines(scenario, s)
@@ -3517,6 +3515,15 @@ cdef bint has_room(Gwe* g, Py_ssize_t u) noexcept nogil:
     return g.t.stacking[u] <= g.t.rail_capacity[side] - g.s.rail_used[side]
 
 
+cdef void charge_capacity(Gwe* g, Py_ssize_t u) noexcept nogil:
+    # rail.charge_capacity: the unit counted toward its side's Rail Capacity, once (5.31)
+    cdef int side = g.t.side[u]
+    sync_rail_phase(g, side)
+    if not g.t.is_hq[u] and not g.s.flags[u] & GF_RAIL_COUNTED:
+        g.s.rail_used[side] += g.t.stacking[u]
+        g.s.flags[u] |= GF_RAIL_COUNTED
+
+
 cdef void place_unit(Gwe* g, Py_ssize_t u, int32_t cell) noexcept nogil:
     # reinforcements._place (14.11, 14.12, 20.11): on the map, entrained where a friendly rail
     # line runs and then counted toward Rail Capacity
@@ -3529,11 +3536,8 @@ cdef void place_unit(Gwe* g, Py_ssize_t u, int32_t cell) noexcept nogil:
     g.s.mp_spent[u] = 0
     g.s.rail_hexes[u] = 0
     g.s.flags[u] = 0
-    if entrained:                                          # rail.charge_capacity
-        sync_rail_phase(g, side)
-        if not g.t.is_hq[u]:
-            g.s.rail_used[side] += g.t.stacking[u]
-            g.s.flags[u] |= GF_RAIL_COUNTED
+    if entrained:
+        charge_capacity(g, u)
 
 
 cdef inline int hex_distance(const GweT* t, int32_t a, int32_t b) noexcept nogil:
@@ -3842,7 +3846,6 @@ cdef Py_ssize_t movement_roster(Gwe* g, int side) except -1:
     cdef Moves* mv = &g.mv
     cdef Py_ssize_t nu = t.n_units, k = 0, u, j, key
     cdef uint16_t st
-    cdef int ma
     cdef int32_t* row
     # 18.1: on the opening turn only Russian HQs move (and never by rail); 4.0 A1d, 5.35: out of
     # Command Control only entrained units
@@ -3866,11 +3869,9 @@ cdef Py_ssize_t movement_roster(Gwe* g, int side) except -1:
         key = mv.keys[row[MV_R_TABLE]]
         if t.car[u]:
             if g.s.flags[u] & GF_BROKEN_DOWN:             # movement.printed_values
-                ma = t.car_back[2]
-                st = g.s.unit_status[u]
-                if st & ST_OUT_OF_SUPPLY and not g.s.flags[u] & GF_LIVING_OFF_LAND:
-                    ma = ma // 2 if ma // 2 > 1 else 1   # 9.21
-                row[MV_R_ALLOWANCE] = ma
+                row[MV_R_ALLOWANCE] = mv_allowance(t.car_back[2], g.s.unit_status[u],
+                                                   g.s.flags[u], False, ST_OUT_OF_SUPPLY,
+                                                   GF_LIVING_OFF_LAND)
                 key = (t.tcr[u] - 1) * 2 + (1 if t.car_back[0] <= 0 else 0)
             key += t.n_move_keys
         elif row[MV_R_TRAITS] & MV_T_HANDOVER:
@@ -4054,24 +4055,22 @@ cdef void end_rail_movement(Gwe* g, int side) noexcept nogil:
     # neither stays entrained and counts beyond the capacity
     cdef const GweT* t = g.t
     cdef Py_ssize_t u
-    cdef int sp, n
+    cdef int n
     cdef bint room, off
     sync_rail_phase(g, side)
     for u in range(t.n_units):
         if (t.side[u] != side or not on_map(g, u) or not g.s.unit_status[u] & ST_ENTRAINED
                 or t.is_hq[u] or g.s.flags[u] & GF_RAIL_COUNTED):
             continue
-        sp = t.stacking[u]
-        room = sp <= t.rail_capacity[side] - g.s.rail_used[side]
+        room = has_room(g, u)
         off = not g.s.unit_status[u] & ST_OUT_OF_COMMAND
         n = room + off
         if n == 0:
-            g.s.rail_forced[side] += sp
+            g.s.rail_forced[side] += t.stacking[u]
         elif choose(g, side, n) != 0 or not room:                 # detrain
             g.s.unit_status[u] &= ~ST_ENTRAINED
             continue
-        g.s.rail_used[side] += sp                                   # charge_capacity
-        g.s.flags[u] |= GF_RAIL_COUNTED
+        charge_capacity(g, u)
 
 
 cdef int movement_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
@@ -4106,9 +4105,7 @@ cdef int combat_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
     cdef uint16_t fresh = GF_ATTACKED | GF_DEFENDED | GF_ADVANCED
     for u in range(t.n_units):
         g.s.flags[u] &= ~fresh
-    command_segment(g, ws, side, True)                              # A3a
-    for u in range(t.n_units):
-        g.s.flags[u] &= ~fresh
+    command_segment(g, ws, side, True)                              # A3a (sets none of them)
     for c in range(t.n_cells):
         g.s.fortress[4 * c + F_ATTACKED] = 0
     while declare_attack(g, ws, side):                              # A3b
