@@ -1276,14 +1276,15 @@ cdef void _closing(stepcost_t* tab, const stepcost_t* steps, const cell_t* nb,
                     tab[6 * c + (d + 3) % 6] = -1
 
 
-cdef bint _source_near(const cell_t* nb, const stepcost_t* tab, const uint8_t* tolled,
-                       const uint8_t* source, cell_t start, int reach, uint32_t* seen,
-                       uint32_t mark, cell_t* queue, int32_t* depth) noexcept nogil:
-    # Whether a cell of source lies within reach steps of start by a line of tab's steps
-    # p -> ... -> start that leaves no tolled cell (start itself may be one): the line a
-    # depot's supply traces to a source (9.16), walked backward from the depot, breadth
-    # first. The step p -> x into x from its neighbour p in direction d goes the opposite
-    # way, (d + 3) % 6 (hexgrid), as _closing reads it.
+cdef bint _source_near(const cell_t* nb, const stepcost_t* steps, const uint8_t* tolled,
+                       const uint8_t* closed, const uint8_t* source, cell_t start, int reach,
+                       uint32_t* seen, uint32_t mark, cell_t* queue,
+                       int32_t* depth) noexcept nogil:
+    # Whether a cell of source lies within reach steps of start by a line of steps
+    # p -> ... -> start that enters no closed cell and leaves no tolled cell (start itself may
+    # be tolled; it is never closed, nor is a source): the line a depot's supply traces to a
+    # source (9.16), walked backward from the depot, breadth first. The step p -> x into x
+    # from its neighbour p in direction d goes the opposite way, (d + 3) % 6 (hexgrid).
     cdef Py_ssize_t head = 0, tail = 1, d
     cdef cell_t x, p
     cdef int32_t j
@@ -1300,9 +1301,9 @@ cdef bint _source_near(const cell_t* nb, const stepcost_t* tab, const uint8_t* t
             continue
         for d in range(6):
             p = nb[6 * <Py_ssize_t>x + d]
-            if p < 0 or seen[p] == mark or tolled[p]:
+            if p < 0 or seen[p] == mark or tolled[p] or closed[p]:
                 continue
-            if tab[6 * <Py_ssize_t>p + (d + 3) % 6] < 0:
+            if steps[6 * <Py_ssize_t>p + (d + 3) % 6] < 0:
                 continue
             if source[p]:
                 return True
@@ -1366,13 +1367,14 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
 
 
 cdef void _cells_within(SearchWorkspace ws, Py_ssize_t n, dist_t cell_range,
-                        uint8_t* cells) noexcept nogil:
-    # the hexes the last search reached within cell_range on layer 0 (25.12)
+                        const uint8_t* closed, uint8_t* cells) noexcept nogil:
+    # the hexes the last search reached within cell_range on layer 0 (25.12), less the closed
+    # ones (the search stopped in them: a line never enters them)
     cdef Py_ssize_t c
     cdef dist_t dc
     for c in range(n):
         dc = reached_cost(&ws.buf, c)
-        if 0 <= dc <= cell_range:
+        if 0 <= dc <= cell_range and not closed[c]:
             cells[c] = 1
 
 
@@ -1415,13 +1417,11 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
-    cdef stepcost_t* tab = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
     cdef uint8_t* open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
     cdef cell_t* src = <cell_t*>malloc((2 * n + k + n_starts + 1) * sizeof(cell_t))
     cdef uint32_t* seen = <uint32_t*>calloc(n, sizeof(uint32_t))
     cdef int32_t* depth = <int32_t*>malloc(n * sizeof(int32_t))
-    if tab == NULL or open_zoc == NULL or src == NULL or seen == NULL or depth == NULL:
-        free(tab)
+    if open_zoc == NULL or src == NULL or seen == NULL or depth == NULL:
         free(open_zoc)
         free(src)
         free(seen)
@@ -1463,8 +1463,9 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                 if ok[c] and reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
                     rail[c] = 1
 
-            # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17)
-            _closing(tab, line_steps, nb, enemy_combat, 1, n)
+            # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17):
+            # the searches stop in such a hex (they reach it, and go no further) and what
+            # they tell of it is not read
 
             # depots: within range of a rail source or a supplied depot, on a line free of
             # open enemy zones of control, the depot's own hex not counted; they chain (9.16).
@@ -1481,8 +1482,9 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     u = mine[j]
                     if depot[u] and not depots[u]:
                         mark += 1
-                        if _source_near(nb, tab, open_zoc, ok, unit_cell[u], supply_range[u],
-                                        seen, mark, queue, depth):
+                        if _source_near(nb, line_steps, open_zoc, enemy_combat, ok,
+                                        unit_cell[u], supply_range[u], seen, mark, queue,
+                                        depth):
                             depots[u] = 1
                             ok[unit_cell[u]] = 1
                             any_new = True
@@ -1517,16 +1519,16 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                 for j in range(k):
                     if supply_range[mine[j]] > limit:
                         limit = supply_range[mine[j]]
-                ws.search(tab, src, NULL, ns, limit, NULL, open_zoc, 0, True)
+                ws.search(line_steps, src, NULL, ns, limit, enemy_combat, open_zoc, 0, True)
                 if cell_range >= 0:
-                    _cells_within(ws, n, cell_range, cells)
+                    _cells_within(ws, n, cell_range, enemy_combat, cells)
                 limit = -1
                 for j in range(k):
                     u = mine[j]
                     if depot[u]:
                         supplied[u] = depots[u]
                         continue
-                    dc = reached_cost(&ws.buf, unit_cell[u])
+                    dc = -1 if enemy_combat[unit_cell[u]] else reached_cost(&ws.buf, unit_cell[u])
                     if 0 <= dc <= supply_range[u]:
                         supplied[u] = 1
                     elif layers[u] > 1 and supply_range[u] > limit:
@@ -1538,10 +1540,11 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     if q != NULL:
                         ns = _sources_near(src, ns, q, r, mine, k, depot, supplied, layers,
                                            unit_cell, supply_range)
-                    ws.search(tab, src, NULL, ns, limit, NULL, open_zoc, max_toll, True)
+                    ws.search(line_steps, src, NULL, ns, limit, enemy_combat, open_zoc, max_toll,
+                              True)
                     for j in range(k):
                         u = mine[j]
-                        if depot[u] or supplied[u]:
+                        if depot[u] or supplied[u] or enemy_combat[unit_cell[u]]:
                             continue
                         for l in range(1, layers[u]):
                             dc = reached_cost(&ws.buf, <Py_ssize_t>l * n + unit_cell[u])
@@ -1550,11 +1553,11 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                                 break
             elif ns and cell_range >= 0:
                 # 25.12 alone: the hexes a line of cell_range reaches, through no open zone
-                ws.search(tab, src, NULL, ns, cell_range, NULL, open_zoc, 0, True)
-                _cells_within(ws, n, cell_range, cells)
+                ws.search(line_steps, src, NULL, ns, cell_range, enemy_combat, open_zoc, 0,
+                          True)
+                _cells_within(ws, n, cell_range, enemy_combat, cells)
     finally:
         ws._busy = False
-        free(tab)
         free(open_zoc)
         free(src)
         free(seen)
