@@ -12,11 +12,13 @@ from played_games import played_by_core, same_core_game
 import gwe_fast.games.gwe.game as gwe_game
 from gwe_fast import load_scenario
 from gwe_fast._core.gwe.core import GweCore
+from gwe_fast.dice import STREAMS
 from gwe_fast.enums import GwePhase
 from gwe_fast.games import driver
 from gwe_fast.games.gwe import combat, engine, rail, reinforcements, retreat, supply, victory
 from gwe_fast.games.gwe.combat import is_surrounded
 from gwe_fast.games.gwe.game import Flag
+from gwe_fast.policies.gwe.greedy import GreedyPolicy
 from gwe_fast.policies.registry import make_policy
 from gwe_fast.state import Status
 
@@ -60,9 +62,9 @@ def test_games_with_options_are_the_python_engines(options):
 
 @pytest.mark.parametrize("allied, central", [("random", "greedy"), ("greedy", "random")])
 def test_games_with_python_policies_are_the_python_engines(sc, allied, central):
-    """A side whose policy is Python's decides in Python (its Command Control Segments and
-    Step Replacement Phase are the Python engine's); the segments that ask nothing are the
-    core's; the game is the same."""
+    """A side whose policy is Python's decides in Python (its Step Replacement Phase is the
+    Python engine's; its Command Control Segments are the core's, which allocates as the
+    ladder does); the segments that ask nothing are the core's; the game is the same."""
     def policies():
         return {0: make_policy(allied, "gwe"), 1: make_policy(central, "gwe")}
     _same_game(_play(sc, 0, True, policies()), _play(sc, 0, False, policies()))
@@ -73,8 +75,6 @@ def test_what_the_core_plays(sc):
     core = g.core
     assert isinstance(core, GweCore)
     before = bytes(g.state.buffer)
-    assert core.replacement_phase(1) is False                # a greedy player decides
-    assert core.command_segment(1, False) is False
     assert core.withdrawal_phase(0) is False                 # a greedy player decides there
     assert core.declare_attack(0) is None                    # the greedy defender decides
     assert core.reinforcement_segment(1) is False            # a greedy player decides
@@ -91,6 +91,31 @@ def test_what_the_core_plays(sc):
     # a state put in the place of the game's gets a core of its own
     g.state = g.state.copy()
     assert g.core is not core and g.core.buffer is g.state.buffer
+    # a ladder player's Command Strength and replacement rolls are the core's to answer
+    # (ladder_allocation; always attempted), a policy's that answers otherwise the Python
+    # engine's
+    class OwnChoices(GreedyPolicy):
+        def on_command_allocate(self, d, view, rng):
+            return len(d.options) - 1
+
+        def on_replacement_attempt(self, d, view, rng):
+            return 1
+
+    kinds = ("gwe.command.allocate", "gwe.replacement.attempt")
+    for kind in kinds:
+        assert make_policy("greedy", "gwe").core_answers("gwe", kind)
+        assert make_policy("passive", "gwe").core_answers("gwe", kind)
+        assert make_policy("lookahead", "gwe").core_answers("gwe", kind)
+        assert not OwnChoices().core_answers("gwe", kind)
+        assert not make_policy("doctrine", "gwe").core_answers("gwe", kind)
+        assert not make_policy("random", "gwe").core_answers("gwe", kind)
+        assert not make_policy("greedy", "gwe").core_answers("kb", kind)
+    assert not make_policy("greedy", "gwe").core_answers("gwe", "gwe.combat.declare")
+    own = driver("gwe").new_game(sc, 1, 0, policies={1: OwnChoices()})
+    before = bytes(own.state.buffer)
+    assert own.core.command_segment(1, False) is False
+    assert own.core.replacement_phase(1) is False
+    assert bytes(own.state.buffer) == before
     # a game with an event log is played by the Python engine only
     assert driver("gwe").new_game(sc, 1, 0, events=True).core is None
 
@@ -312,9 +337,14 @@ def _only_mover(g, unit: int, cell: int) -> None:
     st.unit_cell[unit] = cell
 
 
-def _both_ways(g, side: int):
+def _both_ways(g, side: int, python=None, compiled=None):
     """The segment played by the Python engine, then again from the same state by the core;
-    asserts they agree and returns the Python engine's state buffer."""
+    asserts they agree and returns the Python engine's state buffer. The Movement Segment
+    unless ``python(g)`` and ``compiled(core)`` play another."""
+    python = python or (lambda game: engine.movement_segment(game, side))
+    compiled = compiled or (lambda core: core.movement_segment(side))
+    for name in STREAMS:
+        g.dice.stream(name)           # a stream not made yet is not in the snapshot
     st = g.state
     before, dice = bytes(st.buffer), g.dice.snapshot()
     rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
@@ -322,7 +352,7 @@ def _both_ways(g, side: int):
     try:
         gwe_game.COMPILED_PHASES = False
         g._core = False
-        engine.movement_segment(g, side)
+        python(g)
     finally:
         gwe_game.COMPILED_PHASES = saved
     want = bytes(st.buffer)
@@ -332,7 +362,7 @@ def _both_ways(g, side: int):
     g.dice.restore(dice)
     for s in (0, 1):
         g.rngs[s].bit_generator.state = rngs[s]
-    assert GweCore(g).movement_segment(side) is True
+    assert compiled(GweCore(g)) is True
     assert bytes(st.buffer) == want
     assert [g.rngs[s].bit_generator.state for s in (0, 1)] == want_rngs
     got = g.dice.snapshot()
@@ -401,3 +431,60 @@ def test_the_core_moves_the_units_it_once_handed_back(sc):
         _both_ways(g1, 0)
         differs += int(g1.state.unit_cell[car] != near[draw % len(near)])
     assert differs >= 10
+
+
+@pytest.mark.parametrize("level", ["greedy", "passive"])
+def test_ladder_command_segments_are_the_python_engines(sc, level):
+    """A ladder player's Command Control Segment played by the core (``ladder_allocation``)
+    is the Python engine's asking the policy (``position.command_plan``): the same Command
+    Strength given, the same dice for the rest. Positions of random games at the start of
+    each side's Movement and Combat Phases, the segment's side then played by ``level``;
+    in some of them the HQs cannot command every unit they cover, so the plan's order
+    decides who is left out."""
+    from gwe_fast.games.gwe import command
+    from gwe_fast.policies.gwe.position import command_plan
+
+    short = 0
+    asked = []
+
+    def compiled(core, side, for_combat):
+        done = core.command_segment(side, for_combat)
+        asked.append(core.decisions)
+        return done
+
+    for g in _positions(sc, range(3), (1, 3, 5, 8)):
+        side, for_combat = int(g.state.player), int(g.state.phase) == GwePhase.COMBAT
+        g.policies[side] = make_policy(level, "gwe")
+        plan = command_plan(g.policy_view(), side, for_combat,
+                            g.policies[side].impl("gwe").weights)
+        radii = command._Radii(g, side)
+        if radii.hqs and not for_combat:
+            # in a Movement Phase every unit gains from command: a covered unit left
+            # without an HQ is one the HQs had no strength left for
+            units = np.array(sorted(plan), dtype=np.int64)
+            covered = radii.cover(units).any(axis=1)
+            short += any(plan[int(x)] == command.NO_HQ for x in units[covered])
+        _both_ways(g, side, lambda game: command.command_segment(game, side, for_combat),
+                   lambda core: compiled(core, side, for_combat))
+    assert short >= 3 and sum(asked) >= 100
+
+
+def test_ladder_replacement_phases_are_the_python_engines(sc):
+    """A ladder player's Step Replacement Phase played by the core (every eligible unit
+    rolls, as ``PassivePolicy.on_replacement_attempt`` answers) is the Python engine's
+    asking the greedy policy. Positions of random games at the start of each side's Step
+    Replacement Phase; in some, units roll."""
+    from gwe_fast.games.gwe import replacement
+
+    rolled = 0
+    for seed in range(4):
+        for turn in (3, 5, 8):
+            for side in (0, 1):
+                g = driver("gwe").new_game(sc, seed, 0)
+                engine.advance(g, until=engine.position(sc, turn, side, GwePhase.REPLACEMENT))
+                g.policies[side] = make_policy("greedy", "gwe")
+                before = g.dice.stream("replacement").rolled
+                _both_ways(g, side, lambda game: replacement.replacement_phase(game, side),
+                           lambda core: core.replacement_phase(side))
+                rolled += g.dice.stream("replacement").rolled - before
+    assert rolled >= 5

@@ -74,6 +74,15 @@ class Policy:
         ``view`` is the read-only game, ``rng`` this policy's own generator. A policy that
         plans ahead does it here; the default does nothing (and is never called)."""
 
+    def core_answers(self, game: str, kind: str) -> bool:
+        """Whether this policy answers every decision of ``kind`` (in ``game``: "gwe", "kb")
+        exactly as the game's compiled core answers it for a ladder player, so that the
+        core may answer it itself without asking: the same option every time, from the
+        position alone, and nothing of the policy's own changed by being asked. False
+        unless a policy says so; a subclass that answers otherwise must not inherit a
+        True."""
+        return False
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"

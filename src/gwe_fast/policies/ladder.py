@@ -80,6 +80,12 @@ class ByGame(Policy):
     def begin_phase(self, view: Any, side: int, phasing: int, phase: int, rng) -> None:
         self.impl(view.scenario.game).begin_phase(view, side, phasing, phase, rng)
 
+    def core_answers(self, game: str, kind: str) -> bool:
+        if type(self).choose is not ByGame.choose:
+            return False
+        impl = self._impls.get(game)
+        return impl is not None and impl.core_answers(game, kind)
+
     # The Guns of August plays its ladder inside the compiled core (games/goa/game.py asks
     # these): what its implementation answers, unless a subclass chooses otherwise.
     def _goa_twin(self) -> Policy | None:

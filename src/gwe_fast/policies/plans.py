@@ -115,6 +115,11 @@ class PlanLookahead:
                and self.in_own_turn(view, decision.side))
         return (self.active if own else self.greedy).choose(decision, game, rng)
 
+    def core_answers(self, game: str, kind: str) -> bool:
+        # every decision goes to one of its greedy policies, all of one class
+        return (type(self).choose is PlanLookahead.choose
+                and self.greedy_with({}).core_answers(game, kind))
+
     def pick_plan(self, view, side: int, rng) -> int:
         """The plan to play (an index of ``self.variants``; see ``best_plan``)."""
         seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=int(self.p.rollouts))]
@@ -164,6 +169,10 @@ class TurnPlan(Policy):
         super().__init__()
         self.plan, self.rest, self.side, self.turn = plan, rest, side, turn
         self.in_own_turn = in_own_turn
+
+    def core_answers(self, game: str, kind: str) -> bool:
+        return (type(self).choose is TurnPlan.choose and self.plan.core_answers(game, kind)
+                and self.rest.core_answers(game, kind))
 
     def choose(self, decision, game, rng) -> int:
         view = game.policy_view()

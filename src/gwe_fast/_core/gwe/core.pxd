@@ -19,6 +19,9 @@ cdef enum:
     DS_COMBAT = 4
     DS_BREAKDOWN = 5
     N_DICE = 6
+    # the decisions the core answers for a ladder player (Gwe.ladder, Policy.core_answers)
+    LADDER_COMMAND = 1            # gwe.command.allocate: position.command_plan
+    LADDER_REPLACEMENT = 2        # gwe.replacement.attempt: always attempted
     MAX_CAR_ROWS = 4              # rows of 24.42's breakdown table the core holds
     MAX_NATIONALITIES = 8
     MAX_TURNS = 64                # Game-Turns a table of the core can hold (0 .. MAX_TURNS - 1)
@@ -405,6 +408,8 @@ cdef struct Gwe:
     DiceStream dice[N_DICE]
     bitgen_t* pol[2]              # each side's policy generator
     int level[2]
+    uint32_t ladder[2]            # the decisions (LADDER_) the side's policy answers as
+                                  # the ladder does (Policy.core_answers): the core answers
     int64_t decisions             # decisions asked (one option: not asked)
     flag_t* mask_a                # [n_cells] scratch masks
     flag_t* mask_b

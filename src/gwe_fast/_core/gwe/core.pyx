@@ -53,7 +53,7 @@ from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, G
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_DEPOT, UT_HQ)
 from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, roll,
                                      unbind_streams)
-from gwe_fast._core.play cimport (_ALLOCATED, _FAR, MV_DONE, MV_H_EZOC, MV_H_ENEMY,
+from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_EZOC, MV_H_ENEMY,
                                   MV_H_ENEMY_HQ, MV_H_HQ_ALONE, MV_H_RAIL, MV_HEX_ROWS,
                                   MV_R_ALLOWANCE,
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
@@ -88,6 +88,11 @@ def _keep(owner: list, a, dtype) -> cnp.ndarray:
 
 cdef const void* _ptr(cnp.ndarray a):
     return <const void*>cnp.PyArray_DATA(a)
+
+
+#: the decisions the core may answer for a ladder player, by kind (Policy.core_answers)
+LADDER_KINDS = {"gwe.command.allocate": LADDER_COMMAND,
+                "gwe.replacement.attempt": LADDER_REPLACEMENT}
 
 
 cdef class GweTables:
@@ -500,6 +505,12 @@ cdef class GweCore:
         s.ooc_count = <int16_t*><size_t>ptr["ooc_count"]
         self.g.t = &self.tables.t
         bind_policies(self.g.pol, self.g.level, game)
+        for side in range(2):
+            answers = getattr(game.policies[side], "core_answers", None)
+            self.g.ladder[side] = 0
+            for kind, bit in LADDER_KINDS.items():
+                if callable(answers) and answers("gwe", kind):
+                    self.g.ladder[side] |= bit
         cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units
         self.g.mask_a = <flag_t*>malloc(4 * (nc + 1))
         self.g.mask_b = self.g.mask_a + (nc + 1)
@@ -709,11 +720,13 @@ cdef class GweCore:
 
     def command_segment(self, int side, bint for_combat) -> bool:
         """The Command Control Segment (4.0 A1c, A3a) of ``side``, as ``command.
-        command_segment``; False, with nothing done, when its player does not pick at random
-        and must allocate Command Strength (the Python engine asks that policy), or the
-        command stream has forced dice queued."""
+        command_segment``; False, with nothing done, when its player must allocate Command
+        Strength and neither picks at random nor allocates as the ladder does (``Policy.
+        core_answers``: the Python engine asks that policy), or the command stream has
+        forced dice queued."""
         _check_side(side)
-        if self.g.level[side] != LEVEL_RANDOM and not self.g.t.unlimited_command:
+        if (self.g.level[side] != LEVEL_RANDOM and not self.g.ladder[side] & LADDER_COMMAND
+                and not self.g.t.unlimited_command):
             return False
         return self._run(DS_COMMAND, side, for_combat)
 
@@ -736,11 +749,11 @@ cdef class GweCore:
 
     def replacement_phase(self, int side) -> bool:
         """The Step Replacement Phase (4.0 A4) of ``side``, as ``replacement.
-        replacement_phase``; False, with nothing done, when its player does not pick at
-        random (the Python engine asks that policy) or the replacement stream has forced
-        dice queued."""
+        replacement_phase``; False, with nothing done, when its player neither picks at
+        random nor answers as the ladder does (the Python engine asks that policy), or the
+        replacement stream has forced dice queued."""
         _check_side(side)
-        if self.g.level[side] != LEVEL_RANDOM:
+        if self.g.level[side] != LEVEL_RANDOM and not self.g.ladder[side] & LADDER_REPLACEMENT:
             return False
         return self._run(DS_REPLACEMENT, side, False)
 
@@ -1290,8 +1303,11 @@ cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) 
                 g.cover[j * n_h + k] = covers(g, k, n_h, others, n_x, u)
             g.alloc_sp[j] = t.stacking[u]
         if not t.unlimited_command:
-            draws = random_allocation_run(g.pol[side], g.cover, n_rest, n_h, g.alloc_sp,
-                                          g.hq_left, g.alloc_status, g.alloc_picks)
+            if g.level[side] == LEVEL_RANDOM:
+                draws = random_allocation_run(g.pol[side], g.cover, n_rest, n_h, g.alloc_sp,
+                                              g.hq_left, g.alloc_status, g.alloc_picks)
+            else:
+                draws = ladder_allocation(g, side, for_combat, rest, n_rest, n_h)
             g.decisions += draws
             for j in range(n_rest):
                 u = rest[j]
@@ -1321,6 +1337,103 @@ cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) 
         if roll(&g.dice[DS_COMMAND]) > t.tcr[u]:
             in_cmd[u] = 1
     return _mark_command(g, side)
+
+
+cdef Py_ssize_t ladder_allocation(Gwe* g, int side, bint for_combat, const int32_t* rest,
+                                  Py_ssize_t n_rest, Py_ssize_t n_h) except -1:
+    # Step 2 of command_segment for a ladder player (``Policy.core_answers``): the plan of
+    # position.command_plan, made at the start of the segment, then the engine's questions
+    # unit by unit in counter order, each answered from the plan (PassivePolicy.
+    # on_command_allocate). Reads g.cover and g.alloc_sp of the rest and g.hq_left, as
+    # random_allocation_run does; g.alloc_status of each unit; returns the decisions asked.
+    #
+    # The plan: the side's units on the map other than HQs and depots, those that gain most
+    # from command first. A unit's gain is the chance its 10.41 die fails (TCR in six) times
+    # its stake, per stacking point (at least a half): in a Combat Phase its attack strength
+    # plus one when an enemy unit other than an HQ is within one hex, else nothing; in a
+    # Movement Phase its attack strength (at least 1), halved when such an enemy is near.
+    # Each unit with a gain goes to the covering HQ with most strength left that can take
+    # it (the first such HQ on a tie).
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t j, i, k, e, n_e = 0, n_opt, draws = 0
+    cdef int32_t u, cell, need, best
+    cdef bint near
+    cdef double stake
+    cdef int32_t* enemy_cells = g.work + 2 * t.n_cells + 8 + t.n_units    # (supply's list)
+    cdef int32_t* left = g.hq_left + n_h                # the plan's strengths left
+    cdef int32_t* plan = g.alloc_picks                  # [n_rest] the HQ index, or -1
+    cdef int32_t* order = g.alloc_picks + n_rest
+    cdef double* gain = <double*>malloc((n_rest + 1) * sizeof(double))
+    if gain == NULL:
+        raise MemoryError()
+    for u in range(t.n_units):
+        if t.side[u] != side and on_map(g, u) and t.utype[u] != UT_HQ:
+            enemy_cells[n_e] = g.s.unit_cell[u]
+            n_e += 1
+    k = 0
+    for j in range(n_rest):
+        u = rest[j]
+        plan[j] = -1
+        if t.utype[u] == UT_DEPOT:
+            continue
+        near = False
+        cell = g.s.unit_cell[u]
+        for e in range(n_e):
+            if hex_distance(t, cell, enemy_cells[e]) <= 1:
+                near = True
+                break
+        if for_combat:
+            stake = value_row(g, u)[0] + 1.0 if near else 0.0
+        else:
+            stake = (0.5 if near else 1.0) * max(<int>value_row(g, u)[0], 1)
+        gain[j] = (t.tcr[u] / 6.0) * stake / max(<double>t.stacking[u], 0.5)
+        # the order of most gain first, ties in counter order (a stable sort)
+        i = k
+        while i > 0 and gain[order[i - 1]] < gain[j]:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = <int32_t>j
+        k += 1
+    for i in range(n_h):
+        left[i] = g.hq_left[i]
+    for i in range(k):
+        j = order[i]
+        if gain[j] <= 0:
+            break
+        need = t.stacking[rest[j]]
+        best = -1
+        for e in range(n_h):
+            if g.cover[j * n_h + e] and left[e] >= need and (best < 0 or left[e] > left[best]):
+                best = <int32_t>e
+        if best >= 0:
+            left[best] -= need
+            plan[j] = best
+    free(gain)
+    # the engine's questions: the HQs with the strength left, then none; the plan's HQ when
+    # it is offered, else none
+    for j in range(n_rest):
+        need = g.alloc_sp[j]
+        n_opt = 1
+        for e in range(n_h):
+            if g.cover[j * n_h + e]:
+                break
+        else:
+            g.alloc_status[j] = _FAR                   # within no HQ's radius
+            continue
+        for e in range(n_h):
+            if g.cover[j * n_h + e] and g.hq_left[e] >= need:
+                n_opt += 1
+        if n_opt == 1:
+            g.alloc_status[j] = _UNALLOCATED           # no HQ has the strength left
+            continue
+        draws += 1
+        best = plan[j]
+        if best >= 0 and g.cover[j * n_h + best] and g.hq_left[best] >= need:
+            g.hq_left[best] -= need
+            g.alloc_status[j] = _ALLOCATED
+        else:
+            g.alloc_status[j] = _UNALLOCATED
+    return draws
 
 
 cdef int _mark_command(Gwe* g, int side) except -1:
@@ -1572,7 +1685,9 @@ cdef int replacement_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
         u = units[i]
         if u < 0:
             continue
-        if choose(g, side, 2) != 0:                  # False: no roll
+        if g.level[side] != LEVEL_RANDOM:            # the ladder always rolls
+            g.decisions += 1
+        elif choose(g, side, 2) != 0:                # False: no roll
             continue
         rolls = t.replacement_rolls[t.nationality[u]][turn]
         die = roll(&g.dice[DS_REPLACEMENT])
@@ -1619,21 +1734,27 @@ cdef void _bind_atk(Gwe* g) noexcept nogil:
 
 cdef void current_values(Gwe* g) noexcept nogil:
     # combat.current_values into g.f.values: each unit's printed (attack, defense, movement)
-    # on its current step (8.52, 8.53); a broken-down armored car shows its back (24.42)
-    cdef const GweT* t = g.t
-    cdef Py_ssize_t u, i, idx
+    # on its current step (value_row)
+    cdef Py_ssize_t u, i
     cdef const int16_t* row
-    for u in range(t.n_units):
-        idx = g.s.unit_step[u]
-        if idx > t.n_steps[u] - 1:
-            idx = t.n_steps[u] - 1
-        if idx < 0:
-            idx = 0
-        row = t.values + 3 * (u * t.max_steps + idx)
-        if t.car[u] and g.s.flags[u] & GF_BROKEN_DOWN:
-            row = t.car_back
+    for u in range(g.t.n_units):
+        row = value_row(g, u)
         for i in range(3):
             g.f.values[3 * u + i] = row[i]
+
+
+cdef inline const int16_t* value_row(const Gwe* g, Py_ssize_t u) noexcept nogil:
+    # the unit's printed (attack, defense, movement) on its current step (8.52, 8.53); a
+    # broken-down armored car shows its back (24.42)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t idx = g.s.unit_step[u]
+    if idx > t.n_steps[u] - 1:
+        idx = t.n_steps[u] - 1
+    if idx < 0:
+        idx = 0
+    if t.car[u] and g.s.flags[u] & GF_BROKEN_DOWN:
+        return t.car_back
+    return t.values + 3 * (u * t.max_steps + idx)
 
 
 cdef int hq_strength(const Gwe* g, Py_ssize_t hq, bint attacking, int32_t cell) noexcept nogil:

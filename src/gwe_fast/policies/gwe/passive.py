@@ -201,6 +201,19 @@ class PassivePolicy(GwePolicy):
         return self.index_of(d.options, want)
 
     # --- command and HQs --------------------------------------------------------------------
+    #: the decisions the compiled core answers as this class does (core.pyx: the command
+    #: plan in ladder_allocation, the replacement roll always attempted), by their handlers
+    CORE_KINDS: ClassVar[dict[str, str]] = {
+        "gwe.command.allocate": "on_command_allocate",
+        "gwe.replacement.attempt": "on_replacement_attempt",
+    }
+
+    def core_answers(self, game: str, kind: str) -> bool:
+        # unless a subclass answers the kind otherwise
+        handler = self.CORE_KINDS.get(kind) if game == "gwe" else None
+        return (handler is not None and type(self).choose is GwePolicy.choose
+                and getattr(type(self), handler) is getattr(PassivePolicy, handler))
+
     def on_command_allocate(self, d, view, rng) -> int:
         for_combat = bool(d.context.get("for_combat", False))
         key = self.phase_key(view, f"command-{for_combat}")
