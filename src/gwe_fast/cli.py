@@ -1286,8 +1286,8 @@ def bench(
         help="Also count the instructions per campaign of each game's random and greedy "
              "campaigns with valgrind's callgrind (one greedy campaign each), which the "
              "machine's load does not change; each count stands under its group's times. "
-             "Needs valgrind; takes minutes (about eight on two cores, most of it the two "
-             "greedy groups).")] = False,
+             "Needs valgrind, and minutes: most of them for the two greedy groups (the whole "
+             "bench took 12 on a busy two-core machine).")] = False,
 ) -> None:
     """Measure the headline speed figures against their targets.
 
