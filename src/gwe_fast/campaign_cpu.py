@@ -12,7 +12,9 @@ Instructions per campaign are the difference of two runs under callgrind, the se
 ``--games N`` and the first with ``--games 0`` (the warm-up alone), over ``N``: what the
 interpreter's start-up and the warm-up cost cancels (``gwe_fast.bench.count_instructions``
 does this). One BLAS thread and no address randomisation (``setarch -R``) make the counts
-repeat to a few thousand instructions; ``results/BENCHMARKS.md`` has the command by hand.
+repeat to a few thousand instructions, as long as the modules' bytecode is cached in the same
+way (none cached moved a random Brusilov campaign by 0.4 %); ``results/BENCHMARKS.md`` has
+the command by hand.
 
 Examples
 --------
