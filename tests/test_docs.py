@@ -8,7 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["gwe_fast", "gwe_fast.hexmap", "gwe_fast.dice", "gwe_fast.game", "gwe_fast.games",
-           "gwe_fast.analysis.stats", "gwe_fast.policies.registry", "gwe_fast.policies.base", "gwe_fast.policies.ladder",
+           "gwe_fast.analysis.stats", "gwe_fast.bench", "gwe_fast.campaign_cpu",
+           "gwe_fast.policies.registry", "gwe_fast.policies.base", "gwe_fast.policies.ladder",
            "gwe_fast.policies.plans", "gwe_fast.runner.progress", "gwe_fast.scenario.history",
            "gwe_fast.runner.calibrate", "gwe_fast._core.goa.ladder", "gwe_fast._core.goa.engine",
            "gwe_fast._core.goa.lookahead", "gwe_fast.policies.goa.lookahead"]

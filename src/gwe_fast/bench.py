@@ -16,7 +16,11 @@ Measured here, each against its target (the speed goals of the project):
 * The Guns of August (``goa/campaign``, the compiled core): whole campaigns, random against
   random and greedy against greedy, one core, against issue 27's targets (``TARGET_GOA_MS``);
 * Parquet bytes per game of the random campaigns' results (the whole file over the games,
-  and the marginal bytes of one more game), and the peak memory of this process.
+  and the marginal bytes of one more game), and the peak memory of this process;
+* with ``instructions=True`` (``gwe bench --instructions``), the instructions per campaign of
+  each game's random and greedy groups, counted by valgrind's callgrind, which the machine's
+  load does not move as it moves the times (``count_instructions``); each count stands under
+  the times of its group.
 
 Every game is played as a batch run plays it (``runner.batch.play_one``: game ``i`` of master
 seed ``seed``), and the rows are written as ``gwe run`` writes them (``ParquetSink``).
@@ -37,10 +41,15 @@ from __future__ import annotations
 import math
 import os
 import platform
+import re
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +70,17 @@ GREEDY = {"gwe": "greedy", "kb": "greedy"}
 GOA = "goa/campaign"
 TARGET_GOA_MS = {"random": 0.5, "greedy": 2.0}
 PURE_OVER_CYTHON = 60.0       # a guess of the twins' slowness, to plan the budget
+#: instructions per campaign (millions) of each game and policy level, and the CPU time set
+#: beside it, as issue 28 states them; it gives greedy Kaiser's Battle a time and no count
+TARGET_INSTRUCTIONS: dict[tuple[str, str], tuple[float | None, float]] = {
+    ("brusilov/historical", "random"): (30.0, 3.0),
+    ("kaisers_battle/historical", "random"): (15.0, 1.5),
+    ("brusilov/historical", "greedy"): (120.0, 10.0),
+    ("kaisers_battle/historical", "greedy"): (None, 6.0),
+}
+GREEDY_COUNTED = 1            # greedy campaigns counted (each run plays a greedy warm-up too)
+CALLGRIND_START_S = 30.0      # a guess of a run's start-up under callgrind, until one is seen
+CALLGRIND_SLOWDOWN = 70.0     # a guess of a campaign's CPU under callgrind over its CPU
 
 
 @dataclass
@@ -281,16 +301,27 @@ def machine() -> str:
 
 
 def headline(budget: float = 60.0, games: int = 5, seed: int = 0,
-             say: Callable[[str], None] | None = None) -> list[Figure]:
+             say: Callable[[str], None] | None = None,
+             instructions: bool = False) -> list[Figure]:
     """Measure the headline figures within about ``budget`` seconds; ``games`` is the most
     campaigns per group. Groups that would not fit are left out (their line says so); each
-    game system always plays at least one random campaign on the compiled kernels."""
+    game system always plays at least one random campaign on the compiled kernels.
+
+    With ``instructions``, each game's random and greedy campaigns are also counted under
+    callgrind once the rest is measured (``instruction_figures``), each count placed under
+    its group's times; without valgrind, ``say`` tells so at once and the counts are left
+    out."""
     from gwe_fast import load_scenario
 
     say = say or (lambda s: None)
     t_start = time.monotonic()
     deadline = t_start + budget
     figs: list[Figure] = []
+    valgrind = find_valgrind(say) if instructions else None
+    # the timed campaigns of each (scenario, "random" or "greedy"), None when left out, and
+    # the figure its count goes under
+    timed: dict[tuple[str, str], Campaigns | None] = {}
+    under: dict[tuple[str, str], Figure] = {}
 
     say("movement range ...")
     mr = movement_range(seconds=min(1.5, max(0.2, budget / 40)))
@@ -318,6 +349,7 @@ def headline(budget: float = 60.0, games: int = 5, seed: int = 0,
                                  stop_at=deadline, group_seconds=budget * 0.12)
     for name, run in random_runs.items():
         figs.append(_campaign_figure(name, run))
+        timed[name, "random"], under[name, "random"] = run, figs[-1]
 
     for name, sc in scenarios.items():                   # the same games on the twins
         fast = random_runs[name]
@@ -344,18 +376,27 @@ def headline(budget: float = 60.0, games: int = 5, seed: int = 0,
         spec = GREEDY[sc.game]
         label = f"{GAMES[name]}: greedy against greedy, median per campaign"
         guess = 10 * random_runs[name].median_cpu_ms / 1000
+        timed[name, "greedy"] = None
         if time.monotonic() + guess > deadline:
             figs.append(Figure(label, "skipped (budget)", f"<= {TARGET_MS['greedy']:g} ms"))
-            continue
-        say(f"{GAMES[name]}: greedy campaigns ...")
-        try:
-            run = play(sc, spec, "cython", seed, range(min(games, 3)), stop_at=deadline)
-        except ValueError as exc:                      # a policy that cannot be built
-            figs.append(Figure(label, f"not available ({exc})", ""))
-            continue
-        figs.append(_campaign_figure(name, run, "greedy"))
+        else:
+            say(f"{GAMES[name]}: greedy campaigns ...")
+            try:
+                run = play(sc, spec, "cython", seed, range(min(games, 3)), stop_at=deadline)
+            except ValueError as exc:                  # a policy that cannot be built
+                figs.append(Figure(label, f"not available ({exc})", ""))
+            else:
+                figs.append(_campaign_figure(name, run, "greedy"))
+                timed[name, "greedy"] = run
+        under[name, "greedy"] = figs[-1]
 
     figs += goa_figures(seed, games, deadline, say)
+
+    if valgrind is not None:
+        counts = instruction_figures(timed, games, seed, deadline, say, valgrind)
+        for key, fig in counts.items():
+            at = next(i for i, f in enumerate(figs) if f is under[key])
+            figs.insert(at + 1, fig)
 
     rows = random_runs["kaisers_battle/historical"].rows
     with tempfile.TemporaryDirectory() as tmp:
@@ -419,6 +460,207 @@ def _campaign_figure(name: str, run: Campaigns, kind: str = "random") -> Figure:
                   f"{run.median_cpu_ms:,.0f} ms CPU, {run.median_wall_ms:,.0f} ms wall",
                   f"<= {TARGET_MS[kind]:g} ms",
                   _verdict(run.median_cpu_ms, TARGET_MS[kind], False))
+
+
+# --------------------------------------------------------------------------------------------
+# instructions per campaign, counted by callgrind
+# --------------------------------------------------------------------------------------------
+
+NO_VALGRIND = ("gwe: instruction counts need valgrind (its callgrind tool), which is not "
+               "installed, so they are left out; the other figures are measured as usual.")
+
+#: what runs a command: ``(argv, env, timeout seconds)`` to the finished process, its stderr
+#: as text (``subprocess.run``'s ``TimeoutExpired`` and ``OSError`` pass through)
+Runner = Callable[[Sequence[str], dict[str, str], float], subprocess.CompletedProcess]
+
+
+class CallgrindError(RuntimeError):
+    """A run under callgrind that gave no count; the message says why."""
+
+
+@dataclass
+class Count:
+    """The instructions of a group's campaigns by callgrind's difference method."""
+
+    games: int
+    warm_up: int            # counted in the run with the warm-up alone (start-up included)
+    with_games: int         # counted in the run with the games too
+    warm_up_s: float        # wall seconds of the first run
+
+    @property
+    def per_campaign(self) -> float:
+        return (self.with_games - self.warm_up) / self.games
+
+
+def find_valgrind(say: Callable[[str], None]) -> str | None:
+    """The path of ``valgrind``, or None after saying that the counts are left out."""
+    found = shutil.which("valgrind")
+    if found is None:
+        say(NO_VALGRIND)
+    return found
+
+
+def python_executable() -> str:
+    """The interpreter to run under valgrind: this one, as the file itself. A launcher in
+    front of it would be what valgrind counts. In a virtual environment its own ``python``
+    (a link to the interpreter) is kept: only started by that name does Python find the
+    environment and its packages."""
+    if sys.prefix != sys.base_prefix:
+        return sys.executable
+    return os.path.realpath(sys.executable)
+
+
+def callgrind_command(scenario: str, policy: str, games: int, seed: int = 0,
+                      valgrind: str = "valgrind") -> list[str]:
+    """The command that counts ``python -m gwe_fast.campaign_cpu``'s run of games 0 to
+    ``games - 1`` of master seed ``seed`` (none: the warm-up alone), ``policy`` on both
+    sides, under callgrind; through ``setarch -R`` (no address randomisation) where
+    ``setarch`` is installed."""
+    cmd = [valgrind, "--tool=callgrind", f"--callgrind-out-file={os.devnull}",
+           python_executable(), "-m", "gwe_fast.campaign_cpu", scenario, "--games", str(games),
+           "--policy", policy, "--master-seed", str(seed)]
+    setarch = shutil.which("setarch")
+    return [setarch, platform.machine(), "-R", *cmd] if setarch else cmd
+
+
+def callgrind_env() -> dict[str, str]:
+    """The environment of a counted run: this one, with one BLAS thread (OpenBLAS's threads
+    spin under valgrind), string hashes that are the same from run to run, and the folder
+    this ``gwe_fast`` was imported from first on the path, so that the run plays this code.
+    An installed package is found without that (and a site folder put before the standard
+    library could hide parts of it)."""
+    import gwe_fast
+
+    root = Path(gwe_fast.__file__).resolve().parent.parent
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
+    if root.name not in ("site-packages", "dist-packages"):
+        env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(root), os.environ.get("PYTHONPATH")]))
+    return env
+
+
+_COLLECTED = re.compile(r"^==\d+==\s*Collected\s*:\s*(\d+)\s*$", re.MULTILINE)
+
+
+def collected(stderr: str) -> int:
+    """The instructions a callgrind run counted: the number of valgrind's ``Collected :`` line
+    in its stderr (ValueError when there is none).
+
+    >>> collected("==7== Events    : Ir\\n==7== Collected : 1385625366\\n==7== \\n"
+    ...           "==7== I   refs:      1,385,625,366\\n")
+    1385625366
+    """
+    found = _COLLECTED.findall(stderr)
+    if not found:
+        raise ValueError("no 'Collected :' line in valgrind's output")
+    return int(found[-1])
+
+
+def last_line(stderr: str) -> str:
+    """The last line that the program under valgrind wrote to stderr (the error that ended
+    it), or valgrind's own last line when the program wrote none.
+
+    >>> last_line("==7== Callgrind\\nValueError: unknown policy 'x'\\n==7== Collected : 9\\n")
+    "ValueError: unknown policy 'x'"
+    """
+    lines = [ln.strip() for ln in stderr.splitlines()
+             if re.sub(r"^==\d+==", "", ln.strip()).strip()]        # valgrind's blank lines too
+    own = [ln for ln in lines if not re.match(r"==\d+==", ln)]
+    return (own or lines or ["nothing on stderr"])[-1]
+
+
+def _run(argv: Sequence[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess:
+    return subprocess.run(list(argv), env=env, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          errors="replace", timeout=timeout, check=False)
+
+
+def count_instructions(scenario: str, policy: str, games: int, seed: int = 0, *,
+                       valgrind: str = "valgrind", run: Runner | None = None,
+                       parallel: bool = True, timeout: float = 3600.0) -> Count:
+    """The instructions of games 0 to ``games - 1`` of master seed ``seed``, ``policy`` on
+    both sides, as callgrind counts them: a run with the warm-up game alone and one with the
+    games too (``gwe_fast.campaign_cpu``), side by side when ``parallel``; what they share,
+    the interpreter's start-up and the warm-up, cancels in the difference. ``run`` runs a
+    command (``subprocess.run`` by default; a test hands in its own). Raises
+    ``CallgrindError`` with the reason when a run fails, times out or counts nothing."""
+    if games < 1:
+        raise ValueError("count at least one game")
+    run = run or _run
+    env = callgrind_env()
+
+    def one(n: int) -> tuple[int, float]:
+        argv = callgrind_command(scenario, policy, n, seed, valgrind)
+        t0 = time.monotonic()
+        try:
+            done = run(argv, env, timeout)
+        except subprocess.TimeoutExpired:
+            raise CallgrindError(f"its run under callgrind took over {timeout:,.0f} s and was "
+                                 f"stopped") from None
+        except OSError as exc:
+            raise CallgrindError(f"callgrind could not be started ({exc})") from None
+        if done.returncode != 0:
+            raise CallgrindError(f"its run under callgrind ended with exit status "
+                                 f"{done.returncode} ({last_line(done.stderr)})")
+        try:
+            return collected(done.stderr), time.monotonic() - t0
+        except ValueError:
+            raise CallgrindError(f"valgrind gave no count ({last_line(done.stderr)})") from None
+
+    with ThreadPoolExecutor(max_workers=2 if parallel else 1) as pool:
+        warm, more = pool.map(one, (0, games))
+    if more[0] <= warm[0]:
+        raise CallgrindError(f"the run with {games} game(s) counted {more[0]:,} instructions, "
+                             f"no more than the warm-up alone ({warm[0]:,})")
+    return Count(games, warm[0], more[0], warm[1])
+
+
+def instruction_figures(timed: dict[tuple[str, str], Campaigns | None], games: int, seed: int,
+                        deadline: float, say: Callable[[str], None], valgrind: str,
+                        run: Runner | None = None) -> dict[tuple[str, str], Figure]:
+    """The instructions per campaign of each group in ``timed`` (``(scenario, "random" or
+    "greedy")`` to its timed campaigns, None when they were left out): ``games`` random
+    campaigns, ``GREEDY_COUNTED`` greedy ones, each group's figure beside the median CPU of
+    its timed campaigns and against ``TARGET_INSTRUCTIONS``. A group whose runs would not end
+    by the monotonic time ``deadline`` (guessed from its CPU time) is left out and says so, as
+    is one whose timing was; one whose run fails says why, on ``say`` and in its figure."""
+    parallel = (os.cpu_count() or 1) >= 2
+    start_s = CALLGRIND_START_S
+    figs: dict[tuple[str, str], Figure] = {}
+    for (name, kind), campaigns in timed.items():
+        n = games if kind == "random" else GREEDY_COUNTED
+        label = f"{GAMES[name]}: {kind} against {kind}, instructions per campaign"
+        count_target, ms_target = TARGET_INSTRUCTIONS[(name, kind)]
+        target = (f"<= {count_target:g} M, with <= {ms_target:g} ms" if count_target
+                  else f"none for the count (<= {ms_target:g} ms)")
+        if campaigns is None or not campaigns.cpu:
+            figs[name, kind] = Figure(label, "skipped (its campaigns were not timed)", target)
+            continue
+        game_s = CALLGRIND_SLOWDOWN * campaigns.median_cpu_ms / 1000
+        need = (start_s + (1 + n) * game_s if parallel
+                else 2 * start_s + (2 + n) * game_s)
+        if time.monotonic() + need > deadline:
+            figs[name, kind] = Figure(label, f"skipped (budget: about {need:,.0f} s under "
+                                             f"callgrind)", target)
+            continue
+        say(f"{GAMES[name]}: instructions of {n} {kind} campaign{'s' if n != 1 else ''} "
+            f"under callgrind, about {need:,.0f} s ...")
+        try:                                 # the policy as the timed campaigns named it
+            count = count_instructions(name, campaigns.policy, n, seed, valgrind=valgrind, run=run,
+                                       parallel=parallel, timeout=max(600.0, 10 * need))
+        except CallgrindError as exc:
+            say(f"gwe: the instructions of {GAMES[name]}, {kind} against {kind}, were not "
+                f"counted: {exc}.")
+            figs[name, kind] = Figure(label, "not counted (callgrind failed)", target,
+                                      "not measured")
+            continue
+        start_s = max(5.0, count.warm_up_s - game_s)       # seen now: the guess no longer
+        per = count.per_campaign / 1e6
+        figs[name, kind] = Figure(
+            f"{label} (callgrind, {n} game{'s' if n != 1 else ''})",
+            f"{per:,.1f} M instructions; {campaigns.median_cpu_ms:,.0f} ms CPU (median above)",
+            target, _verdict(per, count_target, False) if count_target else "no target")
+    return figs
 
 
 #: the widest the table may be, and the most each column takes before it wraps

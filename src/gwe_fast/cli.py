@@ -1271,15 +1271,23 @@ def calibrate(
 
 @app.command()
 def bench(
-    budget: Annotated[float, typer.Option(
-        "--budget", "-b", min=0.1, metavar="SECONDS",
+    budget: Annotated[float | None, typer.Option(
+        "--budget", "-b", min=0.1, metavar="SECONDS", show_default=False,
         help="Seconds to spend, about: groups that would not fit are left out, and say "
-             "so.")] = 60.0,
+             "so. [default: 60, or 600 with --instructions]")] = None,
     games: Annotated[int, typer.Option(
         "--games", "-n", min=1, max=MAX_GAMES, metavar="N",
-        help="Most campaigns per group (random: all of them; greedy: at most three).")] = 5,
+        help="Most campaigns per group (random: all of them; greedy: at most three). "
+             "With --instructions, also the random campaigns counted.")] = 5,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED, metavar="S",
                                       help="Master seed.")] = 0,
+    instructions: Annotated[bool, typer.Option(
+        "--instructions",
+        help="Also count the instructions per campaign of each game's random and greedy "
+             "campaigns with valgrind's callgrind (one greedy campaign each), which the "
+             "machine's load does not change; each count stands under its group's times. "
+             "Needs valgrind, and minutes: most of them for the two greedy groups (the whole "
+             "bench took 12 on a busy two-core machine).")] = False,
 ) -> None:
     """Measure the headline speed figures against their targets.
 
@@ -1289,13 +1297,20 @@ def bench(
     Parquet bytes per game and peak memory. Each game system always plays at least one
     campaign; results/BENCHMARKS.md has the full benchmarks and their history.
 
+    With --instructions, each group's instructions per campaign too: the difference of two
+    runs under callgrind, one with a warm-up campaign alone and one with the counted
+    campaigns after it. Without valgrind they are left out and the rest is measured.
+
     \b
     Example: gwe bench --budget 60 --games 5
+    Example: gwe bench --instructions --games 3
     """
     from gwe_fast.bench import format_table, headline
 
+    if budget is None:
+        budget = 600.0 if instructions else 60.0
     figs = headline(budget=budget, games=games, seed=seed,
-                    say=lambda text: typer.echo(text, err=True))
+                    say=lambda text: typer.echo(text, err=True), instructions=instructions)
     typer.echo(format_table(figs))
 
 

@@ -1,5 +1,7 @@
 """benchmarks/campaign_cpu.py --by-decision: the policies' CPU by kind of decision."""
 
+from pathlib import Path
+
 from script_files import load_script
 
 from gwe_fast import load_scenario
@@ -50,3 +52,32 @@ def test_the_table_lists_the_costliest_kind_first(capsys):
     assert out[1].split()[0] == "b" and out[2].split()[0] == "a"
     assert out[1].split()[1:] == ["1", "1.5", "1500.0", "30.0%"]
     assert out[-1].split()[-1] == "40.0%"
+
+
+def test_the_script_plays_the_packages_games_which_are_those_of_the_master_seed(monkeypatch):
+    # gwe bench --instructions runs the package's module (python -m gwe_fast.campaign_cpu);
+    # the script runs the same file: the counts and the times are of the same games
+    import gwe_fast.campaign_cpu as shared
+
+    mod = load()
+    # (the same text: the package under test may be an installed copy of the tree's file)
+    assert (Path(mod.campaign_cpu.__code__.co_filename).read_text()
+            == Path(shared.campaign_cpu.__code__.co_filename).read_text())
+    played = []
+
+    def spy(game):
+        real = driver(game)
+
+        class Spy:
+            def new_game(self, sc, seed, index, **kw):
+                played.append((seed, index))
+                return real.new_game(sc, seed, index, **kw)
+
+            def play(self, g):
+                return real.play(g)
+
+        return Spy()
+
+    monkeypatch.setattr(shared, "driver", spy)
+    shared.main(["kaisers_battle/historical", "--games", "2", "--master-seed", "5"])
+    assert played == [(5, shared.WARM_UP_GAME), (5, 0), (5, 1)]
