@@ -40,6 +40,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
+from gwe_fast._core.bitsearch cimport StepSets
 from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over, mark_units,
                                    mark_zoc)
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
@@ -119,6 +120,13 @@ cdef class GweTables:
             _keep(keep, retreat._passable_steps(scenario), np.uint8))
         t.rail_steps = <const stepcost_t*>_ptr(_keep(keep, fx.rail_steps, np.int16))
         t.line_steps = <const stepcost_t*>_ptr(_keep(keep, fx.line_steps, np.int16))
+        # the two as bitboards, made once here rather than at each of the ~150 supplies of
+        # a game (supply_run searches on them)
+        cdef StepSets rail_bits = StepSets(m.neighbors, fx.rail_steps)
+        cdef StepSets line_bits = StepSets(m.neighbors, fx.line_steps)
+        keep += [rail_bits, line_bits]
+        t.rail_bits = &rail_bits.b
+        t.line_bits = &line_bits.b
         forts = _fortresses(scenario)
         for s in (SIDE_ALLIED, SIDE_CENTRAL):
             t.friendly[s] = <const uint8_t*>_ptr(_keep(keep, fx.friendly[s], np.uint8))
@@ -967,11 +975,11 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
     occupied(g, 1 - side, False, enemy_combat)
     memset(g.sup.depots, 0, t.n_units)
     memset(g.sup.units, 0, t.n_units)
-    supply_run(ws, t.rail_steps, t.line_steps, t.friendly[side], ezoc, own, enemy_combat,
-               t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k,
-               g.s.unit_cell, t.depot, t.supply_range, t.layers, TCR1_ZOC_HEXES,
-               g.sup.rail, g.sup.depots, g.sup.units, t.shortest[side] if cells else -1,
-               g.sup.cells, t.q, t.r)
+    supply_run(ws, t.rail_steps, t.line_steps, t.rail_bits, t.line_bits, t.friendly[side],
+               ezoc, own, enemy_combat, t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last,
+               1 - side, mine, k, g.s.unit_cell, t.depot, t.supply_range, t.layers,
+               TCR1_ZOC_HEXES, g.sup.rail, g.sup.depots, g.sup.units,
+               t.shortest[side] if cells else -1, g.sup.cells, t.q, t.r)
     if memo:
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
         for u in range(t.n_units):

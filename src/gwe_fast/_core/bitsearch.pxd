@@ -1,0 +1,87 @@
+# The fast entry points of the bit-parallel search (bitsearch.pyx), for sibling kernels to
+# cimport.
+from libc.stdint cimport uint64_t
+
+from gwe_fast._core._types cimport cell_t, stepcost_t
+
+
+cdef enum:
+    BITS_MAX_SHIFTS = 16     # distinct steps (v - u) a table may have: a rectangle has 8
+    BITS_MAX_TOKENS = 8      # bits_levels takes a max_toll below this
+
+
+# A step table as bitboards (cell c is bit c & 63 of word c >> 6): the steps grouped by how
+# far they move in the cell index (v - u), each group a shift and the set of cells whose step
+# of that shift is allowed. Made once per table (stepbits_build), read-only afterwards.
+cdef struct StepBits:
+    Py_ssize_t n
+    Py_ssize_t nw            # words of a cell set
+    Py_ssize_t pad           # spare words each side of a set a spread writes (stepbits_new)
+    int n_shifts
+    Py_ssize_t shift[BITS_MAX_SHIFTS]
+    uint64_t* mask           # [n_shifts, nw]: the cells whose step by shift[i] is allowed
+    bint usable              # the table's steps took at most BITS_MAX_SHIFTS shifts
+    bint unit                # and every step allowed costs 1 (else only reachability holds)
+
+
+cdef int stepbits_build(StepBits* S, const cell_t* nbr, const stepcost_t* steps,
+                        Py_ssize_t n) except -1 nogil
+cdef void stepbits_free(StepBits* S) noexcept nogil
+
+# out |= the cells one allowed step from a cell of src; src is zero outside its words
+# lo .. hi - 1; out has S.pad spare words each side (written with zeros only)
+cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi,
+                      uint64_t* out) noexcept nogil
+
+# The cells reached from sources by allowed steps, entering only cells of within (and not
+# leaving any other): seen gets them (sources & within first). work: 2 S.nw + 2 S.pad words.
+cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
+                    uint64_t* seen, uint64_t* work) noexcept nogil
+
+# Breadth-first levels of a search with tolls paid on leaving a cell (one token a toll cell),
+# every step costing 1: reach[(d * T + t) * nw ...] gets the cells reached within d steps by a
+# path paying at most t tokens (T = max_toll + 1), for d = 0 .. the level returned (at most
+# levels; when below, the levels after it are the same, and reach has one more written). A stop cell is entered but not
+# left, unless it is a source. stop and toll are cell sets (not NULL); max_toll below
+# BITS_MAX_TOKENS. work: bits_levels_work words.
+cdef Py_ssize_t bits_levels(const StepBits* S, const uint64_t* sources, const uint64_t* stop,
+                            const uint64_t* toll, int max_toll, Py_ssize_t levels,
+                            uint64_t* reach, uint64_t* work) noexcept nogil
+
+cdef inline Py_ssize_t bits_levels_work(const StepBits* S, int max_toll) noexcept nogil:
+    return (max_toll + 1) * (2 * S.nw + 2 * S.pad) + 4 * S.nw
+
+cdef inline bint bit_at(const uint64_t* bits, Py_ssize_t c) noexcept nogil:
+    return (bits[c >> 6] >> (c & 63)) & 1
+
+
+# A StepBits owned by a Python object (a scenario's tables keep theirs in one)
+cdef class StepSets:
+    cdef StepBits b
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+
+cdef inline Py_ssize_t bits_cells(const uint64_t* bits, Py_ssize_t nw,
+                                  cell_t* out) noexcept nogil:
+    # the cells of a set into out, ascending; how many
+    cdef Py_ssize_t w, m = 0
+    cdef uint64_t x
+    for w in range(nw):
+        x = bits[w]
+        while x:
+            out[m] = <cell_t>((w << 6) + __builtin_ctzll(x))
+            m += 1
+            x &= x - 1
+    return m
+
+cdef inline void bits_mark(const uint64_t* bits, Py_ssize_t nw, unsigned char* out) noexcept nogil:
+    # out[c] = 1 for each cell c of a set (the others left as they are)
+    cdef Py_ssize_t w
+    cdef uint64_t x
+    for w in range(nw):
+        x = bits[w]
+        while x:
+            out[(w << 6) + __builtin_ctzll(x)] = 1
+            x &= x - 1
