@@ -33,10 +33,12 @@ cdef void stepbits_free(StepBits* S) noexcept nogil
 cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi,
                       uint64_t* out) noexcept nogil
 
-# The cells reached from sources by allowed steps, entering only cells of within (and not
-# leaving any other): seen gets them (sources & within first). work: 2 S.nw + 2 S.pad words.
+# The cells within levels steps (levels < 0: any number) of the sources by allowed steps,
+# entering only cells of within, leaving no stop cell but a source (stop NULL: none): seen
+# gets them, the sources among them. work: 2 S.nw + 2 S.pad words.
 cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
-                    uint64_t* seen, uint64_t* work) noexcept nogil
+                    const uint64_t* stop, Py_ssize_t levels, uint64_t* seen,
+                    uint64_t* work) noexcept nogil
 
 # Breadth-first levels of a search with tolls paid on leaving a cell (one token a toll cell),
 # every step costing 1: reach[(d * T + t) * nw ...] gets the cells reached within d steps by a

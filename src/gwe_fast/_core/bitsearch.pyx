@@ -118,23 +118,26 @@ cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_
 
 
 cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
-                    uint64_t* seen, uint64_t* work) noexcept nogil:
-    # breadth first, level by level: the frontier (the cells first reached at the last level)
-    # spread one step, kept where within and not seen. The words a level can touch are those
-    # of the frontier widened by pad each side.
+                    const uint64_t* stop, Py_ssize_t levels, uint64_t* seen,
+                    uint64_t* work) noexcept nogil:
+    # breadth first, level by level: the frontier (the cells first reached at the last level,
+    # less the stop cells; all the sources at first) spread one step, kept where within and
+    # not seen. The words a level can touch are those of the frontier widened by pad each
+    # side.
     cdef Py_ssize_t nw = S.nw, pad = S.pad, w, lo = nw, hi = 0, a, b
     cdef uint64_t* front = work
     cdef uint64_t* nxt = work + nw + pad      # pad spare words each side
     cdef uint64_t f
     for w in range(nw):
-        f = sources[w] & within[w]
+        f = sources[w]
         seen[w] = f
         front[w] = f
         if f:
             if w < lo:
                 lo = w
             hi = w + 1
-    while lo < hi:
+    while lo < hi and levels != 0:
+        levels -= 1
         a = lo - pad
         b = hi + pad
         memset(nxt + a, 0, (b - a) * sizeof(uint64_t))
@@ -148,6 +151,8 @@ cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* 
         for w in range(a, b):
             f = nxt[w] & within[w] & ~seen[w]
             seen[w] |= f
+            if stop != NULL:
+                f &= ~stop[w]
             front[w] = f
             if f:
                 if w < lo:

@@ -45,7 +45,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
@@ -1527,7 +1527,7 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                 for i in range(n_starts):
                     c = starts[i]
                     b_src[c >> 6] |= (<uint64_t>ok[c]) << (c & 63)
-                bits_fill(rail_bits, b_src, b_ok, b_rail, b_work)
+                bits_fill(rail_bits, b_src, b_ok, NULL, -1, b_rail, b_work)
                 for w in range(nw):
                     m_ok = b_rail[w]
                     while m_ok:
@@ -1790,42 +1790,88 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
             raise ValueError(f"HQ cell {hq_cell[j]} is off the map")
         if hq_table[j] < 0 or hq_table[j] >= n_tab:
             raise ValueError(f"HQ {j} has no step table")
-    command_radii_run(ws, &tables[0, 0, 0], n_tab, &enemy[0], &hq_cell[0] if k else NULL,
-                      &hq_table[0] if k else NULL, &hq_radius[0] if k else NULL,
-                      &hq_stopped[0] if k else NULL, &open_zoc[0], k,
-                      &out[0, 0] if k else NULL)
+    # the tables' bitboards, made for this call (the core makes its own once a scenario)
+    cdef list sets = [StepSets(ws.neighbors, tables[i]) for i in range(n_tab)]
+    cdef StepBits* bits = <StepBits*>malloc((n_tab + 1) * sizeof(StepBits))
+    if bits == NULL:
+        raise MemoryError("no memory for the command radii")
+    for i in range(n_tab):
+        bits[i] = (<StepSets>sets[i]).b        # a copy of the record: the masks stay theirs
+    try:
+        command_radii_run(ws, &tables[0, 0, 0], n_tab, bits, &enemy[0],
+                          &hq_cell[0] if k else NULL,
+                          &hq_table[0] if k else NULL, &hq_radius[0] if k else NULL,
+                          &hq_stopped[0] if k else NULL, &open_zoc[0], k,
+                          &out[0, 0] if k else NULL)
+    finally:
+        free(bits)
 
 
 cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssize_t n_tab,
-                           const uint8_t* enemy, const int32_t* hq_cell, const int32_t* hq_table,
+                           const StepBits* tab_bits, const uint8_t* enemy,
+                           const int32_t* hq_cell, const int32_t* hq_table,
                            const int32_t* hq_radius, const uint8_t* hq_stopped,
                            const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1:
     # gwe_command_radii on checked arguments (play.pxd); out[k, n_cells]
-    cdef Py_ssize_t n = ws.n_cells, j, i, s
+    cdef Py_ssize_t n = ws.n_cells, j, i, s, w, b, nw = (n + 63) >> 6, pad = 1
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
-    # each table used, with the enemy's hexes closed: made once, at its first HQ
+    # A radius counts steps (every step 1, or refused): a table that has its bitboards is
+    # searched on them, breadth first, the enemy's hexes never entered; else with the
+    # workspace on the table with the steps into them closed, made once, at its first HQ.
+    if tab_bits != NULL:
+        for i in range(n_tab):
+            if tab_bits[i].pad > pad:
+                pad = tab_bits[i].pad
     cdef stepcost_t* closed = <stepcost_t*>malloc((6 * n * n_tab + 1) * sizeof(stepcost_t))
     cdef uint8_t* made = <uint8_t*>calloc(n_tab + 1, sizeof(uint8_t))
-    if closed == NULL or made == NULL:
+    # the sets: the hexes that may be entered, the open zones, the source, the radius; work
+    cdef uint64_t* bits = <uint64_t*>malloc((6 * nw + 2 * pad + 1) * sizeof(uint64_t))
+    if closed == NULL or made == NULL or bits == NULL:
         free(closed)
         free(made)
+        free(bits)
         raise MemoryError("no memory for the command radii")
+    cdef uint64_t* b_free = bits
+    cdef uint64_t* b_zoc = bits + nw
+    cdef uint64_t* b_src = bits + 2 * nw
+    cdef uint64_t* b_out = bits + 3 * nw
+    cdef uint64_t* b_work = bits + 4 * nw
+    cdef uint64_t m_free, m_zoc
+    cdef const StepBits* S
     cdef cell_t src
     cdef Py_ssize_t t
+    cdef bint sets = False
     ws._busy = True
     try:
         with nogil:
             for j in range(k):
                 t = hq_table[j]
+                memset(out + j * n, 0, n)
+                src = hq_cell[j]
+                S = &tab_bits[t] if tab_bits != NULL and _bit_parallel else NULL
+                if S != NULL and S.usable and S.unit and S.n == n:
+                    if not sets:
+                        for w in range(nw):
+                            m_free = m_zoc = 0
+                            for b in range(64 if n - (w << 6) >= 64 else n - (w << 6)):
+                                m_free |= (<uint64_t>(enemy[(w << 6) + b] == 0)) << b
+                                m_zoc |= (<uint64_t>(open_zoc[(w << 6) + b] != 0)) << b
+                            b_free[w] = m_free
+                            b_zoc[w] = m_zoc
+                            b_src[w] = 0
+                        sets = True
+                    b_src[src >> 6] = (<uint64_t>1) << (src & 63)
+                    bits_fill(S, b_src, b_free, b_zoc if hq_stopped[j] else NULL,
+                              hq_radius[j], b_out, b_work)
+                    b_src[src >> 6] = 0
+                    bits_mark(b_out, nw, out + j * n)
+                    continue
                 if not made[t]:
                     _closing(closed + 6 * n * t, tables + 6 * n * t, nb, enemy, 1, n)
                     made[t] = 1
-                for i in range(n):
-                    out[j * n + i] = 0
-                src = hq_cell[j]
                 ws.search(closed + 6 * n * t, &src, NULL, 1, hq_radius[j],
                           open_zoc if hq_stopped[j] else NULL, NULL, 0, False)
                 for i in range(ws.buf.n_touched):
@@ -1836,6 +1882,7 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
         ws._busy = False
         free(closed)
         free(made)
+        free(bits)
     return 0
 
 

@@ -125,6 +125,7 @@ cdef struct GweT:
     const uint8_t* is_ah
     const stepcost_t* radius_tables   # [n_radius_tables, n_cells, 6] (command._radius_tables)
     Py_ssize_t n_radius_tables
+    const StepBits* radius_bits       # [n_radius_tables] the same as bitboards (bitsearch)
     Py_ssize_t n_hqs              # HQs in the counter mix
     int first_turn
     bint unlimited_command        # 10.32, optional

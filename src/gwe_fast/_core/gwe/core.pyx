@@ -40,7 +40,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
-from gwe_fast._core.bitsearch cimport StepSets
+from gwe_fast._core.bitsearch cimport StepBits, StepSets
 from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over, mark_units,
                                    mark_zoc)
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
@@ -194,6 +194,16 @@ cdef class GweTables:
         tabs = _keep(keep, command._radius_tables(scenario), np.int16)
         t.radius_tables = <const stepcost_t*>_ptr(tabs)
         t.n_radius_tables = tabs.shape[0]
+        # and as bitboards: the records side by side in a buffer kept here, their masks owned
+        # by the StepSets kept with them
+        radius_sets = [StepSets(m.neighbors, tab) for tab in tabs]
+        keep.append(radius_sets)
+        records = _keep(keep, np.zeros(len(radius_sets) * sizeof(StepBits) + 1, np.uint8),
+                        np.uint8)
+        for i, rs in enumerate(radius_sets):
+            memcpy(<StepBits*>cnp.PyArray_DATA(records) + <Py_ssize_t>i,
+                   &(<StepSets>rs).b, sizeof(StepBits))
+        t.radius_bits = <const StepBits*>cnp.PyArray_DATA(records)
         if ((table < 0) | (table >= tabs.shape[0]))[u.utype == UT_HQ].any():
             raise ValueError("an HQ whose TCR has no command radius table")
         t.n_hqs = int((u.utype == UT_HQ).sum())
@@ -1841,8 +1851,9 @@ cdef Py_ssize_t trace_radii(Gwe* g, SearchWorkspace ws, int side, int32_t* other
     for c in range(n):
         open_zoc[c] = open_zoc[c] and not own[c]
     if n_h:
-        command_radii_run(ws, t.radius_tables, t.n_radius_tables, enemy, g.hq_cell, g.hq_tab,
-                          g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x, g.radii)
+        command_radii_run(ws, t.radius_tables, t.n_radius_tables, t.radius_bits, enemy,
+                          g.hq_cell, g.hq_tab, g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x,
+                          g.radii)
     n_others[0] = n_x
     return n_h
 
