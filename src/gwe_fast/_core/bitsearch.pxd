@@ -1,6 +1,7 @@
 # The fast entry points of the bit-parallel search (bitsearch.pyx), for sibling kernels to
 # cimport.
 from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
 
 from gwe_fast._core._types cimport cell_t, stepcost_t
 
@@ -26,6 +27,10 @@ cdef struct StepBits:
 
 cdef int stepbits_build(StepBits* S, const cell_t* nbr, const stepcost_t* steps,
                         Py_ssize_t n) except -1 nogil
+# the same of the table's steps taken backward (x's step d: the step into x of its neighbour
+# that way), on a neighbour table that leads back
+cdef int stepbits_build_back(StepBits* S, const cell_t* nbr, const stepcost_t* steps,
+                             Py_ssize_t n) except -1 nogil
 cdef void stepbits_free(StepBits* S) noexcept nogil
 
 # out |= the cells one allowed step from a cell of src; src is zero outside its words
@@ -87,3 +92,23 @@ cdef inline void bits_mark(const uint64_t* bits, Py_ssize_t nw, unsigned char* o
         while x:
             out[(w << 6) + __builtin_ctzll(x)] = 1
             x &= x - 1
+
+cdef inline void bits_pack(const unsigned char* flags, Py_ssize_t n, uint64_t* out) noexcept nogil:
+    # out = the cells c whose flags[c] is not 0, eight at a time: each byte made 0 or 1 (its
+    # high bit, or a carry out of its low seven), then the eight gathered into one byte by a
+    # multiplication (byte i of x lands in bit 56 + i of x * 0x0102040810204080, no carries)
+    cdef Py_ssize_t w, i, c
+    cdef uint64_t x, acc
+    for w in range(n >> 6):
+        acc = 0
+        for i in range(8):
+            memcpy(&x, flags + (w << 6) + (i << 3), 8)
+            x = ((x | ((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL)) >> 7) \
+                & 0x0101010101010101ULL
+            acc |= ((x * 0x0102040810204080ULL) >> 56) << (i << 3)
+        out[w] = acc
+    if n & 63:
+        acc = 0
+        for c in range(n & ~63, n):
+            acc |= (<uint64_t>(flags[c] != 0)) << (c & 63)
+        out[n >> 6] = acc

@@ -6,7 +6,9 @@ import numpy.typing as npt
 class StepSets:
     """A step table as bitboards: the steps grouped by how far they move a cell's index."""
 
-    def __init__(self, neighbors: npt.ArrayLike, steps: npt.ArrayLike) -> None: ...
+    def __init__(
+        self, neighbors: npt.ArrayLike, steps: npt.ArrayLike, backward: bool = False
+    ) -> None: ...
     @property
     def usable(self) -> bool: ...
     @property

@@ -75,6 +75,28 @@ cdef int stepbits_build(StepBits* S, const cell_t* nbr, const stepcost_t* steps,
     return 0
 
 
+cdef int stepbits_build_back(StepBits* S, const cell_t* nbr, const stepcost_t* steps,
+                             Py_ssize_t n) except -1 nogil:
+    # the table's steps taken backward: cell x's step d is allowed when its neighbour p that
+    # way may step into x, which is p's step (d + 3) % 6 on a neighbour table that leads back
+    # (hexgrid); for a search that walks a line from its end to its start
+    cdef stepcost_t* back = <stepcost_t*>malloc((6 * n + 1) * sizeof(stepcost_t))
+    cdef Py_ssize_t x, d
+    cdef cell_t p
+    if back == NULL:
+        with gil:
+            raise MemoryError(f"no memory for the bitboards of a {n}-cell step table")
+    for x in range(n):
+        for d in range(6):
+            p = nbr[6 * x + d]
+            back[6 * x + d] = steps[6 * <Py_ssize_t>p + (d + 3) % 6] if p >= 0 else -1
+    try:
+        stepbits_build(S, nbr, back, n)
+    finally:
+        free(back)
+    return 0
+
+
 cdef void stepbits_free(StepBits* S) noexcept nogil:
     free(S.mask)
     S.mask = NULL
@@ -257,6 +279,10 @@ cdef class StepSets:
         The neighbour table, -1 off the map.
     steps : int16[n, 6]
         The step table: a step is allowed where it is not negative.
+    backward : bool
+        Take the steps backward: ``x``'s step ``d`` allowed when its neighbour that way may
+        step into ``x`` (a neighbour table that leads back), for walking lines from their
+        ends.
 
     Examples
     --------
@@ -273,7 +299,7 @@ cdef class StepSets:
            [1, 1, 1, 1]], dtype=uint8)
     """
 
-    def __cinit__(self, neighbors, steps):
+    def __cinit__(self, neighbors, steps, bint backward=False):
         nb = np.ascontiguousarray(neighbors, dtype=np.int32)
         st = np.ascontiguousarray(steps, dtype=np.int16)
         if nb.ndim != 2 or nb.shape[1] != 6 or st.shape != nb.shape:
@@ -282,8 +308,12 @@ cdef class StepSets:
         if nb.size and (nb.min() < -1 or nb.max() >= n):
             raise ValueError(f"neighbors must hold cells 0..{n - 1}, or -1 for no cell")
         self.b.mask = NULL
-        stepbits_build(&self.b, <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>nb),
-                       <const stepcost_t*>cnp.PyArray_DATA(<cnp.ndarray>st), n)
+        if backward:
+            stepbits_build_back(&self.b, <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>nb),
+                                <const stepcost_t*>cnp.PyArray_DATA(<cnp.ndarray>st), n)
+        else:
+            stepbits_build(&self.b, <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>nb),
+                           <const stepcost_t*>cnp.PyArray_DATA(<cnp.ndarray>st), n)
 
     def __dealloc__(self):
         stepbits_free(&self.b)

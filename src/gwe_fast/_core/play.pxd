@@ -71,11 +71,13 @@ cdef inline bint exit_allowed(dist_t dc, dist_t enter, bint in_ezoc, bint at_own
 # each argument is), on arguments the caller has checked: what the Great War in the East's
 # core (gwe/core.pyx) asks. starts[n_starts], mine[k]; the unit arrays a value a unit; q, r the
 # hexes' axial coordinates (NULL: not given), with which sources too far to matter are skipped.
-# rail_bits and line_bits: the two step tables as bitboards (NULL: not made), made once by the
-# caller; with them the searches run on bitboards when the tables allow it.
+# rail_bits and line_bits: the two step tables as bitboards (NULL: not made), back_bits the
+# line table taken backward (StepSets(..., backward=True)), made once by the caller; with them
+# the searches run on bitboards when the tables allow it.
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     const stepcost_t* line_steps, const StepBits* rail_bits,
-                    const StepBits* line_bits, const uint8_t* friendly, const uint8_t* ezoc,
+                    const StepBits* line_bits, const StepBits* back_bits,
+                    const uint8_t* friendly, const uint8_t* ezoc,
                     const uint8_t* own, const uint8_t* enemy_combat, const int32_t* starts,
                     Py_ssize_t n_starts, const int8_t* hex_last, int enemy, const int32_t* mine,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,

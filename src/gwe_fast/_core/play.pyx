@@ -50,7 +50,8 @@ from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 from gwe_fast._core.bitsearch cimport (BITS_MAX_TOKENS, StepBits, StepSets, __builtin_ctzll,
-                                       bit_at, bits_cells, bits_fill, bits_levels, bits_mark)
+                                       bit_at, bits_cells, bits_fill, bits_levels, bits_mark,
+                                       bits_pack)
 from gwe_fast._core.codes cimport (GF_MOVED, GF_RAIL_COUNTED, GF_USED_RAIL, ST_ENTRAINED,
                                    ST_OUT_OF_COMMAND)
 from gwe_fast._core.hexdice cimport generator_bitgen as _bitgen, policy_draw
@@ -1362,8 +1363,9 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
     # the tables' bitboards, made for this call (the core makes its own once a scenario)
     cdef StepSets rail_bits = StepSets(ws.neighbors, rail_steps)
     cdef StepSets line_bits = StepSets(ws.neighbors, line_steps)
+    cdef StepSets back_bits = StepSets(ws.neighbors, line_steps, True)
     supply_run(ws, &rail_steps[0, 0], &line_steps[0, 0], &rail_bits.b, &line_bits.b,
-               &friendly[0], &ezoc[0], &own[0],
+               &back_bits.b, &friendly[0], &ezoc[0], &own[0],
                &enemy_combat[0], &starts[0] if starts.shape[0] else NULL, starts.shape[0],
                &hex_last[0], enemy, &mine[0] if k else NULL, k, &unit_cell[0] if n_units else NULL,
                &depot[0] if n_units else NULL, &supply_range[0] if n_units else NULL,
@@ -1425,7 +1427,8 @@ def _use_bit_parallel(bint on):
 
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     const stepcost_t* line_steps, const StepBits* rail_bits,
-                    const StepBits* line_bits, const uint8_t* friendly, const uint8_t* ezoc,
+                    const StepBits* line_bits, const StepBits* back_bits,
+                    const uint8_t* friendly, const uint8_t* ezoc,
                     const uint8_t* own, const uint8_t* enemy_combat, const int32_t* starts,
                     Py_ssize_t n_starts, const int8_t* hex_last, int enemy, const int32_t* mine,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
@@ -1433,16 +1436,18 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
                     uint8_t* cells, const int16_t* q, const int16_t* r) except -1:
     # gwe_supply on checked arguments (play.pxd): what the Great War in the East's core asks
-    cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns, w, b, nw = (n + 63) >> 6
+    cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns, w, nw = (n + 63) >> 6
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
     # The searches run on bitboards (bitsearch) when the tables have them: a line counts
     # hexes, so its search is breadth first, and the rail search only asks what it reaches
     # (any step costs would do). Else, or for the tests that compare, with the workspace.
+    # (The depots' chain too, on the line table taken backward: it counts steps.)
     cdef bint fast = (_bit_parallel and rail_bits != NULL and line_bits != NULL
-                      and rail_bits.usable and line_bits.usable and line_bits.unit
-                      and rail_bits.n == n and line_bits.n == n and max_toll < BITS_MAX_TOKENS)
+                      and back_bits != NULL and rail_bits.usable and line_bits.usable
+                      and back_bits.usable and line_bits.unit and rail_bits.n == n
+                      and line_bits.n == n and back_bits.n == n and max_toll < BITS_MAX_TOKENS)
     # the most levels a line search needs: the longest line read (a search with tolls ends
     # within (max_toll + 1) * n levels: each adds a (cell, tokens) pair)
     cdef Py_ssize_t most = cell_range, T = max_toll + 1, words = 0, pad = 0
@@ -1455,16 +1460,24 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
         most = 0
     if fast:
         pad = rail_bits.pad if rail_bits.pad > line_bits.pad else line_bits.pad
-        # five sets, the fill's work, the levels' work and their results
-        words = (5 * nw + 2 * nw + 2 * pad + T * (2 * nw + 2 * pad) + 4 * nw
+        if back_bits.pad > pad:
+            pad = back_bits.pad
+        # seven sets, the fill's work, the levels' work and their results
+        words = (7 * nw + 2 * nw + 2 * pad + T * (2 * nw + 2 * pad) + 4 * nw
                  + (most + 1) * T * nw)
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
-    cdef uint8_t* open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
+    # the byte masks and the depots' walks of the searches with the workspace
+    cdef uint8_t* open_zoc = NULL
+    cdef uint32_t* seen = NULL
+    cdef int32_t* depth = NULL
+    if not fast:
+        open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
+        seen = <uint32_t*>calloc(n, sizeof(uint32_t))
+        depth = <int32_t*>malloc(n * sizeof(int32_t))
     cdef cell_t* src = <cell_t*>malloc((2 * n + k + n_starts + 1) * sizeof(cell_t))
-    cdef uint32_t* seen = <uint32_t*>calloc(n, sizeof(uint32_t))
-    cdef int32_t* depth = <int32_t*>malloc(n * sizeof(int32_t))
     cdef uint64_t* bits = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    if open_zoc == NULL or src == NULL or seen == NULL or depth == NULL or bits == NULL:
+    if (src == NULL or bits == NULL
+            or not fast and (open_zoc == NULL or seen == NULL or depth == NULL)):
         free(open_zoc)
         free(src)
         free(seen)
@@ -1475,44 +1488,50 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
     cdef uint32_t mark = 0
     cdef uint8_t* shut = open_zoc + 2 * n
     cdef uint8_t* ok = open_zoc + n
-    # the cell sets: ok (then the sources), the enemy combat units' hexes, the open zones,
-    # the rail search's sources, and what it reaches (then the rail sources); the work
+    # the cell sets: ok (then the hexes a depot's line may enter, then scratch), the enemy
+    # combat units' hexes, the open zones, the rail search's sources (then all the sources),
+    # what it reaches (then the rail sources), a depot's hex and what its line reaches; the
+    # work
     cdef uint64_t* b_ok = bits
     cdef uint64_t* b_stop = bits + nw
     cdef uint64_t* b_toll = bits + 2 * nw
     cdef uint64_t* b_src = bits + 3 * nw
     cdef uint64_t* b_rail = bits + 4 * nw
-    cdef uint64_t* b_work = bits + 5 * nw
+    cdef uint64_t* b_one = bits + 5 * nw
+    cdef uint64_t* b_near = bits + 6 * nw
+    cdef uint64_t* b_work = bits + 7 * nw
     cdef uint64_t* reach = b_work + 2 * nw + 2 * pad + T * (2 * nw + 2 * pad) + 4 * nw
-    cdef uint64_t m_ok, m_stop, m_toll
+    cdef uint64_t x
     cdef uint8_t oz, okc
     cdef dist_t limit, dc
-    cdef Py_ssize_t last, lv
+    cdef Py_ssize_t last = 0, lv
     cdef int l
     cdef bint any_new, lines
     ws._busy = True
     try:
         with nogil:
-            for w in range(nw):
-                m_ok = m_stop = m_toll = 0
-                for b in range(64 if n - (w << 6) >= 64 else n - (w << 6)):
-                    c = (w << 6) + b
+            memset(rail, 0, n)
+            memset(cells, 0, n)
+            if fast:
+                # the hexes as cell sets, straight from the masks (b_one, b_near scratch):
+                # 7.24, friendly units negate enemy zones of control for supply; ok the hexes
+                # a rail source may be
+                bits_pack(ezoc, n, b_toll)
+                bits_pack(own, n, b_one)
+                bits_pack(friendly, n, b_ok)
+                bits_pack(enemy_combat, n, b_stop)
+                for w in range(nw):
+                    b_toll[w] &= ~b_one[w]
+                    b_ok[w] &= ~(b_stop[w] | b_toll[w])
+                    b_src[w] = 0
+            else:
+                for c in range(n):
                     # 7.24: friendly units negate enemy zones of control for supply
-                    oz = 1 if (ezoc[c] and not own[c]) else 0
-                    okc = 1 if (friendly[c] and not enemy_combat[c] and not oz) else 0
+                    oz = (ezoc[c] != 0) & (own[c] == 0)
+                    okc = (friendly[c] != 0) & (enemy_combat[c] == 0) & (oz == 0)
                     open_zoc[c] = oz
                     ok[c] = okc
                     shut[c] = 1 - okc
-                    rail[c] = 0
-                    cells[c] = 0
-                    m_ok |= (<uint64_t>okc) << b
-                    m_toll |= (<uint64_t>oz) << b
-                    m_stop |= (<uint64_t>(enemy_combat[c] != 0)) << b
-                if fast:
-                    b_ok[w] = m_ok
-                    b_stop[w] = m_stop
-                    b_toll[w] = m_toll
-                    b_src[w] = 0
             for j in range(k):
                 depots[mine[j]] = 0
                 supplied[mine[j]] = 0
@@ -1526,13 +1545,15 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
             if fast:
                 for i in range(n_starts):
                     c = starts[i]
-                    b_src[c >> 6] |= (<uint64_t>ok[c]) << (c & 63)
+                    b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
+                for w in range(nw):
+                    b_src[w] &= b_ok[w]
                 bits_fill(rail_bits, b_src, b_ok, NULL, -1, b_rail, b_work)
                 for w in range(nw):
-                    m_ok = b_rail[w]
-                    while m_ok:
-                        c = (w << 6) + __builtin_ctzll(m_ok)
-                        m_ok &= m_ok - 1
+                    x = b_rail[w]
+                    while x:
+                        c = (w << 6) + __builtin_ctzll(x)
+                        x &= x - 1
                         if hex_last[c] != enemy:
                             rail[c] = 1
                         else:
@@ -1557,14 +1578,37 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
             # Each depot not yet supplied looks back along such lines for a source (ok now
             # marks the sources: the rail sources, then each supplied depot's hex) until a
             # round supplies none: the depots a search from the sources would supply, round
-            # after round, as the twin does
-            memcpy(ok, rail, n)
+            # after round, as the twin does. On bitboards a depot's look back is a fill from
+            # its hex, supply_range steps of the line table taken backward, into hexes free
+            # of open zones and enemy combat units (its own hex left all the same); b_src
+            # marks the sources
+            if fast:
+                for w in range(nw):
+                    b_ok[w] = ~(b_toll[w] | b_stop[w])
+                    b_src[w] = b_rail[w]
+                    b_one[w] = 0
+            else:
+                memcpy(ok, rail, n)
             any_new = True
             while any_new:
                 any_new = False
                 for j in range(k):
                     u = mine[j]
                     if depot[u] and not depots[u]:
+                        if fast:
+                            c = unit_cell[u]
+                            b_one[c >> 6] = (<uint64_t>1) << (c & 63)
+                            bits_fill(back_bits, b_one, b_ok, NULL,
+                                      supply_range[u] if supply_range[u] > 0 else 0, b_near,
+                                      b_work)
+                            b_one[c >> 6] = 0
+                            for w in range(nw):
+                                if b_near[w] & b_src[w]:
+                                    depots[u] = 1
+                                    b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
+                                    any_new = True
+                                    break
+                            continue
                         mark += 1
                         if _source_near(nb, line_steps, open_zoc, enemy_combat, ok,
                                         unit_cell[u], supply_range[u], seen, mark, queue,
@@ -1813,7 +1857,7 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
                            const int32_t* hq_radius, const uint8_t* hq_stopped,
                            const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1:
     # gwe_command_radii on checked arguments (play.pxd); out[k, n_cells]
-    cdef Py_ssize_t n = ws.n_cells, j, i, s, w, b, nw = (n + 63) >> 6, pad = 1
+    cdef Py_ssize_t n = ws.n_cells, j, i, s, w, nw = (n + 63) >> 6, pad = 1
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
@@ -1839,7 +1883,6 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
     cdef uint64_t* b_src = bits + 2 * nw
     cdef uint64_t* b_out = bits + 3 * nw
     cdef uint64_t* b_work = bits + 4 * nw
-    cdef uint64_t m_free, m_zoc
     cdef const StepBits* S
     cdef cell_t src
     cdef Py_ssize_t t
@@ -1854,13 +1897,10 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
                 S = &tab_bits[t] if tab_bits != NULL and _bit_parallel else NULL
                 if S != NULL and S.usable and S.unit and S.n == n:
                     if not sets:
+                        bits_pack(enemy, n, b_free)
+                        bits_pack(open_zoc, n, b_zoc)
                         for w in range(nw):
-                            m_free = m_zoc = 0
-                            for b in range(64 if n - (w << 6) >= 64 else n - (w << 6)):
-                                m_free |= (<uint64_t>(enemy[(w << 6) + b] == 0)) << b
-                                m_zoc |= (<uint64_t>(open_zoc[(w << 6) + b] != 0)) << b
-                            b_free[w] = m_free
-                            b_zoc[w] = m_zoc
+                            b_free[w] = ~b_free[w]     # (a bit past the map never reached)
                             b_src[w] = 0
                         sets = True
                     b_src[src >> 6] = (<uint64_t>1) << (src & 63)

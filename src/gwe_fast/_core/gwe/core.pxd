@@ -80,6 +80,7 @@ cdef struct GweT:
     const stepcost_t* line_steps  # [n_cells, 6] 1 for a step a supply line may take, else -1
     const StepBits* rail_bits     # the two as bitboards (bitsearch), for supply_run
     const StepBits* line_bits
+    const StepBits* back_bits     # line_steps taken backward (a depot's look back, 9.16)
     const uint8_t* friendly[2]    # [n_cells] each side's ground (18.27)
     const int32_t* rail_edge[2]   # each side's map-edge rail hexes (9.13, 9.15)
     Py_ssize_t n_rail_edge[2]

@@ -124,9 +124,11 @@ cdef class GweTables:
         # a game (supply_run searches on them)
         cdef StepSets rail_bits = StepSets(m.neighbors, fx.rail_steps)
         cdef StepSets line_bits = StepSets(m.neighbors, fx.line_steps)
-        keep += [rail_bits, line_bits]
+        cdef StepSets back_bits = StepSets(m.neighbors, fx.line_steps, True)
+        keep += [rail_bits, line_bits, back_bits]
         t.rail_bits = &rail_bits.b
         t.line_bits = &line_bits.b
+        t.back_bits = &back_bits.b
         forts = _fortresses(scenario)
         for s in (SIDE_ALLIED, SIDE_CENTRAL):
             t.friendly[s] = <const uint8_t*>_ptr(_keep(keep, fx.friendly[s], np.uint8))
@@ -985,11 +987,11 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
     occupied(g, 1 - side, False, enemy_combat)
     memset(g.sup.depots, 0, t.n_units)
     memset(g.sup.units, 0, t.n_units)
-    supply_run(ws, t.rail_steps, t.line_steps, t.rail_bits, t.line_bits, t.friendly[side],
-               ezoc, own, enemy_combat, t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last,
-               1 - side, mine, k, g.s.unit_cell, t.depot, t.supply_range, t.layers,
-               TCR1_ZOC_HEXES, g.sup.rail, g.sup.depots, g.sup.units,
-               t.shortest[side] if cells else -1, g.sup.cells, t.q, t.r)
+    supply_run(ws, t.rail_steps, t.line_steps, t.rail_bits, t.line_bits, t.back_bits,
+               t.friendly[side], ezoc, own, enemy_combat, t.rail_edge[side],
+               t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k, g.s.unit_cell, t.depot,
+               t.supply_range, t.layers, TCR1_ZOC_HEXES, g.sup.rail, g.sup.depots,
+               g.sup.units, t.shortest[side] if cells else -1, g.sup.cells, t.q, t.r)
     if memo:
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
         for u in range(t.n_units):
