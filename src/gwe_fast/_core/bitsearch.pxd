@@ -20,7 +20,10 @@ cdef struct StepBits:
     Py_ssize_t pad           # spare words each side of a set a spread writes (stepbits_new)
     int n_shifts
     Py_ssize_t shift[BITS_MAX_SHIFTS]
-    uint64_t* mask           # [n_shifts, nw]: the cells whose step by shift[i] is allowed
+    Py_ssize_t word[BITS_MAX_SHIFTS]    # shift[i] >> 6 (rounded down) and shift[i] & 63
+    int bit[BITS_MAX_SHIFTS]
+    uint64_t* mask           # [nw, BITS_MAX_SHIFTS]: word w of the cells whose step by
+                             # shift[i] is allowed at mask[w * BITS_MAX_SHIFTS + i]
     bint usable              # the table's steps took at most BITS_MAX_SHIFTS shifts
     bint unit                # and every step allowed costs 1 (else only reachability holds)
 

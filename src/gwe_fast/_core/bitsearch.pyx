@@ -67,8 +67,12 @@ cdef int stepbits_build(StepBits* S, const cell_t* nbr, const stepcost_t* steps,
                 i = S.n_shifts
                 S.shift[i] = k
                 S.n_shifts += 1
-            S.mask[i * nw + (u >> 6)] |= (<uint64_t>1) << (u & 63)
+            S.mask[(u >> 6) * BITS_MAX_SHIFTS + i] |= (<uint64_t>1) << (u & 63)
     for i in range(S.n_shifts):
+        # bit c of word w goes to bit c + k: to word w + (k >> 6) shifted left by k & 63, and
+        # what overflows to the word after (the shift rounded down, so for k < 0 too)
+        S.word[i] = S.shift[i] >> 6
+        S.bit[i] = S.shift[i] & 63
         q = (S.shift[i] if S.shift[i] >= 0 else -S.shift[i]) >> 6
         if q + 1 > S.pad:
             S.pad = q + 1
@@ -106,37 +110,25 @@ cdef void stepbits_free(StepBits* S) noexcept nogil:
 
 cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi,
                       uint64_t* out) noexcept nogil:
-    # Each group's cells of src shifted by its amount: bit c to bit c + k across the words.
-    # A step's target is on the map, so a bit never lands beyond the set: the words a shift
-    # writes past either end (at most pad of them) only ever get zeros.
-    cdef Py_ssize_t i, w, k, q, r, nw = S.nw
+    # Each group's cells of src shifted by its amount, a word of src at a time (a frontier is
+    # often a few cells far apart: its empty words are skipped once, not once a group). A
+    # step's target is on the map, so a bit never lands beyond the set: the words a shift
+    # writes past either end (at most pad of them) only ever get zeros. The word after gets
+    # x >> (64 - bit) written as (x >> 1) >> (63 - bit), 0 for bit 0 (a shift by 64 is not C).
+    cdef Py_ssize_t i, w, ns = S.n_shifts
     cdef const uint64_t* m
-    cdef uint64_t x
-    for i in range(S.n_shifts):
-        k = S.shift[i]
-        m = S.mask + i * nw
-        if k >= 0:
-            q = k >> 6
-            r = k & 63
-            if r == 0:
-                for w in range(lo, hi):
-                    out[w + q] |= src[w] & m[w]
-            else:
-                for w in range(lo, hi):
-                    x = src[w] & m[w]
-                    out[w + q] |= x << r
-                    out[w + q + 1] |= x >> (64 - r)
-        else:
-            q = (-k) >> 6
-            r = (-k) & 63
-            if r == 0:
-                for w in range(lo, hi):
-                    out[w - q] |= src[w] & m[w]
-            else:
-                for w in range(lo, hi):
-                    x = src[w] & m[w]
-                    out[w - q] |= x >> r
-                    out[w - q - 1] |= x << (64 - r)
+    cdef uint64_t x0, x
+    cdef int b
+    for w in range(lo, hi):
+        x0 = src[w]
+        if x0 == 0:
+            continue
+        m = S.mask + w * BITS_MAX_SHIFTS
+        for i in range(ns):
+            x = x0 & m[i]
+            b = S.bit[i]
+            out[w + S.word[i]] |= x << b
+            out[w + S.word[i] + 1] |= (x >> 1) >> (63 - b)
 
 
 cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
