@@ -1317,6 +1317,28 @@ cdef bint _source_near(const cell_t* nb, const stepcost_t* steps, const uint8_t*
     return False
 
 
+# The step tables' bitboards gwe_supply and gwe_command_radii were given last, each kept with
+# its workspace's neighbour table and a copy of the step table: the engine passes the same few
+# tables (made once a scenario) call after call, and comparing one costs a small part of
+# building its bitboards again
+cdef list _sets_made = []
+
+
+cdef StepSets _step_sets(object neighbors, const stepcost_t[:, ::1] steps, bint backward):
+    cdef Py_ssize_t size = steps.shape[0] * 6 * sizeof(stepcost_t)
+    cdef cnp.ndarray kept
+    for entry in _sets_made:
+        kept = entry[1]
+        if (entry[0] is neighbors and entry[2] == backward
+                and cnp.PyArray_DIMS(kept)[0] == steps.shape[0]
+                and (size == 0 or memcmp(cnp.PyArray_DATA(kept), &steps[0, 0], size) == 0)):
+            return entry[3]
+    sets = StepSets(neighbors, steps, backward)
+    _sets_made.insert(0, (neighbors, np.array(steps, dtype=np.int16, copy=True), backward, sets))
+    del _sets_made[16:]
+    return sets
+
+
 def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                const stepcost_t[:, ::1] line_steps, const uint8_t[::1] friendly,
                const uint8_t[::1] ezoc, const uint8_t[::1] own, const uint8_t[::1] enemy_combat,
@@ -1360,10 +1382,10 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
             raise ValueError(f"unit {u} is not a unit on the map")
         if not depot[u] and (layers[u] < 1 or layers[u] > max_toll + 1):
             raise ValueError(f"unit {u} has {layers[u]} layers, not 1 to {max_toll + 1}")
-    # the tables' bitboards, made for this call (the core makes its own once a scenario)
-    cdef StepSets rail_bits = StepSets(ws.neighbors, rail_steps)
-    cdef StepSets line_bits = StepSets(ws.neighbors, line_steps)
-    cdef StepSets back_bits = StepSets(ws.neighbors, line_steps, True)
+    # the tables' bitboards (the core keeps its own, made once a scenario)
+    cdef StepSets rail_bits = _step_sets(ws.neighbors, rail_steps, False)
+    cdef StepSets line_bits = _step_sets(ws.neighbors, line_steps, False)
+    cdef StepSets back_bits = _step_sets(ws.neighbors, line_steps, True)
     supply_run(ws, &rail_steps[0, 0], &line_steps[0, 0], &rail_bits.b, &line_bits.b,
                &back_bits.b, &friendly[0], &ezoc[0], &own[0],
                &enemy_combat[0], &starts[0] if starts.shape[0] else NULL, starts.shape[0],
@@ -1834,8 +1856,8 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
             raise ValueError(f"HQ cell {hq_cell[j]} is off the map")
         if hq_table[j] < 0 or hq_table[j] >= n_tab:
             raise ValueError(f"HQ {j} has no step table")
-    # the tables' bitboards, made for this call (the core makes its own once a scenario)
-    cdef list sets = [StepSets(ws.neighbors, tables[i]) for i in range(n_tab)]
+    # the tables' bitboards (the core keeps its own, made once a scenario)
+    cdef list sets = [_step_sets(ws.neighbors, tables[i], False) for i in range(n_tab)]
     cdef StepBits* bits = <StepBits*>malloc((n_tab + 1) * sizeof(StepBits))
     if bits == NULL:
         raise MemoryError("no memory for the command radii")
