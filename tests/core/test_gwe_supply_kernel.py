@@ -326,3 +326,12 @@ def test_bitsearch_levels_are_dials_costs(name):
         for d in range(limit + 1):
             want = (best <= d).astype(np.uint8)
             assert np.array_equal(got[min(d, len(got) - 1)], want), (d, max_toll)
+
+
+def test_bitsearch_docstring_examples_run():
+    import doctest
+
+    from gwe_fast._core import bitsearch
+
+    result = doctest.testmod(bitsearch, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
