@@ -17,7 +17,7 @@ COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3", "-g0", "-fno-gcse-after-reloa
 COLD_ARGS = COMPILE_ARGS if DEBUG else ["-O1", "-g0"]
 MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 
-KERNELS = ["codes", "hexgrid", "search", "board"]
+KERNELS = ["codes", "hexgrid", "search", "bitsearch", "board"]
 
 extensions = [
     Extension(

@@ -108,3 +108,39 @@ def test_gwe_command_radii_refuses_bad_arguments(games):
         cy.gwe_command_radii(ws, tables, enemy[:-1], *ok[2:], np.zeros((1, n), np.uint8))
     with pytest.raises(ValueError, match="do not agree"):
         cy.gwe_command_radii(ws, *ok, np.zeros((2, n), np.uint8))
+
+
+@pytest.mark.parametrize("name", ["brusilov/historical", "kaisers_battle/historical"])
+def test_10_33_radii_on_bitboards_are_the_searches(name):
+    # the radii searched on the tables' bitboards (bitsearch) are those of the workspace's
+    # search, in made-up positions: tables with hexsides refused at random (one of them with
+    # steps of cost 2, which is searched the usual way), enemy units and open zones anywhere,
+    # HQs in them too, radii of 0 to 9 hexes or none (-1)
+    rng = np.random.default_rng(10)
+    m = load_scenario(name).map
+    n = m.n_cells
+    ws = m.k.search.SearchWorkspace(m.neighbors)
+    reached = 0
+    for _ in range(60):
+        tables = np.where(m.neighbors >= 0, 1, -1).astype(np.int16)[None].repeat(3, axis=0)
+        tables[rng.random(tables.shape) < rng.uniform(0.0, 0.4)] = -1
+        tables[2][(tables[2] > 0) & (rng.random((n, 6)) < 0.2)] = 2
+        enemy = (rng.random(n) < rng.uniform(0.0, 0.3)).astype(np.uint8)
+        open_zoc = (rng.random(n) < rng.uniform(0.0, 0.4)).astype(np.uint8)
+        k = 12
+        args = (tables, enemy, rng.integers(0, n, k).astype(np.int32),
+                rng.integers(0, 3, k).astype(np.int32),
+                rng.integers(-1, 10, k).astype(np.int32),
+                rng.integers(0, 2, k).astype(np.uint8), open_zoc)
+        a = np.zeros((k, n), np.uint8)
+        b = np.zeros((k, n), np.uint8)
+        was = cy._use_bit_parallel(True)
+        try:
+            cy.gwe_command_radii(ws, *args, a)
+            cy._use_bit_parallel(False)
+            cy.gwe_command_radii(ws, *args, b)
+        finally:
+            cy._use_bit_parallel(was)
+        assert np.array_equal(a, b)
+        reached += int(a.sum())
+    assert reached > 0

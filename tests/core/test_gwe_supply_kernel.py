@@ -198,3 +198,140 @@ def test_gwe_supply_refuses_bad_arguments(calls):
     bad[10] = cells
     with pytest.raises(ValueError, match="not a unit on the map"):
         cy.gwe_supply(ws, *bad)
+
+
+# --- the searches on bitboards (bitsearch) against those of the SearchWorkspace -------------
+
+def _both_ways(ws, args):
+    # gwe_supply's results with its searches on bitboards, then with the workspace's
+    was = cy._use_bit_parallel(True)
+    try:
+        fast = _run(cy, ws, args)
+        cy._use_bit_parallel(False)
+        slow = _run(cy, ws, args)
+    finally:
+        cy._use_bit_parallel(was)
+    return fast, slow
+
+
+def _same(fast, slow):
+    rail1, depots1, units1, _, cells1 = fast
+    rail2, depots2, units2, _, cells2 = slow
+    return (np.array_equal(rail1, rail2) and np.array_equal(depots1, depots2)
+            and np.array_equal(units1, units2) and np.array_equal(cells1, cells2))
+
+
+def test_9_1_bitboards_give_the_searches_supply_in_played_positions(calls):
+    sc, recorded = calls
+    ws = sc.map.k.search.SearchWorkspace(sc.map.neighbors, 3)
+    for args in recorded[::2]:
+        assert _same(*_both_ways(ws, args))
+
+
+def _random_position(rng, n, neighbors, rail_steps, line_steps, n_units=60):
+    # a side's supply asked in a made-up position: friendly ground, enemy zones, its own and
+    # the enemy's units, the rail edge, units and depots anywhere with ranges of 0 to 9 hexes
+    friendly = (rng.random(n) < rng.uniform(0.5, 1.0)).astype(np.uint8)
+    ezoc = (rng.random(n) < rng.uniform(0.0, 0.5)).astype(np.uint8)
+    own = (rng.random(n) < rng.uniform(0.0, 0.3)).astype(np.uint8)
+    enemy_combat = (rng.random(n) < rng.uniform(0.0, 0.2)).astype(np.uint8)
+    edge = np.flatnonzero((neighbors < 0).any(axis=1))
+    starts = np.sort(rng.choice(edge, rng.integers(0, 12), replace=False)).astype(np.int32)
+    hex_last = rng.integers(-1, 2, n).astype(np.int8)
+    unit_cell = rng.integers(0, n, n_units).astype(np.int32)
+    k = int(rng.integers(0, n_units))
+    mine = np.sort(rng.choice(n_units, k, replace=False)).astype(np.int32)
+    depot = (rng.random(n_units) < 0.15).astype(np.uint8)
+    supply_range = rng.integers(0, 10, n_units).astype(np.int32)
+    layers = rng.integers(1, 4, n_units).astype(np.int32)
+    cell_range = int(rng.integers(-1, 8))
+    return [rail_steps, line_steps, friendly, ezoc, own, enemy_combat, starts, hex_last,
+            int(rng.integers(0, 2)), mine, unit_cell, depot, supply_range, layers, 2,
+            np.zeros(n, np.uint8), np.zeros(n_units, np.uint8), np.zeros(n_units, np.uint8),
+            cell_range, np.zeros(n, np.uint8)]
+
+
+def _refusing(rng, neighbors, share):
+    # a line's step table with a share of its hexsides refused (each way on its own)
+    steps = np.where(neighbors >= 0, 1, -1).astype(np.int16)
+    steps[rng.random(steps.shape) < share] = -1
+    return steps
+
+
+@pytest.mark.parametrize(("name", "tables"), [("brusilov/historical", "scenario"),
+                                              ("brusilov/historical", "refused"),
+                                              ("kaisers_battle/historical", "refused")])
+def test_9_1_bitboards_give_the_searches_supply_in_random_positions(name, tables):
+    # the rail sources, depots, units in supply and 25.12's hexes are the same both ways in
+    # made-up positions: Brusilov's tables (rails and lines) and, on both maps, tables with
+    # hexsides refused at random (The Kaiser's Battle's map has none of its own)
+    rng = np.random.default_rng(28)
+    sc = load_scenario(name)
+    nbr = sc.map.neighbors
+    n = sc.map.n_cells
+    if tables == "scenario":
+        fx = supply._fixed(sc)
+        rail_steps, line_steps = fx.rail_steps, fx.line_steps
+    ws = sc.map.k.search.SearchWorkspace(nbr, 3)
+    seen = {"rail": 0, "depots": 0, "supplied": 0, "out": 0, "tolls": 0, "cells": 0}
+    for _ in range(150):
+        if tables == "refused":
+            rail_steps = _refusing(rng, nbr, rng.uniform(0.3, 0.9))
+            line_steps = _refusing(rng, nbr, rng.uniform(0.0, 0.3))
+        args = _random_position(rng, n, nbr, rail_steps, line_steps)
+        fast, slow = _both_ways(ws, args)
+        assert _same(fast, slow)
+        rail, depots, units, _, cells = fast
+        mine, layers = args[9], args[13]
+        seen["rail"] += int(rail.sum())
+        seen["depots"] += int(depots.sum())
+        seen["supplied"] += int(units[mine].sum())
+        seen["out"] += int((units[mine] == 0).sum())
+        seen["cells"] += int(cells.sum())
+        # units in supply only through open zones (the search with tolls): without the
+        # layers beyond the first they are out
+        one = list(args)
+        one[13] = np.ones_like(layers)
+        seen["tolls"] += int((units[mine] & ~_run(cy, ws, one)[2][mine]).sum())
+    assert all(v > 0 for v in seen.values()), seen
+
+
+@pytest.mark.parametrize("name", ["brusilov/historical", "kaisers_battle/historical"])
+def test_bitsearch_levels_are_dials_costs(name):
+    # StepSets.reach: the cells within d steps paying at most t tokens are those whose
+    # cheapest state in Dial's layers 0 .. t costs at most d (tolls paid on leaving a hex,
+    # stop hexes entered but not left unless they are sources)
+    from gwe_fast._core.bitsearch import StepSets
+    from gwe_fast._core.search import bounded_search
+
+    rng = np.random.default_rng(11)
+    sc = load_scenario(name)
+    nbr = sc.map.neighbors
+    n = sc.map.n_cells
+    for _ in range(40):
+        steps = _refusing(rng, nbr, rng.uniform(0.0, 0.4))
+        sets = StepSets(nbr, steps)
+        assert sets.usable and sets.unit and len(sets.shifts) == 8
+        sources = np.sort(rng.choice(n, rng.integers(1, 6), replace=False))
+        stop = rng.random(n) < rng.uniform(0.0, 0.3)
+        stop[sources[:1]] = True                  # a source in a stop hex is left all the same
+        toll = rng.random(n) < rng.uniform(0.0, 0.4)
+        max_toll, limit = int(rng.integers(0, 3)), int(rng.integers(0, 25))
+        got = sets.reach(sources, limit, stop, toll, max_toll)
+        dist, _ = bounded_search(nbr, steps, sources, limit=limit, stop=stop.astype(np.uint8),
+                                 toll=toll.astype(np.uint8), max_toll=max_toll,
+                                 toll_on_exit=True)
+        best = np.where(dist >= 0, dist, limit + 1)
+        best = np.minimum.accumulate(best, axis=0)   # cheapest with at most t tokens
+        for d in range(limit + 1):
+            want = (best <= d).astype(np.uint8)
+            assert np.array_equal(got[min(d, len(got) - 1)], want), (d, max_toll)
+
+
+def test_bitsearch_docstring_examples_run():
+    import doctest
+
+    from gwe_fast._core import bitsearch
+
+    result = doctest.testmod(bitsearch, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

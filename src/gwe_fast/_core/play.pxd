@@ -5,6 +5,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, stepcost_t
+from gwe_fast._core.bitsearch cimport StepBits
 from gwe_fast._core.search cimport SearchWorkspace
 
 
@@ -70,8 +71,13 @@ cdef inline bint exit_allowed(dist_t dc, dist_t enter, bint in_ezoc, bint at_own
 # each argument is), on arguments the caller has checked: what the Great War in the East's
 # core (gwe/core.pyx) asks. starts[n_starts], mine[k]; the unit arrays a value a unit; q, r the
 # hexes' axial coordinates (NULL: not given), with which sources too far to matter are skipped.
+# rail_bits and line_bits: the two step tables as bitboards (NULL: not made), back_bits the
+# line table taken backward (StepSets(..., backward=True)), made once by the caller; with them
+# the searches run on bitboards when the tables allow it.
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
-                    const stepcost_t* line_steps, const uint8_t* friendly, const uint8_t* ezoc,
+                    const stepcost_t* line_steps, const StepBits* rail_bits,
+                    const StepBits* line_bits, const StepBits* back_bits,
+                    const uint8_t* friendly, const uint8_t* ezoc,
                     const uint8_t* own, const uint8_t* enemy_combat, const int32_t* starts,
                     Py_ssize_t n_starts, const int8_t* hex_last, int enemy, const int32_t* mine,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
@@ -82,9 +88,11 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
 
 # The Great War in the East's command radii in one position (gwe_command_radii, whose docstring
 # says what each argument is) on checked arguments: tables[n_tab, n_cells, 6], the HQs' arrays
-# k long, out[k, n_cells]
+# k long, out[k, n_cells]; tab_bits[n_tab] the tables as bitboards (NULL: not made), made once
+# by the caller: with them the radii are searched on bitboards when the tables allow it
 cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssize_t n_tab,
-                           const uint8_t* enemy, const int32_t* hq_cell, const int32_t* hq_table,
+                           const StepBits* tab_bits, const uint8_t* enemy,
+                           const int32_t* hq_cell, const int32_t* hq_table,
                            const int32_t* hq_radius, const uint8_t* hq_stopped,
                            const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1
 

@@ -45,10 +45,13 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
+from gwe_fast._core.bitsearch cimport (BITS_MAX_TOKENS, StepBits, StepSets, __builtin_ctzll,
+                                       bit_at, bits_cells, bits_fill, bits_levels, bits_mark,
+                                       bits_pack)
 from gwe_fast._core.codes cimport (GF_MOVED, GF_RAIL_COUNTED, GF_USED_RAIL, ST_ENTRAINED,
                                    ST_OUT_OF_COMMAND)
 from gwe_fast._core.hexdice cimport generator_bitgen as _bitgen, policy_draw
@@ -1314,6 +1317,28 @@ cdef bint _source_near(const cell_t* nb, const stepcost_t* steps, const uint8_t*
     return False
 
 
+# The step tables' bitboards gwe_supply and gwe_command_radii were given last, each kept with
+# its workspace's neighbour table and a copy of the step table: the engine passes the same few
+# tables (made once a scenario) call after call, and comparing one costs a small part of
+# building its bitboards again
+cdef list _sets_made = []
+
+
+cdef StepSets _step_sets(object neighbors, const stepcost_t[:, ::1] steps, bint backward):
+    cdef Py_ssize_t size = steps.shape[0] * 6 * sizeof(stepcost_t)
+    cdef cnp.ndarray kept
+    for entry in _sets_made:
+        kept = entry[1]
+        if (entry[0] is neighbors and entry[2] == backward
+                and cnp.PyArray_DIMS(kept)[0] == steps.shape[0]
+                and (size == 0 or memcmp(cnp.PyArray_DATA(kept), &steps[0, 0], size) == 0)):
+            return entry[3]
+    sets = StepSets(neighbors, steps, backward)
+    _sets_made.insert(0, (neighbors, np.array(steps, dtype=np.int16, copy=True), backward, sets))
+    del _sets_made[16:]
+    return sets
+
+
 def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
                const stepcost_t[:, ::1] line_steps, const uint8_t[::1] friendly,
                const uint8_t[::1] ezoc, const uint8_t[::1] own, const uint8_t[::1] enemy_combat,
@@ -1357,7 +1382,12 @@ def gwe_supply(SearchWorkspace ws, const stepcost_t[:, ::1] rail_steps,
             raise ValueError(f"unit {u} is not a unit on the map")
         if not depot[u] and (layers[u] < 1 or layers[u] > max_toll + 1):
             raise ValueError(f"unit {u} has {layers[u]} layers, not 1 to {max_toll + 1}")
-    supply_run(ws, &rail_steps[0, 0], &line_steps[0, 0], &friendly[0], &ezoc[0], &own[0],
+    # the tables' bitboards (the core keeps its own, made once a scenario)
+    cdef StepSets rail_bits = _step_sets(ws.neighbors, rail_steps, False)
+    cdef StepSets line_bits = _step_sets(ws.neighbors, line_steps, False)
+    cdef StepSets back_bits = _step_sets(ws.neighbors, line_steps, True)
+    supply_run(ws, &rail_steps[0, 0], &line_steps[0, 0], &rail_bits.b, &line_bits.b,
+               &back_bits.b, &friendly[0], &ezoc[0], &own[0],
                &enemy_combat[0], &starts[0] if starts.shape[0] else NULL, starts.shape[0],
                &hex_last[0], enemy, &mine[0] if k else NULL, k, &unit_cell[0] if n_units else NULL,
                &depot[0] if n_units else NULL, &supply_range[0] if n_units else NULL,
@@ -1403,8 +1433,24 @@ cdef Py_ssize_t _sources_near(cell_t* src, Py_ssize_t ns, const int16_t* q, cons
     return m
 
 
+# Whether supply_run searches on bitboards when its tables allow (bitsearch): always, but for
+# the tests that compare it with the searches of SearchWorkspace (_use_bit_parallel)
+cdef bint _bit_parallel = True
+
+
+def _use_bit_parallel(bint on):
+    """For tests: make supply_run search on bitboards (``True``, as it does) or always with
+    ``SearchWorkspace`` (``False``). Returns the setting before."""
+    global _bit_parallel
+    cdef bint was = _bit_parallel
+    _bit_parallel = on
+    return was
+
+
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
-                    const stepcost_t* line_steps, const uint8_t* friendly, const uint8_t* ezoc,
+                    const stepcost_t* line_steps, const StepBits* rail_bits,
+                    const StepBits* line_bits, const StepBits* back_bits,
+                    const uint8_t* friendly, const uint8_t* ezoc,
                     const uint8_t* own, const uint8_t* enemy_combat, const int32_t* starts,
                     Py_ssize_t n_starts, const int8_t* hex_last, int enemy, const int32_t* mine,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
@@ -1412,38 +1458,102 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
                     uint8_t* cells, const int16_t* q, const int16_t* r) except -1:
     # gwe_supply on checked arguments (play.pxd): what the Great War in the East's core asks
-    cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns
+    cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns, w, nw = (n + 63) >> 6
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
+    # The searches run on bitboards (bitsearch) when the tables have them: a line counts
+    # hexes, so its search is breadth first, and the rail search only asks what it reaches
+    # (any step costs would do). Else, or for the tests that compare, with the workspace.
+    # (The depots' chain too, on the line table taken backward: it counts steps.)
+    cdef bint fast = (_bit_parallel and rail_bits != NULL and line_bits != NULL
+                      and back_bits != NULL and rail_bits.usable and line_bits.usable
+                      and back_bits.usable and line_bits.unit and rail_bits.n == n
+                      and line_bits.n == n and back_bits.n == n and max_toll < BITS_MAX_TOKENS)
+    # the most levels a line search needs: the longest line read (a search with tolls ends
+    # within (max_toll + 1) * n levels: each adds a (cell, tokens) pair)
+    cdef Py_ssize_t most = cell_range, T = max_toll + 1, words = 0, pad = 0
+    for j in range(k):
+        if supply_range[mine[j]] > most:
+            most = supply_range[mine[j]]
+    if most > T * n:
+        most = T * n
+    if most < 0:
+        most = 0
+    if fast:
+        pad = rail_bits.pad if rail_bits.pad > line_bits.pad else line_bits.pad
+        if back_bits.pad > pad:
+            pad = back_bits.pad
+        # seven sets, the fill's work, the levels' work and their results
+        words = (7 * nw + 2 * nw + 2 * pad + T * (2 * nw + 2 * pad) + 4 * nw
+                 + (most + 1) * T * nw)
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
-    cdef uint8_t* open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
+    # the byte masks and the depots' walks of the searches with the workspace
+    cdef uint8_t* open_zoc = NULL
+    cdef uint32_t* seen = NULL
+    cdef int32_t* depth = NULL
+    if not fast:
+        open_zoc = <uint8_t*>malloc(3 * n * sizeof(uint8_t))
+        seen = <uint32_t*>calloc(n, sizeof(uint32_t))
+        depth = <int32_t*>malloc(n * sizeof(int32_t))
     cdef cell_t* src = <cell_t*>malloc((2 * n + k + n_starts + 1) * sizeof(cell_t))
-    cdef uint32_t* seen = <uint32_t*>calloc(n, sizeof(uint32_t))
-    cdef int32_t* depth = <int32_t*>malloc(n * sizeof(int32_t))
-    if open_zoc == NULL or src == NULL or seen == NULL or depth == NULL:
+    cdef uint64_t* bits = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
+    if (src == NULL or bits == NULL
+            or not fast and (open_zoc == NULL or seen == NULL or depth == NULL)):
         free(open_zoc)
         free(src)
         free(seen)
         free(depth)
+        free(bits)
         raise MemoryError("no memory for a supply search")
     cdef cell_t* queue = src + n + k + n_starts + 1
     cdef uint32_t mark = 0
     cdef uint8_t* shut = open_zoc + 2 * n
     cdef uint8_t* ok = open_zoc + n
+    # the cell sets: ok (then the hexes a depot's line may enter, then scratch), the enemy
+    # combat units' hexes, the open zones, the rail search's sources (then all the sources),
+    # what it reaches (then the rail sources), a depot's hex and what its line reaches; the
+    # work
+    cdef uint64_t* b_ok = bits
+    cdef uint64_t* b_stop = bits + nw
+    cdef uint64_t* b_toll = bits + 2 * nw
+    cdef uint64_t* b_src = bits + 3 * nw
+    cdef uint64_t* b_rail = bits + 4 * nw
+    cdef uint64_t* b_one = bits + 5 * nw
+    cdef uint64_t* b_near = bits + 6 * nw
+    cdef uint64_t* b_work = bits + 7 * nw
+    cdef uint64_t* reach = b_work + 2 * nw + 2 * pad + T * (2 * nw + 2 * pad) + 4 * nw
+    cdef uint64_t x
+    cdef uint8_t oz, okc
     cdef dist_t limit, dc
+    cdef Py_ssize_t last = 0, lv
     cdef int l
     cdef bint any_new, lines
     ws._busy = True
     try:
         with nogil:
-            for c in range(n):
-                # 7.24: friendly units negate enemy zones of control for supply
-                open_zoc[c] = 1 if (ezoc[c] and not own[c]) else 0
-                ok[c] = 1 if (friendly[c] and not enemy_combat[c] and not open_zoc[c]) else 0
-                shut[c] = 1 - ok[c]
-                rail[c] = 0
-                cells[c] = 0
+            memset(rail, 0, n)
+            memset(cells, 0, n)
+            if fast:
+                # the hexes as cell sets, straight from the masks (b_one, b_near scratch):
+                # 7.24, friendly units negate enemy zones of control for supply; ok the hexes
+                # a rail source may be
+                bits_pack(ezoc, n, b_toll)
+                bits_pack(own, n, b_one)
+                bits_pack(friendly, n, b_ok)
+                bits_pack(enemy_combat, n, b_stop)
+                for w in range(nw):
+                    b_toll[w] &= ~b_one[w]
+                    b_ok[w] &= ~(b_stop[w] | b_toll[w])
+                    b_src[w] = 0
+            else:
+                for c in range(n):
+                    # 7.24: friendly units negate enemy zones of control for supply
+                    oz = (ezoc[c] != 0) & (own[c] == 0)
+                    okc = (friendly[c] != 0) & (enemy_combat[c] == 0) & (oz == 0)
+                    open_zoc[c] = oz
+                    ok[c] = okc
+                    shut[c] = 1 - okc
             for j in range(k):
                 depots[mine[j]] = 0
                 supplied[mine[j]] = 0
@@ -1452,16 +1562,34 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
             # friendly hexes free of enemy combat units and open enemy zones of control; a
             # hex the enemy occupied last is not a source (9.15, 18.27). The other hexes
             # stop the search (it goes no further from them) and are left out after it: the
-            # hexes it reaches among the rest are those it reaches with them closed
-            ns = 0
-            for i in range(n_starts):
-                if ok[starts[i]]:
-                    src[ns] = starts[i]
-                    ns += 1
-            ws.search(rail_steps, src, NULL, ns, -1, shut, NULL, 0, False)
-            for c in range(n):
-                if ok[c] and reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
-                    rail[c] = 1
+            # hexes it reaches among the rest are those it reaches with them closed, which
+            # is what the fill on bitboards reaches (it never enters them)
+            if fast:
+                for i in range(n_starts):
+                    c = starts[i]
+                    b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
+                for w in range(nw):
+                    b_src[w] &= b_ok[w]
+                bits_fill(rail_bits, b_src, b_ok, NULL, -1, b_rail, b_work)
+                for w in range(nw):
+                    x = b_rail[w]
+                    while x:
+                        c = (w << 6) + __builtin_ctzll(x)
+                        x &= x - 1
+                        if hex_last[c] != enemy:
+                            rail[c] = 1
+                        else:
+                            b_rail[w] &= ~((<uint64_t>1) << (c & 63))
+            else:
+                ns = 0
+                for i in range(n_starts):
+                    if ok[starts[i]]:
+                        src[ns] = starts[i]
+                        ns += 1
+                ws.search(rail_steps, src, NULL, ns, -1, shut, NULL, 0, False)
+                for c in range(n):
+                    if ok[c] and reached_cost(&ws.buf, c) >= 0 and hex_last[c] != enemy:
+                        rail[c] = 1
 
             # a supply line: a hex a step, never into an enemy combat unit's hex (9.14, 9.17):
             # the searches stop in such a hex (they reach it, and go no further) and what
@@ -1472,15 +1600,37 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
             # Each depot not yet supplied looks back along such lines for a source (ok now
             # marks the sources: the rail sources, then each supplied depot's hex) until a
             # round supplies none: the depots a search from the sources would supply, round
-            # after round, as the twin does
-            for c in range(n):
-                ok[c] = rail[c]
+            # after round, as the twin does. On bitboards a depot's look back is a fill from
+            # its hex, supply_range steps of the line table taken backward, into hexes free
+            # of open zones and enemy combat units (its own hex left all the same); b_src
+            # marks the sources
+            if fast:
+                for w in range(nw):
+                    b_ok[w] = ~(b_toll[w] | b_stop[w])
+                    b_src[w] = b_rail[w]
+                    b_one[w] = 0
+            else:
+                memcpy(ok, rail, n)
             any_new = True
             while any_new:
                 any_new = False
                 for j in range(k):
                     u = mine[j]
                     if depot[u] and not depots[u]:
+                        if fast:
+                            c = unit_cell[u]
+                            b_one[c >> 6] = (<uint64_t>1) << (c & 63)
+                            bits_fill(back_bits, b_one, b_ok, NULL,
+                                      supply_range[u] if supply_range[u] > 0 else 0, b_near,
+                                      b_work)
+                            b_one[c >> 6] = 0
+                            for w in range(nw):
+                                if b_near[w] & b_src[w]:
+                                    depots[u] = 1
+                                    b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
+                                    any_new = True
+                                    break
+                            continue
                         mark += 1
                         if _source_near(nb, line_steps, open_zoc, enemy_combat, ok,
                                         unit_cell[u], supply_range[u], seen, mark, queue,
@@ -1490,16 +1640,24 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                             any_new = True
 
             # the sources: rail sources and supplied depots, in cell order
-            for c in range(n):
-                open_zoc[n + c] = rail[c]          # ok is no longer needed
-            for j in range(k):
-                if depots[mine[j]]:
-                    open_zoc[n + unit_cell[mine[j]]] = 1
-            ns = 0
-            for c in range(n):
-                if open_zoc[n + c]:
-                    src[ns] = <cell_t>c
-                    ns += 1
+            if fast:
+                for w in range(nw):
+                    b_src[w] = b_rail[w]
+                for j in range(k):
+                    if depots[mine[j]]:
+                        c = unit_cell[mine[j]]
+                        b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
+                ns = bits_cells(b_src, nw, src)
+            else:
+                memcpy(open_zoc + n, rail, n)          # ok is no longer needed
+                for j in range(k):
+                    if depots[mine[j]]:
+                        open_zoc[n + unit_cell[mine[j]]] = 1
+                ns = 0
+                for c in range(n):
+                    if open_zoc[n + c]:
+                        src[ns] = <cell_t>c
+                        ns += 1
             lines = False       # a unit other than a depot asked: the search of lines
             for j in range(k):
                 if not depot[mine[j]]:
@@ -1519,14 +1677,33 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                 for j in range(k):
                     if supply_range[mine[j]] > limit:
                         limit = supply_range[mine[j]]
-                ws.search(line_steps, src, NULL, ns, limit, enemy_combat, open_zoc, 0, True)
-                if cell_range >= 0:
-                    _cells_within(ws, n, cell_range, enemy_combat, cells)
+                if fast:
+                    # the hexes within each number of steps (reach, a set a level)
+                    last = bits_levels(line_bits, b_src, b_stop, b_toll, 0, most, reach,
+                                       b_work)
+                    if cell_range >= 0:
+                        lv = cell_range if cell_range < last else last
+                        for w in range(nw):
+                            b_ok[w] = reach[lv * nw + w] & ~b_stop[w]
+                        bits_mark(b_ok, nw, cells)
+                else:
+                    ws.search(line_steps, src, NULL, ns, limit, enemy_combat, open_zoc, 0,
+                              True)
+                    if cell_range >= 0:
+                        _cells_within(ws, n, cell_range, enemy_combat, cells)
                 limit = -1
                 for j in range(k):
                     u = mine[j]
                     if depot[u]:
                         supplied[u] = depots[u]
+                        continue
+                    if fast:
+                        lv = supply_range[u] if supply_range[u] < last else last
+                        if (supply_range[u] >= 0 and not enemy_combat[unit_cell[u]]
+                                and bit_at(reach + lv * nw, unit_cell[u])):
+                            supplied[u] = 1
+                        elif layers[u] > 1 and supply_range[u] > limit:
+                            limit = supply_range[u]
                         continue
                     dc = -1 if enemy_combat[unit_cell[u]] else reached_cost(&ws.buf, unit_cell[u])
                     if 0 <= dc <= supply_range[u]:
@@ -1540,11 +1717,38 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     if q != NULL:
                         ns = _sources_near(src, ns, q, r, mine, k, depot, supplied, layers,
                                            unit_cell, supply_range)
-                    ws.search(line_steps, src, NULL, ns, limit, enemy_combat, open_zoc, max_toll,
-                              True)
+                    if fast:
+                        # What is read here is whether some layer l of 1 .. layers - 1 of
+                        # Dial's search reaches the unit's hex within its range. Dial keeps a
+                        # state (l, v) only when no state of v with fewer tokens is as cheap,
+                        # so its layer l holds v at cost D(l, v), the cost of the cheapest
+                        # line paying at most l tokens, exactly when D(l, v) < D(l - 1, v).
+                        # The units read have D(0, v) beyond their range (the search above,
+                        # from these sources or more, left them out of supply), so some such
+                        # layer is within the range exactly when D(layers - 1, v) is: when
+                        # the hex is in the set of the lines paying at most layers - 1
+                        # tokens within the range, which is what bits_levels gives. (Its
+                        # sets are not Dial's layers, which keep only the states that trade
+                        # cost against tokens; the units' verdicts are the same.)
+                        for w in range(nw):
+                            b_src[w] = 0
+                        for i in range(ns):
+                            b_src[src[i] >> 6] |= (<uint64_t>1) << (src[i] & 63)
+                        last = bits_levels(line_bits, b_src, b_stop, b_toll, max_toll,
+                                           limit if limit < most else most, reach, b_work)
+                    else:
+                        ws.search(line_steps, src, NULL, ns, limit, enemy_combat, open_zoc,
+                                  max_toll, True)
                     for j in range(k):
                         u = mine[j]
                         if depot[u] or supplied[u] or enemy_combat[unit_cell[u]]:
+                            continue
+                        if fast:
+                            l = layers[u] - 1 if layers[u] - 1 < max_toll else max_toll
+                            lv = supply_range[u] if supply_range[u] < last else last
+                            if (l >= 1 and supply_range[u] >= 0
+                                    and bit_at(reach + (lv * T + l) * nw, unit_cell[u])):
+                                supplied[u] = 1
                             continue
                         for l in range(1, layers[u]):
                             dc = reached_cost(&ws.buf, <Py_ssize_t>l * n + unit_cell[u])
@@ -1553,15 +1757,24 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                                 break
             elif ns and cell_range >= 0:
                 # 25.12 alone: the hexes a line of cell_range reaches, through no open zone
-                ws.search(line_steps, src, NULL, ns, cell_range, enemy_combat, open_zoc, 0,
-                          True)
-                _cells_within(ws, n, cell_range, enemy_combat, cells)
+                if fast:
+                    last = bits_levels(line_bits, b_src, b_stop, b_toll, 0, most, reach,
+                                       b_work)
+                    lv = cell_range if cell_range < last else last
+                    for w in range(nw):
+                        b_ok[w] = reach[lv * nw + w] & ~b_stop[w]
+                    bits_mark(b_ok, nw, cells)
+                else:
+                    ws.search(line_steps, src, NULL, ns, cell_range, enemy_combat, open_zoc,
+                              0, True)
+                    _cells_within(ws, n, cell_range, enemy_combat, cells)
     finally:
         ws._busy = False
         free(open_zoc)
         free(src)
         free(seen)
         free(depth)
+        free(bits)
     return 0
 
 
@@ -1643,42 +1856,84 @@ def gwe_command_radii(SearchWorkspace ws, const stepcost_t[:, :, ::1] tables,
             raise ValueError(f"HQ cell {hq_cell[j]} is off the map")
         if hq_table[j] < 0 or hq_table[j] >= n_tab:
             raise ValueError(f"HQ {j} has no step table")
-    command_radii_run(ws, &tables[0, 0, 0], n_tab, &enemy[0], &hq_cell[0] if k else NULL,
-                      &hq_table[0] if k else NULL, &hq_radius[0] if k else NULL,
-                      &hq_stopped[0] if k else NULL, &open_zoc[0], k,
-                      &out[0, 0] if k else NULL)
+    # the tables' bitboards (the core keeps its own, made once a scenario)
+    cdef list sets = [_step_sets(ws.neighbors, tables[i], False) for i in range(n_tab)]
+    cdef StepBits* bits = <StepBits*>malloc((n_tab + 1) * sizeof(StepBits))
+    if bits == NULL:
+        raise MemoryError("no memory for the command radii")
+    for i in range(n_tab):
+        bits[i] = (<StepSets>sets[i]).b        # a copy of the record: the masks stay theirs
+    try:
+        command_radii_run(ws, &tables[0, 0, 0], n_tab, bits, &enemy[0],
+                          &hq_cell[0] if k else NULL,
+                          &hq_table[0] if k else NULL, &hq_radius[0] if k else NULL,
+                          &hq_stopped[0] if k else NULL, &open_zoc[0], k,
+                          &out[0, 0] if k else NULL)
+    finally:
+        free(bits)
 
 
 cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssize_t n_tab,
-                           const uint8_t* enemy, const int32_t* hq_cell, const int32_t* hq_table,
+                           const StepBits* tab_bits, const uint8_t* enemy,
+                           const int32_t* hq_cell, const int32_t* hq_table,
                            const int32_t* hq_radius, const uint8_t* hq_stopped,
                            const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1:
     # gwe_command_radii on checked arguments (play.pxd); out[k, n_cells]
-    cdef Py_ssize_t n = ws.n_cells, j, i, s
+    cdef Py_ssize_t n = ws.n_cells, j, i, s, w, nw = (n + 63) >> 6, pad = 1
     if ws._busy:
         raise RuntimeError("this SearchWorkspace is searching in another thread; "
                            "use one workspace per thread")
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
-    # each table used, with the enemy's hexes closed: made once, at its first HQ
+    # A radius counts steps (every step 1, or refused): a table that has its bitboards is
+    # searched on them, breadth first, the enemy's hexes never entered; else with the
+    # workspace on the table with the steps into them closed, made once, at its first HQ.
+    if tab_bits != NULL:
+        for i in range(n_tab):
+            if tab_bits[i].pad > pad:
+                pad = tab_bits[i].pad
     cdef stepcost_t* closed = <stepcost_t*>malloc((6 * n * n_tab + 1) * sizeof(stepcost_t))
     cdef uint8_t* made = <uint8_t*>calloc(n_tab + 1, sizeof(uint8_t))
-    if closed == NULL or made == NULL:
+    # the sets: the hexes that may be entered, the open zones, the source, the radius; work
+    cdef uint64_t* bits = <uint64_t*>malloc((6 * nw + 2 * pad + 1) * sizeof(uint64_t))
+    if closed == NULL or made == NULL or bits == NULL:
         free(closed)
         free(made)
+        free(bits)
         raise MemoryError("no memory for the command radii")
+    cdef uint64_t* b_free = bits
+    cdef uint64_t* b_zoc = bits + nw
+    cdef uint64_t* b_src = bits + 2 * nw
+    cdef uint64_t* b_out = bits + 3 * nw
+    cdef uint64_t* b_work = bits + 4 * nw
+    cdef const StepBits* S
     cdef cell_t src
     cdef Py_ssize_t t
+    cdef bint sets = False
     ws._busy = True
     try:
         with nogil:
             for j in range(k):
                 t = hq_table[j]
+                memset(out + j * n, 0, n)
+                src = hq_cell[j]
+                S = &tab_bits[t] if tab_bits != NULL and _bit_parallel else NULL
+                if S != NULL and S.usable and S.unit and S.n == n:
+                    if not sets:
+                        bits_pack(enemy, n, b_free)
+                        bits_pack(open_zoc, n, b_zoc)
+                        for w in range(nw):
+                            b_free[w] = ~b_free[w]     # (a bit past the map never reached)
+                            b_src[w] = 0
+                        sets = True
+                    b_src[src >> 6] = (<uint64_t>1) << (src & 63)
+                    bits_fill(S, b_src, b_free, b_zoc if hq_stopped[j] else NULL,
+                              hq_radius[j], b_out, b_work)
+                    b_src[src >> 6] = 0
+                    bits_mark(b_out, nw, out + j * n)
+                    continue
                 if not made[t]:
                     _closing(closed + 6 * n * t, tables + 6 * n * t, nb, enemy, 1, n)
                     made[t] = 1
-                for i in range(n):
-                    out[j * n + i] = 0
-                src = hq_cell[j]
                 ws.search(closed + 6 * n * t, &src, NULL, 1, hq_radius[j],
                           open_zoc if hq_stopped[j] else NULL, NULL, 0, False)
                 for i in range(ws.buf.n_touched):
@@ -1689,6 +1944,7 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
         ws._busy = False
         free(closed)
         free(made)
+        free(bits)
     return 0
 
 

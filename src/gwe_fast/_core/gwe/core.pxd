@@ -5,6 +5,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
+from gwe_fast._core.bitsearch cimport StepBits
 from gwe_fast._core.hexdice cimport LEVEL_EXTERNAL, LEVEL_RANDOM, DiceStream
 from gwe_fast._core.play cimport Atk, GweMoves
 from gwe_fast._core.search cimport SearchWorkspace
@@ -80,6 +81,9 @@ cdef struct GweT:
     const uint8_t* passable       # [n_cells, 6] a step any unit may take (retreat.passable_steps)
     const stepcost_t* rail_steps  # [n_cells, 6] 1 along a rail hexside, else -1 (9.15)
     const stepcost_t* line_steps  # [n_cells, 6] 1 for a step a supply line may take, else -1
+    const StepBits* rail_bits     # the two as bitboards (bitsearch), for supply_run
+    const StepBits* line_bits
+    const StepBits* back_bits     # line_steps taken backward (a depot's look back, 9.16)
     const uint8_t* friendly[2]    # [n_cells] each side's ground (18.27)
     const int32_t* rail_edge[2]   # each side's map-edge rail hexes (9.13, 9.15)
     Py_ssize_t n_rail_edge[2]
@@ -125,6 +129,7 @@ cdef struct GweT:
     const uint8_t* is_ah
     const stepcost_t* radius_tables   # [n_radius_tables, n_cells, 6] (command._radius_tables)
     Py_ssize_t n_radius_tables
+    const StepBits* radius_bits       # [n_radius_tables] the same as bitboards (bitsearch)
     Py_ssize_t n_hqs              # HQs in the counter mix
     int first_turn
     bint unlimited_command        # 10.32, optional

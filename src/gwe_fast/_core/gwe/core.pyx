@@ -40,6 +40,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
+from gwe_fast._core.bitsearch cimport StepBits, StepSets
 from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over, mark_units,
                                    mark_zoc)
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
@@ -124,6 +125,15 @@ cdef class GweTables:
             _keep(keep, retreat._passable_steps(scenario), np.uint8))
         t.rail_steps = <const stepcost_t*>_ptr(_keep(keep, fx.rail_steps, np.int16))
         t.line_steps = <const stepcost_t*>_ptr(_keep(keep, fx.line_steps, np.int16))
+        # the two as bitboards, made once here rather than at each of the ~150 supplies of
+        # a game (supply_run searches on them)
+        cdef StepSets rail_bits = StepSets(m.neighbors, fx.rail_steps)
+        cdef StepSets line_bits = StepSets(m.neighbors, fx.line_steps)
+        cdef StepSets back_bits = StepSets(m.neighbors, fx.line_steps, True)
+        keep += [rail_bits, line_bits, back_bits]
+        t.rail_bits = &rail_bits.b
+        t.line_bits = &line_bits.b
+        t.back_bits = &back_bits.b
         forts = _fortresses(scenario)
         for s in (SIDE_ALLIED, SIDE_CENTRAL):
             t.friendly[s] = <const uint8_t*>_ptr(_keep(keep, fx.friendly[s], np.uint8))
@@ -191,6 +201,16 @@ cdef class GweTables:
         tabs = _keep(keep, command._radius_tables(scenario), np.int16)
         t.radius_tables = <const stepcost_t*>_ptr(tabs)
         t.n_radius_tables = tabs.shape[0]
+        # and as bitboards: the records side by side in a buffer kept here, their masks owned
+        # by the StepSets kept with them
+        radius_sets = [StepSets(m.neighbors, tab) for tab in tabs]
+        keep.append(radius_sets)
+        records = _keep(keep, np.zeros(len(radius_sets) * sizeof(StepBits) + 1, np.uint8),
+                        np.uint8)
+        for i, rs in enumerate(radius_sets):
+            memcpy(<StepBits*>cnp.PyArray_DATA(records) + <Py_ssize_t>i,
+                   &(<StepSets>rs).b, sizeof(StepBits))
+        t.radius_bits = <const StepBits*>cnp.PyArray_DATA(records)
         if ((table < 0) | (table >= tabs.shape[0]))[u.utype == UT_HQ].any():
             raise ValueError("an HQ whose TCR has no command radius table")
         t.n_hqs = int((u.utype == UT_HQ).sum())
@@ -980,11 +1000,11 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
     occupied(g, 1 - side, False, enemy_combat)
     memset(g.sup.depots, 0, t.n_units)
     memset(g.sup.units, 0, t.n_units)
-    supply_run(ws, t.rail_steps, t.line_steps, t.friendly[side], ezoc, own, enemy_combat,
-               t.rail_edge[side], t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k,
-               g.s.unit_cell, t.depot, t.supply_range, t.layers, TCR1_ZOC_HEXES,
-               g.sup.rail, g.sup.depots, g.sup.units, t.shortest[side] if cells else -1,
-               g.sup.cells, t.q, t.r)
+    supply_run(ws, t.rail_steps, t.line_steps, t.rail_bits, t.line_bits, t.back_bits,
+               t.friendly[side], ezoc, own, enemy_combat, t.rail_edge[side],
+               t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k, g.s.unit_cell, t.depot,
+               t.supply_range, t.layers, TCR1_ZOC_HEXES, g.sup.rail, g.sup.depots,
+               g.sup.units, t.shortest[side] if cells else -1, g.sup.cells, t.q, t.r)
     if memo:
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
         for u in range(t.n_units):
@@ -1954,8 +1974,9 @@ cdef Py_ssize_t trace_radii(Gwe* g, SearchWorkspace ws, int side, int32_t* other
     for c in range(n):
         open_zoc[c] = open_zoc[c] and not own[c]
     if n_h:
-        command_radii_run(ws, t.radius_tables, t.n_radius_tables, enemy, g.hq_cell, g.hq_tab,
-                          g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x, g.radii)
+        command_radii_run(ws, t.radius_tables, t.n_radius_tables, t.radius_bits, enemy,
+                          g.hq_cell, g.hq_tab, g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x,
+                          g.radii)
     n_others[0] = n_x
     return n_h
 
