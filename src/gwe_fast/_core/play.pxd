@@ -104,9 +104,10 @@ cdef enum:
     _UNALLOCATED = 1
     _FAR = 2
 
-cdef Py_ssize_t random_allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssize_t k,
-                                      Py_ssize_t h, const int32_t* stacking, int32_t* left,
-                                      int8_t* status, int32_t* picks) noexcept nogil
+cdef Py_ssize_t allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssize_t k,
+                               Py_ssize_t h, const int32_t* stacking, int32_t* left,
+                               int8_t* status, int32_t* picks,
+                               const int32_t* plan) noexcept nogil
 
 
 # The legal withdrawals of k units (gwe_withdrawals, whose docstring says what each argument

@@ -2190,16 +2190,20 @@ def gwe_random_allocation(rng, const uint8_t[:, ::1] cover, const int32_t[::1] s
                          "left one per HQ")
     cdef bitgen_t* bg = _bitgen(rng)
     with rng.bit_generator.lock:
-        draws = random_allocation_run(bg, &cover[0, 0] if k and h else NULL, k, h,
-                                      &stacking[0] if k else NULL, &left[0] if h else NULL,
-                                      &status[0] if k else NULL, &picks[0, 0] if k else NULL)
+        draws = allocation_run(bg, &cover[0, 0] if k and h else NULL, k, h,
+                               &stacking[0] if k else NULL, &left[0] if h else NULL,
+                               &status[0] if k else NULL, &picks[0, 0] if k else NULL, NULL)
     return draws
 
 
-cdef Py_ssize_t random_allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssize_t k,
-                                      Py_ssize_t h, const int32_t* stacking, int32_t* left,
-                                      int8_t* status, int32_t* picks) noexcept nogil:
-    # gwe_random_allocation on checked arguments (play.pxd): cover[k, h], picks[k, 2]
+cdef Py_ssize_t allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssize_t k,
+                               Py_ssize_t h, const int32_t* stacking, int32_t* left,
+                               int8_t* status, int32_t* picks,
+                               const int32_t* plan) noexcept nogil:
+    # gwe_random_allocation on checked arguments (play.pxd): cover[k, h], picks[k, 2]. With
+    # plan (a ladder player, plan[k] an HQ's index or -1) each question is answered from it,
+    # as PassivePolicy.on_command_allocate answers: the plan's HQ when it is offered, else
+    # none; no draw, and picks (NULL then) is not written
     cdef Py_ssize_t j, i, n_opt, pick, draws = 0
     cdef int32_t sp
     for j in range(k):
@@ -2217,10 +2221,18 @@ cdef Py_ssize_t random_allocation_run(bitgen_t* bg, const uint8_t* cover, Py_ssi
         if n_opt == 1:
             status[j] = _UNALLOCATED                   # no HQ has the strength left
             continue
-        pick = policy_draw(bg, n_opt)
-        picks[2 * draws] = <int32_t>n_opt
-        picks[2 * draws + 1] = <int32_t>pick
         draws += 1
+        if plan != NULL:
+            i = plan[j]
+            if i >= 0 and cover[j * h + i] and left[i] >= sp:
+                left[i] -= sp
+                status[j] = _ALLOCATED
+            else:
+                status[j] = _UNALLOCATED
+            continue
+        pick = policy_draw(bg, n_opt)
+        picks[2 * draws - 2] = <int32_t>n_opt
+        picks[2 * draws - 1] = <int32_t>pick
         if pick == n_opt - 1:
             status[j] = _UNALLOCATED
             continue

@@ -26,7 +26,7 @@ test_gwe_core.py`` holds whole games to the Python engine):
 The rules these share are stated once here: a side's supply (``supply``, the kernel
 ``play.supply_run`` on the position's masks), occupation and zones of control (the board
 kernels' ``mark_units`` and ``mark_zoc``), the command radii (``play.command_radii_run``) and a
-random player's allocation (``play.random_allocation_run``), which the Python engine's kernels
+random player's allocation (``play.allocation_run``), which the Python engine's kernels
 also run, 25.13's "surrounded" (``is_surrounded``) and the accounting of a step lost
 (``lose_steps``).
 """
@@ -60,7 +60,7 @@ from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
                                   MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_options,
                                   atk_target, command_radii_run, gwe_moves_run,
-                                  hex_defenses_run, mv_allowance, random_allocation_run,
+                                  hex_defenses_run, mv_allowance, allocation_run,
                                   roster_run,
                                   supply_run, withdrawals_run)
 from gwe_fast._core.search cimport SearchWorkspace
@@ -1275,7 +1275,7 @@ cdef int roll_attrition(Gwe* g, SearchWorkspace ws, Py_ssize_t u) except -1:
 cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) except -1:
     # command.command_segment: HQs in command; depots as their supply says (21.3); every
     # other unit within a radius allocated to an HQ with the strength left, as the owner picks
-    # (a random player: play.random_allocation_run), or in command without asking under
+    # (a random player: play.allocation_run), or in command without asking under
     # 10.32; the rest roll (10.41), but not those out of every radius in a Combat Phase
     # (10.42); OUT_OF_COMMAND and OUT_OF_RADIUS marked. Every Russian unit is in command in
     # the Russian Combat Phase of the first Game-Turn (21.2).
@@ -1324,8 +1324,8 @@ cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) 
             g.alloc_sp[j] = t.stacking[u]
         if not t.unlimited_command:
             if g.level[side] == LEVEL_RANDOM:
-                draws = random_allocation_run(g.pol[side], g.cover, n_rest, n_h, g.alloc_sp,
-                                              g.hq_left, g.alloc_status, g.alloc_picks)
+                draws = allocation_run(g.pol[side], g.cover, n_rest, n_h, g.alloc_sp,
+                                       g.hq_left, g.alloc_status, g.alloc_picks, NULL)
             else:
                 draws = ladder_allocation(g, side, for_combat, rest, n_rest, n_h)
             g.decisions += draws
@@ -1364,8 +1364,8 @@ cdef Py_ssize_t ladder_allocation(Gwe* g, int side, bint for_combat, const int32
     # Step 2 of command_segment for a ladder player (``Policy.core_answers``): the plan of
     # position.command_plan, made at the start of the segment, then the engine's questions
     # unit by unit in counter order, each answered from the plan (PassivePolicy.
-    # on_command_allocate). Reads g.cover and g.alloc_sp of the rest and g.hq_left, as
-    # random_allocation_run does; g.alloc_status of each unit; returns the decisions asked.
+    # on_command_allocate; play.allocation_run). Reads g.cover and g.alloc_sp of the rest
+    # and g.hq_left; g.alloc_status of each unit; returns the decisions asked.
     #
     # The plan: the side's units on the map other than HQs and depots, those that gain most
     # from command first. A unit's gain is the chance its 10.41 die fails (TCR in six) times
@@ -1375,7 +1375,7 @@ cdef Py_ssize_t ladder_allocation(Gwe* g, int side, bint for_combat, const int32
     # Each unit with a gain goes to the covering HQ with most strength left that can take
     # it (the first such HQ on a tie).
     cdef const GweT* t = g.t
-    cdef Py_ssize_t j, i, k, e, n_e = 0, n_opt, draws = 0
+    cdef Py_ssize_t j, i, k, e, n_e = 0
     cdef int32_t u, cell, need, best
     cdef bint near
     cdef double stake
@@ -1429,31 +1429,9 @@ cdef Py_ssize_t ladder_allocation(Gwe* g, int side, bint for_combat, const int32
             left[best] -= need
             plan[j] = best
     free(gain)
-    # the engine's questions: the HQs with the strength left, then none; the plan's HQ when
-    # it is offered, else none
-    for j in range(n_rest):
-        need = g.alloc_sp[j]
-        n_opt = 1
-        for e in range(n_h):
-            if g.cover[j * n_h + e]:
-                break
-        else:
-            g.alloc_status[j] = _FAR                   # within no HQ's radius
-            continue
-        for e in range(n_h):
-            if g.cover[j * n_h + e] and g.hq_left[e] >= need:
-                n_opt += 1
-        if n_opt == 1:
-            g.alloc_status[j] = _UNALLOCATED           # no HQ has the strength left
-            continue
-        draws += 1
-        best = plan[j]
-        if best >= 0 and g.cover[j * n_h + best] and g.hq_left[best] >= need:
-            g.hq_left[best] -= need
-            g.alloc_status[j] = _ALLOCATED
-        else:
-            g.alloc_status[j] = _UNALLOCATED
-    return draws
+    # the engine's questions, answered from the plan
+    return allocation_run(NULL, g.cover, n_rest, n_h, g.alloc_sp, g.hq_left, g.alloc_status,
+                          NULL, plan)
 
 
 cdef int _mark_command(Gwe* g, int side) except -1:
