@@ -180,6 +180,79 @@ def test_supply_and_surrounded_are_the_python_engines(sc):
     assert surrounded > 0              # the positions hold surrounded units to compare
 
 
+def _marks_are_the_python_engines(g) -> int:
+    """Compare the core's occupation and zones of control of both sides with ``zoc``'s, made
+    afresh from the state; the hexes marked."""
+    from gwe_fast.games.gwe import zoc
+
+    marked = 0
+    for side in (0, 1):
+        got = g.core.position_marks(side)
+        want = (zoc.occupied(g.scenario, g.state, side, True),
+                zoc.occupied(g.scenario, g.state, side, False),
+                zoc.controlled(g.scenario, g.state, side))
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+            marked += int(b.sum())
+    return marked
+
+
+def _zone_alone(g, u: int) -> bool:
+    """Whether unit ``u``'s zone of control covers a hex no other unit's does."""
+    from gwe_fast.games.gwe import zoc
+
+    side = int(g.scenario.units.side[u])
+    with_it = zoc.controlled(g.scenario, g.state, side)
+    g.state.unit_status[u] ^= np.uint16(Status.ON_MAP)
+    without = zoc.controlled(g.scenario, g.state, side)
+    g.state.unit_status[u] ^= np.uint16(Status.ON_MAP)
+    return bool((with_it & ~without).any())
+
+
+def test_occupation_kept_up_to_date_is_made_afresh(sc):
+    """The core keeps each side's occupied hexes and zones of control as counts moved with
+    each unit (``sync_occupancy``): after every phase of random games, and after the state
+    is changed from Python behind the core's back (a unit moved, taken off the map, put back,
+    entrained, living off the land, a state put in place), they are the marks made afresh."""
+    from gwe_fast.games.gwe import zoc
+
+    checks = []
+
+    def check(game, phase_name):
+        checks.append(_marks_are_the_python_engines(game))
+
+    for seed in range(3):
+        g = driver("gwe").new_game(sc, seed, 0)
+        engine.advance(g, until=engine.position(sc, 4, int(sc.first_player), GwePhase.COMBAT),
+                       check=check)
+        st = g.state
+        flags = g.arr("flags")
+        # units whose zone of control alone covers some hex: changing them changes the marks
+        alone = [u for u in np.flatnonzero(st.unit_status & Status.ON_MAP).tolist()
+                 if _zone_alone(g, u)]
+        a, b, c, d = alone[0], alone[1], alone[-1], alone[len(alone) // 2]
+        assert len({a, b, c, d}) == 4
+        flags[b] |= np.uint16(Flag.LIVING_OFF_LAND)             # 19.43
+        _marks_are_the_python_engines(g)
+        st.unit_status[c] &= ~np.uint16(Status.ON_MAP)           # off the map
+        _marks_are_the_python_engines(g)
+        st.unit_status[c] |= np.uint16(Status.ON_MAP)            # back
+        st.unit_status[d] |= np.uint16(Status.ENTRAINED)         # 5.36
+        _marks_are_the_python_engines(g)
+        st.unit_cell[a] = st.unit_cell[b]                       # moved
+        _marks_are_the_python_engines(g)
+        st.unit_status[d] &= ~np.uint16(Status.ENTRAINED)
+        flags[b] &= ~np.uint16(Flag.LIVING_OFF_LAND)
+        _marks_are_the_python_engines(g)
+        other = driver("gwe").new_game(sc, seed + 10, 0)
+        engine.advance(other, until=engine.position(sc, 6, int(sc.first_player),
+                                                    GwePhase.MOVEMENT))
+        st.buffer[:] = other.state.buffer                        # another position, in place
+        _marks_are_the_python_engines(g)
+        engine.advance(g, check=check)                          # and on to the end
+    assert len(checks) > 3 * 50 and min(checks) > 0
+
+
 def test_attack_targets_are_the_python_engines(sc):
     """The hexes each side may attack (8.1-8.2, 8.8, 8.14, 11.13, 12.21, 23.11; the options
     of ``"gwe.combat.declare"``), as the core's declaration finds them, are the Python

@@ -407,6 +407,26 @@ cdef struct Moves:
     int32_t* paths
 
 
+cdef struct Occupancy:
+    # the position's facts of occupation and zones of control, kept up to date as units move
+    # (sync_occupancy, at every question): what each unit counted for at the last sync (its
+    # hex, -1 when off the map; whether it exerts a zone of control there), and per side and
+    # hex [2, n_cells] the units on the map, those other than HQs and the zones over it, as
+    # counts and as the masks occupied and controlled give out
+    bint valid
+    int32_t* cell                 # [n_units]
+    uint8_t* zoc_on               # [n_units]
+    int32_t* seen_cell            # [n_units] the units' hexes, statuses and flags at the
+    uint16_t* seen_status         # last sync
+    uint16_t* seen_flags
+    int16_t* n_all                # [2, n_cells]
+    int16_t* n_combat
+    int16_t* n_zoc
+    flag_t* all_f                 # [2, n_cells]
+    flag_t* combat_f
+    flag_t* zoc_f
+
+
 cdef struct Gwe:
     const GweT* t
     GweS s
@@ -444,6 +464,7 @@ cdef struct Gwe:
     int32_t* alloc_sp
     Supply sup
     SupplyMemo memo[2]
+    Occupancy* occ                # (a pointer: kept up to date even through a const Gwe*)
     int64_t supply_searches       # supplies worked out (not read from memo)
     Fight f
     Moves mv

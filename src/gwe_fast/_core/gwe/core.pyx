@@ -24,8 +24,8 @@ test_gwe_core.py`` holds whole games to the Python engine):
 * ``record_numbers``: the counts of the per-turn record (25.11, 25.12).
 
 The rules these share are stated once here: a side's supply (``supply``, the kernel
-``play.supply_run`` on the position's masks), occupation and zones of control (the board
-kernels' ``mark_units`` and ``mark_zoc``), the command radii (``play.command_radii_run``) and a
+``play.supply_run`` on the position's masks), occupation and zones of control (``occupied``,
+``controlled``: counts per hex kept up to date as units move, ``sync_occupancy``), the command radii (``play.command_radii_run``) and a
 random player's allocation (``play.allocation_run``), which the Python engine's kernels
 also run, 25.13's "surrounded" (``is_surrounded``) and the accounting of a step lost
 (``lose_steps``).
@@ -41,8 +41,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.bitsearch cimport StepBits, StepSets
-from gwe_fast._core.board cimport (UnitSelect, fill_step_costs, fill_step_costs_over, mark_units,
-                                   mark_zoc)
+from gwe_fast._core.board cimport fill_step_costs, fill_step_costs_over
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
                                    GF_RAIL_COUNTED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
@@ -567,6 +566,23 @@ cdef class GweCore:
         self.g.alloc_sp = self.g.alloc_picks + 2 * nu + 1
         self.g.cover = self.g.hq_stopped + 2 * nh + 1
         self.g.alloc_status = <int8_t*>(self.g.cover + nu * (nh + 1) + 1)
+        self.g.occ = <Occupancy*>calloc(1, sizeof(Occupancy))
+        if self.g.occ == NULL:
+            raise MemoryError()
+        self.g.occ.cell = <int32_t*>malloc(2 * (nu + 1) * sizeof(int32_t)
+                                           + (6 * nc + 2 * nu + 2) * sizeof(int16_t))
+        self.g.occ.zoc_on = <uint8_t*>malloc(nu + 1 + 6 * nc)
+        if self.g.occ.cell == NULL or self.g.occ.zoc_on == NULL:
+            raise MemoryError()
+        self.g.occ.all_f = self.g.occ.zoc_on + nu + 1
+        self.g.occ.combat_f = self.g.occ.all_f + 2 * nc
+        self.g.occ.zoc_f = self.g.occ.combat_f + 2 * nc
+        self.g.occ.seen_cell = self.g.occ.cell + nu + 1
+        self.g.occ.seen_status = <uint16_t*>(self.g.occ.seen_cell + nu + 1)
+        self.g.occ.seen_flags = self.g.occ.seen_status + nu + 1
+        self.g.occ.n_all = <int16_t*>(self.g.occ.seen_flags + nu + 1)
+        self.g.occ.n_combat = self.g.occ.n_all + 2 * nc
+        self.g.occ.n_zoc = self.g.occ.n_combat + 2 * nc
         cdef SupplyMemo* mm
         for side in range(2):
             mm = &self.g.memo[side]
@@ -649,6 +665,10 @@ cdef class GweCore:
         self._spare = {}
 
     def __dealloc__(self):
+        if self.g.occ != NULL:
+            free(self.g.occ.cell)
+            free(self.g.occ.zoc_on)
+            free(self.g.occ)
         free(self.g.mask_a)
         free(self.g.work)
         free(self.g.sup.rail)
@@ -708,6 +728,19 @@ cdef class GweCore:
         if not 0 <= unit < self.g.t.n_units:
             raise ValueError(f"no unit {unit}")
         return is_surrounded(&self.g, self.ws, unit) == 1
+
+    def position_marks(self, int side) -> tuple:
+        """``(occupied, occupied by units other than HQs, controlled)`` of ``side`` as the
+        core's rules read them (``zoc.occupied`` and ``zoc.controlled``, kept up to date as
+        units move): ``bool[n_cells]`` each (for the tests)."""
+        _check_side(side)
+        cdef Py_ssize_t n = self.g.t.n_cells
+        out = np.zeros((3, n), dtype=np.uint8)
+        cdef uint8_t[:, ::1] o = out
+        occupied(&self.g, side, True, &o[0, 0])
+        occupied(&self.g, side, False, &o[1, 0])
+        controlled(&self.g, side, &o[2, 0])
+        return tuple(out.astype(bool))
 
     def record_numbers(self) -> tuple:
         """The numbers of a row of the per-turn record the core counts (``engine.snapshot``):
@@ -929,40 +962,90 @@ cdef inline int steps_left(const Gwe* g, Py_ssize_t u) noexcept nogil:
 cdef void occupied(const Gwe* g, int side, bint hq_only_counts, flag_t* out) noexcept nogil:
     # zoc.occupied: the hexes holding units of side on the map; without hq_only_counts a hex
     # holding only HQs does not count (9.17, 10.52)
-    cdef UnitSelect S
-    S.cell = g.s.unit_cell
-    S.status = g.s.unit_status
-    S.side = g.t.side
-    S.eligible = NULL if hq_only_counts else g.t.not_hq
-    S.flags = NULL
-    S.n_units = g.t.n_units
-    S.any_side = False
-    S.want_side = side
-    S.require = ST_ON_MAP
-    S.forbid = 0
-    S.flags_forbid = 0
-    memset(out, 0, g.t.n_cells)
-    mark_units(&S, out, g.t.n_cells)
+    sync_occupancy(g)
+    cdef Py_ssize_t n = g.t.n_cells
+    memcpy(out, (g.occ.all_f if hq_only_counts else g.occ.combat_f) + side * n, n)
 
 
 cdef void controlled(const Gwe* g, int side, flag_t* out) noexcept nogil:
     # zoc.controlled: the zones of control of side (7.11): not of HQs (7.26), of depots
     # (19.3), not of entrained units (5.36) nor of cavalry living off the land (19.43), not
     # across a prohibited hexside
-    cdef UnitSelect S
-    S.cell = g.s.unit_cell
-    S.status = g.s.unit_status
-    S.side = g.t.side
-    S.eligible = g.t.exerts
-    S.flags = g.s.flags
-    S.n_units = g.t.n_units
-    S.any_side = False
-    S.want_side = side
-    S.require = ST_ON_MAP
-    S.forbid = ST_ENTRAINED
-    S.flags_forbid = GF_LIVING_OFF_LAND
-    memset(out, 0, g.t.n_cells)
-    mark_zoc(&S, g.t.nbr, g.t.zoc_blocked, out, g.t.n_cells)
+    sync_occupancy(g)
+    cdef Py_ssize_t n = g.t.n_cells
+    memcpy(out, g.occ.zoc_f + side * n, n)
+
+
+cdef inline void _count(int16_t* n, flag_t* f, Py_ssize_t i, int by) noexcept nogil:
+    n[i] += by
+    f[i] = n[i] > 0
+
+
+cdef void _unit_counts(const Gwe* g, Py_ssize_t u, int32_t c, bint zoc, int by) noexcept nogil:
+    # add (by 1) or take away (by -1) unit u's part in the facts of occupation: in hex c,
+    # and its zone of control around c when zoc
+    cdef const GweT* t = g.t
+    cdef Occupancy* o = g.occ
+    cdef Py_ssize_t base = t.side[u] * t.n_cells, k, d
+    cdef int32_t v
+    _count(o.n_all, o.all_f, base + c, by)
+    if t.not_hq[u]:
+        _count(o.n_combat, o.combat_f, base + c, by)
+    if zoc:
+        k = 6 * <Py_ssize_t>c
+        for d in range(6):
+            v = t.nbr[k + d]
+            if v >= 0 and not t.zoc_blocked[k + d]:
+                _count(o.n_zoc, o.zoc_f, base + v, by)
+
+
+cdef void sync_occupancy(const Gwe* g) noexcept nogil:
+    # bring the facts of occupation (Occupancy) up to the position: only the units whose hex,
+    # presence on the map or zone of control changed since the last sync move their counts,
+    # whoever moved them (the core, the Python engine, a state put in place). Nothing is read
+    # again while the units' hexes, statuses and flags are as they were at the last sync.
+    cdef const GweT* t = g.t
+    cdef Occupancy* o = g.occ
+    cdef Py_ssize_t u, n = t.n_cells, nu = t.n_units
+    cdef const int32_t* cell = g.s.unit_cell
+    cdef const uint16_t* status = g.s.unit_status
+    cdef const uint16_t* flags = g.s.flags
+    cdef const uint8_t* exerts = t.exerts
+    cdef int32_t* was = o.cell
+    cdef uint8_t* was_zoc = o.zoc_on
+    cdef int32_t c
+    cdef uint16_t st
+    cdef bint zoc
+    if o.valid:
+        if (memcmp(o.seen_cell, cell, nu * sizeof(int32_t)) == 0
+                and memcmp(o.seen_status, status, nu * sizeof(uint16_t)) == 0
+                and memcmp(o.seen_flags, flags, nu * sizeof(uint16_t)) == 0):
+            return
+    else:
+        memset(o.n_all, 0, 6 * n * sizeof(int16_t))
+        memset(o.all_f, 0, 6 * n)
+        for u in range(nu):
+            was[u] = -1
+            was_zoc[u] = 0
+        o.valid = True
+    for u in range(nu):
+        st = status[u]
+        c = cell[u]
+        if not st & ST_ON_MAP or c < 0 or c >= n:
+            c = -1
+        zoc = (c >= 0 and exerts[u] and not st & ST_ENTRAINED
+               and not flags[u] & GF_LIVING_OFF_LAND)
+        if c == was[u] and zoc == was_zoc[u]:
+            continue
+        if was[u] >= 0:
+            _unit_counts(g, u, was[u], was_zoc[u], -1)
+        if c >= 0:
+            _unit_counts(g, u, c, zoc, 1)
+        was[u] = c
+        was_zoc[u] = zoc
+    memcpy(o.seen_cell, cell, nu * sizeof(int32_t))
+    memcpy(o.seen_status, status, nu * sizeof(uint16_t))
+    memcpy(o.seen_flags, flags, nu * sizeof(uint16_t))
 
 
 cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
