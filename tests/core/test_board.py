@@ -188,6 +188,38 @@ def test_step_costs_over_a_neighbour_table_that_does_not_lead_back(mod):
                                       mod.step_costs(nb, enter, None, closed, zoc, 3))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_step_costs_kept_up_to_date_are_made_afresh(seed):
+    """The compiled core keeps a Movement Segment's step tables from the side's last one and
+    makes again only the steps into hexes whose marks changed (``keep_step_costs_over``):
+    after every change of marks, few or many, the table is ``step_costs_over`` made afresh;
+    on a neighbour table whose way back does not lead back it is made whole."""
+    rng = np.random.default_rng(seed)
+    m = HexMap((1, 9 + seed), (1, 7))
+    n = m.n_cells
+    enter = rng.integers(-1, 4, n).astype(np.int16)
+    base = cy.step_costs(m.neighbors, enter)
+    closed, zoc = [rng.random(n) < 0.2], [rng.random(n) < 0.3]
+    for k in range(12):
+        flip = rng.random((2, n)) < (0.02 if k % 3 else 0.5)
+        closed.append(closed[-1] ^ flip[0])
+        zoc.append(zoc[-1] ^ flip[1])
+    closed.append(closed[-1])                          # nothing changed
+    zoc.append(zoc[-1])
+    kept = cy._step_costs_kept(m.neighbors, base, closed, zoc, 2 + seed)
+    for (table, patched), cl, zc, first in zip(kept, closed, zoc, [True] + [False] * 99):
+        np.testing.assert_array_equal(table, cy.step_costs_over(m.neighbors, base, cl, zc,
+                                                                2 + seed))
+        assert patched is not first
+    nb = np.array([[1, -1, -1, -1, -1, -1], [-1, 0, -1, -1, -1, -1]], dtype=np.int32)
+    base = cy.step_costs(nb, np.array([1, 2], dtype=np.int16))
+    masks = [np.array(x, bool) for x in ([1, 0], [0, 1], [1, 1])]
+    for (table, patched), cl, zc in zip(cy._step_costs_kept(nb, base, masks, masks[::-1], 3),
+                                        masks, masks[::-1]):
+        np.testing.assert_array_equal(table, cy.step_costs_over(nb, base, cl, zc, 3))
+        assert not patched
+
+
 @BOTH
 def test_reach_within_reads_the_layers_each_unit_may_use(mod):
     dist = np.array([[0, 1, 5, -1],

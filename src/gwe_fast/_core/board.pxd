@@ -47,6 +47,10 @@ cdef int fill_step_costs(const cell_t* nbr, Py_ssize_t n, const stepcost_t* ente
 cdef void fill_step_costs_over(const cell_t* nbr, Py_ssize_t n, const stepcost_t* base,
                                const flag_t* closed, const flag_t* zoc, int zoc_add,
                                stepcost_t* out) noexcept nogil
+cdef bint keep_step_costs_over(const cell_t* nbr, Py_ssize_t n, const stepcost_t* base,
+                               const flag_t* closed, const flag_t* zoc, int zoc_add,
+                               flag_t* was_closed, flag_t* was_zoc, bint valid,
+                               stepcost_t* out) noexcept nogil
 # -1, or the first position j whose unit units[j] is not on one of the n cells
 cdef Py_ssize_t units_within(const dist_t* dist, Py_ssize_t n_layers, Py_ssize_t n,
                              const cell_t* unit_cell, const int32_t* units, Py_ssize_t k,

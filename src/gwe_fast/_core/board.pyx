@@ -16,8 +16,8 @@ is set. A selected unit must stand on the map: its cell is checked.
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t
-from libc.string cimport memcpy
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 
@@ -126,6 +126,71 @@ cdef void fill_step_costs_over(const cell_t* nbr, Py_ssize_t n, const stepcost_t
                     out[i] = -1
                 elif out[i] != -1:
                     out[i] = <stepcost_t>(out[i] + zoc_add)
+
+
+cdef bint keep_step_costs_over(const cell_t* nbr, Py_ssize_t n, const stepcost_t* base,
+                               const flag_t* closed, const flag_t* zoc, int zoc_add,
+                               flag_t* was_closed, flag_t* was_zoc, bint valid,
+                               stepcost_t* out) noexcept nogil:
+    # out as fill_step_costs_over(nbr, n, base, closed, zoc, zoc_add) makes it, kept up to
+    # date: when valid, out is that table for the marks was_closed and was_zoc, and only the
+    # steps into the hexes whose marks changed are made again (the eight hexes of a word
+    # compared at once); the marks are then the given ones. Otherwise (or on a neighbour
+    # table whose way back does not lead back) the whole table is made. True when patched.
+    cdef Py_ssize_t j, w, d, i, end
+    cdef uint64_t a, b, x, y
+    cdef cell_t c
+    if not valid or closed == NULL or zoc == NULL:
+        fill_step_costs_over(nbr, n, base, closed, zoc, zoc_add, out)
+        _keep_marks(n, closed, zoc, was_closed, was_zoc)
+        return False
+    j = 0
+    while j < n:
+        end = j + 8
+        if end <= n:
+            memcpy(&a, closed + j, 8)
+            memcpy(&b, was_closed + j, 8)
+            memcpy(&x, zoc + j, 8)
+            memcpy(&y, was_zoc + j, 8)
+            if a == b and x == y:
+                j = end
+                continue
+        else:
+            end = n
+        for w in range(j, end):
+            if closed[w] == was_closed[w] and zoc[w] == was_zoc[w]:
+                continue
+            for d in range(6):                # the steps into w, as fill_step_costs_over
+                c = nbr[6 * w + d]
+                if c < 0:
+                    continue
+                i = 6 * <Py_ssize_t>c + (d + 3) % 6
+                if nbr[i] != w:
+                    fill_step_costs_over(nbr, n, base, closed, zoc, zoc_add, out)
+                    _keep_marks(n, closed, zoc, was_closed, was_zoc)
+                    return False
+                if closed[w]:
+                    out[i] = -1
+                elif zoc[w] and base[i] != -1:
+                    out[i] = <stepcost_t>(base[i] + zoc_add)
+                else:
+                    out[i] = base[i]
+            was_closed[w] = closed[w]
+            was_zoc[w] = zoc[w]
+        j = end
+    return True
+
+
+cdef inline void _keep_marks(Py_ssize_t n, const flag_t* closed, const flag_t* zoc,
+                             flag_t* was_closed, flag_t* was_zoc) noexcept nogil:
+    if closed != NULL:
+        memcpy(was_closed, closed, n)
+    else:
+        memset(was_closed, 0, n)
+    if zoc != NULL:
+        memcpy(was_zoc, zoc, n)
+    else:
+        memset(was_zoc, 0, n)
 
 
 cdef void _over_by_step(const cell_t* nbr, Py_ssize_t n, const stepcost_t* base,
@@ -568,6 +633,38 @@ def step_costs_over(neighbors, base, closed=None, zoc=None, zoc_add=0):
     cdef const stepcost_t* bsp = <const stepcost_t*>cnp.PyArray_DATA(bs)
     with nogil:
         fill_step_costs_over(nbp, n, bsp, clp, zcp, za, o)
+    return out
+
+
+def _step_costs_kept(neighbors, base, closed_seq, zoc_seq, zoc_add=0) -> list:
+    """The tables ``keep_step_costs_over`` keeps (the compiled core's Movement Segments),
+    one after each ``(closed, zoc)`` of the sequences in turn, the first made whole and each
+    later one patched from the one before; with whether it was patched (for the tests:
+    each must be ``step_costs_over`` of its marks)."""
+    cdef cnp.ndarray nb = _neighbors(neighbors)
+    cdef Py_ssize_t n = cnp.PyArray_DIMS(nb)[0]
+    cdef cnp.ndarray bs = _as_array(base, cnp.NPY_INT16, np.int16)
+    if cnp.PyArray_SIZE(bs) != 6 * n:
+        raise ValueError("base must have shape (n_cells, 6)")
+    table = _new_step_table(n)
+    was = np.zeros((2, n), dtype=np.uint8)
+    cdef uint8_t[:, ::1] w = was
+    cdef stepcost_t* o = <stepcost_t*>cnp.PyArray_DATA(table)
+    cdef const cell_t* nbp = <const cell_t*>cnp.PyArray_DATA(nb)
+    cdef const stepcost_t* bsp = <const stepcost_t*>cnp.PyArray_DATA(bs)
+    cdef cnp.ndarray cl, zc
+    cdef bint valid = False, patched
+    out = []
+    for closed, zoc in zip(closed_seq, zoc_seq):
+        cl = _as_flags(closed)
+        zc = _as_flags(zoc)
+        if cnp.PyArray_SIZE(cl) != n or cnp.PyArray_SIZE(zc) != n:
+            raise ValueError("each mask must have one entry per cell")
+        patched = keep_step_costs_over(nbp, n, bsp, <const flag_t*>cnp.PyArray_DATA(cl),
+                                       <const flag_t*>cnp.PyArray_DATA(zc), zoc_add,
+                                       &w[0, 0], &w[1, 0], valid, o)
+        valid = True
+        out.append((table.copy(), bool(patched)))
     return out
 
 

@@ -390,8 +390,13 @@ cdef struct Moves:
     # [n_units, MV_ROSTER_COLUMNS], its keys and ranks [n_move_keys + 1], the units and the
     # threatened HQs' hexes [n_units + 1], done [n_units], the kernel's scratch, one rail path
     GweMoves p
-    stepcost_t* tables
-    stepcost_t* rail_table
+    stepcost_t* tables            # each side's [2 n_move_keys, n_cells, 6]
+    stepcost_t* rail_table        # each side's [n_cells, 6]
+    stepcost_t* rail_base         # each side's rail table with no hex closed
+    uint8_t* was_closed           # [2, 2 n_move_keys + 1, n_cells] the marks each side's
+    uint8_t* was_zoc              # tables were last made for (keep_step_costs_over)
+    uint8_t* table_ok             # [2, 2 n_move_keys + 1] made once
+    uint8_t* no_zoc               # [n_cells] zeros (the rail table's zones)
     uint8_t* hexes
     uint8_t* combat
     uint8_t* need

@@ -41,7 +41,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
 from gwe_fast._core.bitsearch cimport StepBits, StepSets
-from gwe_fast._core.board cimport fill_step_costs, fill_step_costs_over
+from gwe_fast._core.board cimport fill_step_costs, keep_step_costs_over
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
                                    GF_RAIL_COUNTED, GF_BROKEN_DOWN, GF_DEFENDED,
                                    GF_IN_COMBAT_LAST_TURN, GF_LIVING_OFF_LAND, GF_MOVED,
@@ -688,6 +688,7 @@ cdef class GweCore:
         free(self.g.f.left_by)
         free(self.g.f.adv_opts)
         free(self.g.mv.tables)
+        free(self.g.mv.was_closed)
         free(self.g.mv.hexes)
         free(self.g.mv.roster)
         free(self.g.mv.p.rail_list)
@@ -4101,19 +4102,32 @@ cdef void movement_facts(Gwe* g, int side) noexcept nogil:
     controlled(g, enemy, ezoc)
     occupied(g, enemy, True, anyone)
     occupied(g, enemy, False, mv.combat)
-    for key in range(2 * t.n_move_keys):
+    cdef Py_ssize_t nk = 2 * t.n_move_keys, at
+    # each side's tables are kept from its last segment: only the steps into the hexes whose
+    # enemy marks changed since are made again
+    mv.p.tables = mv.tables + side * nk * 6 * n
+    mv.p.rail_table = mv.rail_table + side * 6 * n
+    for key in range(nk):
         if mv.need[key]:
             tc = (key % t.n_move_keys) // 2
-            fill_step_costs_over(t.nbr, n, t.move_base + (tc * 2 + key // t.n_move_keys) * 6 * n,
+            at = side * (nk + 1) + key
+            keep_step_costs_over(t.nbr, n, t.move_base + (tc * 2 + key // t.n_move_keys) * 6 * n,
                                  anyone if key % 2 else mv.combat, ezoc, t.zoc_add[tc],
-                                 mv.tables + key * 6 * n)
+                                 mv.was_closed + at * n, mv.was_zoc + at * n, mv.table_ok[at],
+                                 mv.p.tables + key * 6 * n)
+            mv.table_ok[at] = 1
     for c in range(n):
         closed[c] = not (t.rail_ground[side][c] and not mv.combat[c] and not ezoc[c])
         alone[c] = anyone[c] and not mv.combat[c]
         hq_at[c] = 0
         mv.p.here_count[c] = 0
-    fill_step_costs(t.nbr, n, t.rail_one, t.rail_lines[side], closed, NULL, 0, True,
-                    mv.rail_table)
+    # the rail table (fill_step_costs on the closed hexes, strict): the side's table with no
+    # hex closed, and the steps into the closed hexes shut
+    at = side * (nk + 1) + nk
+    keep_step_costs_over(t.nbr, n, mv.rail_base + side * 6 * n, closed, mv.no_zoc, 0,
+                         mv.was_closed + at * n, mv.was_zoc + at * n, mv.table_ok[at],
+                         mv.p.rail_table)
+    mv.table_ok[at] = 1
     memcpy(mv.hexes + MV_H_RAIL * n, t.friendly_rail[side], n)
     for u in range(nu):
         if not on_map(g, u):
@@ -4177,15 +4191,25 @@ cdef int _bind_moves(Gwe* g) except -1:
     cdef Moves* mv = &g.mv
     cdef GweMoves* p = &mv.p
     cdef Py_ssize_t n = t.n_cells, nu = t.n_units, nk = 2 * t.n_move_keys
-    mv.tables = <stepcost_t*>malloc((nk + 2) * 6 * n * sizeof(stepcost_t))
+    mv.tables = <stepcost_t*>malloc((2 * nk + 5) * 6 * n * sizeof(stepcost_t))
     p.rail_list = <int32_t*>malloc((6 * n + 1) * sizeof(int32_t))
     mv.hexes = <uint8_t*>malloc((MV_HEX_ROWS + 1) * n + nk + nu + 8)
     mv.roster = <int32_t*>malloc((MV_ROSTER_COLUMNS * nu + 2 * nk + 3 * nu + 3 * n + 16)
                                  * sizeof(int32_t))
-    if mv.tables == NULL or mv.hexes == NULL or mv.roster == NULL or p.rail_list == NULL:
+    mv.was_closed = <uint8_t*>calloc(2 * (2 * (nk + 1) * n + nk + 1) + n, 1)
+    if (mv.tables == NULL or mv.hexes == NULL or mv.roster == NULL or p.rail_list == NULL
+            or mv.was_closed == NULL):
         raise MemoryError()
-    mv.rail_table = mv.tables + nk * 6 * n
-    mv.fit = mv.rail_table + 6 * n
+    mv.was_zoc = mv.was_closed + 2 * (nk + 1) * n
+    mv.table_ok = mv.was_zoc + 2 * (nk + 1) * n
+    mv.no_zoc = mv.table_ok + 2 * (nk + 1)
+    mv.rail_table = mv.tables + 2 * nk * 6 * n
+    mv.rail_base = mv.rail_table + 2 * 6 * n
+    mv.fit = mv.rail_base + 2 * 6 * n
+    cdef int side
+    for side in range(2):
+        fill_step_costs(t.nbr, n, t.rail_one, t.rail_lines[side], NULL, NULL, 0, True,
+                        mv.rail_base + side * 6 * n)
     mv.combat = mv.hexes + MV_HEX_ROWS * n
     mv.need = mv.combat + n
     mv.done = mv.need + nk
