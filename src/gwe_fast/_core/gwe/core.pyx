@@ -21,7 +21,10 @@ test_gwe_core.py`` holds whole games to the Python engine):
   24.2), when both players pick at random;
 * ``replacement_phase``: the Step Replacement Phase (4.0 A4, 13.0, 22.0, 24.43), when its
   player picks at random;
-* ``record_numbers``: the counts of the per-turn record (25.11, 25.12).
+* ``record_numbers``: the counts of the per-turn record (25.11, 25.12), and ``record_row``
+  the whole row's numbers;
+* ``play_turns``: ``engine.advance``'s turn loop, every phase in C, the dice bound once, when
+  both players pick at random.
 
 The rules these share are stated once here: a side's supply (``supply``, the kernel
 ``play.supply_run`` on the position's masks), occupation and zones of control (the board
