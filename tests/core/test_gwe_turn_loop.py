@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import gwe_fast.games.gwe.game as gwe_game
 from gwe_fast import load_scenario
 from gwe_fast._core.gwe.core import RECORD_COLUMNS
 from gwe_fast.enums import GwePhase
@@ -78,10 +79,9 @@ def _both_loops(loop, sc, index: int, stops=()):
         _same(c, p)
         if until is not None:                      # left at the start of that phase
             turn, k, phase = until
-            side = engine.position(sc, turn, sc.first_player, phase)[1] == k
-            assert (int(c.state.turn), int(c.state.phase)) == (turn, phase)
-            assert int(c.state.player) == (int(sc.first_player) if side else
-                                           1 - int(sc.first_player))
+            side = int(sc.first_player) if k == 0 else 1 - int(sc.first_player)
+            assert (int(c.state.turn), int(c.state.player), int(c.state.phase)) == (
+                turn, side, phase)
     assert (int(c.state.turn), int(c.state.player), int(c.state.phase)) == (
         sc.last_turn, int(sc.first_player), 0)
     return c
@@ -186,9 +186,10 @@ def test_the_python_loop_plays_what_the_core_does_not(loop, sc):
     assert len(heard) == 8
 
 
-def test_record_rows_from_the_cores_numbers(sc):
+def test_record_rows_from_the_cores_numbers(sc, monkeypatch):
     """``GweCore.record_row`` gives ``RECORD_COLUMNS``; the engine reads its sides' parts where
-    they are, and the row it makes is ``snapshot``'s of the Python engine."""
+    they are, and the row it makes is ``snapshot``'s of the Python engine, key for key in the
+    same order."""
     assert len(RECORD_COLUMNS) == engine._SIDES + 2 * engine._PER_SIDE
     assert RECORD_COLUMNS[engine._SIDES] == "units_allied"
     assert RECORD_COLUMNS[engine._SIDES + engine._PER_SIDE] == "units_central"
@@ -201,3 +202,11 @@ def test_record_rows_from_the_cores_numbers(sc):
         "turn": 5, "side": 1, "vp": int(g.state.vp)}
     with pytest.raises(ValueError, match="no side 2"):
         g.core.record_row(5, 2)
+    for turn, side in ((5, 0), (5, 1)):
+        got = engine.snapshot(g, turn, side)
+        monkeypatch.setattr(gwe_game, "COMPILED_PHASES", False)
+        g._core = False
+        want = engine.snapshot(g, turn, side)
+        monkeypatch.setattr(gwe_game, "COMPILED_PHASES", True)
+        g._core = False
+        assert list(got.items()) == list(want.items())

@@ -490,24 +490,14 @@ def _core_snapshot(game: GweGame, core, turn: int, side: int) -> dict:
 
 def _record_row(numbers: list[int]) -> dict:
     """A row of the per-turn record from the core's numbers (``GweCore.record_row``, whose
-    ``RECORD_COLUMNS`` name them), its keys in ``snapshot``'s order."""
+    ``RECORD_COLUMNS`` name them), its keys in ``snapshot``'s order (``_ROW_KEYS``)."""
     turn, side, vp, towns, towns_vp = numbers[:_SIDES]
-    row = {"turn": turn, "side": _SIDE_NAMES[side][1], "vp": vp,
-           "vp_if_ended_now": vp + towns_vp, "towns_held_allied": towns,
-           "towns_vp_allied": towns_vp}
-    for s, name in _SIDE_NAMES:
-        at = _SIDES + _PER_SIDE * s
+    values = [turn, _SIDE_NAMES[side][1], vp, vp + towns_vp, towns, towns_vp]
+    for at in (_SIDES, _SIDES + _PER_SIDE):
         units, out_of_supply, out_of_command, hexes_held, sp_lost, *lost = \
             numbers[at:at + _PER_SIDE]
-        row[f"units_{name}"] = units
-        row[f"out_of_supply_{name}"] = out_of_supply
-        row[f"out_of_command_{name}"] = out_of_command
-        row[f"hexes_held_{name}"] = hexes_held
-        row[f"steps_lost_{name}"] = sum(lost)
-        row[f"sp_lost_{name}"] = sp_lost
-        for cause, n in zip(LOSS_CAUSES, lost, strict=True):
-            row[f"steps_lost_{name}_{cause}"] = n
-    return row
+        values += (units, out_of_supply, out_of_command, hexes_held, sum(lost), sp_lost, *lost)
+    return dict(zip(_ROW_KEYS, values, strict=True))
 
 
 #: where each side's numbers begin in a row of ``GweCore.record_row``, and how many
@@ -515,3 +505,10 @@ _SIDES, _PER_SIDE = 5, 5 + len(LOSS_CAUSES)
 #: (side, its name in the record), in the order of ``Side``
 _SIDE_NAMES = tuple((int(s), s.name.lower()) for s in Side)
 _ON_MAP, _OUT_OF_SUPPLY = int(Status.ON_MAP), int(Status.OUT_OF_SUPPLY)
+#: the keys of a row of the per-turn record, in ``snapshot``'s order
+_ROW_KEYS = ("turn", "side", "vp", "vp_if_ended_now", "towns_held_allied",
+             "towns_vp_allied") + tuple(
+    key for _, name in _SIDE_NAMES
+    for key in (f"units_{name}", f"out_of_supply_{name}", f"out_of_command_{name}",
+                f"hexes_held_{name}", f"steps_lost_{name}", f"sp_lost_{name}",
+                *[f"steps_lost_{name}_{cause}" for cause in LOSS_CAUSES]))
