@@ -21,7 +21,10 @@ test_gwe_core.py`` holds whole games to the Python engine):
   24.2), when both players pick at random;
 * ``replacement_phase``: the Step Replacement Phase (4.0 A4, 13.0, 22.0, 24.43), when its
   player picks at random;
-* ``record_numbers``: the counts of the per-turn record (25.11, 25.12).
+* ``record_numbers``: the counts of the per-turn record (25.11, 25.12), and ``record_row``
+  the whole row's numbers;
+* ``play_turns``: ``engine.advance``'s turn loop, every phase in C, the dice bound once, when
+  both players pick at random.
 
 The rules these share are stated once here: a side's supply (``supply``, the kernel
 ``play.supply_run`` on the position's masks), occupation and zones of control (``occupied``,
@@ -68,6 +71,33 @@ cnp.import_array()
 
 cdef enum:
     LINE_STATUS = ST_ON_MAP | ST_ENTRAINED    # what a supply line reads of a unit's status
+
+# a row of the per-turn record as the core counts it (record_row): the Game-Turn, the side
+# whose Player-Turn ended, the VP, how many valued towns the Russian player controls and
+# their VP, then RC_PER_SIDE columns for each side in turn (from RC_SIDES): its units on the
+# map, of them out of supply, out of Command Control (ooc_count), the hexes it last held, the
+# Stacking Points it lost (all causes), then its steps lost by cause (LOSS_CAUSES' order)
+cdef enum:
+    RC_TURN = 0
+    RC_SIDE = 1
+    RC_VP = 2
+    RC_TOWNS = 3
+    RC_TOWNS_VP = 4
+    RC_SIDES = 5
+    RC_UNITS = 0
+    RC_OUT_OF_SUPPLY = 1
+    RC_OUT_OF_COMMAND = 2
+    RC_HEXES_HELD = 3
+    RC_SP_LOST = 4
+    RC_STEPS_LOST = 5
+    RC_PER_SIDE = RC_STEPS_LOST + N_LOSS_CAUSES
+    RC_WIDTH = RC_SIDES + 2 * RC_PER_SIDE
+
+#: the columns of a row of ``GweCore.record_row`` and ``play_turns``
+RECORD_COLUMNS = ("turn", "side", "vp", "towns", "towns_vp") + tuple(
+    f"{what}_{side}" for side in ("allied", "central")
+    for what in ("units", "out_of_supply", "out_of_command", "hexes_held", "sp_lost")
+    + tuple(f"steps_lost_{i}" for i in range(N_LOSS_CAUSES)))
 
 #: the dice streams of the core, in the order of its DS_ codes
 STREAM_NAMES = ("attrition", "replacement", "command", "withdrawal", "combat", "breakdown")
@@ -891,6 +921,115 @@ cdef class GweCore:
                            fresh, self._spare)
         return True
 
+    def play_turns(self, until=None):
+        """Play the phases from the one the state says (``state.turn``, ``state.player``,
+        ``state.phase``: ``engine.advance``'s resume rules) up to, not including, the phase
+        ``until`` (``engine.position``'s ``(turn, k, phase)``), or to the end of the last
+        Game-Turn, in C, as ``engine.advance`` does when every phase is the core's
+        (``run_phase``) and no check is made; the state's turn, player and phase are left as
+        it leaves them. The dice streams are bound once for the whole run.
+
+        Returns the per-turn record's rows of the Player-Turns completed, as ``record_row``
+        counts them (``int32[rows, len(RECORD_COLUMNS)]``); None, with nothing done, unless
+        both players pick at random, or when a dice stream has forced values queued."""
+        if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
+            return None
+        cdef bint stop = until is not None
+        cdef int64_t stop_turn = 0, stop_k = 0, stop_phase = 0
+        if stop:
+            stop_turn, stop_k, stop_phase = [int(x) for x in until]
+        sc = self._game.scenario
+        cdef int last = sc.last_turn
+        cdef int order[2]
+        order[0] = int(sc.first_player)
+        order[1] = 1 - order[0]
+        cdef GweS* s = &self.g.s
+        cdef int turn = s.turn[0], k, side, phase, start, d, j, n_rows = 0
+        cdef int resume_side = s.player[0], resume_phase = s.phase[0]
+        cdef bint resume = resume_phase > 0, stopped = False
+        # each phase's streams in the order run_phase binds them
+        cdef int n_streams[GP_REPLACEMENT + 1]
+        cdef int streams_of[GP_REPLACEMENT + 1][N_DICE]
+        for phase, used in PHASE_STREAMS.items():
+            n_streams[phase] = len(used)
+            for j in range(len(used)):
+                streams_of[phase][j] = used[j]
+        rows = np.empty((2 * max(last - turn + 1, 0), RC_WIDTH), dtype=np.int32)
+        cdef int32_t[:, ::1] row = rows
+        dice = self._game.dice
+        cdef tuple every = tuple(range(N_DICE))
+        fresh = bind_streams(self.g.dice, self._streams, dice, STREAM_NAMES, every,
+                             self._spare)
+        if fresh is None:
+            return None
+        # the streams bound_streams made, until something rolls them; born: those rolled, in
+        # the order the phases first rolled them (run_phase would have made each there)
+        cdef bint unborn[N_DICE]
+        for d in range(N_DICE):
+            unborn[d] = d in fresh
+        born = []
+        try:
+            while turn <= last:
+                s.turn[0] = <int16_t>turn
+                for k in range(2):
+                    side = order[k]
+                    start = GP_MOVEMENT
+                    if resume:
+                        if side != resume_side:
+                            continue
+                        start = resume_phase
+                        resume = False
+                    s.player[0] = <int8_t>side
+                    for phase in range(GP_MOVEMENT, GP_REPLACEMENT + 1):
+                        if phase < start:
+                            continue
+                        s.phase[0] = <int16_t>phase
+                        if stop and _reached(turn, k, phase, stop_turn, stop_k, stop_phase):
+                            stopped = True
+                            break
+                        run_phase(&self.g, self.ws, side, phase)
+                        for j in range(n_streams[phase]):
+                            d = streams_of[phase][j]
+                            if unborn[d] and self.g.dice[d].rolled > 0:
+                                unborn[d] = False
+                                born.append(d)
+                        if phase < GP_REPLACEMENT:
+                            s.phase[0] = <int16_t>(phase + 1)
+                        elif k == 0:                   # on to the second Player-Turn
+                            s.player[0] = <int8_t>order[1]
+                            s.phase[0] = GP_MOVEMENT
+                        else:                          # on to the next Game-Turn
+                            s.player[0] = <int8_t>order[0]
+                            s.phase[0] = 0
+                    if stopped:
+                        break
+                    record_row(&self.g, self.ws, turn, side, &row[n_rows, 0])
+                    n_rows += 1
+                if stopped:
+                    break
+                turn += 1
+                if turn <= last:
+                    s.turn[0] = <int16_t>turn
+        finally:
+            unbind_streams(self.g.dice, self._streams, dice, STREAM_NAMES, every, fresh,
+                           self._spare)
+            # the game's streams in the order the Python loop makes them: those there
+            # before, then the ones made here in the order they were first rolled
+            for d in born:
+                name = STREAM_NAMES[d]
+                dice._streams[name] = dice._streams.pop(name)
+        return rows[:n_rows]
+
+    def record_row(self, int turn, int side) -> np.ndarray:
+        """The numbers of the per-turn record's row after ``side``'s Player-Turn of
+        Game-Turn ``turn`` in the position as it stands (``engine.snapshot``), as
+        ``int32[len(RECORD_COLUMNS)]``."""
+        _check_side(side)
+        out = np.empty(RC_WIDTH, dtype=np.int32)
+        cdef int32_t[::1] row = out
+        record_row(&self.g, self.ws, turn, side, &row[0])
+        return out
+
     def enforce_stacking(self) -> bool:
         """``stacking.enforce_stacking`` at the end of a phase (6.14, 16.0): in every hex over
         the limit the owner eliminates units of his choice until it is within it; False,
@@ -931,6 +1070,16 @@ cdef class GweCore:
             unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
                            fresh, self._spare)
         return True
+
+
+cdef inline bint _reached(int64_t turn, int64_t k, int64_t phase, int64_t stop_turn,
+                          int64_t stop_k, int64_t stop_phase) noexcept nogil:
+    # (turn, k, phase) >= (stop_turn, stop_k, stop_phase), as Python compares tuples
+    if turn != stop_turn:
+        return turn > stop_turn
+    if k != stop_k:
+        return k > stop_k
+    return phase >= stop_phase
 
 
 cdef int _check_side(int side) except -1:
@@ -1269,6 +1418,36 @@ cdef void record_counts(Gwe* g, int32_t* row) noexcept nogil:
     for c in range(g.t.n_cells):
         if g.s.hex_last[c] == SIDE_ALLIED or g.s.hex_last[c] == SIDE_CENTRAL:
             row[3 * g.s.hex_last[c] + 2] += 1
+
+
+cdef int record_row(Gwe* g, SearchWorkspace ws, int turn, int side, int32_t* row) except -1:
+    # engine.snapshot's numbers after side's Player-Turn of Game-Turn turn, as RC_ columns:
+    # record_numbers' towns and counts, and what the row reads of the state
+    cdef int32_t counts[6]
+    cdef int32_t* cells = g.work + 2 * g.t.n_cells + 4
+    cdef Py_ssize_t n = russian_towns(g, ws, cells), i
+    cdef int32_t* mine
+    cdef int s, c, sp
+    row[RC_TURN] = turn
+    row[RC_SIDE] = side
+    row[RC_VP] = g.s.vp[0]
+    row[RC_TOWNS] = <int32_t>n
+    row[RC_TOWNS_VP] = 0
+    for i in range(n):
+        row[RC_TOWNS_VP] += g.town_value[i]
+    record_counts(g, counts)
+    for s in range(2):
+        mine = row + RC_SIDES + RC_PER_SIDE * s
+        mine[RC_UNITS] = counts[3 * s]
+        mine[RC_OUT_OF_SUPPLY] = counts[3 * s + 1]
+        mine[RC_OUT_OF_COMMAND] = g.s.ooc_count[s]
+        mine[RC_HEXES_HELD] = counts[3 * s + 2]
+        sp = 0
+        for c in range(N_LOSS_CAUSES):
+            mine[RC_STEPS_LOST + c] = g.s.steps_lost[N_LOSS_CAUSES * s + c]
+            sp += g.s.sp_lost[N_LOSS_CAUSES * s + c]
+        mine[RC_SP_LOST] = sp
+    return 0
 
 
 # --- the Movement Phase's segments --------------------------------------------------------

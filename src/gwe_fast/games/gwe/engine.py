@@ -21,6 +21,7 @@ from gwe_fast.games.gwe import movement, supply, units, victory
 from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.zoc import controlled, occupied
+from gwe_fast.policies.base import Policy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -74,8 +75,18 @@ def advance(game: GweGame, until: tuple[int, int, int] | None = None,
     score; a look-ahead policy plays a copy of the game ahead with it.
 
     Before each phase both policies hear of it (``PlayedGame.begin_phase``); at ``until`` the
-    state is left at the start of that phase (``state.player`` and ``state.phase`` say it)."""
+    state is left at the start of that phase (``state.player`` and ``state.phase`` say it).
+
+    When the compiled core plays every phase (both players pick at random, no policy hears
+    of the phases, no dice are forced) and there is no check, the whole loop is the core's
+    (``GweCore.play_turns``) while ``COMPILED_TURN_LOOP`` is on."""
     sc, st = game.scenario, game.state
+    core = game.core
+    if (COMPILED_TURN_LOOP and core is not None and check is None
+            and (until is None or len(until) == 3) and not _hear_phases(game)):
+        rows = core.play_turns(until)
+        if rows is not None:
+            return [_record_row(numbers) for numbers in rows.tolist()]
     first = int(sc.first_player)
     order = (first, 1 - first)
     per_turn: list[dict] = []
@@ -116,6 +127,16 @@ def advance(game: GweGame, until: tuple[int, int, int] | None = None,
         if turn <= sc.last_turn:
             st.turn = np.int16(turn)
     return per_turn
+
+
+#: let the compiled core play ``advance``'s loop when it plays every phase (the tests turn it
+#: off to compare with the loop above, the phases still played by the core one at a time)
+COMPILED_TURN_LOOP = True
+
+
+def _hear_phases(game: GweGame) -> bool:
+    """Whether a policy of the game hears of each phase (``PlayedGame.begin_phase``)."""
+    return any(type(p).begin_phase is not Policy.begin_phase for p in game.policies.values())
 
 
 def run_phase(game: GweGame, side: int, phase: int) -> None:
@@ -462,29 +483,32 @@ def snapshot(game: GweGame, turn: int, side: int) -> dict:
 
 
 def _core_snapshot(game: GweGame, core, turn: int, side: int) -> dict:
-    """``snapshot`` from the numbers the compiled core counts (``GweCore.record_numbers``):
-    the same row."""
-    st = game.state
-    towns, towns_vp, *counts = core.record_numbers()
-    vp = int(st.vp)
-    row = {"turn": turn, "side": _SIDE_NAMES[side][1], "vp": vp,
-           "vp_if_ended_now": vp + towns_vp, "towns_held_allied": len(towns),
-           "towns_vp_allied": towns_vp}
-    ooc = game.arr("ooc_count").tolist()
-    steps_lost, sp_lost = game.arr("steps_lost").tolist(), game.arr("sp_lost").tolist()
-    for s, name in _SIDE_NAMES:
-        lost = steps_lost[s]
-        row[f"units_{name}"] = counts[3 * s]
-        row[f"out_of_supply_{name}"] = counts[3 * s + 1]
-        row[f"out_of_command_{name}"] = ooc[s]
-        row[f"hexes_held_{name}"] = counts[3 * s + 2]
-        row[f"steps_lost_{name}"] = sum(lost)
-        row[f"sp_lost_{name}"] = sum(sp_lost[s])
-        for i, cause in enumerate(LOSS_CAUSES):
-            row[f"steps_lost_{name}_{cause}"] = lost[i]
-    return row
+    """``snapshot`` from the numbers the compiled core counts (``GweCore.record_row``): the
+    same row."""
+    return _record_row(core.record_row(turn, side).tolist())
 
 
+def _record_row(numbers: list[int]) -> dict:
+    """A row of the per-turn record from the core's numbers (``GweCore.record_row``, whose
+    ``RECORD_COLUMNS`` name them), its keys in ``snapshot``'s order (``_ROW_KEYS``)."""
+    turn, side, vp, towns, towns_vp = numbers[:_SIDES]
+    values = [turn, _SIDE_NAMES[side][1], vp, vp + towns_vp, towns, towns_vp]
+    for at in (_SIDES, _SIDES + _PER_SIDE):
+        units, out_of_supply, out_of_command, hexes_held, sp_lost, *lost = \
+            numbers[at:at + _PER_SIDE]
+        values += (units, out_of_supply, out_of_command, hexes_held, sum(lost), sp_lost, *lost)
+    return dict(zip(_ROW_KEYS, values, strict=True))
+
+
+#: where each side's numbers begin in a row of ``GweCore.record_row``, and how many
+_SIDES, _PER_SIDE = 5, 5 + len(LOSS_CAUSES)
 #: (side, its name in the record), in the order of ``Side``
 _SIDE_NAMES = tuple((int(s), s.name.lower()) for s in Side)
 _ON_MAP, _OUT_OF_SUPPLY = int(Status.ON_MAP), int(Status.OUT_OF_SUPPLY)
+#: the keys of a row of the per-turn record, in ``snapshot``'s order
+_ROW_KEYS = ("turn", "side", "vp", "vp_if_ended_now", "towns_held_allied",
+             "towns_vp_allied") + tuple(
+    key for _, name in _SIDE_NAMES
+    for key in (f"units_{name}", f"out_of_supply_{name}", f"out_of_command_{name}",
+                f"hexes_held_{name}", f"steps_lost_{name}", f"sp_lost_{name}",
+                *[f"steps_lost_{name}_{cause}" for cause in LOSS_CAUSES]))
