@@ -194,6 +194,14 @@ def _marks_are_the_python_engines(g) -> int:
         for a, b in zip(got, want):
             np.testing.assert_array_equal(a, b)
             marked += int(b.sum())
+        # and the Stacking Points in each hex, with the hexes over the limit (6.14)
+        u, st = g.scenario.units, g.state
+        mine = ((st.unit_status & Status.ON_MAP) != 0) & (u.side == side)
+        points = np.bincount(st.unit_cell[mine], weights=u.stacking[mine],
+                             minlength=g.scenario.map.n_cells).astype(np.int32)
+        got_points, over = g.core.stacking_points(side)
+        np.testing.assert_array_equal(got_points, points)
+        assert over == int((points > g.data.stack_limit).sum())
     return marked
 
 
@@ -213,7 +221,8 @@ def test_occupation_kept_up_to_date_is_made_afresh(sc):
     """The core keeps each side's occupied hexes and zones of control as counts moved with
     each unit (``sync_occupancy``): after every phase of random games, and after the state
     is changed from Python behind the core's back (a unit moved, taken off the map, put back,
-    entrained, living off the land, a state put in place), they are the marks made afresh."""
+    entrained, living off the land, a state put in place), they are the marks made afresh;
+    so are the Stacking Points in each hex and the hexes over the limit, which 6.14 reads."""
     from gwe_fast.games.gwe import zoc
 
     checks = []
@@ -240,6 +249,13 @@ def test_occupation_kept_up_to_date_is_made_afresh(sc):
         st.unit_status[d] |= np.uint16(Status.ENTRAINED)         # 5.36
         _marks_are_the_python_engines(g)
         st.unit_cell[a] = st.unit_cell[b]                       # moved
+        _marks_are_the_python_engines(g)
+        for x in alone[:12]:                                    # a hex over the limit
+            st.unit_cell[x] = st.unit_cell[b]
+        assert g.core.stacking_points(int(sc.units.side[b]))[1] > 0
+        _marks_are_the_python_engines(g)
+        g.core.enforce_stacking()                               # and back within it
+        assert g.core.stacking_points(int(sc.units.side[b]))[1] == 0
         _marks_are_the_python_engines(g)
         st.unit_status[d] &= ~np.uint16(Status.ENTRAINED)
         flags[b] &= ~np.uint16(Flag.LIVING_OFF_LAND)

@@ -417,7 +417,7 @@ cdef struct Occupancy:
     # (sync_occupancy, at every question): what each unit counted for at the last sync (its
     # hex, -1 when off the map; whether it exerts a zone of control there), and per side and
     # hex [2, n_cells] the units on the map, those other than HQs and the zones over it, as
-    # counts and as the masks occupied and controlled give out
+    # counts and as the masks occupied and controlled give out; and the Stacking Points
     bint valid
     int32_t* cell                 # [n_units]
     uint8_t* zoc_on               # [n_units]
@@ -430,6 +430,8 @@ cdef struct Occupancy:
     flag_t* all_f                 # [2, n_cells]
     flag_t* combat_f
     flag_t* zoc_f
+    int32_t* points               # [2, n_cells] the side's Stacking Points in the hex
+    int32_t n_over[2]             # the side's hexes over the stacking limit (6.14)
 
 
 cdef struct Gwe:

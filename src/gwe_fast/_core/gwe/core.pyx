@@ -599,10 +599,11 @@ cdef class GweCore:
         self.g.occ = <Occupancy*>calloc(1, sizeof(Occupancy))
         if self.g.occ == NULL:
             raise MemoryError()
+        self.g.occ.points = <int32_t*>malloc((2 * nc + 1) * sizeof(int32_t))
         self.g.occ.cell = <int32_t*>malloc(2 * (nu + 1) * sizeof(int32_t)
                                            + (6 * nc + 2 * nu + 2) * sizeof(int16_t))
         self.g.occ.zoc_on = <uint8_t*>malloc(nu + 1 + 6 * nc)
-        if self.g.occ.cell == NULL or self.g.occ.zoc_on == NULL:
+        if self.g.occ.cell == NULL or self.g.occ.zoc_on == NULL or self.g.occ.points == NULL:
             raise MemoryError()
         self.g.occ.all_f = self.g.occ.zoc_on + nu + 1
         self.g.occ.combat_f = self.g.occ.all_f + 2 * nc
@@ -698,6 +699,7 @@ cdef class GweCore:
         if self.g.occ != NULL:
             free(self.g.occ.cell)
             free(self.g.occ.zoc_on)
+            free(self.g.occ.points)
             free(self.g.occ)
         free(self.g.mask_a)
         free(self.g.work)
@@ -772,6 +774,18 @@ cdef class GweCore:
         occupied(&self.g, side, False, &o[1, 0])
         controlled(&self.g, side, &o[2, 0])
         return tuple(out.astype(bool))
+
+    def stacking_points(self, int side) -> tuple:
+        """``(int32[n_cells], n)``: the Stacking Points of ``side``'s units on the map in
+        each hex, and how many hexes are over the stacking limit (6.14), as the core keeps
+        them up to date (for the tests)."""
+        _check_side(side)
+        sync_occupancy(&self.g)
+        cdef Py_ssize_t n = self.g.t.n_cells
+        out = np.empty(n, dtype=np.int32)
+        cdef int32_t[::1] o = out
+        memcpy(&o[0], self.g.occ.points + side * n, n * sizeof(int32_t))
+        return out, int(self.g.occ.n_over[side])
 
     def record_numbers(self) -> tuple:
         """The numbers of a row of the per-turn record the core counts (``engine.snapshot``):
@@ -1137,7 +1151,13 @@ cdef void _unit_counts(const Gwe* g, Py_ssize_t u, int32_t c, bint zoc, int by) 
     cdef const GweT* t = g.t
     cdef Occupancy* o = g.occ
     cdef Py_ssize_t base = t.side[u] * t.n_cells, k, d
-    cdef int32_t v
+    cdef int32_t v, before = o.points[base + c], after
+    after = before + by * t.stacking[u]
+    o.points[base + c] = after
+    if before <= t.stack_limit < after:
+        o.n_over[t.side[u]] += 1
+    elif after <= t.stack_limit < before:
+        o.n_over[t.side[u]] -= 1
     _count(o.n_all, o.all_f, base + c, by)
     if t.not_hq[u]:
         _count(o.n_combat, o.combat_f, base + c, by)
@@ -1174,6 +1194,8 @@ cdef void sync_occupancy(const Gwe* g) noexcept nogil:
     else:
         memset(o.n_all, 0, 6 * n * sizeof(int16_t))
         memset(o.all_f, 0, 6 * n)
+        memset(o.points, 0, 2 * n * sizeof(int32_t))
+        o.n_over[0] = o.n_over[1] = 0
         for u in range(nu):
             was[u] = -1
             was_zoc[u] = 0
@@ -4142,23 +4164,17 @@ cdef bint enforce_stacking(Gwe* g, SearchWorkspace ws) except -1:
     cdef Py_ssize_t u, c, n_cells, i, n
     cdef int side, total
     cdef bint sur, over = False
+    sync_occupancy(g)                  # the hexes over the limit, counted as units move
     for side in range(2):
-        memset(points, 0, t.n_cells * sizeof(int32_t))
-        for u in range(t.n_units):
-            if t.side[u] == side and on_map(g, u):
-                points[g.s.unit_cell[u]] += t.stacking[u]
-        for c in range(t.n_cells):
-            if points[c] > t.stack_limit:
-                if g.level[side] != LEVEL_RANDOM:
-                    return False
-                over = True
+        if g.occ.n_over[side] > 0:
+            if g.level[side] != LEVEL_RANDOM:
+                return False
+            over = True
     if not over:
         return True
     for side in range(2):
-        memset(points, 0, t.n_cells * sizeof(int32_t))
-        for u in range(t.n_units):
-            if t.side[u] == side and on_map(g, u):
-                points[g.s.unit_cell[u]] += t.stacking[u]
+        sync_occupancy(g)
+        memcpy(points, g.occ.points + side * t.n_cells, t.n_cells * sizeof(int32_t))
         n_cells = 0
         for c in range(t.n_cells):
             if points[c] > t.stack_limit:
