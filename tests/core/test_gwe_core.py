@@ -155,18 +155,50 @@ def _positions(sc, seeds, turns):
                     yield g
 
 
+def _core(g) -> GweCore:
+    """A core playing the game ``g`` (its phases compiled)."""
+    saved = gwe_game.COMPILED_PHASES
+    gwe_game.COMPILED_PHASES = True
+    try:
+        return GweCore(g)
+    finally:
+        gwe_game.COMPILED_PHASES = saved
+
+
+@pytest.mark.parametrize("name", [HISTORICAL, ON_SCHEDULE])
+def test_8_63_source_distance_on_bitboards_is_the_queues(name):
+    """8.63 priority 1: each hex's distance to a supply source, searched level by level on
+    the passable steps' bitboards, is the breadth-first search on a queue's (the core with
+    ``play._use_bit_parallel(False)``) and the Python engine's, in positions of random games
+    of both Brusilov scenarios."""
+    from gwe_fast._core import play
+
+    scenario = load_scenario(name)
+    far = 0
+    for g in _positions(scenario, range(3), (2, 6, 10)):
+        core = _core(g)
+        for side in (0, 1):
+            want = retreat.source_distance(g, side)
+            was = play._use_bit_parallel(True)
+            try:
+                fast = core.source_distance(side)
+                play._use_bit_parallel(False)
+                slow = core.source_distance(side)
+            finally:
+                play._use_bit_parallel(was)
+            np.testing.assert_array_equal(fast, want)
+            np.testing.assert_array_equal(slow, want)
+            far = max(far, int(fast.max()))
+    assert far > 10                    # the searches went some way
+
+
 def test_supply_and_surrounded_are_the_python_engines(sc):
     """In positions of random games, every unit's supply (9.12-9.17, 19.1), each hex's
     distance to a supply source (8.63) and, for every unit on the map, 25.13's test, as the
     core works them out, are the Python engine's."""
     surrounded = 0
     for g in _positions(sc, range(4), (2, 5, 9)):
-        saved = gwe_game.COMPILED_PHASES
-        gwe_game.COMPILED_PHASES = True
-        try:
-            core = GweCore(g)
-        finally:
-            gwe_game.COMPILED_PHASES = saved
+        core = _core(g)
         for side in (0, 1):
             np.testing.assert_array_equal(core.in_supply(side),
                                           supply.in_supply(g.scenario, g.state, side))

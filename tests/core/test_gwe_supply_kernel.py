@@ -328,6 +328,45 @@ def test_bitsearch_levels_are_dials_costs(name):
             assert np.array_equal(got[min(d, len(got) - 1)], want), (d, max_toll)
 
 
+def _queue_distances(neighbors, steps, sources, within):
+    # the twin of StepSets.distances: breadth first on a queue, entering only hexes within
+    dist = np.full(len(neighbors), -1, dtype=np.int32)
+    dist[sources] = 0
+    queue = list(sources)
+    for c in queue:                      # the list grows as it is read
+        for d in range(6):
+            v = neighbors[c, d]
+            if v >= 0 and steps[c, d] >= 0 and within[v] and dist[v] < 0:
+                dist[v] = dist[c] + 1
+                queue.append(v)
+    return dist
+
+
+@pytest.mark.parametrize("name", ["brusilov/historical", "kaisers_battle/historical"])
+def test_bitsearch_distances_are_breadth_firsts(name):
+    # StepSets.distances (bits_distances, source_distance's search): each hex's steps from
+    # the nearest source, as a queue counts them, with sources outside within kept
+    from gwe_fast._core.bitsearch import StepSets
+
+    rng = np.random.default_rng(13)
+    sc = load_scenario(name)
+    nbr = sc.map.neighbors
+    n = sc.map.n_cells
+    far = 0
+    for _ in range(30):
+        steps = _refusing(rng, nbr, rng.uniform(0.0, 0.4))
+        sets = StepSets(nbr, steps)
+        sources = np.sort(rng.choice(n, rng.integers(0, 6), replace=False))
+        within = rng.random(n) >= rng.uniform(0.0, 0.3)
+        within[sources[:1]] = False
+        got = sets.distances(sources, within)
+        want = _queue_distances(nbr, steps, sources.tolist(), within)
+        np.testing.assert_array_equal(got, want)
+        far = max(far, int(got.max()))
+    np.testing.assert_array_equal(sets.distances([]), np.full(n, -1, dtype=np.int32))
+    assert far > 10                      # searches that went some way
+
+
 def test_bitsearch_docstring_examples_run():
     import doctest
 

@@ -3,7 +3,7 @@
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
-from gwe_fast._core._types cimport cell_t, stepcost_t
+from gwe_fast._core._types cimport cell_t, dist_t, stepcost_t
 
 
 cdef enum:
@@ -47,6 +47,16 @@ cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_
 cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
                     const uint64_t* stop, Py_ssize_t levels, uint64_t* seen,
                     uint64_t* work) noexcept nogil
+
+# Breadth first from the sources, entering only cells of within, on a table whose every step
+# costs 1: dist[c] (S.n of them) the steps from the nearest source to c, -1 where none
+# reaches; a source is 0 (and left) whether or not it is within. work:
+# bits_distances_work words.
+cdef void bits_distances(const StepBits* S, const uint64_t* sources, const uint64_t* within,
+                         dist_t* dist, uint64_t* work) noexcept nogil
+
+cdef inline Py_ssize_t bits_distances_work(const StepBits* S) noexcept nogil:
+    return 3 * S.nw + 2 * S.pad
 
 # Breadth-first levels of a search with tolls paid on leaving a cell (one token a toll cell),
 # every step costing 1: reach[(d * T + t) * nw ...] gets the cells reached within d steps by a

@@ -15,6 +15,9 @@ class StepSets:
     def unit(self) -> bool: ...
     @property
     def shifts(self) -> list[int]: ...
+    def distances(
+        self, sources: npt.ArrayLike, within: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.int32]: ...
     def reach(
         self,
         sources: npt.ArrayLike,

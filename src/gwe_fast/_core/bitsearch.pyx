@@ -27,7 +27,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from gwe_fast._core._types cimport cell_t, stepcost_t
+from gwe_fast._core._types cimport cell_t, dist_t, stepcost_t
 
 cnp.import_array()
 
@@ -172,6 +172,55 @@ cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* 
                 if w < lo:
                     lo = w
                 hi = w + 1
+
+
+cdef void bits_distances(const StepBits* S, const uint64_t* sources, const uint64_t* within,
+                         dist_t* dist, uint64_t* work) noexcept nogil:
+    # bits_fill's levels, with no limit and no stop cells, each cell first reached at level
+    # d given d: its distance, as a breadth-first search on a queue would give it
+    cdef Py_ssize_t nw = S.nw, pad = S.pad, w, lo = nw, hi = 0, a, b
+    cdef uint64_t* seen = work
+    cdef uint64_t* front = work + nw
+    cdef uint64_t* nxt = work + 2 * nw + pad      # pad spare words each side
+    cdef uint64_t f, x
+    cdef dist_t d = 0
+    memset(dist, 0xFF, S.n * sizeof(dist_t))      # every byte 0xFF: -1
+    for w in range(nw):
+        f = sources[w]
+        seen[w] = f
+        front[w] = f
+        if f:
+            if w < lo:
+                lo = w
+            hi = w + 1
+            x = f
+            while x:
+                dist[(w << 6) + __builtin_ctzll(x)] = 0
+                x &= x - 1
+    while lo < hi:
+        d += 1
+        a = lo - pad
+        b = hi + pad
+        memset(nxt + a, 0, (b - a) * sizeof(uint64_t))
+        bits_spread(S, front, lo, hi, nxt)
+        if a < 0:
+            a = 0
+        if b > nw:
+            b = nw
+        lo = nw
+        hi = 0
+        for w in range(a, b):
+            f = nxt[w] & within[w] & ~seen[w]
+            seen[w] |= f
+            front[w] = f
+            if f:
+                if w < lo:
+                    lo = w
+                hi = w + 1
+                x = f
+                while x:
+                    dist[(w << 6) + __builtin_ctzll(x)] = d
+                    x &= x - 1
 
 
 cdef Py_ssize_t bits_levels(const StepBits* S, const uint64_t* sources, const uint64_t* stop,
@@ -324,6 +373,29 @@ cdef class StepSets:
     def shifts(self):
         """The amounts (``v - u``) the steps move a cell's index by, ascending."""
         return sorted(self.b.shift[i] for i in range(self.b.n_shifts))
+
+    def distances(self, sources, within=None):
+        """The steps from the nearest source to each cell, a path entering only cells of
+        ``within`` (None: any), on a table whose every allowed step costs 1: ``int32[n]``,
+        -1 where no path reaches (``bits_distances``)."""
+        if not self.b.usable or not self.b.unit:
+            raise ValueError("distances need a table of steps of cost 1, in few kinds")
+        cdef Py_ssize_t n = self.b.n, nw = self.b.nw
+        words = np.zeros((2, nw * 64), dtype=np.uint8)
+        src = np.asarray(sources, dtype=np.int64)
+        if src.size and (src.min() < 0 or src.max() >= n):
+            raise ValueError("a source is off the map")
+        words[0, src] = 1
+        words[1, :n] = 1 if within is None else np.asarray(within, dtype=bool)
+        packed = np.ascontiguousarray(
+            np.packbits(words, axis=1, bitorder="little").view(np.uint64))
+        out = np.empty(n + 1, dtype=np.int32)
+        work = np.zeros(bits_distances_work(&self.b), dtype=np.uint64)
+        cdef uint64_t[:, ::1] pk = packed
+        cdef dist_t[::1] dv = out
+        cdef uint64_t[::1] wk = work
+        bits_distances(&self.b, &pk[0, 0], &pk[1, 0], &dv[0], &wk[0])
+        return out[:n]
 
     def reach(self, sources, limit, stop=None, toll=None, max_toll=0):
         """The cells reached within each number of steps up to ``limit``, for each number of

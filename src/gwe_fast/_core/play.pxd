@@ -67,6 +67,11 @@ cdef inline bint exit_allowed(dist_t dc, dist_t enter, bint in_ezoc, bint at_own
     return dc + enter <= ma
 
 
+# Whether the searches that have bitboards run on them (always, but for the tests that
+# compare them with the other way: play._use_bit_parallel)
+cdef bint bit_parallel() noexcept nogil
+
+
 # The Great War in the East's supply in one position (gwe_supply, whose docstring says what
 # each argument is), on arguments the caller has checked: what the Great War in the East's
 # core (gwe/core.pyx) asks. starts[n_starts], mine[k]; the unit arrays a value a unit; q, r the

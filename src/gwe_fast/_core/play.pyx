@@ -1438,9 +1438,14 @@ cdef Py_ssize_t _sources_near(cell_t* src, Py_ssize_t ns, const int16_t* q, cons
 cdef bint _bit_parallel = True
 
 
+cdef bint bit_parallel() noexcept nogil:
+    return _bit_parallel
+
+
 def _use_bit_parallel(bint on):
-    """For tests: make supply_run search on bitboards (``True``, as it does) or always with
-    ``SearchWorkspace`` (``False``). Returns the setting before."""
+    """For tests: make supply_run (and the cores' other searches that have bitboards) search
+    on bitboards (``True``, as they do) or always the other way (``False``). Returns the
+    setting before."""
     global _bit_parallel
     cdef bint was = _bit_parallel
     _bit_parallel = on

@@ -1,7 +1,7 @@
 # The Great War in the East compiled core (core.pyx): the scenario's tables as one read-only
 # record (GweT), the game's state as pointers into its State buffer (GweS), the dice, the
 # phases it plays so far.
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
@@ -79,6 +79,7 @@ cdef struct GweT:
     const cell_t* nbr             # [n_cells, 6], -1 off the map
     const uint8_t* zoc_blocked    # [n_cells, 6] a zone of control does not cross (7.11)
     const uint8_t* passable       # [n_cells, 6] a step any unit may take (retreat.passable_steps)
+    const StepBits* passable_bits # the same as bitboards (bitsearch), for source_distance
     const stepcost_t* rail_steps  # [n_cells, 6] 1 along a rail hexside, else -1 (9.15)
     const stepcost_t* line_steps  # [n_cells, 6] 1 for a step a supply line may take, else -1
     const StepBits* rail_bits     # the two as bitboards (bitsearch), for supply_run
@@ -453,6 +454,7 @@ cdef struct Gwe:
     flag_t* unit_mask_b           # [n_units]
     int32_t* town_value           # [n_towns] the values of the towns russian_towns found
     int32_t* dist                 # [n_cells] hexes to a supply source (source_distance)
+    uint64_t* dist_bits           # its cell sets and work on bitboards
     int32_t* w_counts             # [n_units] withdrawal paths of each unit asked
     int32_t* w_paths              # [36 n_units, 2] the paths
     # a Command Control Segment's: the radii of up to 2 n_hqs HQs [2 n_hqs, n_cells], the

@@ -38,12 +38,13 @@ from functools import lru_cache
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
-from gwe_fast._core.bitsearch cimport StepBits, StepSets
+from gwe_fast._core.bitsearch cimport (StepBits, StepSets, bits_distances,
+                                       bits_distances_work, bits_pack)
 from gwe_fast._core.board cimport fill_step_costs, keep_step_costs_over
 from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, GF_PANICKED,
                                    GF_RAIL_COUNTED, GF_BROKEN_DOWN, GF_DEFENDED,
@@ -61,7 +62,7 @@ from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_
                                   MV_R_ALLOWANCE,
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
                                   MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_options,
-                                  atk_target, command_radii_run, gwe_moves_run,
+                                  atk_target, bit_parallel, command_radii_run, gwe_moves_run,
                                   hex_defenses_run, mv_allowance, allocation_run,
                                   roster_run,
                                   supply_run, withdrawals_run)
@@ -150,8 +151,13 @@ cdef class GweTables:
         t.n_cells = m.n_cells
         t.nbr = <const cell_t*>_ptr(_keep(keep, m.neighbors, np.int32))
         t.zoc_blocked = <const uint8_t*>_ptr(_keep(keep, data.zoc_blocked, np.uint8))
-        t.passable = <const uint8_t*>_ptr(
-            _keep(keep, retreat._passable_steps(scenario), np.uint8))
+        passable = _keep(keep, retreat._passable_steps(scenario), np.uint8)
+        t.passable = <const uint8_t*>_ptr(passable)
+        # and as bitboards: a step of 1 where passable (source_distance's breadth first)
+        cdef StepSets passable_bits = StepSets(
+            m.neighbors, np.where((passable != 0) & (m.neighbors >= 0), 1, -1))
+        keep.append(passable_bits)
+        t.passable_bits = &passable_bits.b
         t.rail_steps = <const stepcost_t*>_ptr(_keep(keep, fx.rail_steps, np.int16))
         t.line_steps = <const stepcost_t*>_ptr(_keep(keep, fx.line_steps, np.int16))
         # the two as bitboards, made once here rather than at each of the ~150 supplies of
@@ -573,6 +579,9 @@ cdef class GweCore:
         self.g.sup.rail = <uint8_t*>malloc(2 * (nc + nu) + 2)
         self.g.town_value = <int32_t*>malloc((self.tables.t.n_towns + 1) * sizeof(int32_t))
         self.g.dist = <int32_t*>malloc((nc + 1) * sizeof(int32_t))
+        self.g.dist_bits = <uint64_t*>malloc(
+            (2 * self.tables.t.passable_bits.nw + bits_distances_work(self.tables.t.passable_bits)
+             + 1) * sizeof(uint64_t))
         self.g.w_counts = <int32_t*>malloc((73 * nu + 2) * sizeof(int32_t))
         self.g.w_paths = self.g.w_counts + nu + 1
         self.g.unit_mask = <flag_t*>malloc(2 * (nu + 1))
@@ -583,7 +592,8 @@ cdef class GweCore:
         if (self.g.mask_a == NULL or self.g.work == NULL or self.g.sup.rail == NULL
                 or self.g.unit_mask == NULL or self.g.radii == NULL or self.g.hq_cell == NULL
                 or self.g.hq_stopped == NULL or self.g.town_value == NULL
-                or self.g.dist == NULL or self.g.w_counts == NULL):
+                or self.g.dist == NULL or self.g.dist_bits == NULL
+                or self.g.w_counts == NULL):
             raise MemoryError()
         self.g.sup.cells = self.g.sup.rail + nc + 1
         self.g.sup.depots = self.g.sup.cells + nc
@@ -707,6 +717,7 @@ cdef class GweCore:
         free(self.g.unit_mask)
         free(self.g.town_value)
         free(self.g.dist)
+        free(self.g.dist_bits)
         free(self.g.w_counts)
         free(self.g.radii)
         free(self.g.hq_cell)
@@ -1740,23 +1751,37 @@ cdef int _mark_command(Gwe* g, int side) except -1:
 cdef int source_distance(Gwe* g, SearchWorkspace ws, int side) except -1:
     # retreat.source_distance into g.dist: hexes from each hex to the nearest friendly supply
     # source (a rail source or a supplied depot), never through a hex of enemy units other
-    # than HQs, across a passable step; -1 where none is reached (8.63 priority 1)
+    # than HQs, across a passable step; -1 where none is reached (8.63 priority 1). Breadth
+    # first on the passable steps' bitboards (bitsearch), else (or for the tests that
+    # compare) on a queue
     cdef const GweT* t = g.t
-    cdef Py_ssize_t n = t.n_cells, u, head = 0, tail = 0, d
+    cdef const StepBits* S = t.passable_bits
+    cdef Py_ssize_t n = t.n_cells, u, head = 0, tail = 0, d, w
     cdef int32_t c, v
     cdef int32_t* queue = g.work
     cdef flag_t* at = g.sup.rail
+    cdef uint64_t* b_src = g.dist_bits
+    cdef uint64_t* b_in = g.dist_bits + S.nw
     supply(g, ws, side, False, False)
     for u in range(t.n_units):
         if g.sup.depots[u]:
             at[g.s.unit_cell[u]] = 1
+    occupied(g, 1 - side, False, g.mask_c)
+    if bit_parallel() and S.usable and S.unit and S.n == n:
+        # the hexes a line may enter: those free of enemy units (the bits past n set too,
+        # harmlessly: no step lands there)
+        bits_pack(at, n, b_src)
+        bits_pack(g.mask_c, n, b_in)
+        for w in range(S.nw):
+            b_in[w] = ~b_in[w]
+        bits_distances(S, b_src, b_in, g.dist, b_in + S.nw)
+        return 0
     for c in range(n):
         g.dist[c] = -1
         if at[c]:
             g.dist[c] = 0
             queue[tail] = c
             tail += 1
-    occupied(g, 1 - side, False, g.mask_c)
     while head < tail:                       # breadth first: a step costs one
         c = queue[head]
         head += 1
