@@ -134,57 +134,36 @@ cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_
 cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
                     const uint64_t* stop, Py_ssize_t levels, uint64_t* seen,
                     uint64_t* work) noexcept nogil:
-    # breadth first, level by level: the frontier (the cells first reached at the last level,
-    # less the stop cells; all the sources at first) spread one step, kept where within and
-    # not seen. The words a level can touch are those of the frontier widened by pad each
-    # side.
-    cdef Py_ssize_t nw = S.nw, pad = S.pad, w, lo = nw, hi = 0, a, b
-    cdef uint64_t* front = work
-    cdef uint64_t* nxt = work + nw + pad      # pad spare words each side
-    cdef uint64_t f
-    for w in range(nw):
-        f = sources[w]
-        seen[w] = f
-        front[w] = f
-        if f:
-            if w < lo:
-                lo = w
-            hi = w + 1
-    while lo < hi and levels != 0:
-        levels -= 1
-        a = lo - pad
-        b = hi + pad
-        memset(nxt + a, 0, (b - a) * sizeof(uint64_t))
-        bits_spread(S, front, lo, hi, nxt)
-        if a < 0:
-            a = 0
-        if b > nw:
-            b = nw
-        lo = nw
-        hi = 0
-        for w in range(a, b):
-            f = nxt[w] & within[w] & ~seen[w]
-            seen[w] |= f
-            if stop != NULL:
-                f &= ~stop[w]
-            front[w] = f
-            if f:
-                if w < lo:
-                    lo = w
-                hi = w + 1
+    _fill(S, sources, within, stop, levels, seen, work, NULL)
 
 
 cdef void bits_distances(const StepBits* S, const uint64_t* sources, const uint64_t* within,
                          dist_t* dist, uint64_t* work) noexcept nogil:
     # bits_fill's levels, with no limit and no stop cells, each cell first reached at level
     # d given d: its distance, as a breadth-first search on a queue would give it
-    cdef Py_ssize_t nw = S.nw, pad = S.pad, w, lo = nw, hi = 0, a, b
-    cdef uint64_t* seen = work
-    cdef uint64_t* front = work + nw
-    cdef uint64_t* nxt = work + 2 * nw + pad      # pad spare words each side
-    cdef uint64_t f, x
-    cdef dist_t d = 0
     memset(dist, 0xFF, S.n * sizeof(dist_t))      # every byte 0xFF: -1
+    _fill(S, sources, within, NULL, -1, work, work + S.nw, dist)
+
+
+cdef inline void _mark_level(uint64_t f, Py_ssize_t w, dist_t d, dist_t* dist) noexcept nogil:
+    # dist[c] = d for each cell c of word w of a set (f)
+    while f:
+        dist[(w << 6) + __builtin_ctzll(f)] = d
+        f &= f - 1
+
+
+cdef void _fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
+                const uint64_t* stop, Py_ssize_t levels, uint64_t* seen, uint64_t* work,
+                dist_t* dist) noexcept nogil:
+    # breadth first, level by level: the frontier (the cells first reached at the last level,
+    # less the stop cells; all the sources at first) spread one step, kept where within and
+    # not seen; with dist, each cell reached given its level. The words a level can touch are
+    # those of the frontier widened by pad each side.
+    cdef Py_ssize_t nw = S.nw, pad = S.pad, w, lo = nw, hi = 0, a, b
+    cdef uint64_t* front = work
+    cdef uint64_t* nxt = work + nw + pad      # pad spare words each side
+    cdef uint64_t f
+    cdef dist_t d = 0
     for w in range(nw):
         f = sources[w]
         seen[w] = f
@@ -193,11 +172,10 @@ cdef void bits_distances(const StepBits* S, const uint64_t* sources, const uint6
             if w < lo:
                 lo = w
             hi = w + 1
-            x = f
-            while x:
-                dist[(w << 6) + __builtin_ctzll(x)] = 0
-                x &= x - 1
-    while lo < hi:
+            if dist != NULL:
+                _mark_level(f, w, 0, dist)
+    while lo < hi and levels != 0:
+        levels -= 1
         d += 1
         a = lo - pad
         b = hi + pad
@@ -212,15 +190,15 @@ cdef void bits_distances(const StepBits* S, const uint64_t* sources, const uint6
         for w in range(a, b):
             f = nxt[w] & within[w] & ~seen[w]
             seen[w] |= f
+            if dist != NULL:
+                _mark_level(f, w, d, dist)
+            if stop != NULL:
+                f &= ~stop[w]
             front[w] = f
             if f:
                 if w < lo:
                     lo = w
                 hi = w + 1
-                x = f
-                while x:
-                    dist[(w << 6) + __builtin_ctzll(x)] = d
-                    x &= x - 1
 
 
 cdef Py_ssize_t bits_levels(const StepBits* S, const uint64_t* sources, const uint64_t* stop,
