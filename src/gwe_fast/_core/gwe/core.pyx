@@ -1603,7 +1603,12 @@ cdef int command_segment(Gwe* g, SearchWorkspace ws, int side, bint for_combat) 
     if first:
         return _mark_command(g, side)
     if any_depot:
-        supply(g, ws, side)
+        # only the depots' supply is read here: in the Movement Phase, unless the side's last
+        # supply was of this very position, it is worked out without the units' lines (the
+        # rail sources and the depots' chain read no other unit); in the Combat Phase the
+        # whole supply, which the declarations read next in the same position
+        supply(g, ws, side, False, for_combat or (g.memo[side].valid
+                                                  and _same_position(g, &g.memo[side])))
         for u in range(t.n_units):
             if t.side[u] == side and on_map(g, u) and t.depot[u] and t.utype[u] != UT_HQ:
                 in_cmd[u] = g.sup.depots[u]
