@@ -1455,7 +1455,8 @@ cdef void record_counts(Gwe* g, int32_t* row) noexcept nogil:
 
 cdef int record_row(Gwe* g, SearchWorkspace ws, int turn, int side, int32_t* row) except -1:
     # engine.snapshot's numbers after side's Player-Turn of Game-Turn turn, as RC_ columns:
-    # record_numbers' towns and counts, and what the row reads of the state
+    # the Russian player's towns (25.11-25.12) and their VP, record_counts' counts, and what
+    # the row reads of the state
     cdef int32_t counts[6]
     cdef int32_t* cells = g.work + 2 * g.t.n_cells + 4
     cdef Py_ssize_t n = russian_towns(g, ws, cells), i
@@ -2495,21 +2496,17 @@ cdef int declare_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
 
 cdef int stacking_in(const Gwe* g, int32_t cell) noexcept nogil:
     # Game.stacking_in: the Stacking Points of the units on the map in the hex, both sides
-    cdef Py_ssize_t u
-    cdef int out = 0
-    for u in range(g.t.n_units):
-        if on_map(g, u) and g.s.unit_cell[u] == cell:
-            out += g.t.stacking[u]
-    return out
+    # (the counts sync_occupancy keeps)
+    sync_occupancy(g)
+    return g.occ.points[cell] + g.occ.points[g.t.n_cells + cell]
 
 
 cdef void points_in_hexes(const Gwe* g, int32_t* out) noexcept nogil:
     # stacking.points_in_hexes: stacking_in of every hex at once
-    cdef Py_ssize_t u
-    memset(out, 0, g.t.n_cells * sizeof(int32_t))
-    for u in range(g.t.n_units):
-        if on_map(g, u):
-            out[g.s.unit_cell[u]] += g.t.stacking[u]
+    cdef Py_ssize_t c, n = g.t.n_cells
+    sync_occupancy(g)
+    for c in range(n):
+        out[c] = g.occ.points[c] + g.occ.points[n + c]
 
 
 cdef bint fortress_standing(const Gwe* g, int side, int32_t cell) noexcept nogil:
