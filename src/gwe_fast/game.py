@@ -192,7 +192,7 @@ class PlayedGame(Game):
         reaches the game."""
         view = None
         for side, policy in self.policies.items():
-            if type(policy).begin_phase is not Policy.begin_phase:
+            if hears_phases(policy):
                 view = view or self.policy_view()
                 policy.begin_phase(view, int(side), int(phasing), int(phase),
                                    self.rngs[int(side)])
@@ -397,3 +397,9 @@ class PolicyView:
     on_map = Game.on_map
     stacking_in = Game.stacking_in
     unit = Game.unit
+
+
+def hears_phases(policy) -> bool:
+    """Whether ``policy`` hears of each phase (overrides ``Policy.begin_phase``): a game
+    whose policies all do not may play its phases without telling them."""
+    return type(policy).begin_phase is not Policy.begin_phase

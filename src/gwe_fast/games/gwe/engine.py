@@ -16,12 +16,11 @@ import numpy as np
 
 from gwe_fast import kernels
 from gwe_fast.enums import GwePhase, Nationality, Side, UnitType
-from gwe_fast.game import picks_at_random
+from gwe_fast.game import hears_phases, picks_at_random
 from gwe_fast.games.gwe import movement, supply, units, victory
 from gwe_fast.games.gwe.data import gwe_data
 from gwe_fast.games.gwe.game import LOSS_CAUSES, Flag, GweGame
 from gwe_fast.games.gwe.zoc import controlled, occupied
-from gwe_fast.policies.base import Policy
 from gwe_fast.state import Status
 
 # plain ints: numpy probes an IntEnum operand through the enum metaclass (slow)
@@ -136,7 +135,7 @@ COMPILED_TURN_LOOP = True
 
 def _hear_phases(game: GweGame) -> bool:
     """Whether a policy of the game hears of each phase (``PlayedGame.begin_phase``)."""
-    return any(type(p).begin_phase is not Policy.begin_phase for p in game.policies.values())
+    return any(hears_phases(p) for p in game.policies.values())
 
 
 def run_phase(game: GweGame, side: int, phase: int) -> None:
