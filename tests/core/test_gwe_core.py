@@ -212,6 +212,35 @@ def test_supply_and_surrounded_are_the_python_engines(sc):
     assert surrounded > 0              # the positions hold surrounded units to compare
 
 
+def test_rail_sources_kept_between_supplies_are_searched_afresh(sc):
+    """9.15: the rail sources a core keeps from one supply to the next (searched again only
+    when a hex the search reads has changed: a start, or a hex a rail line enters) are those
+    searched afresh, through positions changed on and off the rail lines: an enemy unit put on
+    a rail source cuts the line, then goes back, and units moved elsewhere leave it alone."""
+    rng = np.random.default_rng(11)
+    cut = 0
+    for g in _positions(sc, range(2), (3, 8)):
+        core, st = _core(g), g.state
+        for side in (0, 1):
+            enemy = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0)
+                                   & (g.scenario.units.side == 1 - side)).tolist()
+            before = None
+            for step in range(8):
+                rail, depots = core.supply_sources(side)
+                want = supply._supply(g.scenario, st, side)
+                np.testing.assert_array_equal(rail, want[0])
+                np.testing.assert_array_equal(depots, want[1])
+                if before is not None and not np.array_equal(before, rail):
+                    cut += 1
+                before = rail
+                u = int(rng.choice(enemy))
+                if step % 2 == 0 and rail.any():       # onto a rail source: the line is cut
+                    st.unit_cell[u] = int(rng.choice(np.flatnonzero(rail)))
+                else:                                  # anywhere
+                    st.unit_cell[u] = int(rng.integers(g.scenario.map.n_cells))
+    assert cut > 10                    # the rail sources changed, so the keep was tested
+
+
 def _marks_are_the_python_engines(g) -> int:
     """Compare the core's occupation and zones of control of both sides with ``zoc``'s, made
     afresh from the state; the hexes marked."""

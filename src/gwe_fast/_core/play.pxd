@@ -1,7 +1,7 @@
 # What the compiled cores cimport from play: the attack obligations of a Kaiser's Battle
 # Combat Phase as a C record (Obl), which the kernel KbObligations wraps for the Python engine
 # and the Kaiser's Battle core (kb/core.pyx) plays on directly; and a Kaiser's Battle exit.
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, dist_t, stepcost_t
@@ -78,7 +78,10 @@ cdef bint bit_parallel() noexcept nogil
 # hexes' axial coordinates (NULL: not given), with which sources too far to matter are skipped.
 # rail_bits and line_bits: the two step tables as bitboards (NULL: not made), back_bits the
 # line table taken backward (StepSets(..., backward=True)), made once by the caller; with them
-# the searches run on bitboards when the tables allow it.
+# the searches run on bitboards when the tables allow it. rail_keep (NULL: none) keeps the rail
+# sources' search from one call to the next: [0] whether it holds one, then the hexes a rail
+# source may be among rail_cells (the key), then what the search reached; rail_cells holds every
+# start and every hex a rail step leaves or enters (what the search reads of the masks).
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     const stepcost_t* line_steps, const StepBits* rail_bits,
                     const StepBits* line_bits, const StepBits* back_bits,
@@ -88,7 +91,8 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
                     const int32_t* supply_range, const int32_t* layers, int max_toll,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
-                    uint8_t* cells, const int16_t* q, const int16_t* r) except -1
+                    uint8_t* cells, const int16_t* q, const int16_t* r,
+                    uint64_t* rail_keep=*, const uint64_t* rail_cells=*) except -1
 
 
 # The Great War in the East's command radii in one position (gwe_command_radii, whose docstring

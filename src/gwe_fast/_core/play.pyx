@@ -1461,7 +1461,8 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     Py_ssize_t k, const int32_t* unit_cell, const uint8_t* depot,
                     const int32_t* supply_range, const int32_t* layers, int max_toll,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
-                    uint8_t* cells, const int16_t* q, const int16_t* r) except -1:
+                    uint8_t* cells, const int16_t* q, const int16_t* r,
+                    uint64_t* rail_keep=NULL, const uint64_t* rail_cells=NULL) except -1:
     # gwe_supply on checked arguments (play.pxd): what the Great War in the East's core asks
     cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns, w, nw = (n + 63) >> 6
     if ws._busy:
@@ -1533,7 +1534,7 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
     cdef dist_t limit, dc
     cdef Py_ssize_t last = 0, lv
     cdef int l
-    cdef bint any_new, lines
+    cdef bint any_new, lines, kept
     ws._busy = True
     try:
         with nogil:
@@ -1570,12 +1571,28 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
             # hexes it reaches among the rest are those it reaches with them closed, which
             # is what the fill on bitboards reaches (it never enters them)
             if fast:
-                for i in range(n_starts):
-                    c = starts[i]
-                    b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
-                for w in range(nw):
-                    b_src[w] &= b_ok[w]
-                bits_fill(rail_bits, b_src, b_ok, NULL, -1, b_rail, b_work)
+                # What the fill reads of ok is its bits at the starts and at the hexes a rail
+                # step enters (rail_cells): with those as at the kept search, it reaches what
+                # that search reached
+                kept = rail_keep != NULL and rail_keep[0] != 0
+                if rail_keep != NULL:
+                    for w in range(nw):
+                        x = b_ok[w] & rail_cells[w]
+                        if x != rail_keep[1 + w]:
+                            kept = False
+                        rail_keep[1 + w] = x
+                if kept:
+                    memcpy(b_rail, rail_keep + 1 + nw, nw * sizeof(uint64_t))
+                else:
+                    for i in range(n_starts):
+                        c = starts[i]
+                        b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
+                    for w in range(nw):
+                        b_src[w] &= b_ok[w]
+                    bits_fill(rail_bits, b_src, b_ok, NULL, -1, b_rail, b_work)
+                    if rail_keep != NULL:
+                        memcpy(rail_keep + 1 + nw, b_rail, nw * sizeof(uint64_t))
+                        rail_keep[0] = 1
                 for w in range(nw):
                     x = b_rail[w]
                     while x:

@@ -83,6 +83,7 @@ cdef struct GweT:
     const stepcost_t* rail_steps  # [n_cells, 6] 1 along a rail hexside, else -1 (9.15)
     const stepcost_t* line_steps  # [n_cells, 6] 1 for a step a supply line may take, else -1
     const StepBits* rail_bits     # the two as bitboards (bitsearch), for supply_run
+    const uint64_t* rail_cells    # the hexes a rail source search reads (supply_run's rail_keep)
     const StepBits* line_bits
     const StepBits* back_bits     # line_steps taken backward (a depot's look back, 9.16)
     const uint8_t* friendly[2]    # [n_cells] each side's ground (18.27)
@@ -293,6 +294,7 @@ cdef struct SupplyMemo:
     uint8_t* depots               # [n_units]
     uint8_t* units
     uint8_t* cells                # [n_cells]
+    uint64_t* rail_keep           # supply_run's rail sources as last searched, with their key
 
 
 cdef struct Fight:

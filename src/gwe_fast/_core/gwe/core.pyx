@@ -169,6 +169,16 @@ cdef class GweTables:
         t.rail_bits = &rail_bits.b
         t.line_bits = &line_bits.b
         t.back_bits = &back_bits.b
+        # what a rail source search reads (supply_run's rail_keep): both sides' starts and
+        # every hex a rail step leaves or enters
+        rail_at = np.zeros(64 * rail_bits.b.nw, dtype=bool)
+        rail_open = (np.asarray(fx.rail_steps) >= 0) & (m.neighbors >= 0)
+        rail_at[:m.n_cells] = rail_open.any(axis=1)
+        rail_at[m.neighbors[rail_open]] = True
+        for s in (SIDE_ALLIED, SIDE_CENTRAL):
+            rail_at[np.asarray(data.rail_edge[s], dtype=np.int64)] = True
+        t.rail_cells = <const uint64_t*>_ptr(_keep(
+            keep, np.packbits(rail_at, bitorder="little").view(np.uint64), np.uint64))
         forts = _fortresses(scenario)
         for s in (SIDE_ALLIED, SIDE_CENTRAL):
             t.friendly[s] = <const uint8_t*>_ptr(_keep(keep, fx.friendly[s], np.uint8))
@@ -638,6 +648,10 @@ cdef class GweCore:
             mm.hex_last = <int8_t*>(mm.units + (nu + 1))
             mm.rail = <uint8_t*>(mm.hex_last + (nc + 1))
             mm.cells = mm.rail + (nc + 1)
+            mm.rail_keep = <uint64_t*>calloc(2 * self.tables.t.rail_bits.nw + 1,
+                                             sizeof(uint64_t))
+            if mm.rail_keep == NULL:
+                raise MemoryError()
         cdef Fight* f = &self.g.f
         f.e_units = <int32_t*>malloc((12 * (nu + 1) + 4 * (nc + 1)) * sizeof(int32_t))
         f.e_cav = <uint8_t*>malloc(4 * (nu + 1) + 9 * (nc + 1) + 8)
@@ -739,6 +753,7 @@ cdef class GweCore:
             free(self.g.memo[side].cell)
             free(self.g.memo[side].status)
             free(self.g.memo[side].off_land)
+            free(self.g.memo[side].rail_keep)
 
     @property
     def buffer(self):
@@ -766,6 +781,15 @@ cdef class GweCore:
         for u in range(self.g.t.n_units):
             out[u] = self.g.sup.units[u] != 0
         return out
+
+    def supply_sources(self, int side) -> tuple:
+        """``(rail sources, supplied depots)`` of the position as it stands, as the core
+        works them out (``bool[n_cells]``, ``bool[n_units]``; for the tests)."""
+        _check_side(side)
+        supply(&self.g, self.ws, side)
+        rail = np.array(<uint8_t[:self.g.t.n_cells]>self.g.sup.rail, dtype=bool)
+        depots = np.array(<uint8_t[:self.g.t.n_units]>self.g.sup.depots, dtype=bool)
+        return rail, depots
 
     def is_surrounded(self, int unit) -> bool:
         """``combat.is_surrounded`` of a unit in the position as it stands (for the tests)."""
@@ -1270,7 +1294,8 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
                t.friendly[side], ezoc, own, enemy_combat, t.rail_edge[side],
                t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k, g.s.unit_cell, t.depot,
                t.supply_range, t.layers, TCR1_ZOC_HEXES, g.sup.rail, g.sup.depots,
-               g.sup.units, t.shortest[side] if cells else -1, g.sup.cells, t.q, t.r)
+               g.sup.units, t.shortest[side] if cells else -1, g.sup.cells, t.q, t.r,
+               mm.rail_keep, t.rail_cells)
     if memo:
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
         for u in range(t.n_units):
