@@ -212,33 +212,44 @@ def test_supply_and_surrounded_are_the_python_engines(sc):
     assert surrounded > 0              # the positions hold surrounded units to compare
 
 
-def test_rail_sources_kept_between_supplies_are_searched_afresh(sc):
-    """9.15: the rail sources a core keeps from one supply to the next (searched again only
-    when a hex the search reads has changed: a start, or a hex a rail line enters) are those
-    searched afresh, through positions changed on and off the rail lines: an enemy unit put on
-    a rail source cuts the line, then goes back, and units moved elsewhere leave it alone."""
+def test_supply_searches_kept_between_supplies_are_made_afresh(sc):
+    """9.15, 9.16: the searches a core keeps from one supply to the next (made again only when
+    a hex they read has changed) give what searches made afresh give: the rail sources (their
+    starts and the hexes rail lines enter) and each depot's look back for a source (the hexes
+    one step from those it reached). Through positions changed on and off the rail lines and
+    around the depots: an enemy unit put on a rail source or next to a depot, then elsewhere,
+    and the side's depots moved."""
     rng = np.random.default_rng(11)
-    cut = 0
+    nb = sc.map.neighbors
+    rail_changes = depot_changes = 0
     for g in _positions(sc, range(2), (3, 8)):
-        core, st = _core(g), g.state
+        core, st, units = _core(g), g.state, g.scenario.units
         for side in (0, 1):
-            enemy = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0)
-                                   & (g.scenario.units.side == 1 - side)).tolist()
+            on = (st.unit_status & Status.ON_MAP) != 0
+            enemy = np.flatnonzero(on & (units.side == 1 - side)).tolist()
+            depots = np.flatnonzero(on & (units.side == side)
+                                    & supply._fixed(g.scenario).depot).tolist()
             before = None
-            for step in range(8):
-                rail, depots = core.supply_sources(side)
+            for step in range(12):
+                rail, supplied = core.supply_sources(side)
                 want = supply._supply(g.scenario, st, side)
                 np.testing.assert_array_equal(rail, want[0])
-                np.testing.assert_array_equal(depots, want[1])
-                if before is not None and not np.array_equal(before, rail):
-                    cut += 1
-                before = rail
+                np.testing.assert_array_equal(supplied, want[1])
+                if before is not None:
+                    rail_changes += not np.array_equal(before[0], rail)
+                    depot_changes += not np.array_equal(before[1], supplied)
+                before = (rail, supplied)
                 u = int(rng.choice(enemy))
-                if step % 2 == 0 and rail.any():       # onto a rail source: the line is cut
+                if step % 3 == 0 and rail.any():       # onto a rail source: the line is cut
                     st.unit_cell[u] = int(rng.choice(np.flatnonzero(rail)))
+                elif step % 3 == 1 and depots:         # next to a depot, or a depot moved
+                    d = int(rng.choice(depots))
+                    to = [int(v) for v in nb[int(st.unit_cell[d])] if v >= 0]
+                    st.unit_cell[u if rng.random() < 0.6 else d] = int(rng.choice(to))
                 else:                                  # anywhere
                     st.unit_cell[u] = int(rng.integers(g.scenario.map.n_cells))
-    assert cut > 10                    # the rail sources changed, so the keep was tested
+    # the sources changed, so the kept searches were put to the test
+    assert rail_changes > 10 and depot_changes > 5
 
 
 def _marks_are_the_python_engines(g) -> int:

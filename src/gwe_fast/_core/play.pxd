@@ -82,6 +82,8 @@ cdef bint bit_parallel() noexcept nogil
 # sources' search from one call to the next: [0] whether it holds one, then the hexes a rail
 # source may be among rail_cells (the key), then what the search reached; rail_cells holds every
 # start and every hex a rail step leaves or enters (what the search reads of the masks).
+# depot_keep (NULL: none) keeps each depot's look back for a source the same way, 1 + 3 nw words
+# a unit (nw: the words of a cell set).
 cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     const stepcost_t* line_steps, const StepBits* rail_bits,
                     const StepBits* line_bits, const StepBits* back_bits,
@@ -92,7 +94,8 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     const int32_t* supply_range, const int32_t* layers, int max_toll,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
                     uint8_t* cells, const int16_t* q, const int16_t* r,
-                    uint64_t* rail_keep=*, const uint64_t* rail_cells=*) except -1
+                    uint64_t* rail_keep=*, const uint64_t* rail_cells=*,
+                    uint64_t* depot_keep=*) except -1
 
 
 # The Great War in the East's command radii in one position (gwe_command_radii, whose docstring

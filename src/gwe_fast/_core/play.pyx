@@ -51,7 +51,7 @@ from numpy.random cimport bitgen_t
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 from gwe_fast._core.bitsearch cimport (BITS_MAX_TOKENS, StepBits, StepSets, __builtin_ctzll,
                                        bit_at, bits_cells, bits_fill, bits_levels, bits_mark,
-                                       bits_pack)
+                                       bits_pack, bits_spread)
 from gwe_fast._core.codes cimport (GF_MOVED, GF_RAIL_COUNTED, GF_USED_RAIL, ST_ENTRAINED,
                                    ST_OUT_OF_COMMAND)
 from gwe_fast._core.hexdice cimport generator_bitgen as _bitgen, policy_draw
@@ -1462,7 +1462,8 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     const int32_t* supply_range, const int32_t* layers, int max_toll,
                     uint8_t* rail, uint8_t* depots, uint8_t* supplied, int cell_range,
                     uint8_t* cells, const int16_t* q, const int16_t* r,
-                    uint64_t* rail_keep=NULL, const uint64_t* rail_cells=NULL) except -1:
+                    uint64_t* rail_keep=NULL, const uint64_t* rail_cells=NULL,
+                    uint64_t* depot_keep=NULL) except -1:
     # gwe_supply on checked arguments (play.pxd): what the Great War in the East's core asks
     cdef Py_ssize_t n = ws.n_cells, i, j, u, c, ns, w, nw = (n + 63) >> 6
     if ws._busy:
@@ -1492,7 +1493,7 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
             pad = back_bits.pad
         # seven sets, the fill's work, the levels' work and their results
         words = (7 * nw + 2 * nw + 2 * pad + T * (2 * nw + 2 * pad) + 4 * nw
-                 + (most + 1) * T * nw)
+                 + (most + 1) * T * nw + nw + 2 * pad)
     cdef const cell_t* nb = <const cell_t*>cnp.PyArray_DATA(<cnp.ndarray>ws.neighbors)
     # the byte masks and the depots' walks of the searches with the workspace
     cdef uint8_t* open_zoc = NULL
@@ -1529,6 +1530,10 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
     cdef uint64_t* b_near = bits + 6 * nw
     cdef uint64_t* b_work = bits + 7 * nw
     cdef uint64_t* reach = b_work + 2 * nw + 2 * pad + T * (2 * nw + 2 * pad) + 4 * nw
+    cdef uint64_t* b_around = reach + (most + 1) * T * nw + pad    # pad spare words each side
+    cdef uint64_t* kp
+    cdef const uint64_t* found
+    cdef uint64_t key
     cdef uint64_t x
     cdef uint8_t oz, okc
     cdef dist_t limit, dc
@@ -1641,13 +1646,38 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                     if depot[u] and not depots[u]:
                         if fast:
                             c = unit_cell[u]
-                            b_one[c >> 6] = (<uint64_t>1) << (c & 63)
-                            bits_fill(back_bits, b_one, b_ok, NULL,
-                                      supply_range[u] if supply_range[u] > 0 else 0, b_near,
-                                      b_work)
-                            b_one[c >> 6] = 0
+                            lv = supply_range[u] if supply_range[u] > 0 else 0
+                            # The fill reads ok only in the hexes one step (backward) from
+                            # those it reaches: with ok as before there, from the same hex
+                            # as far, it reaches what it reached (depot_keep, a unit's: its
+                            # hex and range, those hexes, ok in them, what it reached)
+                            kp = NULL
+                            key = ((<uint64_t>c) << 32) | ((<uint64_t>lv) << 1) | 1
+                            if depot_keep != NULL:
+                                kp = depot_keep + u * (1 + 3 * nw)
+                            found = NULL
+                            if kp != NULL and kp[0] == key:
+                                found = kp + 1 + 2 * nw
+                                for w in range(nw):
+                                    if (b_ok[w] & kp[1 + w]) != kp[1 + nw + w]:
+                                        found = NULL
+                                        break
+                            if found == NULL:
+                                b_one[c >> 6] = (<uint64_t>1) << (c & 63)
+                                bits_fill(back_bits, b_one, b_ok, NULL, lv, b_near, b_work)
+                                b_one[c >> 6] = 0
+                                found = b_near
+                                if kp != NULL:
+                                    memset(b_around - pad, 0, (nw + 2 * pad) * sizeof(uint64_t))
+                                    bits_spread(back_bits, b_near, 0, nw, b_around)
+                                    for w in range(nw):
+                                        x = b_near[w] | b_around[w]
+                                        kp[1 + w] = x
+                                        kp[1 + nw + w] = b_ok[w] & x
+                                        kp[1 + 2 * nw + w] = b_near[w]
+                                    kp[0] = key
                             for w in range(nw):
-                                if b_near[w] & b_src[w]:
+                                if found[w] & b_src[w]:
                                     depots[u] = 1
                                     b_src[c >> 6] |= (<uint64_t>1) << (c & 63)
                                     any_new = True

@@ -295,6 +295,7 @@ cdef struct SupplyMemo:
     uint8_t* units
     uint8_t* cells                # [n_cells]
     uint64_t* rail_keep           # supply_run's rail sources as last searched, with their key
+    uint64_t* depot_keep          # and each depot's look back for a source (supply_run)
 
 
 cdef struct Fight:

@@ -650,7 +650,9 @@ cdef class GweCore:
             mm.cells = mm.rail + (nc + 1)
             mm.rail_keep = <uint64_t*>calloc(2 * self.tables.t.rail_bits.nw + 1,
                                              sizeof(uint64_t))
-            if mm.rail_keep == NULL:
+            mm.depot_keep = <uint64_t*>calloc(
+                nu * (1 + 3 * self.tables.t.rail_bits.nw) + 1, sizeof(uint64_t))
+            if mm.rail_keep == NULL or mm.depot_keep == NULL:
                 raise MemoryError()
         cdef Fight* f = &self.g.f
         f.e_units = <int32_t*>malloc((12 * (nu + 1) + 4 * (nc + 1)) * sizeof(int32_t))
@@ -754,6 +756,7 @@ cdef class GweCore:
             free(self.g.memo[side].status)
             free(self.g.memo[side].off_land)
             free(self.g.memo[side].rail_keep)
+            free(self.g.memo[side].depot_keep)
 
     @property
     def buffer(self):
@@ -1295,7 +1298,7 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
                t.n_rail_edge[side], g.s.hex_last, 1 - side, mine, k, g.s.unit_cell, t.depot,
                t.supply_range, t.layers, TCR1_ZOC_HEXES, g.sup.rail, g.sup.depots,
                g.sup.units, t.shortest[side] if cells else -1, g.sup.cells, t.q, t.r,
-               mm.rail_keep, t.rail_cells)
+               mm.rail_keep, t.rail_cells, mm.depot_keep)
     if memo:
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
         for u in range(t.n_units):
