@@ -252,6 +252,48 @@ def test_supply_searches_kept_between_supplies_are_made_afresh(sc):
     assert rail_changes > 10 and depot_changes > 5
 
 
+def test_command_radii_kept_between_traces_are_traced_afresh(sc):
+    """10.11 3, 10.33-10.34, 21.41: the command radii a core keeps from one trace to the next
+    (an HQ's traced again only when its hex, radius or table changed, or a hex one step from
+    those it reached was closed or opened, or an open zone changed where it reached) are
+    those traced afresh: enemy units put next to and inside the radii, HQs moved and flipped
+    to their reverse side."""
+    from gwe_fast.games.gwe import command
+
+    rng = np.random.default_rng(12)
+    nb = sc.map.neighbors
+    changes = 0
+    for g in _positions(sc, range(2), (2, 6)):
+        core, st, units = _core(g), g.state, g.scenario.units
+        for side in (0, 1):
+            on = (st.unit_status & Status.ON_MAP) != 0
+            enemy = np.flatnonzero(on & (units.side == 1 - side)).tolist()
+            before = None
+            for step in range(12):
+                hqs, plain, ah = core.command_radii(side)
+                want = command._Radii._make(g, side)
+                assert hqs == want[0]
+                np.testing.assert_array_equal(plain, want[1])
+                np.testing.assert_array_equal(ah, want[2])
+                if before is not None and before.shape == plain.shape:
+                    changes += not np.array_equal(before, plain)
+                before = plain
+                if not hqs:
+                    break
+                h = int(rng.choice(hqs))
+                if step % 4 == 3:                      # an HQ moved, or flipped (10.54)
+                    if rng.random() < 0.5:
+                        to = [int(v) for v in nb[int(st.unit_cell[h])] if v >= 0]
+                        st.unit_cell[h] = int(rng.choice(to))
+                    else:
+                        st.unit_step[h] = 1 - min(int(st.unit_step[h]), 1)
+                else:                                  # an enemy unit inside the radius
+                    inside = np.flatnonzero(plain[hqs.index(h)])
+                    st.unit_cell[int(rng.choice(enemy))] = int(rng.choice(inside))
+    # the radii changed, so the kept ones were put to the test
+    assert changes > 20
+
+
 def _marks_are_the_python_engines(g) -> int:
     """Compare the core's occupation and zones of control of both sides with ``zoc``'s, made
     afresh from the state; the hexes marked."""

@@ -101,12 +101,15 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
 # The Great War in the East's command radii in one position (gwe_command_radii, whose docstring
 # says what each argument is) on checked arguments: tables[n_tab, n_cells, 6], the HQs' arrays
 # k long, out[k, n_cells]; tab_bits[n_tab] the tables as bitboards (NULL: not made), made once
-# by the caller: with them the radii are searched on bitboards when the tables allow it
+# by the caller: with them the radii are searched on bitboards when the tables allow it. keep
+# (NULL: none) keeps each radius from one call to the next, 1 + 4 nw words a slot (nw: the words
+# of a cell set), HQ j's radius in slot[j]: searched again only when it may have changed.
 cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssize_t n_tab,
                            const StepBits* tab_bits, const uint8_t* enemy,
                            const int32_t* hq_cell, const int32_t* hq_table,
                            const int32_t* hq_radius, const uint8_t* hq_stopped,
-                           const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1
+                           const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out,
+                           uint64_t* keep=*, const int32_t* slot=*) except -1
 
 
 # A random player's allocation of k units to h HQs (gwe_random_allocation) on checked

@@ -1929,7 +1929,8 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
                            const StepBits* tab_bits, const uint8_t* enemy,
                            const int32_t* hq_cell, const int32_t* hq_table,
                            const int32_t* hq_radius, const uint8_t* hq_stopped,
-                           const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out) except -1:
+                           const uint8_t* open_zoc, Py_ssize_t k, uint8_t* out,
+                           uint64_t* keep=NULL, const int32_t* slot=NULL) except -1:
     # gwe_command_radii on checked arguments (play.pxd); out[k, n_cells]
     cdef Py_ssize_t n = ws.n_cells, j, i, s, w, nw = (n + 63) >> 6, pad = 1
     if ws._busy:
@@ -1946,7 +1947,7 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
     cdef stepcost_t* closed = <stepcost_t*>malloc((6 * n * n_tab + 1) * sizeof(stepcost_t))
     cdef uint8_t* made = <uint8_t*>calloc(n_tab + 1, sizeof(uint8_t))
     # the sets: the hexes that may be entered, the open zones, the source, the radius; work
-    cdef uint64_t* bits = <uint64_t*>malloc((6 * nw + 2 * pad + 1) * sizeof(uint64_t))
+    cdef uint64_t* bits = <uint64_t*>malloc((7 * nw + 4 * pad + 1) * sizeof(uint64_t))
     if closed == NULL or made == NULL or bits == NULL:
         free(closed)
         free(made)
@@ -1957,6 +1958,10 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
     cdef uint64_t* b_src = bits + 2 * nw
     cdef uint64_t* b_out = bits + 3 * nw
     cdef uint64_t* b_work = bits + 4 * nw
+    cdef uint64_t* b_around = bits + 6 * nw + 3 * pad          # pad spare words each side
+    cdef uint64_t* kp
+    cdef uint64_t key, x
+    cdef bint hit
     cdef const StepBits* S
     cdef cell_t src
     cdef Py_ssize_t t
@@ -1977,11 +1982,43 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
                             b_free[w] = ~b_free[w]     # (a bit past the map never reached)
                             b_src[w] = 0
                         sets = True
+                    # The fill reads the closed hexes only one step from those it reaches,
+                    # and the open zones only where it reaches: with both as before there,
+                    # from the same hex as far on the same table, it reaches what it reached
+                    # (keep: slot[j]'s hex, radius, table and stop, those hexes, the sets in
+                    # them, what it reached)
+                    kp = NULL
+                    hit = False
+                    key = (((<uint64_t>src) << 32) | ((<uint64_t>(hq_radius[j] & 0xFFFF)) << 16)
+                           | ((<uint64_t>(t & 0x3FFF)) << 2) | (2 if hq_stopped[j] else 0) | 1)
+                    if keep != NULL:
+                        kp = keep + slot[j] * (1 + 4 * nw)
+                        if kp[0] == key:
+                            hit = True
+                            for w in range(nw):
+                                if ((b_free[w] & kp[1 + w]) != kp[1 + nw + w]
+                                        or (hq_stopped[j] and (b_zoc[w] & kp[1 + 3 * nw + w])
+                                            != kp[1 + 2 * nw + w])):
+                                    hit = False
+                                    break
+                    if hit:
+                        bits_mark(kp + 1 + 3 * nw, nw, out + j * n)
+                        continue
                     b_src[src >> 6] = (<uint64_t>1) << (src & 63)
                     bits_fill(S, b_src, b_free, b_zoc if hq_stopped[j] else NULL,
                               hq_radius[j], b_out, b_work)
                     b_src[src >> 6] = 0
                     bits_mark(b_out, nw, out + j * n)
+                    if kp != NULL:
+                        memset(b_around - pad, 0, (nw + 2 * pad) * sizeof(uint64_t))
+                        bits_spread(S, b_out, 0, nw, b_around)
+                        for w in range(nw):
+                            x = b_out[w] | b_around[w]
+                            kp[1 + w] = x
+                            kp[1 + nw + w] = b_free[w] & x
+                            kp[1 + 2 * nw + w] = b_zoc[w] & b_out[w] if hq_stopped[j] else 0
+                            kp[1 + 3 * nw + w] = b_out[w]
+                        kp[0] = key
                     continue
                 if not made[t]:
                     _closing(closed + 6 * n * t, tables + 6 * n * t, nb, enemy, 1, n)

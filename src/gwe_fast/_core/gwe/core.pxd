@@ -468,6 +468,8 @@ cdef struct Gwe:
     int32_t* hq_tab
     int32_t* hq_radius
     uint8_t* hq_stopped
+    int32_t* hq_slot              # each radius's slot in radii_keep: 2 u, or 2 u + 1 (21.41)
+    uint64_t* radii_keep          # command_radii_run's keep
     int32_t* hq_left
     int32_t* hq_of
     uint8_t* cover

@@ -599,9 +599,13 @@ cdef class GweCore:
         self.g.radii = <uint8_t*>malloc(2 * nh * nc + 1)
         self.g.hq_cell = <int32_t*>malloc((10 * nh + 5 * nu + 8) * sizeof(int32_t))
         self.g.hq_stopped = <uint8_t*>malloc(2 * nh + nu * (nh + 1) + nu + 8)
+        self.g.hq_slot = <int32_t*>malloc((2 * nh + 1) * sizeof(int32_t))
+        self.g.radii_keep = <uint64_t*>calloc(
+            2 * nu * (1 + 4 * self.tables.t.rail_bits.nw) + 1, sizeof(uint64_t))
         if (self.g.mask_a == NULL or self.g.work == NULL or self.g.sup.rail == NULL
                 or self.g.unit_mask == NULL or self.g.radii == NULL or self.g.hq_cell == NULL
                 or self.g.hq_stopped == NULL or self.g.town_value == NULL
+                or self.g.hq_slot == NULL or self.g.radii_keep == NULL
                 or self.g.dist == NULL or self.g.dist_bits == NULL
                 or self.g.w_counts == NULL):
             raise MemoryError()
@@ -738,6 +742,8 @@ cdef class GweCore:
         free(self.g.radii)
         free(self.g.hq_cell)
         free(self.g.hq_stopped)
+        free(self.g.hq_slot)
+        free(self.g.radii_keep)
         free(self.g.f.e_units)
         free(self.g.f.e_cav)
         free(self.g.f.values)
@@ -793,6 +799,23 @@ cdef class GweCore:
         rail = np.array(<uint8_t[:self.g.t.n_cells]>self.g.sup.rail, dtype=bool)
         depots = np.array(<uint8_t[:self.g.t.n_units]>self.g.sup.depots, dtype=bool)
         return rail, depots
+
+    def command_radii(self, int side) -> tuple:
+        """``(hqs, plain, ah)`` as ``command._Radii`` makes them: the side's HQs on the map,
+        ascending, and each one's command radius (``bool[len(hqs), n_cells]``), for most
+        units and for Austro-Hungarian ones (21.41), as the core traces them (for the
+        tests)."""
+        _check_side(side)
+        cdef Py_ssize_t n = self.g.t.n_cells, n_x = 0, n_h, k, i
+        cdef int32_t* others = self.g.work + 2 * n + 16 + 3 * self.g.t.n_units
+        n_h = trace_radii(&self.g, self.ws, side, others, &n_x)
+        rows = np.array(<uint8_t[:(n_h + n_x) * n]>self.g.radii if n_h else [],
+                        dtype=bool).reshape(n_h + n_x, n)
+        plain = rows[:n_h].copy()
+        ah = plain.copy()
+        for i in range(n_x):
+            ah[others[i]] = rows[n_h + i]
+        return [int(self.g.hq_of[k]) for k in range(n_h)], plain, ah
 
     def is_surrounded(self, int unit) -> bool:
         """``combat.is_surrounded`` of a unit in the position as it stands (for the tests)."""
@@ -2290,6 +2313,7 @@ cdef Py_ssize_t trace_radii(Gwe* g, SearchWorkspace ws, int side, int32_t* other
         g.hq_tab[k] = t.hq_table[h]
         g.hq_radius[k] = t.radius_back[h] if g.s.unit_step[h] > 0 else t.radius_front[h]
         g.hq_stopped[k] = t.stops[h] if k < n_h else t.stops_ah[h]
+        g.hq_slot[k] = 2 * h + (0 if k < n_h else 1)
     occupied(g, 1 - side, True, enemy)
     controlled(g, 1 - side, open_zoc)
     occupied(g, side, True, own)
@@ -2298,7 +2322,7 @@ cdef Py_ssize_t trace_radii(Gwe* g, SearchWorkspace ws, int side, int32_t* other
     if n_h:
         command_radii_run(ws, t.radius_tables, t.n_radius_tables, t.radius_bits, enemy,
                           g.hq_cell, g.hq_tab, g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x,
-                          g.radii)
+                          g.radii, g.radii_keep, g.hq_slot)
     n_others[0] = n_x
     return n_h
 
