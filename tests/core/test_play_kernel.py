@@ -69,6 +69,21 @@ def test_draw_is_generator_integers(impl, seed):
     assert impl.draw(ours, 1000) == int(ref.integers(1000))
 
 
+@pytest.mark.parametrize("top", [50, 4095, 4096, 100_000])
+def test_nth_smallest_is_sorted_order(top):
+    """A random player's pick among n destinations is the k-th in cell order: the kernel's
+    selection (a set of bits for cells below 4,096, a partition above) reads what sorting
+    reads, for every k, on maps small and large."""
+    rng = np.random.default_rng(top)
+    for n in (1, 2, 7, 64, 65, 300):
+        cells = rng.choice(top + 1, size=min(n, top + 1), replace=False).astype(np.int32)
+        want = np.sort(cells)
+        for k in range(len(cells)):
+            assert cy.nth_smallest(rng.permutation(cells), k) == want[k]
+    with pytest.raises(ValueError):
+        cy.nth_smallest(np.array([3, 1], dtype=np.int32), 2)
+
+
 @pytest.mark.parametrize("impl", [cy, py], ids=["cython", "pure"])
 def test_draws_refuse_no_option(impl):
     with pytest.raises(ValueError):

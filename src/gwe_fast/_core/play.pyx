@@ -101,12 +101,37 @@ def draws(rng, ns):
     return out
 
 
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long x) nogil
+
+
 cdef cell_t _nth_smallest(cell_t* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
-    # the k-th smallest (from 0) of n distinct cells, by selection (Hoare's partition around
-    # the middle element): the same answer as sorting and reading a[k], in linear time on
-    # average; a is reordered
-    cdef Py_ssize_t lo = 0, hi = n - 1, i, j
+    # the k-th smallest (from 0) of n distinct cells, as sorting and reading a[k] gives it:
+    # the cells as a set of bits, counted a word at a time up to the k-th; or, for cells past
+    # the set's reach, by selection (Hoare's partition around the middle element), a reordered
+    cdef uint64_t bits[64]
+    cdef uint64_t x
+    cdef Py_ssize_t lo = 0, hi = n - 1, i, j, w, top = 0
     cdef cell_t pivot, t
+    for i in range(n):
+        if a[i] > top:
+            top = a[i]
+    if top < 64 * 64:
+        for w in range((top >> 6) + 1):
+            bits[w] = 0
+        for i in range(n):
+            bits[a[i] >> 6] |= (<uint64_t>1) << (a[i] & 63)
+        w = 0
+        while True:
+            j = __builtin_popcountll(bits[w])
+            if k < j:
+                x = bits[w]
+                while k > 0:
+                    x &= x - 1
+                    k -= 1
+                return <cell_t>((w << 6) + __builtin_ctzll(x))
+            k -= j
+            w += 1
     while lo < hi:
         pivot = a[lo + (hi - lo) // 2]
         i, j = lo, hi
@@ -128,6 +153,17 @@ cdef cell_t _nth_smallest(cell_t* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
         else:
             return a[k]
     return a[k]
+
+
+def nth_smallest(cell_t[::1] cells, Py_ssize_t k) -> int:
+    """The ``k``-th smallest (from 0) of distinct cells, as the random players' draws read
+    it (for the tests; ``cells`` is reordered)."""
+    if not 0 <= k < cells.shape[0]:
+        raise ValueError(f"no {k}-th of {cells.shape[0]} cells")
+    for i in range(cells.shape[0]):
+        if cells[i] < 0:
+            raise ValueError(f"cell {cells[i]} is off the map")
+    return int(_nth_smallest(&cells[0], cells.shape[0], k))
 
 
 # --- what both games' segments share ---------------------------------------------------------

@@ -576,7 +576,7 @@ cdef class GweCore:
             for kind, bit in LADDER_KINDS.items():
                 if callable(answers) and answers("gwe", kind):
                     self.g.ladder[side] |= bit
-        cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units
+        cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units, i
         self.g.mask_a = <flag_t*>malloc(4 * (nc + 1))
         self.g.mask_b = self.g.mask_a + (nc + 1)
         self.g.mask_c = self.g.mask_b + (nc + 1)
@@ -600,8 +600,8 @@ cdef class GweCore:
         self.g.hq_cell = <int32_t*>malloc((10 * nh + 5 * nu + 8) * sizeof(int32_t))
         self.g.hq_stopped = <uint8_t*>malloc(2 * nh + nu * (nh + 1) + nu + 8)
         self.g.hq_slot = <int32_t*>malloc((2 * nh + 1) * sizeof(int32_t))
-        self.g.radii_keep = <uint64_t*>calloc(
-            2 * nu * (1 + 4 * self.tables.t.rail_bits.nw) + 1, sizeof(uint64_t))
+        self.g.radii_keep = <uint64_t*>malloc(
+            (2 * nu * (1 + 4 * self.tables.t.rail_bits.nw) + 1) * sizeof(uint64_t))
         if (self.g.mask_a == NULL or self.g.work == NULL or self.g.sup.rail == NULL
                 or self.g.unit_mask == NULL or self.g.radii == NULL or self.g.hq_cell == NULL
                 or self.g.hq_stopped == NULL or self.g.town_value == NULL
@@ -609,6 +609,8 @@ cdef class GweCore:
                 or self.g.dist == NULL or self.g.dist_bits == NULL
                 or self.g.w_counts == NULL):
             raise MemoryError()
+        for i in range(2 * nu):                    # each radius's slot empty: its key word 0
+            self.g.radii_keep[i * (1 + 4 * self.tables.t.rail_bits.nw)] = 0
         self.g.sup.cells = self.g.sup.rail + nc + 1
         self.g.sup.depots = self.g.sup.cells + nc
         self.g.sup.units = self.g.sup.depots + nu + 1
@@ -654,10 +656,12 @@ cdef class GweCore:
             mm.cells = mm.rail + (nc + 1)
             mm.rail_keep = <uint64_t*>calloc(2 * self.tables.t.rail_bits.nw + 1,
                                              sizeof(uint64_t))
-            mm.depot_keep = <uint64_t*>calloc(
-                nu * (1 + 3 * self.tables.t.rail_bits.nw) + 1, sizeof(uint64_t))
+            mm.depot_keep = <uint64_t*>malloc(
+                (nu * (1 + 3 * self.tables.t.rail_bits.nw) + 1) * sizeof(uint64_t))
             if mm.rail_keep == NULL or mm.depot_keep == NULL:
                 raise MemoryError()
+            for i in range(nu):                    # each slot empty: its key word 0
+                mm.depot_keep[i * (1 + 3 * self.tables.t.rail_bits.nw)] = 0
         cdef Fight* f = &self.g.f
         f.e_units = <int32_t*>malloc((12 * (nu + 1) + 4 * (nc + 1)) * sizeof(int32_t))
         f.e_cav = <uint8_t*>malloc(4 * (nu + 1) + 9 * (nc + 1) + 8)
