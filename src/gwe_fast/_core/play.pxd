@@ -164,6 +164,10 @@ cdef struct Atk:
     int32_t* a
     int32_t* b
     int32_t* c
+    # NULL, or the eligible units by hex: first[cell] the lowest index there (-1: none),
+    # next_[j] the next index in the same hex (-1: none)
+    const int32_t* first
+    const int32_t* next_
 
 # the eligible indices next to every one of cells[m] into out; how many
 cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
@@ -260,6 +264,8 @@ cdef struct GweMoves:
     int32_t* here_count            # [n] the player's combat units in each hex (the caller's)
     stepcost_t* fit                # scratch [6 n]
     int32_t* rail_list             # scratch [6 n + 1]: the steps of the rail table
+    Py_ssize_t n_rail_fixed        # -1, or: rail_list holds this many steps, every one the
+                                   # rail table may open, and fit is -1 at every other step
     # carried from call to call: the roster row under way (-1 none), log rows and path
     # entries used, the unit that moved last (10.52), hexes entered since the unit under way
     # was picked or detrained (23.52)

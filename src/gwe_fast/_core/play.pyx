@@ -631,6 +631,7 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
     p.here_count = <int32_t*>malloc(n * sizeof(int32_t))
     p.fit = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
     p.rail_list = <int32_t*>malloc((6 * n + 1) * sizeof(int32_t))
+    p.n_rail_fixed = -1
     if p.offered == NULL or p.here_count == NULL or p.fit == NULL or p.rail_list == NULL:
         free(p.offered)
         free(p.here_count)
@@ -774,7 +775,9 @@ cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
                 # rail._rail_step_costs: no step into a hex the enemy occupied last (unless
                 # only its HQs are there, 5.33), nor across a line that cannot carry the unit
                 # (18.31, 18.33)
-                if n_rail < 0:                  # the rail steps (the rest stay closed)
+                if n_rail < 0 and p.n_rail_fixed >= 0:     # listed once for all
+                    n_rail = p.n_rail_fixed
+                elif n_rail < 0:                # the rail steps (the rest stay closed)
                     n_rail = 0
                     for i in range(6 * n):
                         fit[i] = -1
@@ -988,6 +991,7 @@ cdef class AttackPosition:
         if self._scratch == NULL:
             raise MemoryError("no memory for an attack position")
         cdef Atk* p = &self.p
+        p.first = p.next_ = NULL             # (the units not listed by hex: atk scans them)
         p.nb = &neighbors[0, 0] if n else NULL
         p.prohibited = &prohibited[0, 0] if n else NULL
         p.halved = &halved[0, 0] if n else NULL
@@ -1104,8 +1108,41 @@ cdef inline bint _atk_next_to(const Atk* p, Py_ssize_t here, Py_ssize_t c) noexc
 
 cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
                                int32_t* out) noexcept nogil:
-    cdef Py_ssize_t j, i, count = 0
+    cdef Py_ssize_t j, i, count = 0, c0
+    cdef int d, e
+    cdef cell_t v
+    cdef int32_t x
     cdef bint ok
+    if p.first != NULL and m > 0:
+        # the units in the hexes next to the first cell (each hex once), those next to every
+        # other cell kept, in ascending order: what the scan below finds
+        c0 = cells[0]
+        for d in range(6):
+            v = p.nb[6 * c0 + d]
+            if v < 0 or p.prohibited[6 * c0 + d]:
+                continue
+            ok = True
+            for e in range(d):
+                if p.nb[6 * c0 + e] == v and not p.prohibited[6 * c0 + e]:
+                    ok = False
+            if not ok:
+                continue
+            x = p.first[v]
+            while x >= 0:
+                ok = True
+                for i in range(1, m):
+                    if not _atk_next_to(p, v, cells[i]):
+                        ok = False
+                        break
+                if ok:
+                    j = count
+                    while j > 0 and out[j - 1] > x:
+                        out[j] = out[j - 1]
+                        j -= 1
+                    out[j] = x
+                    count += 1
+                x = p.next_[x]
+        return count
     for j in range(p.k):
         ok = True
         for i in range(m):

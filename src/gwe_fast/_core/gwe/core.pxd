@@ -91,6 +91,8 @@ cdef struct GweT:
     Py_ssize_t n_rail_edge[2]
     const int32_t* fortress_cells[2]   # the printed fortresses on each side's ground (11.15)
     Py_ssize_t n_fortress[2]
+    const int32_t* fortress_all   # every printed fortress, ascending
+    Py_ssize_t n_fortress_all
     const int16_t* side_add       # [n_tcr, n_cells, 6] Movement Points to cross, -1 never
     const int16_t* enter_cost     # [n_tcr, n_cells] Movement Points to enter, -1 never
     Py_ssize_t n_tcr
@@ -303,6 +305,9 @@ cdef struct Fight:
     # record atk reads it, with the eligible units' arrays [n_units]; the hexes' facts [n_cells];
     # the declaration made
     Atk atk
+    int32_t* e_first              # [n_cells] atk's eligible units by hex (Atk.first, next_)
+    int32_t* e_next               # [n_units]
+    Py_ssize_t n_listed           # the eligible units listed there (their e_cell)
     int32_t* e_units
     int32_t* e_cell
     int32_t* e_attack

@@ -188,6 +188,9 @@ cdef class GweTables:
             fc = _keep(keep, forts[s], np.int32)
             t.fortress_cells[s] = <const int32_t*>_ptr(fc) if fc.size else NULL
             t.n_fortress[s] = fc.size
+        fa = _keep(keep, forts[2], np.int32)
+        t.fortress_all = <const int32_t*>_ptr(fa) if fa.size else NULL
+        t.n_fortress_all = fa.size
         side_add = _keep(keep, data.side_add, np.int16)
         t.side_add = <const int16_t*>_ptr(side_add)
         t.enter_cost = <const int16_t*>_ptr(_keep(keep, data.enter_cost, np.int16))
@@ -663,7 +666,7 @@ cdef class GweCore:
             for i in range(nu):                    # each slot empty: its key word 0
                 mm.depot_keep[i * (1 + 3 * self.tables.t.rail_bits.nw)] = 0
         cdef Fight* f = &self.g.f
-        f.e_units = <int32_t*>malloc((12 * (nu + 1) + 4 * (nc + 1)) * sizeof(int32_t))
+        f.e_units = <int32_t*>malloc((14 * (nu + 1) + 5 * (nc + 1)) * sizeof(int32_t))
         f.e_cav = <uint8_t*>malloc(4 * (nu + 1) + 9 * (nc + 1) + 8)
         f.values = <int16_t*>malloc((3 * nu + 3) * sizeof(int16_t))
         if f.e_units == NULL or f.e_cav == NULL or f.values == NULL:
@@ -683,6 +686,11 @@ cdef class GweCore:
         f.total = f.defense + (nc + 1)
         f.targets = f.total + (nc + 1)
         f.opt_hexes = f.targets + (nc + 1)
+        f.e_first = f.opt_hexes + (nc + 1)
+        f.e_next = f.e_first + (nc + 1)
+        f.n_listed = 0
+        for i in range(nc):
+            f.e_first[i] = -1
         f.e_hq = f.e_cav + (nu + 1)
         f.panicking = f.e_hq + (nu + 1)
         f.no_trench = f.panicking + (nu + 1)
@@ -2099,6 +2107,8 @@ cdef void _bind_atk(Gwe* g) noexcept nogil:
     p.austro = t.austro
     p.k = 0
     p.n = t.n_cells
+    p.first = g.f.e_first
+    p.next_ = g.f.e_next
 
 
 cdef void current_values(Gwe* g) noexcept nogil:
@@ -2195,6 +2205,8 @@ cdef int attack_position(Gwe* g, SearchWorkspace ws, int side) except -1:
     cdef uint16_t gone = GF_ATTACKED | GF_ADVANCED
     supply(g, ws, side)
     current_values(g)
+    for j in range(f.n_listed):             # the last position's units by hex, unlisted
+        f.e_first[f.e_cell[j]] = -1
     for u in range(t.n_units):
         if t.side[u] != side or (g.s.unit_status[u] & (ST_ON_MAP | ST_ENTRAINED)) != ST_ON_MAP:
             continue
@@ -2216,6 +2228,10 @@ cdef int attack_position(Gwe* g, SearchWorkspace ws, int side) except -1:
         k += 1
     f.atk.k = k
     f.n_targets = 0
+    for j in range(k - 1, -1, -1):          # by hex, each hex's ascending (atk_candidates)
+        f.e_next[j] = f.e_first[f.e_cell[j]]
+        f.e_first[f.e_cell[j]] = <int32_t>j
+    f.n_listed = k
     if k == 0:
         return 0
     memset(f.within, 0, n)
@@ -2248,11 +2264,13 @@ cdef int attack_position(Gwe* g, SearchWorkspace ws, int side) except -1:
     for u in range(t.n_units):
         if on_map(g, u) and not t.cav_full_ok[u]:
             f.full[g.s.unit_cell[u]] = 0
-    for c in range(n):
-        if t.fortress_printed[c] and fortress_steps(g, c) > 0:
+    # _with_fortresses: each hex's own fortress added (11.11); where none is printed a hex
+    # keeps its units' defense, and is full as it is
+    memcpy(f.defense, f.total, n * sizeof(int32_t))
+    for i in range(t.n_fortress_all):
+        c = t.fortress_all[i]
+        if fortress_steps(g, c) > 0:
             f.full[c] = 0
-        # _with_fortresses: each hex's own fortress added (11.11)
-        f.defense[c] = f.total[c]
         if fortress_side(g, c) == enemy:
             f.defense[c] += fortress_defense(g, c)
     for c in range(n):
@@ -4488,6 +4506,15 @@ cdef int _bind_moves(Gwe* g) except -1:
     for side in range(2):
         fill_step_costs(t.nbr, n, t.rail_one, t.rail_lines[side], NULL, NULL, 0, True,
                         mv.rail_base + side * 6 * n)
+    # the steps either side's rail table may ever open (its table with no hex closed opens
+    # them all), listed once: the kernel sets only them in its scratch table, shut elsewhere
+    cdef Py_ssize_t i
+    p.n_rail_fixed = 0
+    for i in range(6 * n):
+        mv.fit[i] = -1
+        if t.nbr[i] >= 0 and (mv.rail_base[i] >= 0 or mv.rail_base[6 * n + i] >= 0):
+            p.rail_list[p.n_rail_fixed] = <int32_t>i
+            p.n_rail_fixed += 1
     mv.combat = mv.hexes + MV_HEX_ROWS * n
     mv.need = mv.combat + n
     mv.done = mv.need + nk
