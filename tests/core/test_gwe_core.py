@@ -252,6 +252,28 @@ def test_supply_searches_kept_between_supplies_are_made_afresh(sc):
     assert rail_changes > 10 and depot_changes > 5
 
 
+def test_supply_remembered_is_made_again_when_a_unit_lives_off_the_land(sc):
+    """19.43: a unit living off the land exerts no zone of control, so the other side's supply
+    remembered from the same hexes and statuses is worked out again when only that mark
+    changed: with the mark put on and taken off each unit in turn, the core's supply is the
+    Python engine's, and some of those marks change it."""
+    changed = 0
+    for g in _positions(sc, range(2), (4,)):
+        core, st, flags = _core(g), g.state, g.arr("flags")
+        for side in (0, 1):
+            enemy = np.flatnonzero(((st.unit_status & Status.ON_MAP) != 0)
+                                   & (g.scenario.units.side == 1 - side)).tolist()
+            for u in enemy[:40]:
+                before = core.in_supply(side)
+                flags[u] ^= np.uint16(Flag.LIVING_OFF_LAND)
+                want = supply.in_supply(g.scenario, g.state, side)
+                np.testing.assert_array_equal(core.in_supply(side), want)
+                changed += not np.array_equal(before, want)
+                flags[u] ^= np.uint16(Flag.LIVING_OFF_LAND)
+                np.testing.assert_array_equal(core.in_supply(side), before)
+    assert changed > 0                 # some marks cut or opened a line
+
+
 def test_command_radii_kept_between_traces_are_traced_afresh(sc):
     """10.11 3, 10.33-10.34, 21.41: the command radii a core keeps from one trace to the next
     (an HQ's traced again only when its hex, radius or table changed, or a hex one step from

@@ -289,8 +289,9 @@ cdef struct SupplyMemo:
     bint valid
     bint has_cells
     int32_t* cell                 # [n_units]
-    uint16_t* status
-    uint8_t* off_land
+    uint16_t* status              # [n_units] their LINE_STATUS bits
+    uint16_t* off_land            # [n_units] their GF_LIVING_OFF_LAND bit
+    uint8_t* unit_bytes           # (the block of the arrays below)
     int8_t* hex_last              # [n_cells]
     uint8_t* rail                 # [n_cells]
     uint8_t* depots               # [n_units]

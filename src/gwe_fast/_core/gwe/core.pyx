@@ -648,11 +648,12 @@ cdef class GweCore:
             mm = &self.g.memo[side]
             mm.valid = False
             mm.cell = <int32_t*>malloc((nu + 1) * sizeof(int32_t))
-            mm.status = <uint16_t*>malloc((nu + 1) * sizeof(uint16_t))
-            mm.off_land = <uint8_t*>malloc(4 * (nu + 1) + 3 * (nc + 1))
-            if mm.cell == NULL or mm.status == NULL or mm.off_land == NULL:
+            mm.status = <uint16_t*>malloc(2 * (nu + 4) * sizeof(uint16_t))
+            mm.unit_bytes = <uint8_t*>malloc(4 * (nu + 1) + 3 * (nc + 1))
+            if mm.cell == NULL or mm.status == NULL or mm.unit_bytes == NULL:
                 raise MemoryError()
-            mm.depots = mm.off_land + (nu + 1)
+            mm.off_land = mm.status + (nu + 4)
+            mm.depots = mm.unit_bytes + (nu + 1)
             mm.units = mm.depots + (nu + 1)
             mm.hex_last = <int8_t*>(mm.units + (nu + 1))
             mm.rail = <uint8_t*>(mm.hex_last + (nc + 1))
@@ -772,7 +773,7 @@ cdef class GweCore:
         for side in range(2):
             free(self.g.memo[side].cell)
             free(self.g.memo[side].status)
-            free(self.g.memo[side].off_land)
+            free(self.g.memo[side].unit_bytes)
             free(self.g.memo[side].rail_keep)
             free(self.g.memo[side].depot_keep)
 
@@ -1242,6 +1243,30 @@ cdef void _unit_counts(const Gwe* g, Py_ssize_t u, int32_t c, bint zoc, int by) 
                 _count(o.n_zoc, o.zoc_f, base + v, by)
 
 
+cdef inline uint64_t _word_at(const void* p) noexcept nogil:
+    # eight bytes from p, wherever it points (one load)
+    cdef uint64_t x
+    memcpy(&x, p, 8)
+    return x
+
+
+cdef inline void _put_word(void* p, uint64_t x) noexcept nogil:
+    memcpy(p, &x, 8)
+
+
+#: a byte of 1 in each of a word's eight (the marks of hexes are bytes of 0 or 1)
+cdef uint64_t ONES = 0x0101010101010101ULL
+
+
+cdef void _and_not(flag_t* a, const flag_t* b, Py_ssize_t n) noexcept nogil:
+    # a[c] = a[c] and not b[c] over marks of 0 or 1, eight hexes at a time
+    cdef Py_ssize_t c, w = n >> 3
+    for c in range(w):
+        _put_word(a + 8 * c, _word_at(a + 8 * c) & ~_word_at(b + 8 * c))
+    for c in range(8 * w, n):
+        a[c] = a[c] and not b[c]
+
+
 cdef void sync_occupancy(const Gwe* g) noexcept nogil:
     # bring the facts of occupation (Occupancy) up to the position: only the units whose hex,
     # presence on the map or zone of control changed since the last sync move their counts,
@@ -1258,7 +1283,8 @@ cdef void sync_occupancy(const Gwe* g) noexcept nogil:
     cdef uint8_t* was_zoc = o.zoc_on
     cdef int32_t c
     cdef uint16_t st
-    cdef bint zoc
+    cdef bint zoc, every = not o.valid
+    cdef Py_ssize_t at = 0, end
     if o.valid:
         if (memcmp(o.seen_cell, cell, nu * sizeof(int32_t)) == 0
                 and memcmp(o.seen_status, status, nu * sizeof(uint16_t)) == 0
@@ -1273,21 +1299,34 @@ cdef void sync_occupancy(const Gwe* g) noexcept nogil:
             was[u] = -1
             was_zoc[u] = 0
         o.valid = True
-    for u in range(nu):
-        st = status[u]
-        c = cell[u]
-        if not st & ST_ON_MAP or c < 0 or c >= n:
-            c = -1
-        zoc = (c >= 0 and exerts[u] and not st & ST_ENTRAINED
-               and not flags[u] & GF_LIVING_OFF_LAND)
-        if c == was[u] and zoc == was_zoc[u]:
+    # four units at a time: those whose hexes, statuses and flags are as at the last sync
+    # keep what it made of them
+    while at < nu:
+        end = at + 4
+        if end > nu:
+            end = nu
+        elif not every and ((_word_at(cell + at) ^ _word_at(o.seen_cell + at))
+                            | (_word_at(cell + at + 2) ^ _word_at(o.seen_cell + at + 2))
+                            | (_word_at(status + at) ^ _word_at(o.seen_status + at))
+                            | (_word_at(flags + at) ^ _word_at(o.seen_flags + at))) == 0:
+            at = end
             continue
-        if was[u] >= 0:
-            _unit_counts(g, u, was[u], was_zoc[u], -1)
-        if c >= 0:
-            _unit_counts(g, u, c, zoc, 1)
-        was[u] = c
-        was_zoc[u] = zoc
+        for u in range(at, end):
+            st = status[u]
+            c = cell[u]
+            if not st & ST_ON_MAP or c < 0 or c >= n:
+                c = -1
+            zoc = (c >= 0 and exerts[u] and not st & ST_ENTRAINED
+                   and not flags[u] & GF_LIVING_OFF_LAND)
+            if c == was[u] and zoc == was_zoc[u]:
+                continue
+            if was[u] >= 0:
+                _unit_counts(g, u, was[u], was_zoc[u], -1)
+            if c >= 0:
+                _unit_counts(g, u, c, zoc, 1)
+            was[u] = c
+            was_zoc[u] = zoc
+        at = end
     memcpy(o.seen_cell, cell, nu * sizeof(int32_t))
     memcpy(o.seen_status, status, nu * sizeof(uint16_t))
     memcpy(o.seen_flags, flags, nu * sizeof(uint16_t))
@@ -1338,7 +1377,7 @@ cdef int supply(Gwe* g, SearchWorkspace ws, int side, bint hexes=False,
         memcpy(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t))
         for u in range(t.n_units):
             mm.status[u] = g.s.unit_status[u] & LINE_STATUS
-            mm.off_land[u] = (g.s.flags[u] & GF_LIVING_OFF_LAND) != 0
+            mm.off_land[u] = g.s.flags[u] & GF_LIVING_OFF_LAND
         mm.has_cells = cells
         if cells:
             memcpy(mm.cells, g.sup.cells, t.n_cells)
@@ -1355,14 +1394,21 @@ cdef bint _same_position(const Gwe* g, const SupplyMemo* mm) noexcept nogil:
     # each is on the map and entrained, LINE_STATUS, 19.43's marks, the hexes last held): its
     # answer holds
     cdef const GweT* t = g.t
-    cdef Py_ssize_t u
-    if memcmp(mm.cell, g.s.unit_cell, t.n_units * sizeof(int32_t)) != 0:
+    cdef Py_ssize_t u, nu = t.n_units
+    # the bits read of four units' statuses and flags at a time
+    cdef uint64_t lanes = 0x0001000100010001ULL
+    cdef uint64_t st_bits = lanes * LINE_STATUS, fl_bits = lanes * GF_LIVING_OFF_LAND
+    if memcmp(mm.cell, g.s.unit_cell, nu * sizeof(int32_t)) != 0:
         return False
     if memcmp(mm.hex_last, g.s.hex_last, t.n_cells) != 0:
         return False
-    for u in range(t.n_units):
+    for u in range(0, nu - 3, 4):
+        if ((_word_at(g.s.unit_status + u) & st_bits) != _word_at(mm.status + u)
+                or (_word_at(g.s.flags + u) & fl_bits) != _word_at(mm.off_land + u)):
+            return False
+    for u in range(nu & ~3, nu):
         if (mm.status[u] != (g.s.unit_status[u] & LINE_STATUS)
-                or mm.off_land[u] != ((g.s.flags[u] & GF_LIVING_OFF_LAND) != 0)):
+                or mm.off_land[u] != (g.s.flags[u] & GF_LIVING_OFF_LAND)):
             return False
     return True
 
@@ -2339,8 +2385,7 @@ cdef Py_ssize_t trace_radii(Gwe* g, SearchWorkspace ws, int side, int32_t* other
     occupied(g, 1 - side, True, enemy)
     controlled(g, 1 - side, open_zoc)
     occupied(g, side, True, own)
-    for c in range(n):
-        open_zoc[c] = open_zoc[c] and not own[c]
+    _and_not(open_zoc, own, n)
     if n_h:
         command_radii_run(ws, t.radius_tables, t.n_radius_tables, t.radius_bits, enemy,
                           g.hq_cell, g.hq_tab, g.hq_radius, g.hq_stopped, open_zoc, n_h + n_x,
@@ -4412,10 +4457,17 @@ cdef void movement_facts(Gwe* g, int side) noexcept nogil:
                                  mv.was_closed + at * n, mv.was_zoc + at * n, mv.table_ok[at],
                                  mv.p.tables + key * 6 * n)
             mv.table_ok[at] = 1
-    for c in range(n):
-        closed[c] = not (t.rail_ground[side][c] and not mv.combat[c] and not ezoc[c])
+    # (marks of 0 or 1, eight hexes at a time)
+    cdef const uint8_t* ground = t.rail_ground[side]
+    for c in range(n >> 3):
+        _put_word(closed + 8 * c, ONES ^ (_word_at(ground + 8 * c) & ~_word_at(mv.combat + 8 * c)
+                                          & ~_word_at(ezoc + 8 * c)))
+        _put_word(alone + 8 * c, _word_at(anyone + 8 * c) & ~_word_at(mv.combat + 8 * c))
+    for c in range(8 * (n >> 3), n):
+        closed[c] = not (ground[c] and not mv.combat[c] and not ezoc[c])
         alone[c] = anyone[c] and not mv.combat[c]
-        hq_at[c] = 0
+    memset(hq_at, 0, n)
+    for c in range(n):
         mv.p.here_count[c] = 0
     # the rail table (fill_step_costs on the closed hexes, strict): the side's table with no
     # hex closed, and the steps into the closed hexes shut
