@@ -1082,8 +1082,8 @@ cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
     return count
 
 
-cdef int64_t _atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
-                        Py_ssize_t m) noexcept nogil:
+cdef int64_t atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                           Py_ssize_t m) noexcept nogil:
     # twice the attack before support: halved across a river (5.4), the cavalry's total
     # cut to a quarter, fractions dropped, unless it attacks only cavalry, depots and HQs
     # (12.21)
@@ -1113,7 +1113,7 @@ cdef int64_t _atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const
     return cav2 + other2
 
 
-cdef int _atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil:
+cdef int atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil:
     # crt_row: German and Austro-Hungarian units together use the joint row (17.0),
     # any other force the row of its worst TCR (8.8); HQs count only when alone
     cdef Py_ssize_t x, fighters = 0
@@ -1145,14 +1145,31 @@ cdef bint atk_reaches(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32
         defense += p.defense[cells[i]]
     if defense <= 0:
         return True
-    s2 = _atk_strength2(p, s, ns, cells, m)
-    cdef int r = _atk_row(p, s, ns)
-    cdef const int32_t* ratio
+    s2 = atk_strength2(p, s, ns, cells, m)
+    cdef int r = atk_row(p, s, ns)
     for i in range(p.row_len[r]):
-        ratio = p.ratios + 2 * (r * p.n_cols + i)
-        if s2 * ratio[1] >= 2 * defense * ratio[0]:
+        if odds_reached(s2, defense, p.ratios + 2 * (r * p.n_cols + i)):
             return True
     return False
+
+
+cdef Py_ssize_t atk_column(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                           Py_ssize_t m) noexcept nogil:
+    # combat.odds_column of the force s[ns] (ns > 0) against cells[m] before support (8.4,
+    # 8.8): the rightmost column of its row the odds reach, -1 below the first, the last
+    # against no defence
+    cdef int64_t defense = 0, s2
+    cdef Py_ssize_t i, col = -1
+    cdef int r = atk_row(p, s, ns)
+    for i in range(m):
+        defense += p.defense[cells[i]]
+    if defense <= 0:
+        return p.row_len[r] - 1
+    s2 = atk_strength2(p, s, ns, cells, m)
+    for i in range(p.row_len[r]):
+        if odds_reached(s2, defense, p.ratios + 2 * (r * p.n_cols + i)):
+            col = i
+    return col
 
 
 cdef bint _atk_feasible(const Atk* p, const int32_t* chosen, Py_ssize_t nc, const int32_t* pool,
