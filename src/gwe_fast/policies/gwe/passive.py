@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gwe_fast.enums import UnitType
+from gwe_fast.enums import CRT_RESULT_NAMES, UnitType
 from gwe_fast.games.gwe import combat, command, rail, reinforcements, supply
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.units import steps_left
@@ -237,15 +237,35 @@ class PassivePolicy(GwePolicy):
         return (e.score >= self.p.min_gain
                 and e.defender_steps >= self.p.min_exchange * e.attacker_steps)
 
+    #: the methods of the attack's choice the compiled core states as this class does
+    #: (core.pyx: choose_attack, weigh_attack): a subclass that overrides one chooses in Python
+    CORE_ATTACK: ClassVar[tuple[str, ...]] = ("attack_plans", "select_attack", "_trim",
+                                              "worth_attacking")
+
     def best_attack(self, view, side: int, targets) -> dict | None:
         """The attack with the best exact expectation on one of ``targets`` with the units
         that may attack it, trimmed of units that add nothing when ``trim`` is on; None
-        when none is worth declaring."""
+        when none is worth declaring. Asked of the game's compiled core when it has one
+        (``GweCore.best_attack``: the same choice, the same numbers); what follows is the
+        reference."""
+        core = self._attack_core(view)
+        if core is not None:
+            return _core_best_attack(core, view, side, targets, self.weights, self.p)
         snap = scoring.snapshot(view, self.memory)
         best = self.select_attack(view, self.attack_plans(view, side, targets, snap))
         if best is not None and self.p.trim and len(best["attackers"]) > 1:
             self._trim(view, best, snap)
         return best
+
+    def _attack_core(self, view):
+        """The game's compiled core when it may choose the attack for this policy (see
+        ``CORE_ATTACK``), else None."""
+        if not COMPILED_ATTACKS:
+            return None
+        cls = type(self)
+        if any(getattr(cls, m) is not getattr(PassivePolicy, m) for m in self.CORE_ATTACK):
+            return None
+        return getattr(view, "core", None)
 
     def attack_plans(self, view, side: int, targets, snap) -> list[dict]:
         """Every target with every unit that may attack it (``combat.attack_positions``, the
@@ -523,6 +543,36 @@ class PassivePolicy(GwePolicy):
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+#: ``PassivePolicy.best_attack`` asks the game's compiled core when it can (the tests turn it
+#: off to hold the core to the Python reference)
+COMPILED_ATTACKS = True
+
+
+def _core_best_attack(core, view, side: int, targets, w: scoring.Weights, p) -> dict | None:
+    """``best_attack``'s plan as the compiled core chooses it, with its ``Expected``."""
+    vp = scoring.vp_values(view.scenario)
+    got = core.best_attack(side, [int(t) for t in targets], (w.material, w.ground, w.town),
+                           (p.min_gain, p.min_exchange, p.trim, p.trim_tolerance),
+                           (vp.per_sp, vp.per_sp_surrounded))
+    if got is None:
+        return None
+    cell, attackers, e, outcomes = got
+    return {"cell": cell, "attackers": attackers,
+            "e": core_expected(scoring.crt(view.scenario), e, outcomes)}
+
+
+def core_expected(table, e, outcomes) -> scoring.Expected:
+    """A ``scoring.Expected`` of the core's numbers (``GweCore.best_attack``): the results
+    and the defender's options by name."""
+    names = CRT_RESULT_NAMES
+    out = []
+    for p, a, d, k in outcomes:
+        d = names[d]
+        option = "" if k < 0 else ("eliminate_all" if d == "E"
+                                   else table.defender_options[d][k])
+        out.append((p, names[a], d, option))
+    return scoring.Expected(*e, out)
 
 def _enemy_distance(view, side: int) -> np.ndarray:
     """Hexes from each hex to the nearest enemy unit other than an HQ (99 when none)."""
