@@ -90,6 +90,47 @@ def test_greedy_attacks_chosen_by_the_core_are_the_pythons(monkeypatch, name, in
     assert seen["trimmed"] >= 1 and seen["plans"] >= 200
 
 
+def _expected_numbers(e):
+    return (e.column, e.score, e.attacker_steps, e.defender_steps, e.vp, e.vacate, e.outcomes)
+
+
+@pytest.mark.parametrize("name, index, allied", [("brusilov/historical", 2, "greedy"),
+                                                 ("brusilov/historical", 3, "random"),
+                                                 ("brusilov/attack_on_schedule", 2, "greedy"),
+                                                 ("brusilov/attack_on_schedule", 3, "random")])
+def test_support_and_withdrawal_weighed_by_the_core_as_in_python(monkeypatch, name, index,
+                                                                 allied):
+    """The attacks the ladder weighs for HQ shifts, massed artillery of both sides and
+    cavalry withdrawal (``PassivePolicy.evaluations``: shifts, depots, the enemy's threat)
+    have the same ``Expected`` from the core (``GweCore.evaluate_attacks``) as from
+    ``scoring.evaluate_attack``, at every such decision of whole games, greedy on the
+    Central Powers' side against greedy or random (whose attacks on several hexes the
+    reference weighs)."""
+    seen = {"core": 0, "python": 0, "variants": 0}
+    evaluations = passive.PassivePolicy.evaluations
+
+    def both(policy, view, attackers, cells, variants):
+        monkeypatch.setattr(passive, "COMPILED_ATTACKS", False)
+        ref = evaluations(policy, view, attackers, cells, variants)
+        monkeypatch.setattr(passive, "COMPILED_ATTACKS", True)
+        got = evaluations(policy, view, attackers, cells, variants)
+        assert [_expected_numbers(e) for e in got] == [_expected_numbers(e) for e in ref]
+        compiled = len(cells) == 1 and view.core.evaluate_attacks(
+            int(view.scenario.units.side[int(attackers[0])]), [int(x) for x in attackers],
+            [int(c) for c in cells], (0.5, 0.25, 0.5), ((-1.0, 1.0), (-2.0, 2.0)),
+            variants) is not None
+        seen["core" if compiled else "python"] += 1
+        seen["variants"] += len(variants) if compiled else 0
+        return ref
+
+    monkeypatch.setattr(passive.PassivePolicy, "evaluations", both)
+    sc = load_scenario(name)
+    g = driver("gwe").new_game(sc, 5, index, policies={0: make_policy(allied, "gwe"),
+                                                       1: make_policy("greedy", "gwe")})
+    engine.advance(g)
+    assert seen["core"] >= 20 and seen["variants"] > seen["core"]
+
+
 def test_policies_that_choose_otherwise_keep_the_python_choice():
     """A subclass that overrides a step of the choice (the doctrine's broad front, its own
     ``select_attack``) chooses in Python; the greedy policy asks the core; no core, no

@@ -46,6 +46,15 @@ class GweCore:
         params: tuple[float, float, bool, float],
         vp: tuple[tuple[float, float], tuple[float, float]],
     ) -> tuple[int, list[int], tuple, list[tuple[float, int, int, int]]] | None: ...
+    def evaluate_attacks(
+        self,
+        side: int,
+        attackers: list[int],
+        cells: list[int],
+        weights: tuple[float, float, float],
+        vp: tuple[tuple[float, float], tuple[float, float]],
+        variants: list[tuple[int, int, int, int]],
+    ) -> list[tuple[tuple, list[tuple[float, int, int, int]]]] | None: ...
     def weigh_attacks(
         self,
         side: int,

@@ -63,7 +63,8 @@ from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_
                                   MV_R_ALLOWANCE,
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
                                   MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_candidates,
-                                  atk_column, atk_options, atk_row, atk_target, odds_reached, bit_parallel, command_radii_run, gwe_moves_run,
+                                  atk_odds, atk_options, atk_row, atk_strength2, atk_target,
+                                  odds_reached, bit_parallel, command_radii_run, gwe_moves_run,
                                   hex_defenses_run, mv_allowance, allocation_run,
                                   roster_run,
                                   supply_run, withdrawals_run)
@@ -1188,6 +1189,41 @@ cdef class GweCore:
         return (int(cell), [int(self.g.f.e_units[self.g.j.plan[i]]) for i in range(n_plan)],
                 _expected(&e), _outcomes(&e))
 
+    def evaluate_attacks(self, int side, attackers, cells, weights, vp, variants):
+        """``scoring.evaluate_attack`` of ``attackers`` (units of ``side``, in that order)
+        on ``cells`` in the position as it stands, for each of ``variants``:
+        ``(shift_right, shift_left, depot, defense_depot)``. A list of ``(expected,
+        outcomes)`` as ``best_attack`` gives them; None when one of the attackers may not
+        attack now (the core weighs the units ``attack_position`` lists) or there is none."""
+        cdef int32_t[::1] hexes = self._judge(side, cells, weights, (0.0, 0.0, False, 0.0),
+                                              vp)
+        cdef Fight* f = &self.g.f
+        cdef Judge* J = &self.g.j
+        cdef Py_ssize_t i, j, ns = len(attackers), m = hexes.shape[0]
+        cdef int32_t u
+        cdef Expected e
+        if ns == 0 or m == 0:
+            return None
+        attack_position(&self.g, self.ws, side)
+        for i in range(ns):
+            u = attackers[i]
+            for j in range(f.atk.k):
+                if f.e_units[j] == u:
+                    J.plan[i] = <int32_t>j
+                    break
+            else:
+                return None
+        attack_facts(&self.g, self.ws, side)
+        out = []
+        for shift_right, shift_left, depot, defense_depot in variants:
+            for x in (depot, defense_depot):
+                if not -1 <= x < self.g.t.n_units:
+                    raise IndexError(f"unit {x} is not a unit of the scenario")
+            weigh_attack(&self.g, self.ws, side, J.plan, ns, &hexes[0], m, shift_right,
+                         shift_left, depot, defense_depot, &e)
+            out.append((_expected(&e), _outcomes(&e)))
+        return out
+
     def weigh_attacks(self, int side, targets, weights, vp):
         """``PassivePolicy.attack_plans``: for each of ``targets`` that a unit may attack,
         ``(cell, attackers, expected, outcomes)`` as ``best_attack`` gives them (for the
@@ -1205,7 +1241,7 @@ cdef class GweCore:
             nc = atk_candidates(&self.g.f.atk, &c, 1, self.g.j.cand)
             if nc == 0:
                 continue
-            weigh_attack(&self.g, self.ws, side, self.g.j.cand, nc, c, &e)
+            weigh_attack(&self.g, self.ws, side, self.g.j.cand, nc, &c, 1, 0, 0, -1, -1, &e)
             out.append((int(c), [int(self.g.f.e_units[self.g.j.cand[k]]) for k in range(nc)],
                         _expected(&e), _outcomes(&e)))
         return out
@@ -2876,70 +2912,94 @@ cdef void expected_attack(const GweT* t, const Judge* J, int column, int modifie
 
 
 cdef int weigh_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* s, Py_ssize_t ns,
-                      int32_t cell, Expected* e) except -1:
-    # scoring.evaluate_attack of the eligible units s[ns] (indices of attack_position's,
-    # ascending) attacking the hex cell alone, in the position attack_position and
-    # attack_facts made: the odds column (8.4, 8.8) shifted by the armored car (24.11) and
-    # clamped to the table, the die modifier (5.4), the defending force (its counted units,
+                      const int32_t* cells, Py_ssize_t m, int shift_right, int shift_left,
+                      int32_t depot, int32_t defense_depot, Expected* e) except -1:
+    # scoring.evaluate_attack of the eligible units s[ns] (indices of attack_position's, in
+    # the order given) attacking cells[m], in the position attack_position and attack_facts
+    # made: the odds column (8.4, 8.8; the attacker's burnt depot and the defender's, 19.21,
+    # 19.23), shifted by the HQs (10.21, 21.1) and the armored car (24.11) and clamped to the
+    # table, the die modifier (5.4), the defending force (each hex's counted units and
     # fortress, 25.13, its retreats of one and two hexes: a stack of TCR 1 alone may cross
-    # open zones, 8.64), 10.43's penalties, the hex's value to its holder
+    # open zones, 8.64), 10.43's penalties, the hexes' value to their holder
     cdef const GweT* t = g.t
     cdef Fight* f = &g.f
     cdef Judge* J = &g.j
-    cdef Py_ssize_t i, k, n = 0
-    cdef int enemy = 1 - side, column, modifier, dd, ee
-    cdef int32_t u, w, x
+    cdef Py_ssize_t i, j, k, n = 0
+    cdef int enemy = 1 - side, column, modifier, row, dd, ee
+    cdef int64_t defense = 0, extra = 0, attack2
+    cdef int32_t u, w, x, c
     cdef bint tcr1, a_pen, d_pen = False, one, two
+    cdef double hex_value = 0.0
     cdef Troops a, d
     for i in range(ns):
         J.units[i] = f.e_units[s[i]]
-    if atk_row(&f.atk, s, ns) < 0:
+    row = atk_row(&f.atk, s, ns)
+    if row < 0:
         raise KeyError("the CRT has no odds row for this force's TCR")
-    column = <int>atk_column(&f.atk, s, ns, &cell, 1)
+    for j in range(m):                                 # combat.facts_defense
+        defense += f.defense[cells[j]]
+    if defense_depot >= 0:
+        within_range(g, g.s.unit_cell[defense_depot], t.artillery_range, f.near_b)
+        for j in range(m):
+            if f.near_b[cells[j]]:
+                extra += f.total[cells[j]]
+        defense += (t.artillery_multiplier - 1) * extra
+    if depot >= 0:
+        within_range(g, g.s.unit_cell[depot], t.artillery_range, f.near_a)
+    attack2 = atk_strength2(&f.atk, s, ns, cells, m, f.near_a if depot >= 0 else NULL,
+                            t.artillery_multiplier)
+    column = <int>atk_odds(&f.atk, row, attack2, defense)
     if column < 0:
         e.column = -1
         e.score = -INFINITY
         e.attacker_steps = e.defender_steps = e.vp = e.vacate = 0.0
         e.n_out = 0
         return 0
-    column += car_shift(g, J.units, ns)
+    column += shift_right + car_shift(g, J.units, ns) - shift_left
     if column > t.crt_cols - 1:
         column = <int>t.crt_cols - 1
     if column < 0:
         column = 0
-    modifier = die_modifier(g, J.units, ns, &cell, 1)
+    modifier = die_modifier(g, J.units, ns, cells, m)
     # the defending force (scoring.defending_force)
     d.side = enemy
-    d.n = counted_defenders(g, cell, enemy, J.d_units)
     d.steps = J.d_steps
     d.n_steps = J.d_n_steps
     d.sp = J.d_sp
+    d.n = 0
+    d.fortress = 0
+    d.surrounded = False
+    d.retreat[0] = d.retreat[1] = True
+    for j in range(m):
+        c = cells[j]
+        k = counted_defenders(g, c, enemy, J.d_units + d.n)
+        if fortress_side(g, c) == enemy:
+            d.fortress += fortress_steps(g, c)
+        if k:
+            d.surrounded = d.surrounded or J.surrounded[c] != 0
+            tcr1 = True
+            for i in range(d.n, d.n + k):
+                if t.tcr[J.d_units[i]] != 1:
+                    tcr1 = False
+            if d.retreat[0] or d.retreat[1]:
+                for dd in range(6):              # the hex distances retreat_ways reads
+                    w = t.nbr[6 * <Py_ssize_t>c + dd]
+                    if w < 0:
+                        continue
+                    for ee in range(6):
+                        x = t.nbr[6 * <Py_ssize_t>w + ee]
+                        if x >= 0:
+                            J.d_origin[x] = hex_distance(t, c, x)
+                retreat_ways_run(c, t.nbr, t.passable, J.blocks, J.open_zoc, tcr1,
+                                 J.d_origin, &one, &two)
+                d.retreat[0] = d.retreat[0] and one
+                d.retreat[1] = d.retreat[1] and two
+        d.n += k
     for i in range(d.n):
         u = J.d_units[i]
         d.steps[i] = steps_left(g, u)
         d.n_steps[i] = t.n_steps[u]
         d.sp[i] = t.stacking[u]
-    d.fortress = fortress_steps(g, cell) if fortress_side(g, cell) == enemy else 0
-    d.surrounded = False
-    d.retreat[0] = d.retreat[1] = True
-    if d.n:
-        d.surrounded = J.surrounded[cell] != 0
-        tcr1 = True
-        for i in range(d.n):
-            if t.tcr[J.d_units[i]] != 1:
-                tcr1 = False
-        for dd in range(6):                  # the hex distances retreat_ways reads
-            w = t.nbr[6 * <Py_ssize_t>cell + dd]
-            if w < 0:
-                continue
-            for ee in range(6):
-                x = t.nbr[6 * <Py_ssize_t>w + ee]
-                if x >= 0:
-                    J.d_origin[x] = hex_distance(t, cell, x)
-        retreat_ways_run(cell, t.nbr, t.passable, J.blocks, J.open_zoc, tcr1, J.d_origin,
-                         &one, &two)
-        d.retreat[0] = one
-        d.retreat[1] = two
     # the attacking force: its units other than HQs
     a.side = side
     a.steps = J.a_steps
@@ -2965,8 +3025,9 @@ cdef int weigh_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* s, Py
             if J.oor[J.d_units[i]]:
                 d_pen = True
                 break
-    expected_attack(t, J, column, modifier, &a, &d, a_pen, d_pen,
-                    J.ground + J.town * town_value(t, cell), e)
+    for j in range(m):
+        hex_value += J.ground + J.town * town_value(t, cells[j])
+    expected_attack(t, J, column, modifier, &a, &d, a_pen, d_pen, hex_value, e)
     return 0
 
 
@@ -2996,7 +3057,7 @@ cdef int32_t choose_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* 
         nc = atk_candidates(&f.atk, &c, 1, J.cand)
         if nc == 0:
             continue
-        weigh_attack(g, ws, side, J.cand, nc, c, &e)
+        weigh_attack(g, ws, side, J.cand, nc, &c, 1, 0, 0, -1, -1, &e)
         if chosen < 0 or e.score > best.score:
             chosen = c
             best[0] = e
@@ -3024,7 +3085,7 @@ cdef int32_t choose_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* 
                 nr += 1
         if nr == 0:
             break
-        weigh_attack(g, ws, side, J.rest, nr, chosen, &e)
+        weigh_attack(g, ws, side, J.rest, nr, &chosen, 1, 0, 0, -1, -1, &e)
         if e.score >= best.score - J.trim_tolerance and worth_attacking(J, &e):
             memcpy(J.plan, J.rest, nr * sizeof(int32_t))
             n_plan[0] = nr
