@@ -383,6 +383,12 @@ class PolicyView:
     def game_index(self) -> int:
         return self._game.game_index
 
+    @property
+    def core(self):
+        """The game's compiled core (``GweGame.core``), or None: a policy may ask it the
+        questions it answers without playing (``GweCore.best_attack``), nothing else."""
+        return getattr(self._game, "core", None)
+
     def arr(self, name: str) -> np.ndarray:
         """An engine array, read-only."""
         hit = self._arrs.get(name)

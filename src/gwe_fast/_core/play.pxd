@@ -175,6 +175,19 @@ cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
 # the force s[ns] (eligible indices) reaches its row's lowest odds against cells[m]
 cdef bint atk_reaches(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
                       Py_ssize_t m) noexcept nogil
+# twice the attack strength of s[ns] against cells[m] before support (5.4, 12.21; near: the
+# hexes within range of a depot burnt for it, whose units' strengths multiplier multiplies,
+# 19.21; NULL none), its CRT row (8.8, 17.0; ns > 0), its odds column before support (-1
+# below the first) and the column of twice an attack against a defence on a row
+cdef int64_t atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                           Py_ssize_t m, const uint8_t* near, int64_t multiplier) noexcept nogil
+cdef int atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil
+cdef Py_ssize_t atk_column(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                           Py_ssize_t m) noexcept nogil
+cdef Py_ssize_t atk_odds(const Atk* p, int row, int64_t attack2, int64_t defense) noexcept nogil
+# 8.4: twice the attack strength attack2 against defense reaches the ratio (attack, defense)
+cdef inline bint odds_reached(int64_t attack2, int64_t defense, const int32_t* ratio) noexcept nogil:
+    return attack2 * ratio[1] >= 2 * defense * ratio[0]
 # the hex may be attacked now (step 1 of a declaration)
 cdef bint atk_target(const Atk* p, int32_t cell) noexcept nogil
 # one step of a declaration on hexes[m] (room for m + 1) by att[na] (eligible indices, room for

@@ -1155,11 +1155,12 @@ cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
     return count
 
 
-cdef int64_t _atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
-                        Py_ssize_t m) noexcept nogil:
-    # twice the attack before support: halved across a river (5.4), the cavalry's total
-    # cut to a quarter, fractions dropped, unless it attacks only cavalry, depots and HQs
-    # (12.21)
+cdef int64_t atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                           Py_ssize_t m, const uint8_t* near, int64_t multiplier) noexcept nogil:
+    # twice the attack before support but massed artillery: halved across a river (5.4),
+    # times multiplier within range of the burnt depot (near; NULL: none, 19.21-19.22), the
+    # cavalry's total cut to a quarter, fractions dropped, unless it attacks only cavalry,
+    # depots and HQs (12.21)
     cdef int64_t cav2 = 0, other2 = 0, a2
     cdef Py_ssize_t i, x, here, c
     cdef int d
@@ -1175,6 +1176,8 @@ cdef int64_t _atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const
                         half = True
                     break
         a2 = p.attack[s[x]] if half else 2 * <int64_t>p.attack[s[x]]
+        if near != NULL and near[here]:
+            a2 *= multiplier
         if p.cavalry[s[x]]:
             cav2 += a2
         else:
@@ -1186,7 +1189,7 @@ cdef int64_t _atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const
     return cav2 + other2
 
 
-cdef int _atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil:
+cdef int atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil:
     # crt_row: German and Austro-Hungarian units together use the joint row (17.0),
     # any other force the row of its worst TCR (8.8); HQs count only when alone
     cdef Py_ssize_t x, fighters = 0
@@ -1218,14 +1221,34 @@ cdef bint atk_reaches(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32
         defense += p.defense[cells[i]]
     if defense <= 0:
         return True
-    s2 = _atk_strength2(p, s, ns, cells, m)
-    cdef int r = _atk_row(p, s, ns)
-    cdef const int32_t* ratio
+    s2 = atk_strength2(p, s, ns, cells, m, NULL, 1)
+    cdef int r = atk_row(p, s, ns)
     for i in range(p.row_len[r]):
-        ratio = p.ratios + 2 * (r * p.n_cols + i)
-        if s2 * ratio[1] >= 2 * defense * ratio[0]:
+        if odds_reached(s2, defense, p.ratios + 2 * (r * p.n_cols + i)):
             return True
     return False
+
+
+cdef Py_ssize_t atk_column(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
+                           Py_ssize_t m) noexcept nogil:
+    # combat.odds_column of the force s[ns] (ns > 0) against cells[m] before support
+    cdef int64_t defense = 0
+    cdef Py_ssize_t i
+    for i in range(m):
+        defense += p.defense[cells[i]]
+    return atk_odds(p, atk_row(p, s, ns), atk_strength2(p, s, ns, cells, m, NULL, 1), defense)
+
+
+cdef Py_ssize_t atk_odds(const Atk* p, int row, int64_t attack2, int64_t defense) noexcept nogil:
+    # combat.odds_column (8.4, 8.8): the rightmost column of the row that twice the attack
+    # attack2 reaches against defense, -1 below the first, the last against no defence
+    cdef Py_ssize_t i, col = -1
+    if defense <= 0:
+        return p.row_len[row] - 1
+    for i in range(p.row_len[row]):
+        if odds_reached(attack2, defense, p.ratios + 2 * (row * p.n_cols + i)):
+            col = i
+    return col
 
 
 cdef bint _atk_feasible(const Atk* p, const int32_t* chosen, Py_ssize_t nc, const int32_t* pool,

@@ -553,33 +553,44 @@ def retreat_ways(Py_ssize_t origin, const cell_t[:, ::1] nb, const flag_t[:, ::1
     each hex one further from ``origin`` (``d_origin``: hex distances from it), each step
     ``passable``, never into ``blocks`` nor, unless ``through_zoc``, into ``open_zoc``
     (``scoring.retreat_exists`` for both lengths)."""
-    cdef Py_ssize_t nc = nb.shape[0], d, e
+    cdef Py_ssize_t nc = nb.shape[0]
     check_sides(nb, passable, "nb and passable")
     check_per_cell(nc, (blocks.shape[0], open_zoc.shape[0], d_origin.shape[0]))
     if origin < 0 or origin >= nc:
         raise IndexError(f"cell {origin} is not on the map")
     cdef bint one = False, two = False
-    cdef cell_t w, x
     with nogil:
-        for d in range(6):
-            w = nb[origin, d]
-            if not passable[origin, d] or w < 0:
-                continue
-            if blocks[w] or (not through_zoc and open_zoc[w]):
-                continue
-            one = True
-            for e in range(6):
-                x = nb[w, e]
-                if not passable[w, e] or x < 0:
-                    continue
-                if blocks[x] or (not through_zoc and open_zoc[x]):
-                    continue
-                if d_origin[x] == 2:
-                    two = True
-                    break
-            if two:
-                break
+        retreat_ways_run(origin, &nb[0, 0], &passable[0, 0], &blocks[0], &open_zoc[0],
+                         through_zoc, &d_origin[0], &one, &two)
     return bool(one), bool(two)
+
+
+cdef void retreat_ways_run(Py_ssize_t origin, const cell_t* nb, const flag_t* passable,
+                           const flag_t* blocks, const flag_t* open_zoc, bint through_zoc,
+                           const int16_t* d_origin, bint* one, bint* two) noexcept nogil:
+    # retreat_ways on checked arguments (nb and passable [n_cells, 6])
+    cdef Py_ssize_t d, e
+    cdef cell_t w, x
+    one[0] = False
+    two[0] = False
+    for d in range(6):
+        w = nb[6 * origin + d]
+        if not passable[6 * origin + d] or w < 0:
+            continue
+        if blocks[w] or (not through_zoc and open_zoc[w]):
+            continue
+        one[0] = True
+        for e in range(6):
+            x = nb[6 * <Py_ssize_t>w + e]
+            if not passable[6 * <Py_ssize_t>w + e] or x < 0:
+                continue
+            if blocks[x] or (not through_zoc and open_zoc[x]):
+                continue
+            if d_origin[x] == 2:
+                two[0] = True
+                break
+        if two[0]:
+            break
 
 
 def surrounded_map(const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,
@@ -590,47 +601,62 @@ def surrounded_map(const cell_t[:, ::1] nb, const flag_t[:, ::1] passable,
     ``passable`` steps into ``free`` hexes, at most ``limit`` steps; a hex is not surrounded
     when a passable step leads from it into a free hex the search reached, or when it is
     ``own`` (``scoring.surrounded_cells`` after its masks)."""
-    cdef Py_ssize_t n = nb.shape[0], i, d, head = 0, tail = 0
+    cdef Py_ssize_t n = nb.shape[0]
     check_sides(nb, passable, "nb and passable")
     check_per_cell(n, (free.shape[0], target.shape[0], own.shape[0]))
     out_arr = np.empty(n, dtype=bool)
-    cdef uint8_t[::1] out = out_arr.view(np.uint8)
-    dist_arr = np.full(n, -1, dtype=np.int32)
+    dist_arr = np.empty(n, dtype=np.int32)
     queue_arr = np.empty(n, dtype=np.int32)
+    if n == 0:
+        return out_arr
+    cdef uint8_t[::1] out = out_arr.view(np.uint8)
     cdef int32_t[::1] dist = dist_arr
     cdef int32_t[::1] queue = queue_arr
+    with nogil:
+        surrounded_run(n, &nb[0, 0], &passable[0, 0], &free[0], &target[0], &own[0], limit,
+                       &dist[0], &queue[0], &out[0])
+    return out_arr
+
+
+cdef void surrounded_run(Py_ssize_t n, const cell_t* nb, const flag_t* passable,
+                         const flag_t* free, const flag_t* target, const flag_t* own,
+                         int limit, int32_t* dist, int32_t* queue,
+                         uint8_t* out) noexcept nogil:
+    # surrounded_map on checked arguments (nb and passable [n, 6]; dist and queue scratch of
+    # n each)
+    cdef Py_ssize_t i, d, head = 0, tail = 0
     cdef cell_t c, w
     cdef bint near
-    with nogil:
+    for i in range(n):
+        dist[i] = -1
+    for i in range(n):
+        if target[i] and free[i]:
+            dist[i] = 0
+            queue[tail] = <int32_t>i
+            tail += 1
+    if tail == 0:
         for i in range(n):
-            if target[i] and free[i]:
-                dist[i] = 0
-                queue[tail] = <int32_t>i
+            out[i] = 0 if own[i] else 1
+        return
+    while head < tail:
+        c = queue[head]
+        head += 1
+        if dist[c] >= limit:
+            continue
+        for d in range(6):
+            w = nb[6 * <Py_ssize_t>c + d]
+            if w >= 0 and passable[6 * <Py_ssize_t>c + d] and free[w] and dist[w] < 0:
+                dist[w] = dist[c] + 1
+                queue[tail] = w
                 tail += 1
-        if tail == 0:
-            for i in range(n):
-                out[i] = 0 if own[i] else 1
-        else:
-            while head < tail:
-                c = queue[head]
-                head += 1
-                if dist[c] >= limit:
-                    continue
-                for d in range(6):
-                    w = nb[c, d]
-                    if w >= 0 and passable[c, d] and free[w] and dist[w] < 0:
-                        dist[w] = dist[c] + 1
-                        queue[tail] = w
-                        tail += 1
-            for i in range(n):
-                near = False
-                for d in range(6):
-                    w = nb[i, d]
-                    if w >= 0 and passable[i, d] and free[w] and dist[w] >= 0:
-                        near = True
-                        break
-                out[i] = 0 if (near or own[i]) else 1
-    return out_arr
+    for i in range(n):
+        near = False
+        for d in range(6):
+            w = nb[6 * i + d]
+            if w >= 0 and passable[6 * i + d] and free[w] and dist[w] >= 0:
+                near = True
+                break
+        out[i] = 0 if (near or own[i]) else 1
 
 
 def kb_unit_values(cells, Py_ssize_t here, double sp, double limit, const double[::1] my_sp,

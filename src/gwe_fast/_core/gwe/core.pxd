@@ -37,6 +37,7 @@ cdef enum:
     F_ATTACKED = 3
     MAX_DIE = 32                  # modified dice the core's table holds (0 .. MAX_DIE - 1)
     MAX_DIE_MASKS = 4
+    MAX_FACES = 6                 # faces of the die a column's results are weighed over
     # the results of the CRT, as CRT_RESULT_NAMES orders them
     R_NONE = 0
     R_ONE = 1
@@ -188,6 +189,16 @@ cdef struct GweT:
     int n_def_options[N_RESULTS]
     int def_option[N_RESULTS][MAX_OPTIONS]
     bint attacker_loses_all[N_RESULTS]
+    # the chance of each result of a column over the faces of the die plus a modifier
+    # (CrtTable.faces, the same floats): for the modifiers face_lo .. face_lo + n_face_mods - 1
+    # (others read as the nearest) and each column, face_n results [n_face_mods, crt_cols],
+    # their chances and codes (attacker, defender) [n_face_mods, crt_cols, MAX_FACES]
+    int face_lo
+    int n_face_mods
+    const int8_t* face_n
+    const double* face_p
+    const int8_t* face_a
+    const int8_t* face_d
     # 5.4: the die modifiers, n added when attacking exclusively / at all across a mask's
     # hexsides ([n_cells, 6] each)
     Py_ssize_t n_die_exclusive
@@ -393,6 +404,90 @@ cdef struct Fight:
     int32_t route[MAX_ROUTES][MAX_PATH + 1]
 
 
+cdef struct Troops:
+    # scoring.Force: n units of side (steps left, printed steps, Stacking Points), the
+    # fortress's steps, whether its units would be surrounded (25.13) and whether a retreat
+    # of one / of two hexes exists
+    int side
+    Py_ssize_t n
+    int32_t* steps
+    int32_t* n_steps
+    int32_t* sp
+    int fortress
+    bint surrounded
+    bint retreat[2]
+
+
+cdef struct Outcome:
+    # scoring.OptionOutcome: what an option of 8.9 costs the defender (the currency), the
+    # steps and victory points he loses, whether he leaves the hex
+    double value
+    double steps
+    double vp
+    bint vacates
+
+
+cdef struct Expected:
+    # scoring.Expected: the column (-1: no attack), the attacker's score, the expected steps
+    # lost by each side, Russian victory points and chance the defender leaves; each face's
+    # result: chance, codes (after 10.43), the defender's option (an index of his options,
+    # -1 for none)
+    int column
+    double score
+    double attacker_steps
+    double defender_steps
+    double vp
+    double vacate
+    int n_out
+    double out_p[MAX_FACES]
+    int8_t out_a[MAX_FACES]
+    int8_t out_d[MAX_FACES]
+    int8_t out_option[MAX_FACES]
+
+
+cdef struct Judge:
+    # the attacks weighed at a declaration (scoring.evaluate_attack, PassivePolicy.best_attack)
+    # in the position attack_position made: the policy's weights and parameters, each side's
+    # victory points per Stacking Point eliminated, and surrounded (25.2, 25.13: the Russian
+    # change); the defender's facts (attack_facts): 25.13's hexes (scoring.surrounded_cells),
+    # the hexes that block his retreat and the open zones of control (8.61, 8.64), his units
+    # out of every command radius (10.43) once asked; scratch
+    double material
+    double ground
+    double town
+    double min_gain
+    double min_exchange
+    double trim_tolerance
+    bint trim
+    double per_sp[2]
+    double per_sp_surrounded[2]
+    uint8_t* surrounded           # [n_cells]
+    uint8_t* blocks
+    uint8_t* open_zoc
+    int16_t* d_origin             # [n_cells] hex distances from one hex (retreat_ways)
+    int32_t* sdist                # [n_cells] scratch of surrounded_run
+    int32_t* squeue
+    uint8_t* oor                  # [n_units]
+    bint oor_known
+    uint8_t* outside              # [n_units] units_outside's answers
+    int32_t* poor                 # [n_units] the units it is asked of
+    int32_t* cand                 # [n_units] eligible indices: a target's candidates,
+    int32_t* plan                 # the best plan, a plan trimmed
+    int32_t* rest
+    int32_t* order
+    int32_t* units                # [n_units] the units of a force weighed
+    int32_t* d_units              # [n_units] the defenders counted
+    int32_t* a_steps              # [n_units] each force's (Troops) arrays
+    int32_t* a_n_steps
+    int32_t* a_sp
+    int32_t* d_steps
+    int32_t* d_n_steps
+    int32_t* d_sp
+    int32_t* left                 # [n_units] cheapest_steps' scratch
+    int32_t* taken
+    int32_t* alive
+
+
 cdef struct Moves:
     # a Movement Segment's (movement_segment): the kernel's record, and what it points into:
     # the step-cost tables [2 n_move_keys, n_cells, 6], the rail table [n_cells, 6], the hex
@@ -487,4 +582,5 @@ cdef struct Gwe:
     Occupancy* occ                # (a pointer: kept up to date even through a const Gwe*)
     int64_t supply_searches       # supplies worked out (not read from memo)
     Fight f
+    Judge j
     Moves mv

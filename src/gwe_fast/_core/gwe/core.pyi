@@ -40,3 +40,27 @@ class GweCore:
     def record_row(self, turn: int, side: int) -> np.ndarray: ...
     def enforce_stacking(self) -> bool: ...
     def attack_targets(self, side: int) -> list[int]: ...
+    def best_attack(
+        self,
+        side: int,
+        targets: list[int],
+        weights: tuple[float, float, float],
+        params: tuple[float, float, bool, float],
+        vp: tuple[tuple[float, float], tuple[float, float]],
+    ) -> tuple[int, list[int], tuple, list[tuple[float, int, int, int]]] | None: ...
+    def evaluate_attacks(
+        self,
+        side: int,
+        attackers: list[int],
+        cells: list[int],
+        weights: tuple[float, float, float],
+        vp: tuple[tuple[float, float], tuple[float, float]],
+        variants: list[tuple[int, int, int, int]],
+    ) -> list[tuple[tuple, list[tuple[float, int, int, int]]]] | None: ...
+    def weigh_attacks(
+        self,
+        side: int,
+        targets: list[int],
+        weights: tuple[float, float, float],
+        vp: tuple[tuple[float, float], tuple[float, float]],
+    ) -> list[tuple[int, list[int], tuple, list[tuple[float, int, int, int]]]]: ...

@@ -40,6 +40,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.math cimport INFINITY, fabs
 from libc.string cimport memcmp, memcpy, memset
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
@@ -61,11 +62,13 @@ from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_
                                   MV_H_ENEMY_HQ, MV_H_HQ_ALONE, MV_H_RAIL, MV_HEX_ROWS,
                                   MV_R_ALLOWANCE,
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
-                                  MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_options,
-                                  atk_target, bit_parallel, command_radii_run, gwe_moves_run,
+                                  MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_candidates,
+                                  atk_odds, atk_options, atk_row, atk_strength2, atk_target,
+                                  odds_reached, bit_parallel, command_radii_run, gwe_moves_run,
                                   hex_defenses_run, mv_allowance, allocation_run,
                                   roster_run,
                                   supply_run, withdrawals_run)
+from gwe_fast._core.policy cimport retreat_ways_run, surrounded_run
 from gwe_fast._core.search cimport SearchWorkspace
 
 cnp.import_array()
@@ -377,6 +380,29 @@ cdef int _combat_tables(GweT* t, list keep, scenario, data) except -1:
                                   | (hexes << OPT_HEXES_SHIFT))
         a = crt.attacker_options.get(name)
         t.attacker_loses_all[r] = bool(a) and OPTION_EFFECTS[a[0]][1]
+    # CrtTable.faces of every modifier and column, as they are (the same floats)
+    lo, hi = crt.face_mods
+    n_mods = hi - lo + 1
+    face_n = np.zeros((n_mods, t.crt_cols), dtype=np.int8)
+    face_p = np.zeros((n_mods, t.crt_cols, MAX_FACES), dtype=np.float64)
+    face_a = np.zeros((n_mods, t.crt_cols, MAX_FACES), dtype=np.int8)
+    face_d = np.zeros((n_mods, t.crt_cols, MAX_FACES), dtype=np.int8)
+    for i in range(n_mods):
+        for c in range(t.crt_cols):
+            faces = crt.faces(c, lo + i)
+            if len(faces) > MAX_FACES:
+                raise ValueError("a column has more results than the core holds")
+            face_n[i, c] = len(faces)
+            for k, (p, a, d) in enumerate(faces):
+                face_p[i, c, k] = p
+                face_a[i, c, k] = CRT_RESULT_NAMES.index(a)
+                face_d[i, c, k] = CRT_RESULT_NAMES.index(d)
+    t.face_lo = lo
+    t.n_face_mods = n_mods
+    t.face_n = <const int8_t*>_ptr(_keep(keep, face_n, np.int8))
+    t.face_p = <const double*>_ptr(_keep(keep, face_p, np.float64))
+    t.face_a = <const int8_t*>_ptr(_keep(keep, face_a, np.int8))
+    t.face_d = <const int8_t*>_ptr(_keep(keep, face_d, np.int8))
     if len(ct.die_exclusive) > MAX_DIE_MASKS or len(ct.die_any) > MAX_DIE_MASKS:
         raise ValueError("more die modifiers of terrain than the core holds")
     t.n_die_exclusive = len(ct.die_exclusive)
@@ -732,6 +758,33 @@ cdef class GweCore:
         f.near_b = f.near_a + (nc + 1)
         f.bad = f.near_b + (nc + 1)
         f.zoc = f.bad + (nc + 1)
+        cdef Judge* J = &self.g.j
+        J.surrounded = <uint8_t*>calloc(3 * (nc + 1) + 2 * (nu + 1), 1)
+        J.d_origin = <int16_t*>calloc(nc + 1, sizeof(int16_t))
+        J.sdist = <int32_t*>calloc(2 * (nc + 1) + 18 * (nu + 1), sizeof(int32_t))
+        if J.surrounded == NULL or J.d_origin == NULL or J.sdist == NULL:
+            raise MemoryError()
+        J.blocks = J.surrounded + (nc + 1)
+        J.open_zoc = J.blocks + (nc + 1)
+        J.oor = J.open_zoc + (nc + 1)
+        J.outside = J.oor + (nu + 1)
+        J.squeue = J.sdist + (nc + 1)
+        J.poor = J.squeue + (nc + 1)
+        J.cand = J.poor + (nu + 1)
+        J.plan = J.cand + (nu + 1)
+        J.rest = J.plan + (nu + 1)
+        J.order = J.rest + (nu + 1)
+        J.units = J.order + (nu + 1)
+        J.d_units = J.units + (nu + 1)
+        J.a_steps = J.d_units + (nu + 1)
+        J.a_n_steps = J.a_steps + (nu + 1)
+        J.a_sp = J.a_n_steps + (nu + 1)
+        J.d_steps = J.a_sp + (nu + 1)
+        J.d_n_steps = J.d_steps + (nu + 1)
+        J.d_sp = J.d_n_steps + (nu + 1)
+        J.left = J.d_sp + (nu + 1)
+        J.taken = J.left + (nu + 1)
+        J.alive = J.taken + (nu + 1)
         _bind_atk(&self.g)
         _bind_moves(&self.g)
         self.ws = kernels.workspace(game.scenario.map, TCR1_ZOC_HEXES + 1)
@@ -765,6 +818,9 @@ cdef class GweCore:
         free(self.g.f.snap)
         free(self.g.f.left_by)
         free(self.g.f.adv_opts)
+        free(self.g.j.surrounded)
+        free(self.g.j.d_origin)
+        free(self.g.j.sdist)
         free(self.g.mv.tables)
         free(self.g.mv.was_closed)
         free(self.g.mv.hexes)
@@ -1158,6 +1214,108 @@ cdef class GweCore:
             unbind_streams(self.g.dice, self._streams, self._game.dice, STREAM_NAMES, used,
                            fresh, self._spare)
         return True
+
+
+
+    def _judge(self, int side, targets, weights, params, vp):
+        # the Judge's weights and parameters, from Python values; the targets as int32
+        _check_side(side)
+        cdef Judge* J = &self.g.j
+        J.material, J.ground, J.town = [float(x) for x in weights]
+        min_gain, min_exchange, trim, tolerance = params
+        J.min_gain, J.min_exchange = float(min_gain), float(min_exchange)
+        J.trim, J.trim_tolerance = bool(trim), float(tolerance)
+        (J.per_sp[0], J.per_sp[1]), (J.per_sp_surrounded[0], J.per_sp_surrounded[1]) = vp
+        cells = np.ascontiguousarray(targets, dtype=np.int32)
+        if cells.size and (cells.min() < 0 or cells.max() >= self.g.t.n_cells):
+            raise IndexError("a target is not a hex of the map")
+        return cells
+
+    def best_attack(self, int side, targets, weights, params, vp):
+        """``PassivePolicy.best_attack`` in the position as it stands (``choose_attack``):
+        ``targets`` the hexes offered, ``weights`` (material, ground, town), ``params``
+        (min_gain, min_exchange, trim, trim_tolerance), ``vp`` the per-Stacking-Point
+        victory points of each side, plain and surrounded (``scoring.VpValues``' first two).
+        None when no attack is worth declaring, else ``(cell, attackers, expected,
+        outcomes)``: the units in ascending order, ``expected`` the ``scoring.Expected``
+        numbers (column, score, attacker_steps, defender_steps, vp, vacate), ``outcomes``
+        per result (chance, attacker code, defender code, the defender's option as an index
+        of his options, -1 for none)."""
+        cdef int32_t[::1] cells = self._judge(side, targets, weights, params, vp)
+        cdef Expected e
+        cdef Py_ssize_t n_plan = 0, i
+        cdef int32_t cell = choose_attack(&self.g, self.ws, side,
+                                          &cells[0] if cells.shape[0] else NULL,
+                                          cells.shape[0], &n_plan, &e)
+        if cell < 0:
+            return None
+        return (int(cell), [int(self.g.f.e_units[self.g.j.plan[i]]) for i in range(n_plan)],
+                _expected(&e), _outcomes(&e))
+
+    def evaluate_attacks(self, int side, attackers, cells, weights, vp, variants):
+        """``scoring.evaluate_attack`` of ``attackers`` (units of ``side``, in that order)
+        on ``cells`` in the position as it stands, for each of ``variants``:
+        ``(shift_right, shift_left, depot, defense_depot)``. A list of ``(expected,
+        outcomes)`` as ``best_attack`` gives them; None when one of the attackers may not
+        attack now (the core weighs the units ``attack_position`` lists) or there is none."""
+        cdef int32_t[::1] hexes = self._judge(side, cells, weights, (0.0, 0.0, False, 0.0),
+                                              vp)
+        cdef Fight* f = &self.g.f
+        cdef Judge* J = &self.g.j
+        cdef Py_ssize_t i, j, ns = len(attackers), m = hexes.shape[0]
+        cdef int32_t u
+        cdef Expected e
+        if ns == 0 or m == 0:
+            return None
+        attack_position(&self.g, self.ws, side)
+        for i in range(ns):
+            u = attackers[i]
+            for j in range(f.atk.k):
+                if f.e_units[j] == u:
+                    J.plan[i] = <int32_t>j
+                    break
+            else:
+                return None
+        attack_facts(&self.g, self.ws, side)
+        out = []
+        for shift_right, shift_left, depot, defense_depot in variants:
+            for x in (depot, defense_depot):
+                if not -1 <= x < self.g.t.n_units:
+                    raise IndexError(f"unit {x} is not a unit of the scenario")
+            weigh_attack(&self.g, self.ws, side, J.plan, ns, &hexes[0], m, shift_right,
+                         shift_left, depot, defense_depot, &e)
+            out.append((_expected(&e), _outcomes(&e)))
+        return out
+
+    def weigh_attacks(self, int side, targets, weights, vp):
+        """``PassivePolicy.attack_plans``: for each of ``targets`` that a unit may attack,
+        ``(cell, attackers, expected, outcomes)`` as ``best_attack`` gives them (for the
+        tests)."""
+        cdef int32_t[::1] cells = self._judge(side, targets, weights, (0.0, 0.0, False, 0.0),
+                                              vp)
+        cdef Expected e
+        cdef Py_ssize_t i, k, nc
+        cdef int32_t c
+        out = []
+        attack_position(&self.g, self.ws, side)
+        attack_facts(&self.g, self.ws, side)
+        for i in range(cells.shape[0]):
+            c = cells[i]
+            nc = atk_candidates(&self.g.f.atk, &c, 1, self.g.j.cand)
+            if nc == 0:
+                continue
+            weigh_attack(&self.g, self.ws, side, self.g.j.cand, nc, &c, 1, 0, 0, -1, -1, &e)
+            out.append((int(c), [int(self.g.f.e_units[self.g.j.cand[k]]) for k in range(nc)],
+                        _expected(&e), _outcomes(&e)))
+        return out
+
+cdef tuple _expected(const Expected* e):
+    return (int(e.column), e.score, e.attacker_steps, e.defender_steps, e.vp, e.vacate)
+
+
+cdef list _outcomes(const Expected* e):
+    return [(e.out_p[k], int(e.out_a[k]), int(e.out_d[k]), int(e.out_option[k]))
+            for k in range(e.n_out)]
 
 
 cdef inline bint _reached(int64_t turn, int64_t k, int64_t phase, int64_t stop_turn,
@@ -2610,6 +2768,457 @@ cdef int declare_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
     return 1
 
 
+# --- the Combat Phase: an attack weighed (the ladder's scoring.evaluate_attack, and
+# PassivePolicy.best_attack's choice among the targets) ---------------------------------------
+
+cdef int attack_facts(Gwe* g, SearchWorkspace ws, int side) except -1:
+    # scoring.Snapshot's facts of the defender (1 - side) in the position as it stands, into
+    # g.j: the hexes where his units would be surrounded (scoring.surrounded_cells: one search
+    # from his rail sources, supplied depots and supplied units over the hexes free of enemy
+    # units and of enemy zones he does not negate, 25.13), the hexes that block his retreats
+    # (retreat.enemy_blocks) and the enemy zones of control no unit or fortress of his negates
+    # (retreat.open_enemy_zoc, 8.64); his units out of radius are worked out when first asked
+    cdef const GweT* t = g.t
+    cdef Judge* J = &g.j
+    cdef Py_ssize_t n = t.n_cells, u, i
+    cdef int enemy = 1 - side
+    cdef int32_t c
+    cdef flag_t* own = g.mask_a
+    cdef flag_t* target = g.mask_b
+    cdef flag_t* negated = g.mask_c
+    cdef flag_t* free_ = g.mask_d
+    supply(g, ws, enemy)
+    memcpy(own, g.sup.rail, n)
+    for u in range(t.n_units):
+        if g.sup.depots[u]:
+            own[g.s.unit_cell[u]] = 1
+    memcpy(target, own, n)
+    for u in range(t.n_units):
+        if g.sup.units[u]:
+            target[g.s.unit_cell[u]] = 1
+    occupied(g, enemy, True, negated)
+    for i in range(t.n_fortress[enemy]):
+        c = t.fortress_cells[enemy][i]
+        if g.s.fortress[4 * <Py_ssize_t>c + F_LOST] < FORTRESS_STEPS:
+            negated[c] = 1
+    controlled(g, side, free_)
+    occupied(g, side, False, J.blocks)             # (here: the enemy's units, HQs apart)
+    for c in range(n):
+        J.open_zoc[c] = free_[c] and not negated[c]
+        free_[c] = not J.blocks[c] and not J.open_zoc[c]
+    surrounded_run(n, t.nbr, t.passable, free_, target, own, SURROUNDED_LINE - 1, J.sdist,
+                   J.squeue, J.surrounded)
+    enemy_blocks(g, enemy, J.blocks)
+    J.oor_known = False
+    return 0
+
+
+cdef int _out_of_radius(Gwe* g, SearchWorkspace ws, int enemy) except -1:
+    # command.out_of_radius(enemy) of his units of TCR 3-4 (the only ones 10.43 reads) into
+    # g.j.oor, once a position
+    cdef const GweT* t = g.t
+    cdef Judge* J = &g.j
+    cdef Py_ssize_t u, k = 0, i
+    for u in range(t.n_units):
+        J.oor[u] = 0
+        if t.side[u] == enemy and t.tcr[u] >= 3:
+            J.poor[k] = <int32_t>u
+            k += 1
+    units_outside(g, ws, enemy, J.poor, k, J.outside)
+    for i in range(k):
+        J.oor[J.poor[i]] = J.outside[i]
+    J.oor_known = True
+    return 0
+
+
+cdef double town_value(const GweT* t, int32_t cell) noexcept nogil:
+    # scoring.town_values: the printed victory points of the valued town in the hex, else 0
+    cdef Py_ssize_t i
+    cdef double v = 0.0
+    for i in range(t.n_towns):
+        if t.town_cells[i] == cell:
+            v = t.town_vp[i]
+    return v
+
+
+cdef inline double _per_vp(const Judge* J, const Troops* f) noexcept nogil:
+    # the victory points a Stacking Point of the force costs its owner when eliminated
+    return fabs(J.per_sp_surrounded[f.side] if f.surrounded else J.per_sp[f.side])
+
+
+cdef inline double _step_material(const Judge* J, const Troops* f, Py_ssize_t i) noexcept nogil:
+    # scoring.step_costs' material of one step of unit i
+    return J.material * f.sp[i] / (f.n_steps[i] if f.n_steps[i] > 1 else 1)
+
+
+cdef double cheapest_steps(const Judge* J, const Troops* f, int k, int32_t* taken) noexcept nogil:
+    # scoring.cheapest_steps: k steps taken where they cost the owner least, each from the
+    # unit where it costs least (its last step costing its victory points too), a fortress
+    # step absorbing two (11.13) at material; the steps taken per unit into taken, the cost
+    cdef Py_ssize_t i, best
+    cdef double cost = 0.0, best_cost, c, per = _per_vp(J, f)
+    cdef int fort = f.fortress
+    for i in range(f.n):
+        taken[i] = 0
+    if k <= 0:
+        return 0.0
+    for i in range(f.n):
+        J.left[i] = f.steps[i]
+    while k > 0:
+        best = -1
+        best_cost = INFINITY
+        for i in range(f.n):
+            if J.left[i] > 0:
+                c = _step_material(J, f, i) + (per * f.sp[i] if J.left[i] == 1 else 0.0)
+                if c < best_cost:
+                    best = i
+                    best_cost = c
+        if fort > 0 and J.material <= best_cost:
+            fort -= 1
+            k -= 2
+            cost += J.material
+        elif best >= 0:
+            J.left[best] -= 1
+            taken[best] += 1
+            k -= 1
+            cost += best_cost
+        else:
+            break
+    return cost
+
+
+cdef double wipe_value(const Judge* J, const Troops* f) noexcept nogil:
+    # scoring.wipe_value: every unit of the force eliminated, and its fortress
+    cdef Py_ssize_t i
+    cdef double acc = 0.0, per = _per_vp(J, f)
+    for i in range(f.n):
+        if f.steps[i] > 0:
+            acc += _step_material(J, f, i) * f.steps[i] + per * f.sp[i]
+    return acc + J.material * f.fortress
+
+
+cdef double vp_lost(const Judge* J, const Troops* f, const int32_t* taken) noexcept nogil:
+    # scoring._vp_lost: the owner's victory points of the units the steps taken eliminate
+    cdef Py_ssize_t i
+    cdef double acc = 0.0, per = _per_vp(J, f)
+    for i in range(f.n):
+        if f.steps[i] > 0 and taken[i] >= f.steps[i]:
+            acc += per * f.sp[i]
+    return acc
+
+
+cdef Outcome option_outcome(const Judge* J, int option, const Troops* f, int affected,
+                            double hex_value) noexcept nogil:
+    # scoring.option_outcome: what the option of 8.9 (OPT_ bits) costs the defender: steps
+    # lost (half rounded up, or all affected), then the retreat, which eliminates the
+    # survivors when no retreat of that length exists (8.64); hex_value when he leaves
+    cdef bint half = (option & OPT_HALF) != 0, whole = (option & OPT_WHOLE) != 0
+    cdef int hexes = option >> OPT_HEXES_SHIFT, total = f.fortress, loss, lost = 0
+    cdef Py_ssize_t i
+    cdef Outcome o
+    cdef Troops rest
+    for i in range(f.n):
+        total += f.steps[i]
+    if whole and total <= affected:
+        o.value = wipe_value(J, f) + hex_value
+        o.steps = total
+        o.vp = vp_lost(J, f, f.steps)
+        o.vacates = True
+        return o
+    loss = affected if whole else ((affected + 1) // 2 if half else 0)
+    o.value = cheapest_steps(J, f, loss, J.taken)
+    for i in range(f.n):
+        lost += J.taken[i]
+    o.steps = lost
+    o.vp = vp_lost(J, f, J.taken)
+    o.vacates = False
+    if hexes:
+        if not f.retreat[(hexes if hexes < 2 else 2) - 1]:          # 8.64: no way out
+            rest = f[0]
+            rest.steps = J.alive
+            rest.fortress = 0
+            rest.surrounded = True
+            lost = 0
+            for i in range(f.n):
+                J.alive[i] = f.steps[i] - J.taken[i]
+                lost += J.alive[i]
+            o.value += wipe_value(J, &rest)
+            o.vp += vp_lost(J, &rest, J.alive)
+            o.steps += lost
+        o.value += hex_value
+        o.vacates = True
+    elif loss >= total:
+        o.value += hex_value
+        o.vacates = True
+    return o
+
+
+cdef Outcome defender_choice(const GweT* t, const Judge* J, int code, const Troops* f,
+                             int affected, double hex_value, int* chosen) noexcept nogil:
+    # scoring.defender_choice: the cheapest option of 8.9 for a defender result (by value,
+    # then steps; the first of equals), its index into chosen (-1: no result); E eliminates
+    cdef Outcome o, best
+    cdef int i, n
+    chosen[0] = -1
+    best.value = best.steps = best.vp = 0.0
+    best.vacates = False
+    if code == R_NONE:
+        return best
+    n = 1 if code == R_E else t.n_def_options[code]
+    for i in range(n):
+        o = option_outcome(J, OPT_WHOLE | OPT_ELIMINATE_ALL if code == R_E
+                           else t.def_option[code][i], f, affected, hex_value)
+        if i == 0 or o.value < best.value or (o.value == best.value and o.steps < best.steps):
+            best = o
+            chosen[0] = i
+    return best
+
+
+cdef void expected_attack(const GweT* t, const Judge* J, int column, int modifier,
+                          const Troops* a, const Troops* d, bint a_pen, bint d_pen,
+                          double hex_value, Expected* e) noexcept nogil:
+    # scoring.expected_attack (column >= 0, after shifts): the exact expectation over the die
+    # (the CRT's faces and their chances, worsened by 10.43's penalties as the engine does),
+    # the defender taking the cheapest option, the attacker losing half the affected steps
+    # or all, where they cost him least; the hex the defender leaves is the attacker's gain
+    cdef int affected = 0, total = d.fortress, a_loss, a_code, d_code, opt, k
+    cdef int sign_a = 1 if a.side == SIDE_ALLIED else -1
+    cdef Py_ssize_t i, cell
+    cdef int m = modifier - t.face_lo
+    cdef double p, a_cost, a_vp, gain, a_taken
+    cdef Outcome dout
+    for i in range(a.n):
+        affected += a.steps[i]
+    for i in range(d.n):
+        total += d.steps[i]
+    if total < affected:
+        affected = total
+    if m < 0:
+        m = 0
+    if m > t.n_face_mods - 1:
+        m = t.n_face_mods - 1
+    cell = m * t.crt_cols + column
+    e.column = column
+    e.score = e.attacker_steps = e.defender_steps = e.vp = e.vacate = 0.0
+    e.n_out = t.face_n[cell]
+    for k in range(e.n_out):
+        p = t.face_p[cell * MAX_FACES + k]
+        a_code = t.face_a[cell * MAX_FACES + k]
+        d_code = t.face_d[cell * MAX_FACES + k]
+        if a_pen and a_code == R_ONE:                         # combat.WORSE_ATTACKER
+            a_code = R_TWO
+        if d_pen and d_code != R_NONE and d_code != R_E:      # combat.WORSE_DEFENDER
+            d_code += 1
+        dout = defender_choice(t, J, d_code, d, affected, hex_value, &opt)
+        a_loss = 0
+        if a_code != R_NONE:
+            a_loss = affected if t.attacker_loses_all[a_code] else (affected + 1) // 2
+        a_cost = cheapest_steps(J, a, a_loss, J.taken)
+        a_taken = 0.0
+        for i in range(a.n):
+            a_taken += J.taken[i]
+        a_vp = vp_lost(J, a, J.taken)
+        gain = dout.value - a_cost + 0.0                   # (no advance_value)
+        e.score += p * gain
+        e.attacker_steps += p * a_taken
+        e.defender_steps += p * dout.steps
+        e.vp += p * sign_a * (dout.vp - a_vp)
+        e.vacate += p * (1.0 if dout.vacates else 0.0)
+        e.out_p[k] = p
+        e.out_a[k] = a_code
+        e.out_d[k] = d_code
+        e.out_option[k] = opt
+
+
+cdef int weigh_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* s, Py_ssize_t ns,
+                      const int32_t* cells, Py_ssize_t m, int shift_right, int shift_left,
+                      int32_t depot, int32_t defense_depot, Expected* e) except -1:
+    # scoring.evaluate_attack of the eligible units s[ns] (indices of attack_position's, in
+    # the order given) attacking cells[m], in the position attack_position and attack_facts
+    # made: the odds column (8.4, 8.8; the attacker's burnt depot and the defender's, 19.21,
+    # 19.23), shifted by the HQs (10.21, 21.1) and the armored car (24.11) and clamped to the
+    # table, the die modifier (5.4), the defending force (each hex's counted units and
+    # fortress, 25.13, its retreats of one and two hexes: a stack of TCR 1 alone may cross
+    # open zones, 8.64), 10.43's penalties, the hexes' value to their holder
+    cdef const GweT* t = g.t
+    cdef Fight* f = &g.f
+    cdef Judge* J = &g.j
+    cdef Py_ssize_t i, j, k, n = 0
+    cdef int enemy = 1 - side, column, modifier, row, dd, ee
+    cdef int64_t defense = 0, extra = 0, attack2
+    cdef int32_t u, w, x, c
+    cdef bint tcr1, a_pen, d_pen = False, one, two
+    cdef double hex_value = 0.0
+    cdef Troops a, d
+    for i in range(ns):
+        J.units[i] = f.e_units[s[i]]
+    row = atk_row(&f.atk, s, ns)
+    if row < 0:
+        raise KeyError("the CRT has no odds row for this force's TCR")
+    for j in range(m):                                 # combat.facts_defense
+        defense += f.defense[cells[j]]
+    if defense_depot >= 0:
+        within_range(g, g.s.unit_cell[defense_depot], t.artillery_range, f.near_b)
+        for j in range(m):
+            if f.near_b[cells[j]]:
+                extra += f.total[cells[j]]
+        defense += (t.artillery_multiplier - 1) * extra
+    if depot >= 0:
+        within_range(g, g.s.unit_cell[depot], t.artillery_range, f.near_a)
+    attack2 = atk_strength2(&f.atk, s, ns, cells, m, f.near_a if depot >= 0 else NULL,
+                            t.artillery_multiplier)
+    column = <int>atk_odds(&f.atk, row, attack2, defense)
+    if column < 0:
+        e.column = -1
+        e.score = -INFINITY
+        e.attacker_steps = e.defender_steps = e.vp = e.vacate = 0.0
+        e.n_out = 0
+        return 0
+    column += shift_right + car_shift(g, J.units, ns) - shift_left
+    if column > t.crt_cols - 1:
+        column = <int>t.crt_cols - 1
+    if column < 0:
+        column = 0
+    modifier = die_modifier(g, J.units, ns, cells, m)
+    # the defending force (scoring.defending_force)
+    d.side = enemy
+    d.steps = J.d_steps
+    d.n_steps = J.d_n_steps
+    d.sp = J.d_sp
+    d.n = 0
+    d.fortress = 0
+    d.surrounded = False
+    d.retreat[0] = d.retreat[1] = True
+    for j in range(m):
+        c = cells[j]
+        k = counted_defenders(g, c, enemy, J.d_units + d.n)
+        if fortress_side(g, c) == enemy:
+            d.fortress += fortress_steps(g, c)
+        if k:
+            d.surrounded = d.surrounded or J.surrounded[c] != 0
+            tcr1 = True
+            for i in range(d.n, d.n + k):
+                if t.tcr[J.d_units[i]] != 1:
+                    tcr1 = False
+            if d.retreat[0] or d.retreat[1]:
+                for dd in range(6):              # the hex distances retreat_ways reads
+                    w = t.nbr[6 * <Py_ssize_t>c + dd]
+                    if w < 0:
+                        continue
+                    for ee in range(6):
+                        x = t.nbr[6 * <Py_ssize_t>w + ee]
+                        if x >= 0:
+                            J.d_origin[x] = hex_distance(t, c, x)
+                retreat_ways_run(c, t.nbr, t.passable, J.blocks, J.open_zoc, tcr1,
+                                 J.d_origin, &one, &two)
+                d.retreat[0] = d.retreat[0] and one
+                d.retreat[1] = d.retreat[1] and two
+        d.n += k
+    for i in range(d.n):
+        u = J.d_units[i]
+        d.steps[i] = steps_left(g, u)
+        d.n_steps[i] = t.n_steps[u]
+        d.sp[i] = t.stacking[u]
+    # the attacking force: its units other than HQs
+    a.side = side
+    a.steps = J.a_steps
+    a.n_steps = J.a_n_steps
+    a.sp = J.a_sp
+    for i in range(ns):
+        u = J.units[i]
+        if t.is_hq[u]:
+            continue
+        a.steps[n] = steps_left(g, u)
+        a.n_steps[n] = t.n_steps[u]
+        a.sp[n] = t.stacking[u]
+        n += 1
+    a.n = n
+    a.fortress = 0
+    a.surrounded = False
+    a.retreat[0] = a.retreat[1] = True
+    a_pen = attacker_penalty(g, J.units, ns)
+    for i in range(d.n):
+        if t.tcr[J.d_units[i]] >= 3:
+            if not J.oor_known:
+                _out_of_radius(g, ws, enemy)
+            if J.oor[J.d_units[i]]:
+                d_pen = True
+                break
+    for j in range(m):
+        hex_value += J.ground + J.town * town_value(t, cells[j])
+    expected_attack(t, J, column, modifier, &a, &d, a_pen, d_pen, hex_value, e)
+    return 0
+
+
+cdef inline bint worth_attacking(const Judge* J, const Expected* e) noexcept nogil:
+    # PassivePolicy.worth_attacking
+    return e.score >= J.min_gain and e.defender_steps >= J.min_exchange * e.attacker_steps
+
+
+cdef int32_t choose_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* targets,
+                           Py_ssize_t n_targets, Py_ssize_t* n_plan, Expected* best) except -2:
+    # PassivePolicy.best_attack in the position as it stands: each of targets with every
+    # unit that may attack it (ascending) weighed (weigh_attack); the best (the first of
+    # equals) if it is worth declaring (min_gain, min_exchange); with trim, each of the four
+    # weakest attackers (printed attack, then index) dropped in turn when the attack without
+    # it is worth as much less trim_tolerance. The hex, with the attack's units (eligible
+    # indices) in g.j.plan[n_plan] and its expectation in best; -1 when none
+    cdef Fight* f = &g.f
+    cdef Judge* J = &g.j
+    cdef Py_ssize_t i, j, k, nc, n0, nr
+    cdef int32_t c, chosen = -1, x, y
+    cdef Expected e
+    n_plan[0] = 0
+    attack_position(g, ws, side)
+    attack_facts(g, ws, side)
+    for i in range(n_targets):
+        c = targets[i]
+        nc = atk_candidates(&f.atk, &c, 1, J.cand)
+        if nc == 0:
+            continue
+        weigh_attack(g, ws, side, J.cand, nc, &c, 1, 0, 0, -1, -1, &e)
+        if chosen < 0 or e.score > best.score:
+            chosen = c
+            best[0] = e
+            memcpy(J.plan, J.cand, nc * sizeof(int32_t))
+            n_plan[0] = nc
+    if chosen < 0 or not worth_attacking(J, best):
+        return -1
+    if not J.trim or n_plan[0] <= 1:
+        return chosen
+    n0 = n_plan[0]
+    for i in range(n0):                  # by printed attack, then index (insertion sort)
+        x = J.plan[i]
+        j = i
+        while j > 0 and _weaker(g, x, J.order[j - 1]):
+            J.order[j] = J.order[j - 1]
+            j -= 1
+        J.order[j] = x
+    for k in range(n0 if n0 < 4 else 4):
+        x = J.order[k]
+        nr = 0
+        for i in range(n_plan[0]):
+            y = J.plan[i]
+            if y != x:
+                J.rest[nr] = y
+                nr += 1
+        if nr == 0:
+            break
+        weigh_attack(g, ws, side, J.rest, nr, &chosen, 1, 0, 0, -1, -1, &e)
+        if e.score >= best.score - J.trim_tolerance and worth_attacking(J, &e):
+            memcpy(J.plan, J.rest, nr * sizeof(int32_t))
+            n_plan[0] = nr
+            best[0] = e
+    return chosen
+
+
+cdef inline bint _weaker(const Gwe* g, int32_t x, int32_t y) noexcept nogil:
+    # eligible unit x before y: lower printed attack on its current step, then lower index
+    cdef int32_t ux = g.f.e_units[x], uy = g.f.e_units[y]
+    cdef int16_t ax = g.f.values[3 * ux], ay = g.f.values[3 * uy]
+    return ax < ay or (ax == ay and ux < uy)
+
+
 # --- the Combat Phase: resolving an attack (8.4-8.7, 8.9, 9.23, 10.43, 10.52-10.54, 11.1,
 # 19.21) --------------------------------------------------------------------------------------
 
@@ -3183,15 +3792,15 @@ cdef void make_stacks(Gwe* g, int enemy) noexcept nogil:
 
 
 cdef inline bint _crosses_into(const Gwe* g, int32_t here, const uint8_t* mask,
-                               int* seen) noexcept nogil:
-    # combat.crosses of a unit in here against the defending hexes: whether any is True, and
-    # seen[0] += the hexes next to it
+                               const int32_t* cells, Py_ssize_t m, int* seen) noexcept nogil:
+    # combat.crosses of a unit in here against the defending hexes cells[m]: whether any is
+    # True, and seen[0] += the hexes next to it
     cdef Py_ssize_t i
     cdef int d
     cdef bint out = False
-    for i in range(g.f.m):
+    for i in range(m):
         for d in range(6):
-            if g.t.nbr[6 * <Py_ssize_t>here + d] == g.f.cells[i]:
+            if g.t.nbr[6 * <Py_ssize_t>here + d] == cells[i]:
                 seen[0] += 1
                 if mask[6 * <Py_ssize_t>here + d]:
                     out = True
@@ -3218,7 +3827,7 @@ cdef int64_t attack_strength2(Gwe* g, int side) noexcept nogil:
         u = f.live[i]
         c = g.s.unit_cell[u]
         a = unit_attack(g, u, f.att_sup[u] != 0)
-        a2 = a if _crosses_into(g, c, t.halved, &seen) else 2 * <int64_t>a
+        a2 = a if _crosses_into(g, c, t.halved, f.cells, f.m, &seen) else 2 * <int64_t>a
         if f.depot >= 0 and f.near_a[c]:
             a2 *= t.artillery_multiplier
         if t.cavalry[u]:
@@ -3302,9 +3911,10 @@ cdef int crt_row(const Gwe* g) except -1:
     return t.crt_row_of_tcr[worst]
 
 
-cdef int die_modifier(Gwe* g) noexcept nogil:
-    # combat.die_modifier (5.4): +n when every attacker attacks only across such hexsides,
-    # +n when any attacks across one
+cdef int die_modifier(const Gwe* g, const int32_t* units, Py_ssize_t n, const int32_t* cells,
+                      Py_ssize_t m) noexcept nogil:
+    # combat.die_modifier (5.4) of units[n] attacking cells[m]: +n when every attacker
+    # attacks only across such hexsides, +n when any attacks across one
     cdef const GweT* t = g.t
     cdef Py_ssize_t k, i
     cdef int mod = 0, seen
@@ -3312,16 +3922,16 @@ cdef int die_modifier(Gwe* g) noexcept nogil:
     for k in range(t.n_die_exclusive):
         seen = 0
         every = True
-        for i in range(g.f.n_live):
-            every = _all_across(g, g.s.unit_cell[g.f.live[i]], t.die_exclusive[k], &seen) \
-                and every
+        for i in range(n):
+            every = _all_across(g, g.s.unit_cell[units[i]], t.die_exclusive[k], cells, m,
+                                &seen) and every
         if seen and every:
             mod += t.die_exclusive_n[k]
     for k in range(t.n_die_any):
         any_ = False
         seen = 0
-        for i in range(g.f.n_live):
-            if _crosses_into(g, g.s.unit_cell[g.f.live[i]], t.die_any[k], &seen):
+        for i in range(n):
+            if _crosses_into(g, g.s.unit_cell[units[i]], t.die_any[k], cells, m, &seen):
                 any_ = True
         if any_:
             mod += t.die_any_n[k]
@@ -3329,13 +3939,13 @@ cdef int die_modifier(Gwe* g) noexcept nogil:
 
 
 cdef inline bint _all_across(const Gwe* g, int32_t here, const uint8_t* mask,
-                             int* seen) noexcept nogil:
+                             const int32_t* cells, Py_ssize_t m, int* seen) noexcept nogil:
     # combat.crosses of a unit in here: all of its flags True (none: True)
     cdef Py_ssize_t i
     cdef int d
-    for i in range(g.f.m):
+    for i in range(m):
         for d in range(6):
-            if g.t.nbr[6 * <Py_ssize_t>here + d] == g.f.cells[i]:
+            if g.t.nbr[6 * <Py_ssize_t>here + d] == cells[i]:
                 seen[0] += 1
                 if not mask[6 * <Py_ssize_t>here + d]:
                     return False
@@ -3343,18 +3953,47 @@ cdef inline bint _all_across(const Gwe* g, int32_t here, const uint8_t* mask,
     return True
 
 
-cdef bint defender_penalty(Gwe* g, SearchWorkspace ws, int side, const int32_t* units,
-                           Py_ssize_t k) except -1:
-    # command.command_penalty(units, phasing=False).any() (10.43): a unit of TCR 3-4 of the
-    # defending side out of every command radius (command._outside: a depot out of supply,
-    # 21.3)
+cdef int car_shift(const Gwe* g, const int32_t* units, Py_ssize_t n) noexcept nogil:
+    # combat.armored_car_shift (24.11-24.12): one column right when the armored car attacks
+    # with another unit of its nationality
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t i, j
+    cdef int cars = 0, nat
+    for i in range(n):
+        if t.car[units[i]]:
+            nat = t.nationality[units[i]]
+            for j in range(n):
+                if t.nationality[units[j]] == nat:
+                    cars += 1
+            break
+    return 1 if cars >= 2 else 0
+
+
+cdef bint attacker_penalty(const Gwe* g, const int32_t* units, Py_ssize_t n) noexcept nogil:
+    # command.command_penalty(units, phasing=True).any() (10.43): an attacker of TCR 3-4 out
+    # of Command Control
+    cdef Py_ssize_t i
+    for i in range(n):
+        if g.t.tcr[units[i]] >= 3 and g.s.unit_status[units[i]] & ST_OUT_OF_COMMAND:
+            return True
+    return False
+
+
+cdef int units_outside(Gwe* g, SearchWorkspace ws, int side, const int32_t* units,
+                       Py_ssize_t k, uint8_t* out) except -1:
+    # command._outside: out[i] for each of units[k], whether it is a unit of side on the map,
+    # not an HQ, outside the command radius of every friendly HQ that may command it (10.42,
+    # 21.4); a supply depot is when it is out of supply, if depots are commanded by supply
+    # (21.3). The depots' supply is traced only when a depot is asked, the radii only when
+    # another unit is.
     cdef const GweT* t = g.t
     cdef Py_ssize_t i, u, n_h, n_x = 0, h
     cdef int32_t* others = g.work + 2 * t.n_cells + 16 + 3 * t.n_units
     cdef bint any_depot = False, any_rest = False, covered
     for i in range(k):
+        out[i] = 0
         u = units[i]
-        if t.tcr[u] < 3 or not on_map(g, u) or t.side[u] != side or t.is_hq[u]:
+        if not on_map(g, u) or t.side[u] != side or t.is_hq[u]:
             continue
         if t.depots_by_supply and t.is_depot[u]:
             any_depot = True
@@ -3364,14 +4003,14 @@ cdef bint defender_penalty(Gwe* g, SearchWorkspace ws, int side, const int32_t* 
         supply(g, ws, side)
         for i in range(k):
             u = units[i]
-            if (t.tcr[u] >= 3 and on_map(g, u) and t.side[u] == side and not t.is_hq[u]
-                    and t.depots_by_supply and t.is_depot[u] and not g.sup.units[u]):
-                return True
+            if (on_map(g, u) and t.side[u] == side and not t.is_hq[u]
+                    and t.depots_by_supply and t.is_depot[u]):
+                out[i] = not g.sup.units[u]
     if any_rest:
         n_h = trace_radii(g, ws, side, others, &n_x)
         for i in range(k):
             u = units[i]
-            if (t.tcr[u] < 3 or not on_map(g, u) or t.side[u] != side or t.is_hq[u]
+            if (not on_map(g, u) or t.side[u] != side or t.is_hq[u]
                     or (t.depots_by_supply and t.is_depot[u])):
                 continue
             covered = False
@@ -3379,8 +4018,26 @@ cdef bint defender_penalty(Gwe* g, SearchWorkspace ws, int side, const int32_t* 
                 if covers(g, h, n_h, others, n_x, u):
                     covered = True
                     break
-            if not covered:
-                return True
+            out[i] = not covered
+    return 0
+
+
+cdef bint defender_penalty(Gwe* g, SearchWorkspace ws, int side, const int32_t* units,
+                           Py_ssize_t k) except -1:
+    # command.command_penalty(units, phasing=False).any() (10.43): a unit of TCR 3-4 of the
+    # defending side out of every command radius (units_outside)
+    cdef Py_ssize_t i, n = 0
+    cdef int32_t* poor = g.j.poor
+    for i in range(k):
+        if g.t.tcr[units[i]] >= 3:
+            poor[n] = units[i]
+            n += 1
+    if n == 0:
+        return False
+    units_outside(g, ws, side, poor, n, g.j.outside)
+    for i in range(n):
+        if g.j.outside[i]:
+            return True
     return False
 
 
@@ -3766,14 +4423,13 @@ cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
     # (8.7); 19.21's burnt depots
     cdef const GweT* t = g.t
     cdef Fight* f = &g.f
-    cdef int enemy = 1 - side, row, base, col, n_cols, die, a_res, d_res, cars = 0, nat
+    cdef int enemy = 1 - side, row, base, col, n_cols, die, a_res, d_res
     cdef int attacker_steps = 0, defender_steps = 0, affected, loss
     cdef Py_ssize_t i, j, u, x, n_std = 0, n_vac = 0, k, n_counted = 0
     cdef int64_t attack2, defense, pick
     cdef int32_t std[8]
     cdef int32_t vacated[8]
     cdef int32_t c
-    cdef const int32_t* ratio
     cdef const int8_t* res
     cdef int32_t* counted = g.f.pool
     cdef bint hungry, gone
@@ -3837,22 +4493,15 @@ cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
     else:
         base = -1
         for i in range(n_cols):
-            ratio = t.crt_ratios + 2 * (row * t.crt_cols + i)
-            if attack2 * ratio[1] >= 2 * defense * ratio[0]:
+            if odds_reached(attack2, defense, t.crt_ratios + 2 * (row * t.crt_cols + i)):
                 base = <int>i
-    for i in range(f.n_live):                              # 24.11-24.12
-        if t.car[f.live[i]]:
-            nat = t.nationality[f.live[i]]
-            for j in range(f.n_live):
-                if t.nationality[f.live[j]] == nat:
-                    cars += 1
-            break
-    col = (base if base > 0 else 0) + f.shift_right + (1 if cars >= 2 else 0) - f.shift_left
+    col = ((base if base > 0 else 0) + f.shift_right + car_shift(g, f.live, f.n_live)   # 24.11
+           - f.shift_left)
     if col > n_cols - 1:
         col = n_cols - 1
     if col < 0:
         col = 0
-    die = roll(&g.dice[DS_COMBAT]) + die_modifier(g)
+    die = roll(&g.dice[DS_COMBAT]) + die_modifier(g, f.live, f.n_live, f.cells, f.m)
     if die < t.crt_die_min:
         die = t.crt_die_min
     if die > t.crt_die_max:
@@ -3860,12 +4509,8 @@ cdef int resolve_attack(Gwe* g, SearchWorkspace ws, int side) except -1:
     res = t.crt_results + 2 * (t.crt_die_row[die] * t.crt_cols + col)
     a_res = res[0]
     d_res = res[1]
-    for i in range(f.n_live):                              # 10.43
-        u = f.live[i]
-        if t.tcr[u] >= 3 and g.s.unit_status[u] & ST_OUT_OF_COMMAND:
-            if a_res == R_ONE:
-                a_res = R_TWO
-            break
+    if a_res == R_ONE and attacker_penalty(g, f.live, f.n_live):          # 10.43
+        a_res = R_TWO
     for j in range(f.m):
         for i in range(f.stk_nc[j]):
             counted[n_counted] = f.stk_units[f.stk_c0[j] + i]

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gwe_fast.enums import UnitType
+from gwe_fast.enums import CRT_RESULT_NAMES, UnitType
 from gwe_fast.games.gwe import combat, command, rail, reinforcements, supply
 from gwe_fast.games.gwe.game import Flag
 from gwe_fast.games.gwe.units import steps_left
@@ -237,15 +237,59 @@ class PassivePolicy(GwePolicy):
         return (e.score >= self.p.min_gain
                 and e.defender_steps >= self.p.min_exchange * e.attacker_steps)
 
+    #: the methods of the attack's choice the compiled core states as this class does
+    #: (core.pyx: choose_attack, weigh_attack): a subclass that overrides one chooses in Python
+    CORE_ATTACK: ClassVar[tuple[str, ...]] = ("attack_plans", "select_attack", "_trim",
+                                              "worth_attacking")
+
     def best_attack(self, view, side: int, targets) -> dict | None:
         """The attack with the best exact expectation on one of ``targets`` with the units
         that may attack it, trimmed of units that add nothing when ``trim`` is on; None
-        when none is worth declaring."""
+        when none is worth declaring. Asked of the game's compiled core when it has one
+        (``GweCore.best_attack``: the same choice, the same numbers); what follows is the
+        reference."""
+        core = self._attack_core(view)
+        if core is not None:
+            return _core_best_attack(core, view, side, targets, self.weights, self.p)
         snap = scoring.snapshot(view, self.memory)
         best = self.select_attack(view, self.attack_plans(view, side, targets, snap))
         if best is not None and self.p.trim and len(best["attackers"]) > 1:
             self._trim(view, best, snap)
         return best
+
+    def evaluations(self, view, attackers, cells, variants) -> list[scoring.Expected]:
+        """``scoring.evaluate_attack`` of ``attackers`` on ``cells`` for each of ``variants``,
+        ``(shift_right, shift_left, depot, defense_depot)``: asked of the game's compiled
+        core (``GweCore.evaluate_attacks``, the same numbers) when it has one and the attack
+        is on one hex, else the reference on the position's ``Snapshot``. (On several hexes
+        the Snapshot keeps the defending force of the hexes in the order it first saw them,
+        which the core does not know.)"""
+        attackers = [int(x) for x in attackers]
+        if COMPILED_ATTACKS and len(cells) == 1 and attackers:
+            core = getattr(view, "core", None)
+            if core is not None:
+                w, vp = self.weights, scoring.vp_values(view.scenario)
+                side = int(view.scenario.units.side[attackers[0]])
+                got = core.evaluate_attacks(side, attackers, [int(c) for c in cells],
+                                            (w.material, w.ground, w.town),
+                                            (vp.per_sp, vp.per_sp_surrounded), variants)
+                if got is not None:
+                    table = scoring.crt(view.scenario)
+                    return [core_expected(table, e, o) for e, o in got]
+        snap = scoring.snapshot(view, self.memory)
+        return [scoring.evaluate_attack(view, attackers, cells, self.weights, shift_right=sr,
+                                        shift_left=sl, depot=dp, defense_depot=dd, snap=snap)
+                for sr, sl, dp, dd in variants]
+
+    def _attack_core(self, view):
+        """The game's compiled core when it may choose the attack for this policy (see
+        ``CORE_ATTACK``), else None."""
+        if not COMPILED_ATTACKS:
+            return None
+        cls = type(self)
+        if any(getattr(cls, m) is not getattr(PassivePolicy, m) for m in self.CORE_ATTACK):
+            return None
+        return getattr(view, "core", None)
 
     def attack_plans(self, view, side: int, targets, snap) -> list[dict]:
         """Every target with every unit that may attack it (``combat.attack_positions``, the
@@ -306,13 +350,9 @@ class PassivePolicy(GwePolicy):
     def on_combat_attack_shift(self, d, view, rng) -> int:
         attackers = list(d.context["attackers"])
         cells = list(d.context["defender_cells"])
-        scores = []
-        snap = scoring.snapshot(view, self.memory)
-        for opt in d.options:
-            shift = sum(command.hq_ratings(view, h)[0] for h in opt)
-            e = scoring.evaluate_attack(view, attackers, cells, self.weights, shift_right=shift,
-                                        snap=snap)
-            scores.append(e.score - self.weights.shift * len(opt))
+        shifts = [sum(command.hq_ratings(view, h)[0] for h in opt) for opt in d.options]
+        es = self.evaluations(view, attackers, cells, [(s, 0, -1, -1) for s in shifts])
+        scores = [e.score - self.weights.shift * len(opt) for e, opt in zip(es, d.options)]
         i = int(np.argmax(scores))
         # for this combat's massed artillery, if it is asked (the same attack: phase, units
         # and hexes; the engine asks nothing in between)
@@ -333,13 +373,10 @@ class PassivePolicy(GwePolicy):
         known = self.memory.pop("shift_right", None)     # this attack's HQ shift, if asked
         shift = known[1] if known and known[0] == self._combat_key(view, attackers, cells) \
             else 0
-        scores = []
-        snap = scoring.snapshot(view, self.memory)
-        for opt in d.options:
-            depot = -1 if opt == NONE else int(opt)
-            e = scoring.evaluate_attack(view, attackers, cells, self.weights, shift_right=shift,
-                                        depot=depot, snap=snap)
-            scores.append(e.score - (0.0 if opt == NONE else self.weights.depot))
+        es = self.evaluations(view, attackers, cells,
+                              [(shift, 0, -1 if o == NONE else int(o), -1) for o in d.options])
+        scores = [e.score - (0.0 if opt == NONE else self.weights.depot)
+                  for e, opt in zip(es, d.options)]
         return int(np.argmax(scores))
 
     def on_combat_advance(self, d, view, rng) -> int:
@@ -378,13 +415,10 @@ class PassivePolicy(GwePolicy):
         attackers = list(d.context["attackers"])
         cells = list(d.context["defender_cells"])
         self.memory["defended"] = (self.phase_key(view, "combat"), tuple(cells), attackers)
-        scores = []
-        snap = scoring.snapshot(view, self.memory)
-        for opt in d.options:
-            depot = -1 if opt == NONE else int(opt)
-            e = scoring.evaluate_attack(view, attackers, cells, self.weights,
-                                        defense_depot=depot, snap=snap)
-            scores.append(-e.score - (0.0 if opt == NONE else self.weights.depot))
+        es = self.evaluations(view, attackers, cells,
+                              [(0, 0, -1, -1 if o == NONE else int(o)) for o in d.options])
+        scores = [-e.score - (0.0 if opt == NONE else self.weights.depot)
+                  for e, opt in zip(es, d.options)]
         i = int(np.argmax(scores))
         self.memory["defense_depot"] = -1 if d.options[i] == NONE else int(d.options[i])
         return i
@@ -403,13 +437,9 @@ class PassivePolicy(GwePolicy):
             attackers, depot = self._threat_attackers(view, cells, 1 - d.side), -1
         if not attackers:
             return 0
-        scores = []
-        snap = scoring.snapshot(view, self.memory)
-        for opt in d.options:
-            shift = sum(command.hq_ratings(view, h)[0] for h in opt)
-            e = scoring.evaluate_attack(view, attackers, cells, self.weights, shift_left=shift,
-                                        defense_depot=depot, snap=snap)
-            scores.append(-e.score - self.weights.shift * len(opt))
+        shifts = [sum(command.hq_ratings(view, h)[0] for h in opt) for opt in d.options]
+        es = self.evaluations(view, attackers, cells, [(0, s, -1, depot) for s in shifts])
+        scores = [-e.score - self.weights.shift * len(opt) for e, opt in zip(es, d.options)]
         return int(np.argmax(scores))
 
     def on_combat_option(self, d, view, rng) -> int:
@@ -471,7 +501,6 @@ class PassivePolicy(GwePolicy):
         st = view.state
         u = view.scenario.units
         best, worst = 0, float(self.p.withdraw_at)
-        snap = scoring.snapshot(view, self.memory)
         able = None                                 # combat.may_attack, once per decision
         for i, x in enumerate(d.options):
             if x == -1:
@@ -486,7 +515,7 @@ class PassivePolicy(GwePolicy):
             attackers = self._threat_attackers(view, [cell], 1 - d.side, able)
             if not attackers:
                 continue
-            e = scoring.evaluate_attack(view, attackers, [cell], self.weights, snap=snap)
+            e = self.evaluations(view, attackers, [cell], [(0, 0, -1, -1)])[0]
             if e.score > worst:
                 best, worst = i, e.score
         return best
@@ -523,6 +552,36 @@ class PassivePolicy(GwePolicy):
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+#: ``PassivePolicy.best_attack`` asks the game's compiled core when it can (the tests turn it
+#: off to hold the core to the Python reference)
+COMPILED_ATTACKS = True
+
+
+def _core_best_attack(core, view, side: int, targets, w: scoring.Weights, p) -> dict | None:
+    """``best_attack``'s plan as the compiled core chooses it, with its ``Expected``."""
+    vp = scoring.vp_values(view.scenario)
+    got = core.best_attack(side, [int(t) for t in targets], (w.material, w.ground, w.town),
+                           (p.min_gain, p.min_exchange, p.trim, p.trim_tolerance),
+                           (vp.per_sp, vp.per_sp_surrounded))
+    if got is None:
+        return None
+    cell, attackers, e, outcomes = got
+    return {"cell": cell, "attackers": attackers,
+            "e": core_expected(scoring.crt(view.scenario), e, outcomes)}
+
+
+def core_expected(table, e, outcomes) -> scoring.Expected:
+    """A ``scoring.Expected`` of the core's numbers (``GweCore.best_attack``): the results
+    and the defender's options by name."""
+    names = CRT_RESULT_NAMES
+    out = []
+    for p, a, d, k in outcomes:
+        d = names[d]
+        option = "" if k < 0 else ("eliminate_all" if d == "E"
+                                   else table.defender_options[d][k])
+        out.append((p, names[a], d, option))
+    return scoring.Expected(*e, out)
 
 def _enemy_distance(view, side: int) -> np.ndarray:
     """Hexes from each hex to the nearest enemy unit other than an HQ (99 when none)."""
