@@ -41,6 +41,12 @@ cdef void stepbits_free(StepBits* S) noexcept nogil
 cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_ssize_t hi,
                       uint64_t* out) noexcept nogil
 
+# The cells a fill that reached `reached` read of its within set, a superset: those reached and
+# those one allowed step from them (the candidates of every level), into read[nw]; work holds
+# nw + 2 pad words
+cdef void bits_read_by(const StepBits* S, const uint64_t* reached, uint64_t* read,
+                       uint64_t* work) noexcept nogil
+
 # The cells within levels steps (levels < 0: any number) of the sources by allowed steps,
 # entering only cells of within, leaving no stop cell but a source (stop NULL: none): seen
 # gets them, the sources among them. work: 2 S.nw + 2 S.pad words.

@@ -131,6 +131,18 @@ cdef void bits_spread(const StepBits* S, const uint64_t* src, Py_ssize_t lo, Py_
             out[w + S.word[i] + 1] |= (x >> 1) >> (63 - b)
 
 
+cdef void bits_read_by(const StepBits* S, const uint64_t* reached, uint64_t* read,
+                       uint64_t* work) noexcept nogil:
+    # each level's candidates are the last level's cells spread one step: all of them lie in
+    # the set reached spread one step (a search that keeps the set it reached with its within
+    # set on these cells gives the same set again while they are unchanged)
+    cdef Py_ssize_t w, nw = S.nw, pad = S.pad
+    memset(work, 0, (nw + 2 * pad) * sizeof(uint64_t))
+    bits_spread(S, reached, 0, nw, work + pad)
+    for w in range(nw):
+        read[w] = reached[w] | work[pad + w]
+
+
 cdef void bits_fill(const StepBits* S, const uint64_t* sources, const uint64_t* within,
                     const uint64_t* stop, Py_ssize_t levels, uint64_t* seen,
                     uint64_t* work) noexcept nogil:

@@ -51,7 +51,7 @@ from numpy.random cimport bitgen_t
 from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 from gwe_fast._core.bitsearch cimport (BITS_MAX_TOKENS, StepBits, StepSets, __builtin_ctzll,
                                        bit_at, bits_cells, bits_fill, bits_levels, bits_mark,
-                                       bits_pack, bits_spread)
+                                       bits_pack, bits_read_by)
 from gwe_fast._core.codes cimport (GF_MOVED, GF_RAIL_COUNTED, GF_USED_RAIL, ST_ENTRAINED,
                                    ST_OUT_OF_COMMAND)
 from gwe_fast._core.hexdice cimport generator_bitgen as _bitgen, policy_draw
@@ -1764,12 +1764,9 @@ cdef int supply_run(SearchWorkspace ws, const stepcost_t* rail_steps,
                                 b_one[c >> 6] = 0
                                 found = b_near
                                 if kp != NULL:
-                                    memset(b_around - pad, 0, (nw + 2 * pad) * sizeof(uint64_t))
-                                    bits_spread(back_bits, b_near, 0, nw, b_around)
+                                    bits_read_by(back_bits, b_near, kp + 1, b_around - pad)
                                     for w in range(nw):
-                                        x = b_near[w] | b_around[w]
-                                        kp[1 + w] = x
-                                        kp[1 + nw + w] = b_ok[w] & x
+                                        kp[1 + nw + w] = b_ok[w] & kp[1 + w]
                                         kp[1 + 2 * nw + w] = b_near[w]
                                     kp[0] = key
                             for w in range(nw):
@@ -2106,12 +2103,9 @@ cdef int command_radii_run(SearchWorkspace ws, const stepcost_t* tables, Py_ssiz
                     b_src[src >> 6] = 0
                     bits_mark(b_out, nw, out + j * n)
                     if kp != NULL:
-                        memset(b_around - pad, 0, (nw + 2 * pad) * sizeof(uint64_t))
-                        bits_spread(S, b_out, 0, nw, b_around)
+                        bits_read_by(S, b_out, kp + 1, b_around - pad)
                         for w in range(nw):
-                            x = b_out[w] | b_around[w]
-                            kp[1 + w] = x
-                            kp[1 + nw + w] = b_free[w] & x
+                            kp[1 + nw + w] = b_free[w] & kp[1 + w]
                             kp[1 + 2 * nw + w] = b_zoc[w] & b_out[w] if hq_stopped[j] else 0
                             kp[1 + 3 * nw + w] = b_out[w]
                         kp[0] = key
