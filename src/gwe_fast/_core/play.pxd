@@ -185,6 +185,34 @@ cdef int atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil
 cdef Py_ssize_t atk_column(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
                            Py_ssize_t m) noexcept nogil
 cdef Py_ssize_t atk_odds(const Atk* p, int row, int64_t attack2, int64_t defense) noexcept nogil
+# Attack strength in halves (5.4, 12.21, 19.21-19.22), stated once for the declaration
+# (atk_strength2) and the resolution (the GWE core's attack_strength2):
+# combat.crosses of a unit in here against the defending hexes cells[m]: whether the first
+# hexside facing any of them has mask set; seen[0] += the hexes of cells next to here
+cdef inline bint crosses_into(const cell_t* nb, const uint8_t* mask, Py_ssize_t here,
+                              const int32_t* cells, Py_ssize_t m, int* seen) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef int d
+    cdef bint out = False
+    for i in range(m):
+        for d in range(6):
+            if nb[6 * here + d] == cells[i]:
+                seen[0] += 1
+                if mask[6 * here + d]:
+                    out = True
+                break
+    return out
+# one attacker's strength in halves: halved across a river into a defending hex (5.4), times
+# multiplier within range of the depot burnt for the attack (19.21-19.22)
+cdef inline int64_t attacker2(int64_t attack, bint halved, bint near,
+                              int64_t multiplier) noexcept nogil:
+    cdef int64_t a2 = attack if halved else 2 * attack
+    return a2 * multiplier if near else a2
+# the force's strength in halves from its cavalry's and other units' totals: the cavalry's cut
+# to a quarter, fractions dropped, when cut (a defending hex holds more than cavalry, depots
+# and HQs: 12.21)
+cdef inline int64_t force2(int64_t cav2, int64_t other2, bint cut) noexcept nogil:
+    return (2 * (cav2 // 8) if cut else cav2) + other2
 # 8.4: twice the attack strength attack2 against defense reaches the ratio (attack, defense)
 cdef inline bint odds_reached(int64_t attack2, int64_t defense, const int32_t* ratio) noexcept nogil:
     return attack2 * ratio[1] >= 2 * defense * ratio[0]

@@ -1157,27 +1157,16 @@ cdef Py_ssize_t atk_candidates(const Atk* p, const int32_t* cells, Py_ssize_t m,
 
 cdef int64_t atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
                            Py_ssize_t m, const uint8_t* near, int64_t multiplier) noexcept nogil:
-    # twice the attack before support but massed artillery: halved across a river (5.4),
-    # times multiplier within range of the burnt depot (near; NULL: none, 19.21-19.22), the
-    # cavalry's total cut to a quarter, fractions dropped, unless it attacks only cavalry,
-    # depots and HQs (12.21)
+    # twice the attack before support but massed artillery (attacker2, force2), with each
+    # unit's attack as the record holds it and the defending hexes' cavalry-only marks
     cdef int64_t cav2 = 0, other2 = 0, a2
-    cdef Py_ssize_t i, x, here, c
-    cdef int d
-    cdef bint half
+    cdef Py_ssize_t i, x, here
+    cdef int seen = 0
+    cdef bint cut = False
     for x in range(ns):
         here = p.cell[s[x]]
-        half = False
-        for i in range(m):
-            c = cells[i]
-            for d in range(6):                    # crosses: the first side facing c
-                if p.nb[6 * here + d] == c:
-                    if p.halved[6 * here + d]:
-                        half = True
-                    break
-        a2 = p.attack[s[x]] if half else 2 * <int64_t>p.attack[s[x]]
-        if near != NULL and near[here]:
-            a2 *= multiplier
+        a2 = attacker2(p.attack[s[x]], crosses_into(p.nb, p.halved, here, cells, m, &seen),
+                       near != NULL and near[here], multiplier)
         if p.cavalry[s[x]]:
             cav2 += a2
         else:
@@ -1185,8 +1174,9 @@ cdef int64_t atk_strength2(const Atk* p, const int32_t* s, Py_ssize_t ns, const 
     if cav2:
         for i in range(m):
             if not p.full[cells[i]]:
-                return 2 * (cav2 // 8) + other2
-    return cav2 + other2
+                cut = True
+                break
+    return force2(cav2, other2, cut)
 
 
 cdef int atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil:

@@ -64,6 +64,7 @@ from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
                                   MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_candidates,
                                   atk_odds, atk_options, atk_row, atk_strength2, atk_target,
+                                  attacker2, crosses_into, force2,
                                   odds_reached, bit_parallel, command_radii_run, gwe_moves_run,
                                   hex_defenses_run, mv_allowance, allocation_run,
                                   roster_run,
@@ -3791,45 +3792,27 @@ cdef void make_stacks(Gwe* g, int enemy) noexcept nogil:
         f.stk_fort[j] = fortress_steps(g, c) if fortress_side(g, c) == enemy else 0
 
 
-cdef inline bint _crosses_into(const Gwe* g, int32_t here, const uint8_t* mask,
-                               const int32_t* cells, Py_ssize_t m, int* seen) noexcept nogil:
-    # combat.crosses of a unit in here against the defending hexes cells[m]: whether any is
-    # True, and seen[0] += the hexes next to it
-    cdef Py_ssize_t i
-    cdef int d
-    cdef bint out = False
-    for i in range(m):
-        for d in range(6):
-            if g.t.nbr[6 * <Py_ssize_t>here + d] == cells[i]:
-                seen[0] += 1
-                if mask[6 * <Py_ssize_t>here + d]:
-                    out = True
-                break
-    return out
-
-
 cdef int64_t attack_strength2(Gwe* g, int side) noexcept nogil:
-    # combat.attack_strength, in halves: each attacker's unit_attack, halved across a river
-    # into a defending hex (5.4), doubled within range of the burnt depot (19.21-19.22); the
-    # cavalry's total cut by 75 %, fractions dropped, unless every defending hex holds only
+    # combat.attack_strength, in halves (play: attacker2, force2): each attacker's unit_attack,
+    # halved across a river into a defending hex (5.4), multiplied within range of the burnt
+    # depot (19.21-19.22); the cavalry's total cut unless every defending hex holds only
     # cavalry, depots or HQs (12.21)
     cdef const GweT* t = g.t
     cdef Fight* f = &g.f
     cdef Py_ssize_t i, u, j
     cdef int64_t cav2 = 0, other2 = 0, a2
-    cdef int a, seen = 0
+    cdef int seen = 0
     cdef int32_t c
-    cdef bint full
+    cdef bint cut = False
     current_values(g)
     if f.depot >= 0:
         within_range(g, g.s.unit_cell[f.depot], t.artillery_range, f.near_a)
     for i in range(f.n_live):
         u = f.live[i]
         c = g.s.unit_cell[u]
-        a = unit_attack(g, u, f.att_sup[u] != 0)
-        a2 = a if _crosses_into(g, c, t.halved, f.cells, f.m, &seen) else 2 * <int64_t>a
-        if f.depot >= 0 and f.near_a[c]:
-            a2 *= t.artillery_multiplier
+        a2 = attacker2(unit_attack(g, u, f.att_sup[u] != 0),
+                       crosses_into(t.nbr, t.halved, c, f.cells, f.m, &seen),
+                       f.depot >= 0 and f.near_a[c], t.artillery_multiplier)
         if t.cavalry[u]:
             cav2 += a2
         else:
@@ -3837,15 +3820,15 @@ cdef int64_t attack_strength2(Gwe* g, int side) noexcept nogil:
     if cav2:
         for j in range(f.m):                                   # cavalry_at_full
             c = f.cells[j]
-            full = not (t.fortress_printed[c] and fortress_steps(g, c) > 0)
-            for u in range(t.n_units):
-                if on_map(g, u) and g.s.unit_cell[u] == c and not t.cav_full_ok[u]:
-                    full = False
-                    break
-            if not full:
-                cav2 = 2 * (cav2 // 8)
+            cut = t.fortress_printed[c] and fortress_steps(g, c) > 0
+            if not cut:
+                for u in range(t.n_units):
+                    if on_map(g, u) and g.s.unit_cell[u] == c and not t.cav_full_ok[u]:
+                        cut = True
+                        break
+            if cut:
                 break
-    return cav2 + other2
+    return force2(cav2, other2, cut)
 
 
 cdef int64_t defense_strength(Gwe* g, int side) noexcept nogil:
@@ -3931,7 +3914,7 @@ cdef int die_modifier(const Gwe* g, const int32_t* units, Py_ssize_t n, const in
         any_ = False
         seen = 0
         for i in range(n):
-            if _crosses_into(g, g.s.unit_cell[units[i]], t.die_any[k], cells, m, &seen):
+            if crosses_into(t.nbr, t.die_any[k], g.s.unit_cell[units[i]], cells, m, &seen):
                 any_ = True
         if any_:
             mod += t.die_any_n[k]
