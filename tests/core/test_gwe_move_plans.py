@@ -3,8 +3,10 @@ in ``_core/gwe/core.pyx``) are the Python reference's (``PassivePolicy.move_plan
 ``may_move``, ``unit_plan`` and ``PositionMap.scores``, ``reachable``, ``attack_gain``,
 ``_hq_scores``, ``_depot_scores``): at the first unit chosen of every Movement Segment of
 whole greedy and passive games of both Brusilov scenarios, the same queue, the same steps
-for each unit (rail moves included) and every gain the same bits. The reference prices on a
-``PositionMap`` of its own, so each side prices its targets itself."""
+for each unit (rail moves included) and every gain the same bits; and every price of the
+moves offered afterwards (``on_move_action``), from the core's record kept for the segment
+(``MovePlanner.scores`` after ``rebind``), the same bits as ``PositionMap.scores``. The
+reference plans on a ``PositionMap`` of its own, so each prices its targets itself."""
 
 from __future__ import annotations
 
@@ -28,22 +30,30 @@ def _bits(gains: dict) -> dict:
 
 
 def _play(monkeypatch, name: str, index: int, policy: str, weigh=None):
-    """One game of ``policy`` on both sides in which every movement plan the core makes is
-    compared with the Python reference's; what was seen. ``weigh``: a change made to the
-    core's parameters (to see the test fail)."""
-    seen = {"plans": 0, "units": 0, "rail": 0, "ties": 0, "detrain": 0}
-    core_move_plans = passive._core_move_plans
+    """One game of ``policy`` on both sides in which every movement plan the core makes, and
+    every price of the moves offered after it (``on_move_action``), is compared with the
+    Python reference's; what was seen. ``weigh``: a change made to the parameters the core
+    is given (to see the test fail)."""
+    seen = {"plans": 0, "units": 0, "rail": 0, "ties": 0, "detrain": 0, "scores": 0,
+            "hexes": 0}
+    make_planner, make_plans = passive._core_move_planner, passive._core_move_plans
+    context = {}
 
-    def both(core, view, side, pm, policy, units):
-        ref_pm = PositionMap(view, side, policy.weights, policy.p)
-        ref = policy.move_plans(view, ref_pm, units)
+    def planner(core, view, side, pm, policy):
+        context["args"] = (view, side, policy)
         kept = policy.p
         if weigh is not None:
             policy.p = weigh(kept)
         try:
-            got = core_move_plans(core, view, side, pm, policy, units)
+            return make_planner(core, view, side, pm, policy)
         finally:
             policy.p = kept
+
+    def plans(planner, units):
+        view, side, policy = context["args"]
+        ref_pm = PositionMap(view, side, policy.weights, policy.p)
+        ref = policy.move_plans(view, ref_pm, units)
+        got = make_plans(planner, units)
         queue, plans, gains = got
         assert queue == ref[0]
         assert plans == ref[1]
@@ -55,7 +65,18 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None):
         seen["ties"] += len(gains) - len(set(gains.values()))
         return got
 
-    monkeypatch.setattr(passive, "_core_move_plans", both)
+    def scores(planner, pm, unit, cells, may_attack):
+        got = passive.planner_scores(planner, pm, unit, cells, may_attack)
+        ref = pm.scores(unit, cells, may_attack)
+        assert got.tobytes() == ref.tobytes()
+        seen["scores"] += 1
+        seen["hexes"] += len(cells)
+        return got
+
+    monkeypatch.setattr(passive, "_core_move_planner", planner)
+    monkeypatch.setattr(passive, "_core_move_plans", plans)
+    monkeypatch.setattr(passive, "planner_scores", passive._core_scores, raising=False)
+    monkeypatch.setattr(passive, "_core_scores", scores)
     sc = load_scenario(name)
     g = driver("gwe").new_game(sc, 7, index, policies={0: make_policy(policy, "gwe"),
                                                        1: make_policy(policy, "gwe")})
@@ -74,6 +95,8 @@ def test_greedy_move_plans_made_by_the_core_are_the_pythons(monkeypatch, name, i
     # of equal gains (queued by unit) in many plans
     assert seen["plans"] >= 20 and seen["units"] >= 250
     assert seen["rail"] >= 10 and seen["detrain"] >= 10 and seen["ties"] >= 50
+    # and the moves offered after them, priced from the record kept (own sums moved)
+    assert seen["scores"] >= 200 and seen["hexes"] >= 1000
 
 
 @pytest.mark.parametrize("name, index", [("brusilov/historical", 2),
@@ -81,6 +104,7 @@ def test_greedy_move_plans_made_by_the_core_are_the_pythons(monkeypatch, name, i
 def test_passive_move_plans_made_by_the_core_are_the_pythons(monkeypatch, name, index):
     seen = _play(monkeypatch, name, index, "passive")
     assert seen["plans"] >= 20 and seen["units"] >= 80 and seen["detrain"] >= 20
+    assert seen["scores"] >= 20
 
 
 def test_a_changed_weight_is_seen(monkeypatch):

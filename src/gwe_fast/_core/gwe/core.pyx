@@ -1313,7 +1313,8 @@ cdef class GweCore:
     def move_plans(self, int side, units, pm, params, hooks):
         """``PassivePolicy.on_move_unit``'s queue and plans (``may_move`` and ``unit_plan``
         of each of ``units``, sorted by gain) in the position as it stands, priced on the
-        ``PositionMap`` ``pm`` of ``side`` (its arrays read in place, ``MovePlanner``).
+        arrays of a ``PositionMap`` of ``side``, ``pm`` (``PositionMap.core_facts``: read in
+        place, ``MovePlanner``).
         ``params``: (line_moves, min_move_gain, use_rail, rail_margin, hold, supply,
         command, attack, town weight); ``hooks``: the Python the plans still ask, as
         callables: (the target priced, ``pm.target``; a unit's step costs; a unit's odds
@@ -1321,9 +1322,14 @@ cdef class GweCore:
         None when it may not go by rail). Returns ``(queue, plans, gains)``: the units in
         the order they move, their steps (``("move",)``, ``("entrain",)``, ``("rail",
         cell)``, ``("detrain",)``) and their gains, by unit."""
+        return self.move_planner(side, pm, params, hooks).plans(units)
+
+    def move_planner(self, int side, pm, params, hooks):
+        """The ``MovePlanner`` of ``move_plans``, to keep for the segment: its ``plans``,
+        then ``scores`` as the side's units move (``rebind`` after each refresh of the
+        ``PositionMap``)."""
         _check_side(side)
-        planner = MovePlanner(self, side, pm, params, hooks)
-        return planner.plans(units)
+        return MovePlanner(self, side, pm, params, hooks)
 
 
 cdef tuple _expected(const Expected* e):
@@ -5380,7 +5386,7 @@ cdef class MovePlanner:
     cdef int side
     cdef Py_ssize_t n
     cdef CellFacts f
-    cdef list keep
+    cdef list keep, own                # the arrays pointed at: fixed, and the side's own
     cdef const int16_t[:, ::1] D
     cdef const int64_t[:, ::1] vals
     cdef const double[::1] unit_att
@@ -5440,23 +5446,17 @@ cdef class MovePlanner:
         self.keep += [pm["tgt_def"], pm["tgt_ev"], pm["known"]]
         f.tgt_def, f.tgt_ev, f.ev_cols = &tgt_def[0], &tgt_ev[0, 0], tgt_ev.shape[1]
         f.known = &known[0]
-        f.my_sp = self._doubles(pm["my_sp"])
-        f.my_def = self._doubles(pm["my_def"])
-        f.my_steps = self._doubles(pm["my_steps"])
-        f.base_att = self._doubles(pm["base_att"])
-        self.my_combat = self._cells(pm["my_combat"], np.uint8)
         self.D = self._kept(pm["D"], np.int16)
         nu = core.g.t.n_units
         self.vals = self._kept(pm["vals"], np.int64)
-        self.unit_att = self._kept(pm["unit_att"], np.float64)
         self.in_supply = self._kept(pm["in_supply"], np.uint8)
         self.supply_range = self._kept(pm["supply_range"], np.int32)
         if (self.D.shape[0] != self.n or self.D.shape[1] != self.n
                 or self.vals.shape[0] != nu or self.vals.shape[1] < 2
-                or self.unit_att.shape[0] != nu or self.in_supply.shape[0] != nu
-                or self.supply_range.shape[0] != nu):
+                or self.in_supply.shape[0] != nu or self.supply_range.shape[0] != nu):
             raise ValueError("the position map's unit arrays must have one entry per unit")
-        self.mine = self._kept(pm["mine"], np.int64)
+        self.own = []
+        self.rebind(pm)
         self.pull, self.limit = float(pm["pull"]), float(pm["limit"])
         self.n_cols, self.n_enemy_cells = int(pm["n_cols"]), int(pm["n_enemy_cells"])
         if self.n_cols > f.ev_cols:
@@ -5472,6 +5472,54 @@ cdef class MovePlanner:
         self.reach = np.empty(self.n, dtype=np.int32)
         self.hq_made = False
         self.tables = {}
+
+    def rebind(self, pm):
+        """Read the side's own arrays of ``pm`` (``PositionMap.core_own``) again, after its
+        refresh: stacking points, defence, steps, combat units and attack strengths by hex,
+        each unit's attack strength, the side's units on the map."""
+        cdef CellFacts* f = &self.f
+        cdef Py_ssize_t i
+        kept, self.keep = self.keep, self.own
+        self.own = []
+        try:
+            f.my_sp = self._doubles(pm["my_sp"])
+            f.my_def = self._doubles(pm["my_def"])
+            f.my_steps = self._doubles(pm["my_steps"])
+            f.base_att = self._doubles(pm["base_att"])
+            self.my_combat = self._cells(pm["my_combat"], np.uint8)
+            self.unit_att = self._kept(pm["unit_att"], np.float64)
+            if self.unit_att.shape[0] != self.g.t.n_units:
+                raise ValueError("the attack strengths must have one entry per unit")
+            self.mine = self._kept(pm["mine"], np.int64)
+            for i in range(self.mine.shape[0]):
+                if not 0 <= self.mine[i] < self.g.t.n_units:
+                    raise IndexError("a unit of the side is not a unit of the scenario")
+        finally:
+            self.own, self.keep = self.keep, kept
+        self.hq_made = False
+
+    def scores(self, Py_ssize_t unit, cells, bint may_attack=True):
+        """``PositionMap.scores``: the value of ``unit`` standing in each of ``cells`` at the
+        end of its move, in the position as it stands."""
+        cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+        cdef Py_ssize_t i, m = cv.shape[0]
+        if not 0 <= unit < self.g.t.n_units:
+            raise IndexError(f"unit {unit} is not a unit of the scenario")
+        self._room(m)
+        for i in range(m):
+            if not 0 <= cv[i] < self.n:
+                raise IndexError("a hex is not a hex of the map")
+            self.cells[i] = cv[i]
+        self.price(unit, 0, m, may_attack)
+        return np.asarray(self.out[:m]).copy()
+
+    cdef int _room(self, Py_ssize_t m) except -1:
+        if m > self.cells.shape[0]:
+            self.cells = np.empty(m, dtype=np.int64)
+            self.out = np.empty(m)
+            self.gains = np.zeros(m)
+            self.extra = np.zeros(m)
+        return 0
 
     cdef object _kept(self, a, dtype):
         # a C-contiguous array of dtype (the caller's when it is one already), kept alive
@@ -5773,11 +5821,7 @@ cdef class MovePlanner:
         # the rail destinations priced, less the rail margin, into out[:len(dest)]
         cdef const int64_t[::1] dv = np.ascontiguousarray(dest, dtype=np.int64)
         cdef Py_ssize_t i, m = dv.shape[0]
-        if m > self.cells.shape[0]:
-            self.cells = np.empty(m, dtype=np.int64)
-            self.out = np.empty(m)
-            self.gains = np.zeros(m)
-            self.extra = np.zeros(m)
+        self._room(m)
         for i in range(m):
             if not 0 <= dv[i] < self.n:
                 raise IndexError("a rail destination is not a hex of the map")

@@ -159,7 +159,8 @@ class PassivePolicy(GwePolicy):
         if mem["queue"] is None:
             core = self._move_core(view, pm)
             if core is not None:
-                queue, plans, _ = _core_move_plans(core, view, d.side, pm, self, d.options)
+                mem["planner"] = _core_move_planner(core, view, d.side, pm, self)
+                queue, plans, _ = _core_move_plans(mem["planner"], d.options)
             else:
                 queue, plans, _ = self.move_plans(view, pm, d.options)
             mem["queue"] = queue
@@ -195,6 +196,13 @@ class PassivePolicy(GwePolicy):
         pm = mem["pm"]
         plan = mem["plans"].get(unit, [])
         pm.refresh()
+        planner = mem.get("planner")
+        if planner is None:
+            scores = pm.scores
+        else:                                  # the kept record of the core, brought up to date
+            planner.rebind(pm.core_own())
+            def scores(unit, cells, may_attack):
+                return _core_scores(planner, pm, unit, cells, may_attack)
         st = view.state
         here = int(st.unit_cell[unit])
         may_attack = not view.flag(unit, Flag.USED_RAIL) or int(view.data.tcr[unit]) == 1
@@ -205,7 +213,7 @@ class PassivePolicy(GwePolicy):
                 if not moves:
                     continue
                 cells = np.array([here] + [c for _, c in moves], dtype=np.int64)
-                both = pm.scores(unit, cells, may_attack)      # each hex priced on its own
+                both = scores(unit, cells, may_attack)         # each hex priced on its own
                 stay, s = float(both[0]), both[1:]
                 j = int(np.argmax(s))
                 if s[j] > stay + self.p.min_move_gain and s[j] > NEG / 2:
@@ -217,7 +225,7 @@ class PassivePolicy(GwePolicy):
                 rails = [(i, o[1]) for i, o in enumerate(opts) if o[0] == "rail"]
                 if rails:
                     cells = np.array([c for _, c in rails], dtype=np.int64)
-                    s = pm.scores(unit, cells, int(view.data.tcr[unit]) == 1)
+                    s = scores(unit, cells, int(view.data.tcr[unit]) == 1)
                     return rails[int(np.argmax(s))][0]
                 continue
             if step in opts:
@@ -593,9 +601,20 @@ COMPILED_ATTACKS = True
 COMPILED_MOVES = True
 
 
-def _core_move_plans(core, view, side: int, pm: PositionMap, policy, units):
-    """``on_move_unit``'s queue, plans and gains by unit, as the compiled core makes them
-    (``GweCore.move_plans``) on ``pm``'s arrays."""
+def _core_move_plans(planner, units):
+    """``on_move_unit``'s queue, plans and gains by unit (``move_plans``), as the compiled
+    core makes them (``MovePlanner.plans``)."""
+    return planner.plans([int(u) for u in units])
+
+
+def _core_scores(planner, pm: PositionMap, unit: int, cells, may_attack: bool) -> np.ndarray:
+    """``pm.scores`` as the compiled core's record of ``pm`` prices them."""
+    return planner.scores(int(unit), cells, bool(may_attack))
+
+
+def _core_move_planner(core, view, side: int, pm: PositionMap, policy):
+    """The compiled core's record of ``pm`` (``GweCore.move_planner``), with the policy's
+    parameters and the Python it still asks."""
     p, w = policy.p, policy.weights
     params = (bool(p.line_moves), float(p.min_move_gain), bool(p.use_rail),
               float(p.rail_margin), float(p.hold), float(p.supply), float(p.command),
@@ -603,7 +622,7 @@ def _core_move_plans(core, view, side: int, pm: PositionMap, policy, units):
     hooks = (pm.target, pm.step_costs, lambda u: pm._row_of(u)[1],
              lambda h: int(command.hq_ratings(view, h)[2]),
              lambda u, entrained: _rail_cells(view, u, entrained))
-    return core.move_plans(side, [int(u) for u in units], pm.core_facts(), params, hooks)
+    return core.move_planner(side, pm.core_facts(), params, hooks)
 
 
 def _rail_cells(view, unit: int, entrained: bool):

@@ -336,7 +336,6 @@ class PositionMap:
         ``MovePlanner``), by name: the enemy's facts, the side's own sums and attack
         strengths as the last refresh left them, and the targets' arrays, which the core
         reads in place as ``target`` fills them in."""
-        self._attack_strengths()
         view = self.view
         ct = combat.combat_terrain(view.scenario)
         return {
@@ -345,12 +344,18 @@ class PositionMap:
             "per_step": self.exposure_per_step, "dist_enemy": self.dist_enemy,
             "supplied": self.supplied, "cover": self.cover, "town": self.town,
             "enemy_occ": self.enemy_occ, "tgt_def": self.tgt_def, "tgt_ev": self.tgt_ev,
-            "known": self.tgt_known, "my_sp": self.my_sp, "my_def": self.my_def,
-            "my_steps": self.my_steps, "base_att": self.base_att, "my_combat": self.my_combat,
-            "D": self.D, "vals": self.vals, "unit_att": self.unit_att,
+            "known": self.tgt_known, "D": self.D, "vals": self.vals,
             "in_supply": self.in_supply, "supply_range": view.data.supply_range,
-            "mine": self.mine, "pull": self.pull, "limit": self.limit,
-            "n_cols": self.table.n_cols, "n_enemy_cells": int(self.enemy_cells.size)}
+            "pull": self.pull, "limit": self.limit, "n_cols": self.table.n_cols,
+            "n_enemy_cells": int(self.enemy_cells.size), **self.core_own()}
+
+    def core_own(self) -> dict:
+        """What of ``core_facts`` a refresh changes: the side's own sums by hex, its attack
+        strengths and its units on the map."""
+        self._attack_strengths()
+        return {"my_sp": self.my_sp, "my_def": self.my_def, "my_steps": self.my_steps,
+                "base_att": self.base_att, "my_combat": self.my_combat,
+                "unit_att": self.unit_att, "mine": self.mine}
 
     # --- pricing -----------------------------------------------------------------------------
     def exposure(self, cells: np.ndarray, defence: np.ndarray, steps: np.ndarray) -> np.ndarray:
