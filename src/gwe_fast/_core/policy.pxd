@@ -1,5 +1,5 @@
 # What sibling kernels may cimport from policy: the per-element procedures of the scores.
-from libc.stdint cimport int16_t, int32_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 
 from gwe_fast._core._types cimport cell_t, flag_t
 
@@ -25,3 +25,55 @@ cdef void surrounded_run(Py_ssize_t n, const cell_t* nb, const flag_t* passable,
                          const flag_t* free, const flag_t* target, const flag_t* own,
                          int limit, int32_t* dist, int32_t* queue,
                          uint8_t* out) noexcept nogil
+
+
+# A map's arrays for pricing a unit's hexes (score_cells, attack_gains), as pointers: the
+# CellPricer's, or the compiled core's record of a position map (gwe/core.pyx)
+cdef struct CellFacts:
+    const cell_t* nb               # [n, 6]
+    const flag_t* prohibited       # [n, 6]
+    const flag_t* halved           # [n, 6]
+    const double* mult
+    const double* threat
+    const double* need             # [k]
+    Py_ssize_t k
+    const double* per_step         # [n_cols]
+    Py_ssize_t n_cols
+    const int32_t* dist_enemy
+    const flag_t* supplied
+    const flag_t* cover
+    const double* town
+    const flag_t* enemy_occ
+    const double* tgt_def
+    const double* tgt_ev           # [n, ev_cols]
+    Py_ssize_t ev_cols
+    const flag_t* known
+    const double* my_sp
+    const double* my_def
+    const double* my_steps
+    const double* base_att
+
+# One unit's terms of score_cells
+cdef struct UnitTerms:
+    int64_t here
+    double sp
+    double limit
+    double steps
+    double dfn
+    const int8_t* hex_last
+    int side
+    double hold
+    double supply_pen
+    double command_pen
+    double town_w
+    double attack_w
+    double pull_c
+    bint use_pull
+
+# score_cells for one hex c (extra and gain read when has_extra / has_gain)
+cdef double score_one(const CellFacts* f, const UnitTerms* u, int64_t c, bint has_extra,
+                      double extra, bint has_gain, double gain) noexcept nogil
+# attack_gains for one hex c: ab holds k rows (a, b)
+cdef double gain_one(const CellFacts* f, int64_t c, const int16_t* d_here, double a_u,
+                     double att_u, const double* ab, Py_ssize_t k, Py_ssize_t n_cols
+                     ) noexcept nogil

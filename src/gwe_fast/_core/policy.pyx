@@ -178,38 +178,54 @@ cdef object _score_cells(cells, Py_ssize_t here, double sp, double limit, double
     check_cells(cv, nc)
     out_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] out = out_arr
-    cdef int64_t c
-    cdef double o_sp, o_def, o_steps, v, g, de
+    cdef CellFacts f
+    cdef UnitTerms u
+    f.my_sp, f.my_def, f.my_steps = &my_sp[0], &my_def[0], &my_steps[0]
+    f.mult, f.threat, f.town = &mult[0], &threat[0], &town[0]
+    f.need, f.k = (&need[0] if k > 0 else NULL), k
+    f.per_step, f.n_cols = (&per_step[0] if n_cols > 0 else NULL), n_cols
+    f.dist_enemy, f.supplied, f.cover = &dist_enemy[0], &supplied[0], &cover[0]
+    u.here, u.sp, u.limit, u.steps, u.dfn = here, sp, limit, steps, dfn
+    u.hex_last, u.side, u.hold = &hex_last[0], side, hold
+    u.supply_pen, u.command_pen, u.town_w = supply_pen, command_pen, town_w
+    u.attack_w, u.pull_c, u.use_pull = attack_w, pull_c, use_pull
     with nogil:
         for i in range(n):
-            c = cv[i]
-            if c == here:
-                o_sp = my_sp[c] - sp
-                o_def = my_def[c] - dfn
-                o_steps = my_steps[c] - steps
-            else:
-                o_sp = my_sp[c] - 0.0
-                o_def = my_def[c] - 0.0
-                o_steps = my_steps[c] - 0.0
-            v = NEG if o_sp + sp > limit else 0.0
-            v -= (exposure_one(o_def + dfn, mult[c], threat[c], o_steps + steps, &need[0], k,
-                               &per_step[0], n_cols)
-                  - exposure_one(o_def, mult[c], threat[c], o_steps, &need[0], k,
-                                 &per_step[0], n_cols))
-            v += hold if (dist_enemy[c] == 1 and o_steps <= 0) else 0.0
-            v += 0.0 if supplied[c] else supply_pen
-            v += 0.0 if cover[c] else command_pen
-            v += town_w * town[c] if hex_last[c] != side else 0.0
-            if has_extra:
-                v += ex[i]
-            else:
-                if has_gain:
-                    v += attack_w * gn[i]
-                if use_pull:
-                    de = <double>(dist_enemy[c] if dist_enemy[c] < 12 else 12)
-                    v -= pull_c * de
-            out[i] = v
+            out[i] = score_one(&f, &u, cv[i], has_extra, ex[i] if has_extra else 0.0,
+                               has_gain, gn[i] if has_gain else 0.0)
     return out_arr
+
+
+cdef double score_one(const CellFacts* f, const UnitTerms* u, int64_t c, bint has_extra,
+                      double extra, bint has_gain, double gain) noexcept nogil:
+    # one hex of score_cells: the floating-point operations of the twin, in its order
+    cdef double o_sp, o_def, o_steps, v, de
+    if c == u.here:
+        o_sp = f.my_sp[c] - u.sp
+        o_def = f.my_def[c] - u.dfn
+        o_steps = f.my_steps[c] - u.steps
+    else:
+        o_sp = f.my_sp[c] - 0.0
+        o_def = f.my_def[c] - 0.0
+        o_steps = f.my_steps[c] - 0.0
+    v = NEG if o_sp + u.sp > u.limit else 0.0
+    v -= (exposure_one(o_def + u.dfn, f.mult[c], f.threat[c], o_steps + u.steps, f.need, f.k,
+                       f.per_step, f.n_cols)
+          - exposure_one(o_def, f.mult[c], f.threat[c], o_steps, f.need, f.k,
+                         f.per_step, f.n_cols))
+    v += u.hold if (f.dist_enemy[c] == 1 and o_steps <= 0) else 0.0
+    v += 0.0 if f.supplied[c] else u.supply_pen
+    v += 0.0 if f.cover[c] else u.command_pen
+    v += u.town_w * f.town[c] if u.hex_last[c] != u.side else 0.0
+    if has_extra:
+        v += extra
+    else:
+        if has_gain:
+            v += u.attack_w * gain
+        if u.use_pull:
+            de = <double>(f.dist_enemy[c] if f.dist_enemy[c] < 12 else 12)
+            v -= u.pull_c * de
+    return v
 
 
 def needed_targets(cells, const int32_t[::1] dist_enemy, const cell_t[:, ::1] nb,
@@ -284,37 +300,43 @@ cdef object _attack_gains(cells, const int16_t[::1] d_here, double a_u, double a
     check_cells(cv, nc)
     out_arr = np.zeros(n, dtype=np.float64)
     cdef double[::1] out = out_arr
-    cdef int64_t c
-    cdef cell_t t
-    cdef double a, base, best, gain, v0, v1, dfc
-    cdef Py_ssize_t k0, k1
     cdef const double* abp = &ab[0, 0] if k > 0 else NULL
-    cdef const double* evp = &tgt_ev[0, 0]
-    cdef Py_ssize_t ev_cols = tgt_ev.shape[1]
+    cdef CellFacts f
+    f.nb, f.prohibited, f.halved = &nb[0, 0], &prohibited[0, 0], &halved[0, 0]
+    f.dist_enemy, f.enemy_occ, f.base_att = &dist_enemy[0], &enemy_occ[0], &base_att[0]
+    f.tgt_def, f.tgt_ev, f.ev_cols = &tgt_def[0], &tgt_ev[0, 0], tgt_ev.shape[1]
     with nogil:
         for i in range(n):
-            c = cv[i]
-            if dist_enemy[c] != 1:
-                continue
-            best = 0.0
-            for d in range(6):
-                t = nb[c, d]
-                if t < 0 or not enemy_occ[t] or prohibited[c, d]:
-                    continue
-                a = a_u / 2 if halved[c, d] else a_u
-                base = base_att[t] - (att_u if d_here[t] == 1 else 0.0)
-                if not (base >= 0.0) and base == base:
-                    base = 0.0
-                dfc = tgt_def[t]
-                k0 = column_float(abp, k, n_cols, base, dfc)
-                k1 = column_float(abp, k, n_cols, base + a, dfc)
-                v0 = value_at(evp, ev_cols, t, k0)
-                v1 = value_at(evp, ev_cols, t, k1)
-                gain = v1 - v0
-                if gain > best:
-                    best = gain
-            out[i] = best
+            if dist_enemy[cv[i]] == 1:
+                out[i] = gain_one(&f, cv[i], &d_here[0], a_u, att_u, abp, k, n_cols)
     return out_arr
+
+
+cdef double gain_one(const CellFacts* f, int64_t c, const int16_t* d_here, double a_u,
+                     double att_u, const double* ab, Py_ssize_t k, Py_ssize_t n_cols
+                     ) noexcept nogil:
+    # one hex of attack_gains (one hex from the enemy): the best gain over its enemy
+    # neighbours, the twin's operations in its order
+    cdef Py_ssize_t d, k0, k1
+    cdef cell_t t
+    cdef double a, base, best = 0.0, gain, v0, v1, dfc
+    for d in range(6):
+        t = f.nb[6 * c + d]
+        if t < 0 or not f.enemy_occ[t] or f.prohibited[6 * c + d]:
+            continue
+        a = a_u / 2 if f.halved[6 * c + d] else a_u
+        base = f.base_att[t] - (att_u if d_here[t] == 1 else 0.0)
+        if not (base >= 0.0) and base == base:
+            base = 0.0
+        dfc = f.tgt_def[t]
+        k0 = column_float(ab, k, n_cols, base, dfc)
+        k1 = column_float(ab, k, n_cols, base + a, dfc)
+        v0 = value_at(f.tgt_ev, f.ev_cols, t, k0)
+        v1 = value_at(f.tgt_ev, f.ev_cols, t, k1)
+        gain = v1 - v0
+        if gain > best:
+            best = gain
+    return best
 
 
 cdef class CellPricer:

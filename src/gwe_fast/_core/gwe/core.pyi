@@ -64,3 +64,24 @@ class GweCore:
         weights: tuple[float, float, float],
         vp: tuple[tuple[float, float], tuple[float, float]],
     ) -> list[tuple[int, list[int], tuple, list[tuple[float, int, int, int]]]]: ...
+    def move_plans(
+        self,
+        side: int,
+        units: list[int],
+        pm: dict[str, object],
+        params: tuple[bool, float, bool, float, float, float, float, float, float],
+        hooks: tuple,
+    ) -> tuple[list[int], dict[int, list[tuple]], dict[int, float]]: ...
+    def move_planner(
+        self,
+        side: int,
+        pm: dict[str, object],
+        params: tuple[bool, float, bool, float, float, float, float, float, float],
+        hooks: tuple,
+    ) -> MovePlanner: ...
+
+class MovePlanner:
+    def plans(self, units: list[int]) -> tuple[list[int], dict[int, list[tuple]],
+                                               dict[int, float]]: ...
+    def rebind(self, pm: dict[str, object]) -> None: ...
+    def scores(self, unit: int, cells: object, may_attack: bool = ...) -> np.ndarray: ...

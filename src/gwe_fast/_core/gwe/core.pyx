@@ -43,7 +43,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.math cimport INFINITY, fabs
 from libc.string cimport memcmp, memcpy, memset
 
-from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
+from gwe_fast._core._types cimport cell_t, dist_t, flag_t, stepcost_t
 from gwe_fast._core.bitsearch cimport (StepBits, StepSets, bits_distances,
                                        bits_distances_work, bits_pack)
 from gwe_fast._core.board cimport fill_step_costs, keep_step_costs_over
@@ -69,7 +69,8 @@ from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_
                                   hex_defenses_run, mv_allowance, allocation_run,
                                   roster_run,
                                   supply_run, withdrawals_run)
-from gwe_fast._core.policy cimport retreat_ways_run, surrounded_run
+from gwe_fast._core.policy cimport (CellFacts, UnitTerms, gain_one, retreat_ways_run,
+                                    score_one, surrounded_run)
 from gwe_fast._core.search cimport SearchWorkspace
 
 cnp.import_array()
@@ -1309,6 +1310,28 @@ cdef class GweCore:
             out.append((int(c), [int(self.g.f.e_units[self.g.j.cand[k]]) for k in range(nc)],
                         _expected(&e), _outcomes(&e)))
         return out
+
+    def move_plans(self, int side, units, pm, params, hooks):
+        """``PassivePolicy.on_move_unit``'s queue and plans (``may_move`` and ``unit_plan``
+        of each of ``units``, sorted by gain) in the position as it stands, priced on the
+        arrays of a ``PositionMap`` of ``side``, ``pm`` (``PositionMap.core_facts``: read in
+        place, ``MovePlanner``).
+        ``params``: (line_moves, min_move_gain, use_rail, rail_margin, hold, supply,
+        command, attack, town weight); ``hooks``: the Python the plans still ask, as
+        callables: (the target priced, ``pm.target``; a unit's step costs; a unit's odds
+        row as float ratios [k, 2]; an HQ's command radius; a unit's rail destinations,
+        None when it may not go by rail). Returns ``(queue, plans, gains)``: the units in
+        the order they move, their steps (``("move",)``, ``("entrain",)``, ``("rail",
+        cell)``, ``("detrain",)``) and their gains, by unit."""
+        return self.move_planner(side, pm, params, hooks).plans(units)
+
+    def move_planner(self, int side, pm, params, hooks):
+        """The ``MovePlanner`` of ``move_plans``, to keep for the segment: its ``plans``,
+        then ``scores`` as the side's units move (``rebind`` after each refresh of the
+        ``PositionMap``)."""
+        _check_side(side)
+        return MovePlanner(self, side, pm, params, hooks)
+
 
 cdef tuple _expected(const Expected* e):
     return (int(e.column), e.score, e.attacker_steps, e.defender_steps, e.vp, e.vacate)
@@ -5326,3 +5349,471 @@ cdef int combat_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
     for u in range(t.n_units):
         g.s.flags[u] &= ~GF_RETREATED_IN
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The ladder's movement plans (PassivePolicy.on_move_unit, PositionMap)
+
+cdef double PRICE_NEG = -1e9          # position.NEG: a hex the unit may not end in
+
+cdef class MovePlanner:
+    """The record of a ``PositionMap`` for one side and Movement Segment, as C pointers
+    (``CellFacts``: the enemy's facts, the side's own sums by hex and attack strengths,
+    the targets as they are priced), and ``unit_plan`` and ``may_move`` over it: the same
+    searches, the same floating-point operations in the same order as the Python (built
+    without contraction), so the same plans and gains, bit for bit. What has no C statement
+    yet is asked of Python through ``hooks`` (see ``GweCore.move_plans``)."""
+
+    cdef GweCore core
+    cdef Gwe* g
+    cdef int side
+    cdef Py_ssize_t n
+    cdef CellFacts f
+    cdef list keep, own                # the arrays pointed at: fixed, and the side's own
+    cdef const int16_t[:, ::1] D
+    cdef const int64_t[:, ::1] vals
+    cdef const double[::1] unit_att
+    cdef const uint8_t[::1] my_combat, in_supply
+    cdef const int64_t[::1] mine
+    cdef const int32_t[::1] supply_range
+    cdef double pull, limit
+    cdef Py_ssize_t n_cols, n_enemy_cells
+    cdef bint line_moves, use_rail
+    cdef double min_move_gain, rail_margin, hold, supply_w, command_w, attack_w, town_w
+    cdef object target, costs, row, radius, rail_cells
+    cdef dict tables                  # the step costs asked, by TCR and kind
+    # scratch: the hexes priced, their prices, gains and extras, the targets seen, reach
+    cdef int64_t[::1] cells
+    cdef double[::1] out, gains, extra
+    cdef uint8_t[::1] seen
+    cdef int32_t[::1] reach
+    # an HQ's cover (made on first use): friendly weight by hex, the hexes with some
+    cdef double[::1] hq_per
+    cdef int32_t[::1] hq_src
+    cdef Py_ssize_t n_hq_src
+    cdef bint hq_made
+
+    def __init__(self, GweCore core, int side, pm, params, hooks):
+        self.core, self.g, self.side = core, &core.g, side
+        self.n = core.g.t.n_cells
+        self.keep = []
+        cdef CellFacts* f = &self.f
+        cdef const cell_t[:, ::1] nb = self._kept(pm["nb"], np.int32)
+        cdef const uint8_t[:, ::1] prohibited = self._kept(pm["prohibited"], np.uint8)
+        cdef const uint8_t[:, ::1] halved = self._kept(pm["halved"], np.uint8)
+        if nb.shape[0] != self.n or prohibited.shape[0] != self.n or halved.shape[0] != self.n:
+            raise ValueError("the position map is not of this game's map")
+        f.nb, f.prohibited, f.halved = &nb[0, 0], &prohibited[0, 0], &halved[0, 0]
+        f.mult = self._doubles(pm["mult"])
+        f.threat = self._doubles(pm["threat"])
+        cdef const double[::1] need = self._kept(pm["need"], np.float64)
+        cdef const double[::1] per_step = self._kept(pm["per_step"], np.float64)
+        f.need, f.k = (&need[0] if need.shape[0] else NULL), need.shape[0]
+        f.per_step, f.n_cols = (&per_step[0] if per_step.shape[0] else NULL), per_step.shape[0]
+        cdef const int32_t[::1] dist_enemy = self._cells(pm["dist_enemy"], np.int32)
+        f.dist_enemy = &dist_enemy[0]
+        cdef const uint8_t[::1] b
+        b = self._cells(pm["supplied"], np.uint8)
+        f.supplied = &b[0]
+        b = self._cells(pm["cover"], np.uint8)
+        f.cover = &b[0]
+        f.town = self._doubles(pm["town"])
+        b = self._cells(pm["enemy_occ"], np.uint8)
+        f.enemy_occ = &b[0]
+        # filled in as targets are priced: read in place, never copied
+        cdef double[::1] tgt_def = pm["tgt_def"]
+        cdef double[:, ::1] tgt_ev = pm["tgt_ev"]
+        cdef uint8_t[::1] known = pm["known"]
+        if tgt_def.shape[0] != self.n or tgt_ev.shape[0] != self.n or known.shape[0] != self.n:
+            raise ValueError("the targets' arrays must have one entry per cell")
+        self.keep += [pm["tgt_def"], pm["tgt_ev"], pm["known"]]
+        f.tgt_def, f.tgt_ev, f.ev_cols = &tgt_def[0], &tgt_ev[0, 0], tgt_ev.shape[1]
+        f.known = &known[0]
+        self.D = self._kept(pm["D"], np.int16)
+        nu = core.g.t.n_units
+        self.vals = self._kept(pm["vals"], np.int64)
+        self.in_supply = self._kept(pm["in_supply"], np.uint8)
+        self.supply_range = self._kept(pm["supply_range"], np.int32)
+        if (self.D.shape[0] != self.n or self.D.shape[1] != self.n
+                or self.vals.shape[0] != nu or self.vals.shape[1] < 2
+                or self.in_supply.shape[0] != nu or self.supply_range.shape[0] != nu):
+            raise ValueError("the position map's unit arrays must have one entry per unit")
+        self.own = []
+        self.rebind(pm)
+        self.pull, self.limit = float(pm["pull"]), float(pm["limit"])
+        self.n_cols, self.n_enemy_cells = int(pm["n_cols"]), int(pm["n_enemy_cells"])
+        if self.n_cols > f.ev_cols:
+            raise ValueError("tgt_ev must have a column for each of the CRT's")
+        (self.line_moves, self.min_move_gain, self.use_rail, self.rail_margin, self.hold,
+         self.supply_w, self.command_w, self.attack_w, self.town_w) = params
+        self.target, self.costs, self.row, self.radius, self.rail_cells = hooks
+        self.cells = np.empty(self.n + 1, dtype=np.int64)
+        self.out = np.empty(self.n + 1)
+        self.gains = np.zeros(self.n + 1)
+        self.extra = np.zeros(self.n + 1)
+        self.seen = np.zeros(self.n, dtype=np.uint8)
+        self.reach = np.empty(self.n, dtype=np.int32)
+        self.hq_made = False
+        self.tables = {}
+
+    def rebind(self, pm):
+        """Read the side's own arrays of ``pm`` (``PositionMap.core_own``) again, after its
+        refresh: stacking points, defence, steps, combat units and attack strengths by hex,
+        each unit's attack strength, the side's units on the map."""
+        cdef CellFacts* f = &self.f
+        cdef Py_ssize_t i
+        kept, self.keep = self.keep, self.own
+        self.own = []
+        try:
+            f.my_sp = self._doubles(pm["my_sp"])
+            f.my_def = self._doubles(pm["my_def"])
+            f.my_steps = self._doubles(pm["my_steps"])
+            f.base_att = self._doubles(pm["base_att"])
+            self.my_combat = self._cells(pm["my_combat"], np.uint8)
+            self.unit_att = self._kept(pm["unit_att"], np.float64)
+            if self.unit_att.shape[0] != self.g.t.n_units:
+                raise ValueError("the attack strengths must have one entry per unit")
+            self.mine = self._kept(pm["mine"], np.int64)
+            for i in range(self.mine.shape[0]):
+                if not 0 <= self.mine[i] < self.g.t.n_units:
+                    raise IndexError("a unit of the side is not a unit of the scenario")
+        finally:
+            self.own, self.keep = self.keep, kept
+        self.hq_made = False
+
+    def scores(self, Py_ssize_t unit, cells, bint may_attack=True):
+        """``PositionMap.scores``: the value of ``unit`` standing in each of ``cells`` at the
+        end of its move, in the position as it stands."""
+        cdef const int64_t[::1] cv = np.ascontiguousarray(cells, dtype=np.int64)
+        cdef Py_ssize_t i, m = cv.shape[0]
+        if not 0 <= unit < self.g.t.n_units:
+            raise IndexError(f"unit {unit} is not a unit of the scenario")
+        self._room(m)
+        for i in range(m):
+            if not 0 <= cv[i] < self.n:
+                raise IndexError("a hex is not a hex of the map")
+            self.cells[i] = cv[i]
+        self.price(unit, 0, m, may_attack)
+        return np.asarray(self.out[:m]).copy()
+
+    cdef int _room(self, Py_ssize_t m) except -1:
+        if m > self.cells.shape[0]:
+            self.cells = np.empty(m, dtype=np.int64)
+            self.out = np.empty(m)
+            self.gains = np.zeros(m)
+            self.extra = np.zeros(m)
+        return 0
+
+    cdef object _kept(self, a, dtype):
+        # a C-contiguous array of dtype (the caller's when it is one already), kept alive
+        a = np.ascontiguousarray(a, dtype=dtype)
+        self.keep.append(a)
+        return a
+
+    cdef object _cells(self, a, dtype):
+        a = self._kept(a, dtype)
+        if a.ndim != 1 or a.shape[0] != self.n:
+            raise ValueError("a per-cell array must have one entry per cell")
+        return a
+
+    cdef const double* _doubles(self, a) except NULL:
+        cdef const double[::1] v = self._cells(a, np.float64)
+        return &v[0]
+
+    def plans(self, units):
+        """``(queue, plans, gains)``: see ``GweCore.move_plans``."""
+        cdef Py_ssize_t u
+        gains, plans, by_unit = [], {}, {}
+        for x in units:
+            u = x
+            if u == -1:
+                continue
+            if not 0 <= u < self.g.t.n_units:
+                raise IndexError(f"unit {u} is not a unit of the scenario")
+            if not self.may_move(u):
+                continue
+            gain, steps = self.unit_plan(u)
+            if steps and (gain > self.min_move_gain or steps[0] == ("detrain",)):
+                gains.append((-gain, u))
+                plans[u] = steps
+                by_unit[u] = gain
+        return [u for _, u in sorted(gains)], plans, by_unit
+
+    cdef bint may_move(self, Py_ssize_t u) noexcept:
+        # PassivePolicy.may_move
+        cdef int32_t here = self.g.s.unit_cell[u]
+        if self.line_moves or self.g.t.is_hq[u]:
+            return True
+        return (self.f.dist_enemy[here] > 1 or not self.f.supplied[here]
+                or self.g.s.unit_status[u] & ST_ENTRAINED)
+
+    cdef Py_ssize_t reachable(self, Py_ssize_t u) except -1:
+        # PositionMap.reachable of a unit in command: the hexes it may end in other than its
+        # own (dist > 0), ascending, into cells; how many
+        cdef Gwe* g = self.g
+        cdef int32_t here = g.s.unit_cell[u]
+        cdef int spent = g.s.mp_spent[u]
+        # the table is shared by the units of one TCR and kind (PositionMap.step_costs)
+        cdef int key = 4 * g.t.tcr[u] + 2 * (g.t.car[u] != 0) + (value_row(g, u)[0] > 0)
+        table = self.tables.get(key)
+        if table is None:
+            table = self.tables[key] = np.ascontiguousarray(self.costs(u), dtype=np.int16)
+        cdef const stepcost_t[:, ::1] cost = table
+        if cost.shape[0] != self.n or cost.shape[1] != 6:
+            raise ValueError("a step-cost table must be [n_cells, 6]")
+        cdef int ma = mv_allowance(value_row(g, u)[2], g.s.unit_status[u], g.s.flags[u],
+                                   g.t.is_hq[u], ST_OUT_OF_SUPPLY, GF_LIVING_OFF_LAND)
+        cdef int left = ma - spent if ma - spent > 0 else 0
+        cdef cell_t src = here
+        cdef Py_ssize_t c, d, k = 0
+        cdef cell_t w
+        cdef SearchWorkspace ws = self.core.ws
+        ws.search(&cost[0, 0], &src, NULL, 1, left, NULL, NULL, 0, False)
+        for c in range(self.n):
+            self.reach[c] = ws.dist_at(c)
+        if spent == 0:                                                  # 5.17
+            for d in range(6):
+                w = self.f.nb[6 * here + d]
+                if w >= 0 and cost[here, d] >= 0 and self.reach[w] < 0:
+                    self.reach[w] = cost[here, d]
+        for c in range(self.n):
+            if self.reach[c] > 0 and c != here:
+                self.cells[k] = c
+                k += 1
+        return k
+
+    cdef int price(self, Py_ssize_t u, Py_ssize_t start, Py_ssize_t m, bint may_attack
+                   ) except -1:
+        # PositionMap.scores of unit u in cells[start:start + m] into out[start:...]
+        cdef Gwe* g = self.g
+        cdef const GweT* t = g.t
+        cdef CellFacts* f = &self.f
+        cdef int32_t here = g.s.unit_cell[u]
+        cdef double sp = <double>t.stacking[u]
+        cdef Py_ssize_t i, end = start + m
+        cdef int64_t c
+        cdef double o, v
+        cdef UnitTerms ut
+        cdef bint has_gain = False
+        if t.is_hq[u]:
+            self.hq_scores(u, start, m)
+            for i in range(start, end):
+                c = self.cells[i]
+                o = f.my_sp[c] - (sp if c == here else 0.0)
+                v = PRICE_NEG if o + sp > self.limit else 0.0
+                self.out[i] = v + self.out[i]
+            return 0
+        ut.here, ut.sp, ut.limit = here, sp, self.limit
+        ut.steps = <double>(<int8_t>(t.n_steps[u] - g.s.unit_step[u]))
+        ut.dfn = <double>self.vals[u, 1]
+        ut.hex_last, ut.side, ut.hold = g.s.hex_last, self.side, self.hold
+        ut.supply_pen = -self.supply_w * (sp if sp >= 1.0 else 1.0)
+        ut.command_pen = -self.command_w * sp
+        ut.town_w, ut.attack_w, ut.pull_c = self.town_w, self.attack_w, 0.05 * self.pull
+        ut.use_pull = False
+        if t.is_depot[u]:
+            self.depot_scores(u, start, m)
+            for i in range(start, end):
+                self.out[i] = score_one(f, &ut, self.cells[i], True, self.extra[i], False, 0.0)
+            return 0
+        self.attack_gain(u, start, m, may_attack)
+        ut.use_pull = self.pull > 0 and self.vals[u, 0] > 0
+        for i in range(start, end):
+            self.out[i] = score_one(f, &ut, self.cells[i], False, 0.0, True, self.gains[i])
+        return 0
+
+    cdef int attack_gain(self, Py_ssize_t u, Py_ssize_t start, Py_ssize_t m, bint may_attack
+                         ) except -1:
+        # PositionMap.attack_gain into gains[start:start + m]
+        cdef CellFacts* f = &self.f
+        cdef Py_ssize_t i, d, end = start + m
+        cdef int64_t c
+        cdef cell_t x
+        cdef double a_u
+        for i in range(start, end):
+            self.gains[i] = 0.0
+        if not may_attack or self.n_enemy_cells == 0:
+            return 0
+        a_u = self.unit_att[u] if self.unit_att[u] > 0 else \
+            <double>(self.vals[u, 0] if self.vals[u, 0] > 0 else 0)
+        if a_u <= 0:
+            return 0
+        # the targets in reach priced first, lazily and in ascending order (needed_targets)
+        cdef Py_ssize_t found = 0
+        for i in range(start, end):
+            c = self.cells[i]
+            if f.dist_enemy[c] != 1:
+                continue
+            for d in range(6):
+                x = f.nb[6 * c + d]
+                if (x >= 0 and f.enemy_occ[x] and not f.prohibited[6 * c + d]
+                        and not f.known[x] and not self.seen[x]):
+                    self.seen[x] = 1
+                    found += 1
+        if found:
+            for x in range(self.n):
+                if self.seen[x]:
+                    self.seen[x] = 0
+                    self.target(int(x))
+        cdef const double[:, ::1] ab = np.ascontiguousarray(self.row(u), dtype=np.float64)
+        cdef Py_ssize_t k = ab.shape[0]
+        if k and ab.shape[1] != 2:
+            raise ValueError("an odds row must be [k, 2]")
+        cdef const int16_t* d_here = &self.D[g_cell(self.g, u), 0]
+        cdef double att_u = self.unit_att[u]
+        for i in range(start, end):
+            c = self.cells[i]
+            if f.dist_enemy[c] == 1:
+                self.gains[i] = gain_one(f, c, d_here, a_u, att_u,
+                                         &ab[0, 0] if k else NULL, k, self.n_cols)
+        return 0
+
+    cdef int hq_scores(self, Py_ssize_t u, Py_ssize_t start, Py_ssize_t m) except -1:
+        # PositionMap._hq_scores into out[start:start + m]
+        cdef Gwe* g = self.g
+        cdef CellFacts* f = &self.f
+        cdef Py_ssize_t i, j, x, end = start + m
+        cdef int64_t c
+        cdef int32_t w
+        cdef double cover
+        cdef bint guarded, danger
+        cdef int radius = self.radius(u)
+        if not self.hq_made:
+            self.hq_made = True
+            self.hq_per = np.zeros(self.n)
+            for i in range(self.mine.shape[0]):
+                x = self.mine[i]
+                if g.t.is_hq[x]:
+                    continue
+                w = g.s.unit_cell[x]
+                self.hq_per[w] += g.t.stacking[x] * (2.0 if f.dist_enemy[w] <= 2 else 1.0)
+            self.hq_src = np.zeros(self.n, dtype=np.int32)
+            self.n_hq_src = 0
+            for j in range(self.n):
+                if self.hq_per[j] > 0:
+                    self.hq_src[self.n_hq_src] = <int32_t>j
+                    self.n_hq_src += 1
+        for i in range(start, end):
+            c = self.cells[i]
+            # whole numbers of stacking points: the sum is exact in any order
+            cover = 0.0
+            for j in range(self.n_hq_src):
+                if self.D[self.hq_src[j], c] <= radius:
+                    cover += self.hq_per[self.hq_src[j]]
+            guarded = self.my_combat[c] != 0
+            danger = f.dist_enemy[c] <= 1 and not guarded
+            self.out[i] = 0.05 * cover - (5.0 if danger else 0.0) + (0.2 if guarded else 0.0)
+        return 0
+
+    cdef int depot_scores(self, Py_ssize_t u, Py_ssize_t start, Py_ssize_t m) except -1:
+        # PositionMap._depot_scores into extra[start:start + m]
+        cdef Gwe* g = self.g
+        cdef CellFacts* f = &self.f
+        cdef Py_ssize_t i, j, x, end = start + m, count
+        cdef int64_t c
+        cdef int rng = self.supply_range[u]
+        cdef bint any_hungry = False
+        cdef double e
+        for i in range(start, end):
+            c = self.cells[i]
+            count = 0
+            for j in range(self.mine.shape[0]):
+                x = self.mine[j]
+                if self.in_supply[x] or g.t.is_hq[x] or g.t.is_depot[x]:
+                    continue
+                any_hungry = True
+                if self.D[g.s.unit_cell[x], c] <= rng:
+                    count += 1
+            e = 0.0
+            if any_hungry:
+                e += count * 0.5
+            e -= 5.0 if f.dist_enemy[c] <= 1 else 0.0
+            e += 0.5 if (f.dist_enemy[c] >= 2 and f.dist_enemy[c] <= 3) else 0.0
+            self.extra[i] = e
+        return 0
+
+    cdef tuple unit_plan(self, Py_ssize_t u):
+        # PassivePolicy.unit_plan: (gain, steps)
+        cdef Gwe* g = self.g
+        cdef uint16_t status = g.s.unit_status[u]
+        cdef int32_t here = g.s.unit_cell[u]
+        cdef bint tcr1 = g.t.tcr[u] == 1
+        cdef bint entrained = status & ST_ENTRAINED
+        cdef bint ooc = status & ST_OUT_OF_COMMAND
+        cdef Py_ssize_t n_r = 0, i, j, first = 1
+        cdef double stay, best
+        steps = []
+        if ooc:
+            self.cells[0] = here
+            self.price(u, 0, 1, not entrained)
+            stay = self.out[0]
+        else:
+            # the reachable hexes from cells[1], here at cells[0]
+            n_r = self.reachable(u)
+            for i in range(n_r, 0, -1):
+                self.cells[i] = self.cells[i - 1]
+            self.cells[0] = here
+            if entrained:
+                self.price(u, 0, 1, False)
+                stay = self.out[0]
+                if n_r:
+                    self.price(u, 1, n_r, True)
+            else:                     # one call: each hex is priced on its own
+                self.price(u, 0, 1 + n_r, True)
+                stay = self.out[0]
+        best = stay
+        if not ooc:
+            if n_r:
+                j = first
+                for i in range(first + 1, first + n_r):
+                    if self.out[i] > self.out[j]:
+                        j = i
+                if self.out[j] > best:
+                    best = self.out[j]
+                    steps = ([("detrain",)] if entrained else []) + [("move",)]
+            elif entrained:
+                steps = [("detrain",)]
+        if entrained and not ooc and not steps:
+            steps = [("detrain",)]
+        if self.use_rail and (entrained or self.may_entrain(u)):
+            dest = self.rail_cells(u, entrained)
+            if dest is not None and len(dest):
+                self.rail_plan(u, dest, tcr1)
+                j = 0
+                for i in range(1, len(dest)):
+                    if self.out[i] > self.out[j]:
+                        j = i
+                if self.out[j] > best:
+                    best = self.out[j]
+                    steps = ([] if entrained else [("entrain",)]) + [
+                        ("rail", int(self.cells[j])), ("detrain",)]
+        return best - stay, steps
+
+    cdef bint may_entrain(self, Py_ssize_t u) noexcept:
+        # what rail.can_entrain asks first (5.32, 5.35, 18.27): False where it says False,
+        # True where it has more to ask (the hook asks it all)
+        cdef Gwe* g = self.g
+        cdef uint16_t status = g.s.unit_status[u]
+        if not status & ST_ON_MAP or status & (ST_ENTRAINED | ST_OUT_OF_COMMAND):
+            return False
+        if not g.t.is_hq[u] and status & ST_OUT_OF_SUPPLY:
+            return False
+        return g.t.friendly_rail[self.side][g.s.unit_cell[u]] != 0
+
+    cdef int rail_plan(self, Py_ssize_t u, dest, bint may_attack) except -1:
+        # the rail destinations priced, less the rail margin, into out[:len(dest)]
+        cdef const int64_t[::1] dv = np.ascontiguousarray(dest, dtype=np.int64)
+        cdef Py_ssize_t i, m = dv.shape[0]
+        self._room(m)
+        for i in range(m):
+            if not 0 <= dv[i] < self.n:
+                raise IndexError("a rail destination is not a hex of the map")
+            self.cells[i] = dv[i]
+        self.price(u, 0, m, may_attack)
+        for i in range(m):
+            self.out[i] = self.out[i] - self.rail_margin
+        return 0
+
+
+cdef inline int32_t g_cell(const Gwe* g, Py_ssize_t u) noexcept nogil:
+    return g.s.unit_cell[u]

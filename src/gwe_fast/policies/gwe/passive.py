@@ -136,25 +136,56 @@ class PassivePolicy(GwePolicy):
                                                                      ("detrain",)]
         return best - stay, steps
 
+    def move_plans(self, view, pm: PositionMap, units) -> tuple[list, dict, dict]:
+        """The Movement Segment's plan (the reference of the compiled core's
+        ``GweCore.move_plans``): ``(queue, plans, gains)``, the units of ``units`` that move,
+        best gain first (the lower unit first among equals), their steps (``unit_plan``)
+        and their gains, by unit. A unit moves when it may (``may_move``) and its plan gains
+        more than ``min_move_gain`` or detrains."""
+        order, plans, gains = [], {}, {}
+        for u in units:
+            if u == -1 or not self.may_move(view, pm, int(u)):
+                continue
+            gain, steps = self.unit_plan(view, pm, int(u))
+            if steps and (gain > self.p.min_move_gain or steps[0] == ("detrain",)):
+                order.append((-gain, int(u)))
+                plans[int(u)] = steps
+                gains[int(u)] = gain
+        return [u for _, u in sorted(order)], plans, gains
+
     def on_move_unit(self, d, view, rng) -> int:
         mem = self._move_memory(view, d.side)
         pm = mem["pm"]
         if mem["queue"] is None:
-            gains = []
-            for u in d.options:
-                if u == -1 or not self.may_move(view, pm, int(u)):
-                    continue
-                gain, steps = self.unit_plan(view, pm, int(u))
-                if steps and (gain > self.p.min_move_gain or steps[0] == ("detrain",)):
-                    gains.append((-gain, int(u)))
-                    mem["plans"][int(u)] = steps
-            mem["queue"] = [u for _, u in sorted(gains)]
+            core = self._move_core(view, pm)
+            if core is not None:
+                mem["planner"] = _core_move_planner(core, view, d.side, pm, self)
+                queue, plans, _ = _core_move_plans(mem["planner"], d.options)
+            else:
+                queue, plans, _ = self.move_plans(view, pm, d.options)
+            mem["queue"] = queue
+            mem["plans"].update(plans)
         while mem["queue"]:
             u = mem["queue"].pop(0)
             if u in d.options:
                 mem["done"].add(u)
                 return self.index_of(d.options, u)
         return self.index_of(d.options, -1)
+
+    #: the methods of the movement plans the compiled core states as this class does
+    #: (core.pyx: MovePlanner): a subclass that overrides one plans in Python
+    CORE_MOVES: ClassVar[tuple[str, ...]] = ("may_move", "unit_plan", "move_plans",
+                                             "on_move_unit", "_move_memory")
+
+    def _move_core(self, view, pm):
+        """The game's compiled core when it may make the movement plans for this policy (see
+        ``CORE_MOVES``; on a ``PositionMap`` itself, not a subclass), else None."""
+        if not COMPILED_MOVES or type(pm) is not PositionMap or pm.at_once:
+            return None
+        cls = type(self)
+        if any(getattr(cls, m) is not getattr(PassivePolicy, m) for m in self.CORE_MOVES):
+            return None
+        return getattr(view, "core", None)
 
     def on_move_action(self, d, view, rng) -> int:
         opts = d.options
@@ -165,6 +196,13 @@ class PassivePolicy(GwePolicy):
         pm = mem["pm"]
         plan = mem["plans"].get(unit, [])
         pm.refresh()
+        planner = mem.get("planner")
+        if planner is None:
+            scores = pm.scores
+        else:                                  # the kept record of the core, brought up to date
+            planner.rebind(pm.core_own())
+            def scores(unit, cells, may_attack):
+                return _core_scores(planner, pm, unit, cells, may_attack)
         st = view.state
         here = int(st.unit_cell[unit])
         may_attack = not view.flag(unit, Flag.USED_RAIL) or int(view.data.tcr[unit]) == 1
@@ -175,7 +213,7 @@ class PassivePolicy(GwePolicy):
                 if not moves:
                     continue
                 cells = np.array([here] + [c for _, c in moves], dtype=np.int64)
-                both = pm.scores(unit, cells, may_attack)      # each hex priced on its own
+                both = scores(unit, cells, may_attack)         # each hex priced on its own
                 stay, s = float(both[0]), both[1:]
                 j = int(np.argmax(s))
                 if s[j] > stay + self.p.min_move_gain and s[j] > NEG / 2:
@@ -187,7 +225,7 @@ class PassivePolicy(GwePolicy):
                 rails = [(i, o[1]) for i, o in enumerate(opts) if o[0] == "rail"]
                 if rails:
                     cells = np.array([c for _, c in rails], dtype=np.int64)
-                    s = pm.scores(unit, cells, int(view.data.tcr[unit]) == 1)
+                    s = scores(unit, cells, int(view.data.tcr[unit]) == 1)
                     return rails[int(np.argmax(s))][0]
                 continue
             if step in opts:
@@ -556,6 +594,45 @@ class PassivePolicy(GwePolicy):
 #: ``PassivePolicy.best_attack`` asks the game's compiled core when it can (the tests turn it
 #: off to hold the core to the Python reference)
 COMPILED_ATTACKS = True
+
+
+#: ``PassivePolicy.on_move_unit`` asks the game's compiled core for its queue and plans when it
+#: can (the tests turn it off to hold the core to the Python reference)
+COMPILED_MOVES = True
+
+
+def _core_move_plans(planner, units):
+    """``on_move_unit``'s queue, plans and gains by unit (``move_plans``), as the compiled
+    core makes them (``MovePlanner.plans``)."""
+    return planner.plans([int(u) for u in units])
+
+
+def _core_scores(planner, pm: PositionMap, unit: int, cells, may_attack: bool) -> np.ndarray:
+    """``pm.scores`` as the compiled core's record of ``pm`` prices them."""
+    return planner.scores(int(unit), cells, bool(may_attack))
+
+
+def _core_move_planner(core, view, side: int, pm: PositionMap, policy):
+    """The compiled core's record of ``pm`` (``GweCore.move_planner``), with the policy's
+    parameters and the Python it still asks."""
+    p, w = policy.p, policy.weights
+    params = (bool(p.line_moves), float(p.min_move_gain), bool(p.use_rail),
+              float(p.rail_margin), float(p.hold), float(p.supply), float(p.command),
+              float(p.attack), float(w.town))
+    hooks = (pm.target, pm.step_costs, lambda u: pm._row_of(u)[1],
+             lambda h: int(command.hq_ratings(view, h)[2]),
+             lambda u, entrained: _rail_cells(view, u, entrained))
+    return core.move_planner(side, pm.core_facts(), params, hooks)
+
+
+def _rail_cells(view, unit: int, entrained: bool):
+    """``unit_plan``'s rail destinations of ``unit``; None when it may not go by rail."""
+    if not (entrained or rail.can_entrain(view, unit)):
+        return None
+    try:
+        return rail.rail_destinations(view, unit)[0]
+    except ValueError:                                 # the engine would have to write
+        return np.zeros(0, dtype=np.int64)
 
 
 def _core_best_attack(core, view, side: int, targets, w: scoring.Weights, p) -> dict | None:

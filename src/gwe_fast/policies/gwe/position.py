@@ -310,11 +310,7 @@ class PositionMap:
             out = np.full(self.n, -1, dtype=np.int32)
             out[here] = 0
             return out
-        key = (int(self.view.data.tcr[unit]), int(u.utype[unit]) == _CAR,
-               int(movement.printed_values(sc, st, unit)[0]) > 0)
-        cost = self._costs.get(key)
-        if cost is None:
-            cost = self._costs[key] = movement.step_costs(sc, st, unit)
+        cost = self.step_costs(unit)
         left = max(movement.movement_allowance(sc, st, unit) - spent, 0)
         dist = sc.map.k.search.bounded_search(self.nb, cost, [here], limit=left)[0][0].copy()
         if spent == 0:                                                  # 5.17
@@ -323,6 +319,43 @@ class PositionMap:
                 if w >= 0 and cost[here, d] >= 0 and dist[w] < 0:
                     dist[w] = cost[here, d]
         return dist
+
+    def step_costs(self, unit: int) -> np.ndarray:
+        """``movement.step_costs`` of ``unit``, shared by every unit of the same TCR and kind:
+        they depend on the enemy only, who does not move in this phase."""
+        sc, st = self.view.scenario, self.view.state
+        key = (int(self.view.data.tcr[unit]), int(sc.units.utype[unit]) == _CAR,
+               int(movement.printed_values(sc, st, unit)[0]) > 0)
+        cost = self._costs.get(key)
+        if cost is None:
+            cost = self._costs[key] = movement.step_costs(sc, st, unit)
+        return cost
+
+    def core_facts(self) -> dict:
+        """The arrays the compiled core's record of this map reads (``GweCore.move_plans``:
+        ``MovePlanner``), by name: the enemy's facts, the side's own sums and attack
+        strengths as the last refresh left them, and the targets' arrays, which the core
+        reads in place as ``target`` fills them in."""
+        view = self.view
+        ct = combat.combat_terrain(view.scenario)
+        return {
+            "nb": self.nb, "prohibited": ct.prohibited, "halved": ct.halved,
+            "mult": self.mult, "threat": self.threat, "need": self.need,
+            "per_step": self.exposure_per_step, "dist_enemy": self.dist_enemy,
+            "supplied": self.supplied, "cover": self.cover, "town": self.town,
+            "enemy_occ": self.enemy_occ, "tgt_def": self.tgt_def, "tgt_ev": self.tgt_ev,
+            "known": self.tgt_known, "D": self.D, "vals": self.vals,
+            "in_supply": self.in_supply, "supply_range": view.data.supply_range,
+            "pull": self.pull, "limit": self.limit, "n_cols": self.table.n_cols,
+            "n_enemy_cells": int(self.enemy_cells.size), **self.core_own()}
+
+    def core_own(self) -> dict:
+        """What of ``core_facts`` a refresh changes: the side's own sums by hex, its attack
+        strengths and its units on the map."""
+        self._attack_strengths()
+        return {"my_sp": self.my_sp, "my_def": self.my_def, "my_steps": self.my_steps,
+                "base_att": self.base_att, "my_combat": self.my_combat,
+                "unit_att": self.unit_att, "mine": self.mine}
 
     # --- pricing -----------------------------------------------------------------------------
     def exposure(self, cells: np.ndarray, defence: np.ndarray, steps: np.ndarray) -> np.ndarray:

@@ -1,0 +1,141 @@
+"""The ladder's movement plans in the compiled core (``GweCore.move_plans``: ``MovePlanner``
+in ``_core/gwe/core.pyx``) are the Python reference's (``PassivePolicy.move_plans``:
+``may_move``, ``unit_plan`` and ``PositionMap.scores``, ``reachable``, ``attack_gain``,
+``_hq_scores``, ``_depot_scores``): at the first unit chosen of every Movement Segment of
+whole greedy and passive games of both Brusilov scenarios, the same queue, the same steps
+for each unit (rail moves included) and every gain the same bits; and every price of the
+moves offered afterwards (``on_move_action``), from the core's record kept for the segment
+(``MovePlanner.scores`` after ``rebind``), the same bits as ``PositionMap.scores``. The
+reference plans on a ``PositionMap`` of its own, so each prices its targets itself."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from gwe_fast import load_scenario
+from gwe_fast.games import driver
+from gwe_fast.games.gwe import engine
+from gwe_fast.policies.gwe import passive
+from gwe_fast.policies.gwe.doctrine import BroadFront, DoctrinePolicy
+from gwe_fast.policies.gwe.greedy import GreedyPolicy
+from gwe_fast.policies.gwe.position import PositionMap
+from gwe_fast.policies.registry import make_policy
+
+
+def _bits(gains: dict) -> dict:
+    """Each gain as the bytes of its double: equal only when bit for bit equal."""
+    return {u: struct.pack("<d", g) for u, g in gains.items()}
+
+
+def _play(monkeypatch, name: str, index: int, policy: str, weigh=None):
+    """One game of ``policy`` on both sides in which every movement plan the core makes, and
+    every price of the moves offered after it (``on_move_action``), is compared with the
+    Python reference's; what was seen. ``weigh``: a change made to the parameters the core
+    is given (to see the test fail)."""
+    seen = {"plans": 0, "units": 0, "rail": 0, "ties": 0, "detrain": 0, "scores": 0,
+            "hexes": 0}
+    make_planner, make_plans = passive._core_move_planner, passive._core_move_plans
+    context = {}
+
+    def planner(core, view, side, pm, policy):
+        context["args"] = (view, side, policy)
+        kept = policy.p
+        if weigh is not None:
+            policy.p = weigh(kept)
+        try:
+            return make_planner(core, view, side, pm, policy)
+        finally:
+            policy.p = kept
+
+    def plans(planner, units):
+        view, side, policy = context["args"]
+        ref_pm = PositionMap(view, side, policy.weights, policy.p)
+        ref = policy.move_plans(view, ref_pm, units)
+        got = make_plans(planner, units)
+        queue, plans, gains = got
+        assert queue == ref[0]
+        assert plans == ref[1]
+        assert _bits(gains) == _bits(ref[2])
+        seen["plans"] += 1
+        seen["units"] += len(queue)
+        seen["rail"] += sum(any(s[0] == "rail" for s in p) for p in plans.values())
+        seen["detrain"] += sum(p[0] == ("detrain",) for p in plans.values())
+        seen["ties"] += len(gains) - len(set(gains.values()))
+        return got
+
+    def scores(planner, pm, unit, cells, may_attack):
+        got = passive.planner_scores(planner, pm, unit, cells, may_attack)
+        ref = pm.scores(unit, cells, may_attack)
+        assert got.tobytes() == ref.tobytes()
+        seen["scores"] += 1
+        seen["hexes"] += len(cells)
+        return got
+
+    monkeypatch.setattr(passive, "_core_move_planner", planner)
+    monkeypatch.setattr(passive, "_core_move_plans", plans)
+    monkeypatch.setattr(passive, "planner_scores", passive._core_scores, raising=False)
+    monkeypatch.setattr(passive, "_core_scores", scores)
+    sc = load_scenario(name)
+    g = driver("gwe").new_game(sc, 7, index, policies={0: make_policy(policy, "gwe"),
+                                                       1: make_policy(policy, "gwe")})
+    assert g.core is not None
+    engine.advance(g)
+    return seen
+
+
+@pytest.mark.parametrize("name, index", [("brusilov/historical", 0),
+                                         ("brusilov/historical", 1),
+                                         ("brusilov/attack_on_schedule", 0),
+                                         ("brusilov/attack_on_schedule", 1)])
+def test_greedy_move_plans_made_by_the_core_are_the_pythons(monkeypatch, name, index):
+    seen = _play(monkeypatch, name, index, "greedy")
+    # every Movement Segment of the game (two a Game-Turn), rail moves, detraining, and units
+    # of equal gains (queued by unit) in many plans
+    assert seen["plans"] >= 20 and seen["units"] >= 250
+    assert seen["rail"] >= 10 and seen["detrain"] >= 10 and seen["ties"] >= 50
+    # and the moves offered after them, priced from the record kept (own sums moved)
+    assert seen["scores"] >= 200 and seen["hexes"] >= 1000
+
+
+@pytest.mark.parametrize("name, index", [("brusilov/historical", 2),
+                                         ("brusilov/attack_on_schedule", 2)])
+def test_passive_move_plans_made_by_the_core_are_the_pythons(monkeypatch, name, index):
+    seen = _play(monkeypatch, name, index, "passive")
+    assert seen["plans"] >= 20 and seen["units"] >= 80 and seen["detrain"] >= 20
+    assert seen["scores"] >= 20
+
+
+def test_a_changed_weight_is_seen(monkeypatch):
+    """The comparison can fail: the core given another weight of a gap in the line plans
+    otherwise."""
+    with pytest.raises(AssertionError):
+        _play(monkeypatch, "brusilov/historical", 0, "greedy",
+              weigh=lambda p: p.__class__(**{**p.__dict__, "hold": p.hold + 0.25}))
+
+
+def test_policies_that_plan_otherwise_keep_the_python_plans():
+    """A subclass that overrides a step of the plans plans in Python, and so does a
+    subclass of the ``PositionMap``; the greedy policy and the doctrine's sides (which plan
+    moves as greedy does) ask the core; no core, no compiled plans."""
+
+    class Steady(GreedyPolicy):
+        def may_move(self, view, pm, unit):
+            return False
+
+    class Map(PositionMap):
+        pass
+
+    view = driver("gwe").new_game(load_scenario("brusilov/historical"), 1, 0).policy_view()
+    assert view.core is not None
+    pm = PositionMap(view, 0, GreedyPolicy().weights, GreedyPolicy().p)
+    assert GreedyPolicy()._move_core(view, pm) is view.core
+    assert BroadFront()._move_core(view, pm) is view.core
+    assert Steady()._move_core(view, pm) is None
+    sub = Map(view, 0, GreedyPolicy().weights, GreedyPolicy().p)
+    assert GreedyPolicy()._move_core(view, sub) is None
+    assert GreedyPolicy()._move_core(object(), pm) is None
+    doctrine = DoctrinePolicy()
+    doctrine.new_game(view)
+    assert all(p._move_core(view, pm) is view.core for p in doctrine.sides.values())
