@@ -22,6 +22,7 @@ from gwe_fast.policies.gwe.doctrine import BroadFront, DoctrinePolicy
 from gwe_fast.policies.gwe.greedy import GreedyPolicy
 from gwe_fast.policies.gwe.position import PositionMap
 from gwe_fast.policies.registry import make_policy
+from gwe_fast.state import Status
 
 
 def _bits(gains: dict) -> dict:
@@ -29,13 +30,33 @@ def _bits(gains: dict) -> dict:
     return {u: struct.pack("<d", g) for u, g in gains.items()}
 
 
-def _play(monkeypatch, name: str, index: int, policy: str, weigh=None):
+def _same_rail(planner, view, side: int, seen: dict) -> None:
+    """Every unit of ``side`` on the map: the core's rail answer (``rail_cells_of``: None
+    when it may not entrain, else its destinations) is ``passive._rail_cells``'s."""
+    st = view.state
+    for u in (view.scenario.units.side == side).nonzero()[0].tolist():
+        if not st.unit_status[u] & Status.ON_MAP:
+            continue
+        entrained = bool(st.unit_status[u] & Status.ENTRAINED)
+        ref = passive._rail_cells(view, u, entrained)
+        got = planner.rail_cells_of(u)
+        if ref is None:
+            assert got is None
+            continue
+        assert got is not None and got.tolist() == ref.tolist()
+        seen["entrain"] += 1
+        seen["rail_cells"] += len(ref)
+
+
+def _play(monkeypatch, name: str, index: int, policy: str, weigh=None, options=None,
+          rail=False):
     """One game of ``policy`` on both sides in which every movement plan the core makes, and
     every price of the moves offered after it (``on_move_action``), is compared with the
     Python reference's; what was seen. ``weigh``: a change made to the parameters the core
-    is given (to see the test fail)."""
+    is given (to see the test fail). ``rail``: every unit's rail answer compared too, when
+    the plans are made and at each move offered (``_same_rail``)."""
     seen = {"plans": 0, "units": 0, "rail": 0, "ties": 0, "detrain": 0, "scores": 0,
-            "hexes": 0}
+            "hexes": 0, "entrain": 0, "rail_cells": 0}
     make_planner, make_plans = passive._core_move_planner, passive._core_move_plans
     context = {}
 
@@ -53,6 +74,8 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None):
         view, side, policy = context["args"]
         ref_pm = PositionMap(view, side, policy.weights, policy.p)
         ref = policy.move_plans(view, ref_pm, units)
+        if rail:
+            _same_rail(planner, view, side, seen)
         got = make_plans(planner, units)
         queue, plans, gains = got
         assert queue == ref[0]
@@ -68,6 +91,8 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None):
     def scores(planner, pm, unit, cells, may_attack):
         got = passive.planner_scores(planner, pm, unit, cells, may_attack)
         ref = pm.scores(unit, cells, may_attack)
+        if rail:
+            _same_rail(planner, context["args"][0], context["args"][1], seen)
         assert got.tobytes() == ref.tobytes()
         seen["scores"] += 1
         seen["hexes"] += len(cells)
@@ -77,7 +102,7 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None):
     monkeypatch.setattr(passive, "_core_move_plans", plans)
     monkeypatch.setattr(passive, "planner_scores", passive._core_scores, raising=False)
     monkeypatch.setattr(passive, "_core_scores", scores)
-    sc = load_scenario(name)
+    sc = load_scenario(name, options)
     g = driver("gwe").new_game(sc, 7, index, policies={0: make_policy(policy, "gwe"),
                                                        1: make_policy(policy, "gwe")})
     assert g.core is not None
@@ -105,6 +130,21 @@ def test_passive_move_plans_made_by_the_core_are_the_pythons(monkeypatch, name, 
     seen = _play(monkeypatch, name, index, "passive")
     assert seen["plans"] >= 20 and seen["units"] >= 80 and seen["detrain"] >= 20
     assert seen["scores"] >= 20
+
+
+@pytest.mark.parametrize("name, index, options", [
+    ("brusilov/historical", 3, None),
+    ("brusilov/historical", 4, {"track_limits": True}),
+    ("brusilov/attack_on_schedule", 3, None),
+    ("brusilov/attack_on_schedule", 4, {"track_limits": True})])
+def test_5_3_rail_answers_of_the_core_are_the_pythons(monkeypatch, name, index, options):
+    """``rail.can_entrain`` and ``rail.rail_destinations`` (5.31-5.35, 18.1, 18.21-18.27,
+    18.3 with track limits) as the core's planner answers them: for every unit of the side
+    on the map, when the plans are made and at every move offered after (entrained units,
+    rail hexes and capacity used, track used), the same None or the same cells in the same
+    order."""
+    seen = _play(monkeypatch, name, index, "greedy", options=options, rail=True)
+    assert seen["entrain"] >= 500 and seen["rail_cells"] >= 5000
 
 
 def test_a_changed_weight_is_seen(monkeypatch):

@@ -5392,6 +5392,14 @@ cdef class MovePlanner:
     cdef int32_t[::1] hq_src
     cdef Py_ssize_t n_hq_src
     cdef bint hq_made
+    # the rail questions (rail.can_entrain, rail_destinations), made once a plan: the enemy's
+    # units (any, combat) and zones of control, the side's rail table on rail_closed (1 across
+    # an open rail hexside, else -1), its open steps listed, and a copy for track limits
+    cdef uint8_t[::1] r_any, r_combat, r_ezoc, r_closed
+    cdef stepcost_t[::1] r_tab, r_fit
+    cdef int32_t[::1] r_list
+    cdef Py_ssize_t n_r_list
+    cdef bint rail_made, r_alloc
 
     def __init__(self, GweCore core, int side, pm, params, hooks):
         self.core, self.g, self.side = core, &core.g, side
@@ -5454,6 +5462,7 @@ cdef class MovePlanner:
         self.seen = np.zeros(self.n, dtype=np.uint8)
         self.reach = np.empty(self.n, dtype=np.int32)
         self.hq_made = False
+        self.rail_made = False
         self.tables = {}
 
     def rebind(self, pm):
@@ -5524,6 +5533,7 @@ cdef class MovePlanner:
         """``(queue, plans, gains)``: see ``GweCore.move_plans``."""
         cdef Py_ssize_t u
         gains, plans, by_unit = [], {}, {}
+        self.rail_made = False              # the position as it stands now
         for x in units:
             u = x
             if u == -1:
@@ -5775,12 +5785,19 @@ cdef class MovePlanner:
                 steps = [("detrain",)]
         if entrained and not ooc and not steps:
             steps = [("detrain",)]
+        cdef Py_ssize_t m
         if self.use_rail and (entrained or self.may_entrain(u)):
-            dest = self.rail_cells(u, entrained)
-            if dest is not None and len(dest):
-                self.rail_plan(u, dest, tcr1)
+            m = self.rail_destinations(u, entrained)
+            if m == -2:                 # the engine would have to start the rail counts
+                dest = self.rail_cells(u, entrained)
+                m = 0
+                if dest is not None and len(dest):
+                    m = self.rail_plan(u, dest, tcr1)
+            elif m > 0:
+                self.rail_price(u, m, tcr1)
+            if m > 0:
                 j = 0
-                for i in range(1, len(dest)):
+                for i in range(1, m):
                     if self.out[i] > self.out[j]:
                         j = i
                 if self.out[j] > best:
@@ -5800,8 +5817,8 @@ cdef class MovePlanner:
             return False
         return g.t.friendly_rail[self.side][g.s.unit_cell[u]] != 0
 
-    cdef int rail_plan(self, Py_ssize_t u, dest, bint may_attack) except -1:
-        # the rail destinations priced, less the rail margin, into out[:len(dest)]
+    cdef Py_ssize_t rail_plan(self, Py_ssize_t u, dest, bint may_attack) except -1:
+        # the rail destinations of the hook priced, less the rail margin, into out[:len(dest)]
         cdef const int64_t[::1] dv = np.ascontiguousarray(dest, dtype=np.int64)
         cdef Py_ssize_t i, m = dv.shape[0]
         self._room(m)
@@ -5809,11 +5826,181 @@ cdef class MovePlanner:
             if not 0 <= dv[i] < self.n:
                 raise IndexError("a rail destination is not a hex of the map")
             self.cells[i] = dv[i]
+        self.rail_price(u, m, may_attack)
+        return m
+
+    cdef int rail_price(self, Py_ssize_t u, Py_ssize_t m, bint may_attack) except -1:
+        # cells[:m] priced, less the rail margin, into out[:m]
+        cdef Py_ssize_t i
         self.price(u, 0, m, may_attack)
         for i in range(m):
             self.out[i] = self.out[i] - self.rail_margin
         return 0
 
+    def rail_cells_of(self, Py_ssize_t unit):
+        """``passive._rail_cells`` of ``unit`` in the position as it stands: its rail
+        destinations (``rail.rail_destinations``), ascending, None when it may neither entrain
+        nor is entrained (``rail.can_entrain``); the hook's answer where the engine would have
+        to start the side's rail counts."""
+        if not 0 <= unit < self.g.t.n_units:
+            raise IndexError(f"unit {unit} is not a unit of the scenario")
+        cdef bint entrained = (self.g.s.unit_status[unit] & ST_ENTRAINED) != 0
+        self.rail_made = False
+        cdef Py_ssize_t m = self.rail_destinations(unit, entrained)
+        if m == -2:
+            return self.rail_cells(unit, entrained)
+        if m == -1:
+            return None
+        return np.asarray(self.cells[:m]).copy()
+
+    cdef int rail_facts(self) except -1:
+        # rail._rail_table of the side on rail_closed in the position as it stands: a train
+        # enters only its side's ground (18.27), no hex holding enemy combat units (5.13), nor
+        # enemy-controlled (5.33), nor last occupied by the enemy unless his HQs alone are
+        # there (5.33, 10.52); the enemy's units and zones kept for can_entrain and the ends
+        cdef Gwe* g = self.g
+        cdef const GweT* t = g.t
+        cdef Py_ssize_t n = self.n, c, i
+        cdef int side = self.side, enemy = 1 - self.side
+        cdef cell_t w
+        cdef const uint8_t* ground = t.rail_ground[side]
+        cdef const stepcost_t* lines = t.rail_lines[side]
+        if not self.r_alloc:                               # first use
+            self.r_alloc = True
+            self.r_any = np.zeros(n, dtype=np.uint8)
+            self.r_combat = np.zeros(n, dtype=np.uint8)
+            self.r_ezoc = np.zeros(n, dtype=np.uint8)
+            self.r_closed = np.zeros(n, dtype=np.uint8)
+            self.r_tab = np.empty(6 * n, dtype=np.int16)
+            self.r_fit = np.empty(6 * n, dtype=np.int16)
+            self.r_list = np.empty(6 * n, dtype=np.int32)
+        cdef uint8_t* anyone = &self.r_any[0]
+        cdef uint8_t* combat = &self.r_combat[0]
+        cdef uint8_t* ezoc = &self.r_ezoc[0]
+        occupied(g, enemy, True, anyone)
+        occupied(g, enemy, False, combat)
+        controlled(g, enemy, ezoc)
+        cdef uint8_t* closed = &self.r_closed[0]
+        for c in range(n):
+            closed[c] = not (ground[c] and not combat[c] and not ezoc[c]
+                             and (g.s.hex_last[c] != enemy or (anyone[c] and not combat[c])))
+        self.n_r_list = 0
+        for i in range(6 * n):
+            w = t.nbr[i]
+            if w >= 0 and lines[i] >= 0 and not closed[w]:
+                self.r_tab[i] = 1
+                self.r_list[self.n_r_list] = <int32_t>i
+                self.n_r_list += 1
+            else:
+                self.r_tab[i] = -1
+        self.rail_made = True
+        return 0
+
+    cdef bint rail_room(self, Py_ssize_t u) noexcept:
+        # rail.has_room, the side's counts being this Game-Turn's: counted already, never
+        # counted (an HQ, 5.31), or the capacity left holds it
+        cdef Gwe* g = self.g
+        cdef int side = g.t.side[u]
+        if g.t.is_hq[u] or g.s.flags[u] & GF_RAIL_COUNTED:
+            return True
+        return g.t.stacking[u] <= g.t.rail_capacity[side] - g.s.rail_used[side]
+
+    cdef bint first_turn_may_move(self, Py_ssize_t u) noexcept:
+        # rail.first_turn_may_move (18.1): on the opening turn only Russian HQs move
+        cdef Gwe* g = self.g
+        return not (g.t.side[u] == SIDE_ALLIED and not g.t.is_hq[u]
+                    and g.s.turn[0] == g.t.first_turn)
+
+    cdef bint can_entrain(self, Py_ssize_t u) noexcept:
+        # rail.can_entrain (5.32, 5.35, 18.1, 18.25-18.27), the rail facts made and the side's
+        # counts this Game-Turn's
+        cdef Gwe* g = self.g
+        cdef const GweT* t = g.t
+        cdef uint16_t status = g.s.unit_status[u]
+        cdef int32_t cell = g.s.unit_cell[u]
+        cdef int tcr = t.tcr[u], ma, spent
+        if not status & ST_ON_MAP or status & (ST_ENTRAINED | ST_OUT_OF_COMMAND):
+            return False
+        if not t.is_hq[u] and status & ST_OUT_OF_SUPPLY:
+            return False
+        if not self.first_turn_may_move(u):
+            return False
+        if not t.friendly_rail[t.side[u]][cell]:
+            return False
+        if tcr != 1 and self.r_ezoc[cell]:
+            return False
+        ma = mv_allowance(value_row(g, u)[2], status, g.s.flags[u], t.is_hq[u],
+                          ST_OUT_OF_SUPPLY, GF_LIVING_OFF_LAND)
+        spent = g.s.mp_spent[u]
+        if ma >= tcr:
+            if spent + tcr > ma:
+                return False
+        elif spent != 0 or g.s.flags[u] & GF_USED_RAIL:                 # 18.25
+            return False
+        return self.rail_room(u)
+
+    cdef Py_ssize_t rail_destinations(self, Py_ssize_t u, bint entrained) except -3:
+        # passive._rail_cells in C: -1 when the unit is not entrained and may not entrain
+        # (None), else rail.rail_destinations' cells into cells[:k], ascending; k. -2 where
+        # the side's rail counts are of an earlier Game-Turn (the engine would start them
+        # afresh, a read-only view cannot: the hook answers as the Python does)
+        cdef Gwe* g = self.g
+        cdef const GweT* t = g.t
+        cdef int side = t.side[u], sp = t.stacking[u], left
+        cdef uint16_t status = g.s.unit_status[u]
+        cdef cell_t here = g.s.unit_cell[u], src
+        cdef Py_ssize_t c, i, j, k = 0
+        cdef int16_t r0, r1
+        cdef const int16_t* limits
+        cdef const stepcost_t* tab
+        if g.s.rail_turn[side] != g.s.turn[0]:
+            return -2
+        if not self.rail_made:
+            self.rail_facts()
+        if not entrained and not self.can_entrain(u):
+            return -1
+        # rail.may_move_by_rail
+        if not status & ST_ON_MAP:
+            return 0
+        if not (self.first_turn_may_move(u) if status & ST_ENTRAINED else self.can_entrain(u)):
+            return 0
+        if not self.rail_room(u):
+            return 0
+        # rail._reach: within the rail hexes left of the rate (18.21)
+        left = t.rail_rate[side] - g.s.rail_hexes[u]
+        if left <= 0:
+            return 0
+        tab = &self.r_tab[0]
+        if t.track_on and sp > 0:       # only across a line that can carry it (18.31, 18.33)
+            limits = t.track_limits[side]
+            memcpy(&self.r_fit[0], tab, 6 * self.n * sizeof(stepcost_t))
+            for j in range(self.n_r_list):
+                i = self.r_list[j]
+                r0 = _room_at(limits, g.s.track_used, i // 6, i % 6, 0)
+                r1 = _room_at(limits, g.s.track_used, i // 6, i % 6, 1)
+                if r0 < sp and r1 < sp:
+                    self.r_fit[i] = -1
+            tab = &self.r_fit[0]
+        src = here
+        cdef SearchWorkspace ws = self.core.ws
+        ws.search(tab, &src, NULL, 1, left, NULL, NULL, 0, False)
+        # never the unit's own hex nor a hex holding enemy units (5.13)
+        for c in range(self.n):
+            if c != here and ws.dist_at(c) > 0 and not self.r_any[c]:
+                self.cells[k] = c
+                k += 1
+        return k
+
 
 cdef inline int32_t g_cell(const Gwe* g, Py_ssize_t u) noexcept nogil:
     return g.s.unit_cell[u]
+
+
+cdef inline int16_t _room_at(const int16_t* limits, const int16_t* used, Py_ssize_t c,
+                             Py_ssize_t d, int line) noexcept nogil:
+    # rail.track_room: what the line can still carry this Movement Phase, -1 where there is
+    # none (18.31-18.33)
+    cdef Py_ssize_t i = (6 * c + d) * 2 + line
+    if limits[i] < 0:
+        return -1
+    return <int16_t>(limits[i] - used[i])
