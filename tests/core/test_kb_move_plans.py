@@ -3,13 +3,15 @@
 reference's (``KbPassivePolicy._may_gain`` with ``passive.COMPILED_MOVES`` off:
 ``Board.values_with_stay`` in numpy): at every unit weighed in every Movement Segment of whole
 greedy and passive games, and with the Allied delay defence against greedy, the same answer;
-and the queue of units each segment moves (``_queue``) the same list."""
+and the queue of units each segment moves (``_queue``) the same list. The kernel's
+pure-Python twin (``_pure.policy.KbPricer.may_gain``) is asked the same questions."""
 
 from __future__ import annotations
 
 import pytest
 
 from gwe_fast import load_scenario
+from gwe_fast._pure import policy as twin
 from gwe_fast.games import driver
 from gwe_fast.policies.kb import passive
 from gwe_fast.policies.kb.passive import KbPassivePolicy
@@ -34,7 +36,18 @@ def _play(monkeypatch, sc, index: int, allied: str, central: str, nudge: float =
 
     def nudged(board, unit, reach, bonus_w, min_gain):
         got = kernel(board, unit, reach, bonus_w, min_gain + nudge)
-        seen["kernel"] += got is not None
+        if got is not None:
+            seen["kernel"] += 1
+            # the kernel's pure-Python twin answers alike on the same maps
+            compiled = board._pricer
+            board._pricer = twin.KbPricer(board.dist_west, board._trench_u8,
+                                          board._west_town_u8, board.risk, board.adj_enemy,
+                                          board._exempt_u8, board.supply_pen, board._gas_u8)
+            board._pricer.set_own(board.my_sp, board._path_gain_u8, board.screen_gain)
+            try:
+                assert kernel(board, unit, reach, bonus_w, min_gain + nudge) is got
+            finally:
+                board._pricer = compiled
         return got
 
     def both(policy, view, board, unit, segment):
