@@ -107,6 +107,13 @@ class KbPricer:
         ok_cells: npt.ArrayLike, supply: float, gas_cost: float, gas_on: bool,
         base: npt.ArrayLike | None = None, with_here: bool = False,
     ) -> npt.NDArray[np.float64]: ...
+    def may_gain(
+        self, d_here: npt.NDArray[np.int16], reach: int, here: int, sp: float, limit: float,
+        allied: bool, progress: float, town_w: float, trench_hold: float, town_hold: float,
+        exposure: float, screen: float, screen_on: bool, contact: float, contact_on: bool,
+        ok_cells: npt.ArrayLike, supply: float, gas_cost: float, bonus_w: float,
+        min_gain: float,
+    ) -> bool: ...
 def kb_side_maps(
     unit_cell: npt.NDArray[np.int32], unit_status: npt.NDArray[np.uint16], on_map: int,
     unit_side: npt.NDArray[np.int8], side: int, flags: npt.NDArray[np.uint16], service: int,

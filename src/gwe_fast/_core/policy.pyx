@@ -814,6 +814,67 @@ cdef class KbPricer:
                                town_hold, exposure, screen, screen_on, contact, contact_on,
                                ok_cells, supply, gas_cost, gas_on, base, with_here)
 
+    def may_gain(self, const int16_t[::1] d_here, int reach, Py_ssize_t here, double sp,
+                 double limit, bint allied, double progress, double town_w,
+                 double trench_hold, double town_hold, double exposure, double screen,
+                 bint screen_on, double contact, bint contact_on, ok_cells, double supply,
+                 double gas_cost, double bonus_w, double min_gain):
+        """Whether some hex within ``reach`` hexes of ``here`` (``d_here``: the distances
+        from it) is worth more than ``here`` by over ``min_gain``, with ``bonus_w`` per
+        town to take among them (``passive._may_gain`` on ``Board.values_with_stay``):
+        ``values`` of those hexes and of ``here``, their best plus the bonus against the
+        last; gas priced (``gas_cost``) when one of the hexes is in a gas zone, for
+        ``here`` only when it is in one too."""
+        if not self.own_set:
+            raise RuntimeError("set_own must come before may_gain")
+        cdef Py_ssize_t nc = self.dist_west.shape[0], i, n = 0, towns = 0
+        cdef bint gas_on = False
+        if d_here.shape[0] != nc:
+            raise ValueError("d_here must have one entry per cell")
+        if here < 0 or here >= nc:
+            raise IndexError(f"cell {here} is not on the map")
+        cells_arr = np.empty(nc, dtype=np.int64)
+        cdef int64_t[::1] cells = cells_arr
+        # the hexes in ascending order, as ``np.flatnonzero`` lists them
+        for i in range(nc):
+            if d_here[i] <= reach:
+                cells[n] = i
+                n += 1
+                if self.path_gain[i]:
+                    towns += 1
+                if self.gas[i]:
+                    gas_on = True
+        if n == 0:
+            raise ValueError("no hex within reach")
+        # ``values_with_stay``: one call with ``here`` at the end unless the two would not
+        # price gas alike
+        cdef bint apart = gas_on and not self.gas[here]
+        v_arr = _kb_unit_values(cells_arr[:n], here, sp, limit, self.my_sp, allied,
+                                self.dist_west, self.path_gain, self.trench, self.west_town,
+                                self.risk, self.screen_gain, self.adj_enemy, self.exempt,
+                                self.supply_pen, self.gas, progress, town_w, trench_hold,
+                                town_hold, exposure, screen, screen_on, contact, contact_on,
+                                ok_cells, supply, gas_cost, gas_on, None, not apart)
+        cdef const double[::1] v = v_arr
+        cdef double best = v[0], stay
+        for i in range(1, n):
+            if v[i] > best:
+                best = v[i]
+        if apart:
+            cells[0] = here
+            stay_arr = _kb_unit_values(cells_arr[:1], here, sp, limit, self.my_sp, allied,
+                                       self.dist_west, self.path_gain, self.trench,
+                                       self.west_town, self.risk, self.screen_gain,
+                                       self.adj_enemy, self.exempt, self.supply_pen,
+                                       self.gas, progress, town_w, trench_hold, town_hold,
+                                       exposure, screen, screen_on, contact, contact_on,
+                                       ok_cells, supply, gas_cost, False, None, False)
+            stay = stay_arr[0]
+        else:
+            stay = v[n]
+        # ``float(v.max()) + bonus > stay + float(min_gain)``, bonus ``bonus_w * towns``
+        return best + bonus_w * <double>towns > stay + min_gain
+
 
 def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, int on_map,
                  const int8_t[::1] unit_side, int side, const uint16_t[::1] flags,

@@ -394,6 +394,34 @@ class KbPricer:
                               screen_on, contact, contact_on, ok_cells, supply, gas_cost,
                               gas_on, base)
 
+    def may_gain(self, d_here, reach, here, sp, limit, allied, progress, town_w, trench_hold,
+                 town_hold, exposure, screen, screen_on, contact, contact_on, ok_cells, supply,
+                 gas_cost, bonus_w, min_gain):
+        """Whether some hex within ``reach`` hexes of ``here`` (``d_here``: the distances
+        from it) is worth more than ``here`` by over ``min_gain``, with ``bonus_w`` per
+        town to take among them (``passive._may_gain`` on ``Board.values_with_stay``); gas
+        priced (``gas_cost``) when one of the hexes is in a gas zone, for ``here`` only
+        when it is in one too."""
+        if self.own is None:
+            raise RuntimeError("set_own must come before may_gain")
+        if len(d_here) != len(self.dist_west):
+            raise ValueError("d_here must have one entry per cell")
+        cells = np.flatnonzero(np.asarray(d_here) <= reach)
+        if cells.size == 0:
+            raise ValueError("no hex within reach")
+        gas = np.asarray(self.gas, dtype=bool)
+        gas_on = bool(gas[cells].any())
+        args = (here, sp, limit, allied, progress, town_w, trench_hold, town_hold, exposure,
+                screen, screen_on, contact, contact_on, ok_cells, supply, gas_cost)
+        if gas_on and not gas[here]:
+            v = self.values(cells, *args, True)
+            stay = float(self.values([here], *args, False)[0])
+        else:
+            v = self.values(cells, *args, gas_on, None, True)
+            v, stay = v[:-1], float(v[-1])
+        towns = int(np.asarray(self.own[1], dtype=bool)[cells].sum())
+        return bool(float(v.max()) + bonus_w * float(towns) > stay + min_gain)
+
 
 def kb_side_maps(unit_cell, unit_status, on_map, unit_side, side, flags, service, stacking,
                  is_hq, nb, band, west_town, hex_last, central, allied, screen=True):

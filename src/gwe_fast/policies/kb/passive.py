@@ -50,6 +50,11 @@ from gwe_fast.state import Status
 _HQ = int(UnitType.HQ)
 DONE = combat.DONE
 
+#: ``_may_gain`` asks the policy kernel (``Board.may_gain``) instead of pricing in numpy; the
+#: numpy code stays the reference, and the tests compare the two with this off
+#: (``tests/core/test_kb_move_plans.py``)
+COMPILED_MOVES = True
+
 
 class KbPassivePolicy(KbPolicy):
     """Holds the line; attacks only at high odds; loses as few victory points as it can."""
@@ -89,6 +94,9 @@ class KbPassivePolicy(KbPolicy):
         "breakdown_within": 0,    # German: break down divisions this close to the west edge
         "stoss_lead": 0.0,        # German: stosstruppen lead the attacks (and are kept whole)
     }
+
+    #: what the policy kernel answers for: a subclass that overrides one keeps the reference
+    CORE_MOVES: ClassVar[tuple[str, ...]] = ("_may_gain",)
 
     #: what changes in the last word (``setting``): a compulsory attack costs nothing but its
     #: exact expectation, 8.71 is only its expectation, a town already held needs no holding
@@ -205,12 +213,25 @@ class KbPassivePolicy(KbPolicy):
         if view.scenario.units.side[unit] == Side.CENTRAL and self.p.exit \
                 and board.dist_west[here] <= reach:
             return True
+        if self._core_moves(board):
+            bonus_w = self.weights.town if self.p.path_towns else 0.0
+            ok = board.may_gain(unit, max(reach, 1), bonus_w, float(self.p.min_move_gain))
+            if ok is not None:
+                return ok
         cells = np.flatnonzero(board.D[here] <= max(reach, 1))
         v, stay = board.values_with_stay(unit, cells)
         bonus = 0.0
         if self.p.path_towns:
             bonus = self.weights.town * float(board.path_gain[cells].sum())
         return float(v.max()) + bonus > stay + float(self.p.min_move_gain)
+
+    def _core_moves(self, board) -> bool:
+        """Whether ``_may_gain`` may ask the policy kernel (``Board.may_gain``): the switch
+        on, a ``Board`` itself (not a subclass), and no step of ``CORE_MOVES`` overridden."""
+        if not COMPILED_MOVES or type(board) is not Board:
+            return False
+        cls = type(self)
+        return all(getattr(cls, m) is getattr(KbPassivePolicy, m) for m in self.CORE_MOVES)
 
     def on_move_unit(self, d, view, rng) -> int:
         seg = int(d.context.get("segment", movement.FIRST))

@@ -219,29 +219,47 @@ class Board:
         priced (``gas_on``) or not."""
         view = self.view
         here = int(view.state.unit_cell[unit])
-        sp = float(units.stacking(view, unit))
-        is_hq = self._utype[unit] == _HQ
         base = None
-        if is_hq and not self.last_word:
+        if self._utype[unit] == _HQ and not self.last_word:
             asked = np.append(cells, here) if with_here else cells
             base = self._hq_values(unit, asked, asked == here)
-        contact_on = bool(not is_hq and contact)
+        gas_cost = 0.0
+        if gas_on:
+            first = scoring.step_costs(view, unit, self.w)
+            gas_cost = first[0] if first else 0.0
+        return self._pricer.values(cells, *self._unit_terms(unit, here, contact),
+                                   self._supply_w, gas_cost, gas_on, base, with_here)
+
+    def _unit_terms(self, unit: int, here: int, contact: bool) -> tuple:
+        """The pricer's arguments from ``here`` to ``ok_cells``: the unit's, the side's."""
+        sp = float(units.stacking(self.view, unit))
+        contact_on = bool(self._utype[unit] != _HQ and contact)
         ok_cells: list[int] = []
         if contact_on and self.targets:
             plan = self.planned.get(int(unit))
             if plan is not None:
                 ok_cells = [int(c) for c in self.nb[plan[0]] if c >= 0]
         screen_on = self._screen and not (self._screen_free and self.trench[here])
-        gas_cost = 0.0
-        if gas_on:
-            first = scoring.step_costs(view, unit, self.w)
-            gas_cost = first[0] if first else 0.0
         allied, progress, town_w, trench_hold, town_hold, exposure = self._prices
-        return self._pricer.values(
-            cells, here, sp, float(self.limit), allied, progress, town_w, trench_hold,
-            town_hold, exposure, self._screen_w if screen_on else 0.0, screen_on,
-            self._contact_w, contact_on, ok_cells, self._supply_w, gas_cost, gas_on, base,
-            with_here)
+        return (here, sp, float(self.limit), allied, progress, town_w, trench_hold, town_hold,
+                exposure, self._screen_w if screen_on else 0.0, screen_on, self._contact_w,
+                contact_on, ok_cells)
+
+    def may_gain(self, unit: int, reach: int, bonus_w: float, min_gain: float) -> bool | None:
+        """``passive._may_gain``'s question in one call to the policy kernel
+        (``KbPricer.may_gain``): whether a hex within ``reach`` hexes of the unit's, with
+        ``bonus_w`` per town to take among them, beats staying by over ``min_gain``, priced
+        as ``values_with_stay`` prices. None for an HQ outside the last word (priced in
+        numpy)."""
+        if self._utype[unit] == _HQ and not self.last_word:
+            return None
+        here = int(self.view.state.unit_cell[unit])
+        gas_cost = 0.0
+        if self.gas_any:
+            first = scoring.step_costs(self.view, unit, self.w)
+            gas_cost = first[0] if first else 0.0
+        return self._pricer.may_gain(self.D[here], reach, *self._unit_terms(unit, here, True),
+                                     self._supply_w, gas_cost, bonus_w, min_gain)
 
     def _hq_values(self, unit: int, cells: np.ndarray, at_home: np.ndarray) -> np.ndarray:
         D = self.D[cells]
