@@ -185,6 +185,20 @@ cdef int atk_row(const Atk* p, const int32_t* s, Py_ssize_t ns) noexcept nogil
 cdef Py_ssize_t atk_column(const Atk* p, const int32_t* s, Py_ssize_t ns, const int32_t* cells,
                            Py_ssize_t m) noexcept nogil
 cdef Py_ssize_t atk_odds(const Atk* p, int row, int64_t attack2, int64_t defense) noexcept nogil
+# rail.track_room: what line `line` (0 or 1) of hexside d of hex c can still carry this
+# Movement Phase, -1 where there is none (18.31-18.33); limits and used are [n, 6, 2]
+cdef inline int16_t track_room(const int16_t* limits, const int16_t* used, Py_ssize_t c,
+                               Py_ssize_t d, int line) noexcept nogil:
+    cdef Py_ssize_t i = (6 * c + d) * 2 + line
+    if limits[i] < 0:
+        return -1
+    return <int16_t>(limits[i] - used[i])
+# a unit of sp Stacking Points may cross hexside i (6 * hex + side) by rail: one of its two
+# lines can still carry it (18.31, 18.33)
+cdef inline bint track_carries(const int16_t* limits, const int16_t* used, Py_ssize_t i,
+                               int sp) noexcept nogil:
+    return (track_room(limits, used, i // 6, i % 6, 0) >= sp
+            or track_room(limits, used, i // 6, i % 6, 1) >= sp)
 # Attack strength in halves (5.4, 12.21, 19.21-19.22), stated once for the declaration
 # (atk_strength2) and the resolution (the GWE core's attack_strength2):
 # combat.crosses of a unit in here against the defending hexes cells[m]: whether the first

@@ -658,15 +658,6 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
     return p.rows, status, (roster[at, _R_UNIT] if at >= 0 else -1), p.used
 
 
-cdef inline int16_t _room_at(const int16_t* limits, const int16_t* used, Py_ssize_t c,
-                             Py_ssize_t d, int line) noexcept nogil:
-    # rail.track_room: what the line can still carry, -1 where there is none
-    cdef Py_ssize_t i = (6 * c + d) * 2 + line
-    if limits[i] < 0:
-        return -1
-    return <int16_t>(limits[i] - used[i])
-
-
 cdef inline void _log_row(GweMoves* p, int32_t a, int32_t b, int32_t c, int32_t d, int32_t e,
                           int32_t f, int32_t h) noexcept nogil:
     cdef int32_t* row
@@ -790,11 +781,9 @@ cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
                     fit[i] = p.rail_table[i]
                     if hex_last[w] == 1 - side and not hexes[_H_HQ_ALONE * n + w]:
                         fit[i] = -1
-                    elif p.track_on and sp > 0:
-                        r0 = _room_at(p.limits, p.track_used, i // 6, i % 6, 0)
-                        r1 = _room_at(p.limits, p.track_used, i // 6, i % 6, 1)
-                        if r0 < sp and r1 < sp:
-                            fit[i] = -1
+                    elif p.track_on and sp > 0 and not track_carries(p.limits, p.track_used,
+                                                                     i, sp):
+                        fit[i] = -1
                 src = <cell_t>here
                 ws.search(fit, &src, NULL, 1, left, NULL, NULL, 0, False)
                 for i in range(ws.buf.n_touched):
@@ -872,8 +861,8 @@ cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
                     d = 0
                     while nb[6 * a + d] != b:
                         d += 1
-                    r0 = _room_at(p.limits, p.track_used, a, d, 0)
-                    r1 = _room_at(p.limits, p.track_used, a, d, 1)
+                    r0 = track_room(p.limits, p.track_used, a, d, 0)
+                    r1 = track_room(p.limits, p.track_used, a, d, 1)
                     line = 0 if (r0 >= sp and (r1 < sp or r0 <= r1)) else 1
                     p.track_used[(6 * a + d) * 2 + line] += sp
                     p.track_used[(6 * b + (d + 3) % 6) * 2 + line] += sp

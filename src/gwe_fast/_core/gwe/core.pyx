@@ -64,7 +64,7 @@ from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
                                   MV_T_HANDOVER, MV_T_HEXWISE, Atk, GweMoves, atk_candidates,
                                   atk_odds, atk_options, atk_row, atk_strength2, atk_target,
-                                  attacker2, crosses_into, force2,
+                                  attacker2, crosses_into, force2, track_carries,
                                   odds_reached, bit_parallel, command_radii_run, gwe_moves_run,
                                   hex_defenses_run, mv_allowance, allocation_run,
                                   roster_run,
@@ -5950,7 +5950,6 @@ cdef class MovePlanner:
         cdef uint16_t status = g.s.unit_status[u]
         cdef cell_t here = g.s.unit_cell[u], src
         cdef Py_ssize_t c, i, j, k = 0
-        cdef int16_t r0, r1
         cdef const int16_t* limits
         cdef const stepcost_t* tab
         if g.s.rail_turn[side] != g.s.turn[0]:
@@ -5976,9 +5975,7 @@ cdef class MovePlanner:
             memcpy(&self.r_fit[0], tab, 6 * self.n * sizeof(stepcost_t))
             for j in range(self.n_r_list):
                 i = self.r_list[j]
-                r0 = _room_at(limits, g.s.track_used, i // 6, i % 6, 0)
-                r1 = _room_at(limits, g.s.track_used, i // 6, i % 6, 1)
-                if r0 < sp and r1 < sp:
+                if not track_carries(limits, g.s.track_used, i, sp):
                     self.r_fit[i] = -1
             tab = &self.r_fit[0]
         src = here
@@ -5994,13 +5991,3 @@ cdef class MovePlanner:
 
 cdef inline int32_t g_cell(const Gwe* g, Py_ssize_t u) noexcept nogil:
     return g.s.unit_cell[u]
-
-
-cdef inline int16_t _room_at(const int16_t* limits, const int16_t* used, Py_ssize_t c,
-                             Py_ssize_t d, int line) noexcept nogil:
-    # rail.track_room: what the line can still carry this Movement Phase, -1 where there is
-    # none (18.31-18.33)
-    cdef Py_ssize_t i = (6 * c + d) * 2 + line
-    if limits[i] < 0:
-        return -1
-    return <int16_t>(limits[i] - used[i])
