@@ -58,6 +58,7 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None, options=N
     seen = {"plans": 0, "units": 0, "rail": 0, "ties": 0, "detrain": 0, "scores": 0,
             "hexes": 0, "entrain": 0, "rail_cells": 0}
     make_planner, make_plans = passive._core_move_planner, passive._core_move_plans
+    core_scores = passive._core_scores
     context = {}
 
     def planner(core, view, side, pm, policy):
@@ -89,7 +90,7 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None, options=N
         return got
 
     def scores(planner, pm, unit, cells, may_attack):
-        got = passive.planner_scores(planner, pm, unit, cells, may_attack)
+        got = core_scores(planner, pm, unit, cells, may_attack)
         ref = pm.scores(unit, cells, may_attack)
         if rail:
             _same_rail(planner, context["args"][0], context["args"][1], seen)
@@ -100,7 +101,6 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None, options=N
 
     monkeypatch.setattr(passive, "_core_move_planner", planner)
     monkeypatch.setattr(passive, "_core_move_plans", plans)
-    monkeypatch.setattr(passive, "planner_scores", passive._core_scores, raising=False)
     monkeypatch.setattr(passive, "_core_scores", scores)
     sc = load_scenario(name, options)
     g = driver("gwe").new_game(sc, 7, index, policies={0: make_policy(policy, "gwe"),

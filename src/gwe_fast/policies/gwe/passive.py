@@ -182,10 +182,7 @@ class PassivePolicy(GwePolicy):
         ``CORE_MOVES``; on a ``PositionMap`` itself, not a subclass), else None."""
         if not COMPILED_MOVES or type(pm) is not PositionMap or pm.at_once:
             return None
-        cls = type(self)
-        if any(getattr(cls, m) is not getattr(PassivePolicy, m) for m in self.CORE_MOVES):
-            return None
-        return getattr(view, "core", None)
+        return self._core_unless_overridden(view, self.CORE_MOVES)
 
     def on_move_action(self, d, view, rng) -> int:
         opts = d.options
@@ -324,8 +321,13 @@ class PassivePolicy(GwePolicy):
         ``CORE_ATTACK``), else None."""
         if not COMPILED_ATTACKS:
             return None
+        return self._core_unless_overridden(view, self.CORE_ATTACK)
+
+    def _core_unless_overridden(self, view, methods: tuple[str, ...]):
+        """The game's compiled core, unless this policy's class overrides one of ``methods``
+        (the steps the core states as ``PassivePolicy`` does), or the game has none."""
         cls = type(self)
-        if any(getattr(cls, m) is not getattr(PassivePolicy, m) for m in self.CORE_ATTACK):
+        if any(getattr(cls, m) is not getattr(PassivePolicy, m) for m in methods):
             return None
         return getattr(view, "core", None)
 
