@@ -5807,15 +5807,15 @@ cdef class MovePlanner:
         return best - stay, steps
 
     cdef bint may_entrain(self, Py_ssize_t u) noexcept:
-        # what rail.can_entrain asks first (5.32, 5.35, 18.27): False where it says False,
-        # True where it has more to ask (the hook asks it all)
+        # what rail.can_entrain asks first, needing no rail facts (5.32, 5.35, 18.27): False
+        # where it says False, True where it has more to ask (can_entrain asks it all)
         cdef Gwe* g = self.g
         cdef uint16_t status = g.s.unit_status[u]
         if not status & ST_ON_MAP or status & (ST_ENTRAINED | ST_OUT_OF_COMMAND):
             return False
         if not g.t.is_hq[u] and status & ST_OUT_OF_SUPPLY:
             return False
-        return g.t.friendly_rail[self.side][g.s.unit_cell[u]] != 0
+        return g.t.friendly_rail[g.t.side[u]][g.s.unit_cell[u]] != 0
 
     cdef Py_ssize_t rail_plan(self, Py_ssize_t u, dest, bint may_attack) except -1:
         # the rail destinations of the hook priced, less the rail margin, into out[:len(dest)]
@@ -5919,13 +5919,7 @@ cdef class MovePlanner:
         cdef uint16_t status = g.s.unit_status[u]
         cdef int32_t cell = g.s.unit_cell[u]
         cdef int tcr = t.tcr[u], ma, spent
-        if not status & ST_ON_MAP or status & (ST_ENTRAINED | ST_OUT_OF_COMMAND):
-            return False
-        if not t.is_hq[u] and status & ST_OUT_OF_SUPPLY:
-            return False
-        if not self.first_turn_may_move(u):
-            return False
-        if not t.friendly_rail[t.side[u]][cell]:
+        if not self.may_entrain(u) or not self.first_turn_may_move(u):
             return False
         if tcr != 1 and self.r_ezoc[cell]:
             return False
