@@ -5,6 +5,8 @@ tests, ``test_kb_core``, ``test_gwe_core``)."""
 
 import numpy as np
 
+from gwe_fast.policies.base import RandomPolicy
+
 
 def played(driver, engine, sc, seed, compiled, monkeypatch, policies=None):
     """``(game, result, record)`` of game ``seed`` of master seed ``seed``, with events, the
@@ -72,3 +74,20 @@ def same_core_game(a, b):
         np.testing.assert_array_equal(words, gb.dice.snapshot()[name])
     for side in ga.rngs:
         assert ga.rngs[side].bit_generator.state == gb.rngs[side].bit_generator.state
+
+
+class DrawingPolicy(RandomPolicy):
+    """Picks at random, but is not ``RandomPolicy`` itself: a Python player, whom a core asks
+    through the game's ``ask`` (the cores' asked Movement Segments)."""
+
+
+class AskRecorder:
+    """Stands in for ``game.ask``: records each question (kind, side, options, context) and
+    passes it on."""
+
+    def __init__(self, ask):
+        self.ask, self.questions = ask, []
+
+    def __call__(self, kind, side, options, **context):
+        self.questions.append((kind, side, list(options), context))
+        return self.ask(kind, side, options, **context)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from played_games import played_by_core, same_core_game
+from played_games import AskRecorder, DrawingPolicy, played_by_core, same_core_game
 
 import gwe_fast.games.gwe.game as gwe_game
 from gwe_fast import load_scenario
@@ -78,7 +78,6 @@ def test_what_the_core_plays(sc):
     assert core.withdrawal_phase(0) is False                 # a greedy player decides there
     assert core.declare_attack(0) is None                    # the greedy defender decides
     assert core.reinforcement_segment(1) is False            # a greedy player decides
-    assert core.movement_segment(0) is False                 # the greedy enemy's HQs (10.52)
     for phase in (GwePhase.MOVEMENT, GwePhase.WITHDRAWAL, GwePhase.COMBAT,
                   GwePhase.REPLACEMENT):
         assert core.run_phase(0, phase) is False
@@ -547,6 +546,85 @@ def test_movement_segments_are_the_python_engines(sc):
                 eliminated += int(g.arr("steps_lost")[:, breakdown].sum()) - lost
                 broke += int(((g.arr("flags") & np.uint16(Flag.BROKEN_DOWN)) != broken).sum())
     assert rolled >= 5 and hexwise >= 5 and cars >= 1 and eliminated >= 1 and broke >= 1
+
+
+def _asked_policies(allied: str, central: str) -> dict:
+    def make(name):
+        return DrawingPolicy() if name == "drawing" else make_policy(name, "gwe")
+    return {0: make(allied), 1: make(central)}
+
+
+def _asked_both_ways(g, side: int, allied: str, central: str) -> list:
+    """``_both_ways`` of the Movement Segment with both players made afresh for each run (a
+    policy remembers its segment's plan); asserts that the core asked the questions the
+    Python engine asked, in the same order, and returns them."""
+    ask = g.ask
+    runs = []
+
+    def fresh(game):
+        game.policies = _asked_policies(allied, central)
+        runs.append(AskRecorder(ask))
+        game.ask = runs[-1]
+
+    def python(game):
+        fresh(game)
+        engine.movement_segment(game, side)
+
+    def compiled(core):                 # the core was made with the last recorder: ask again
+        runs[-1].questions.clear()
+        g.policies = _asked_policies(allied, central)
+        return core.movement_segment(side)
+
+    _both_ways(g, side, python, compiled)
+    g.ask = ask
+    assert runs[0].questions == runs[-1].questions
+    return runs[0].questions
+
+
+@pytest.mark.parametrize("scenario, allied, central",
+                         [(HISTORICAL, "greedy", "greedy"), (ON_SCHEDULE, "greedy", "greedy"),
+                          (HISTORICAL, "drawing", "drawing"), (HISTORICAL, "random", "greedy"),
+                          (HISTORICAL, "doctrine", "passive")])
+def test_movement_segments_of_python_players_are_the_python_engines(scenario, allied, central):
+    """A player who does not pick at random has its Movement Segment played by the core,
+    which asks it (``GweCore.movement_segment``, ``COMPILED_ASKED_MOVES``): which unit, each
+    action and where an HQ displaces (10.52), with the options the Python engine lists, in
+    its order; the segment is the Python engine's, draws of a Python player's generator
+    included. Positions of games between those players at the start of each side's
+    Movement Segment; the questions must be asked."""
+    sc = load_scenario(scenario)
+    kinds: dict[str, int] = {}
+    for seed in range(3):
+        for turn in (2, 5, 8):
+            for side in (0, 1):
+                g = driver("gwe").new_game(sc, seed, 0, policies=_asked_policies(allied,
+                                                                                 central))
+                engine.advance(g, until=engine.position(sc, turn, side, GwePhase.MOVEMENT))
+                _to_movement_segment(g, side)
+                for kind, _, options, _ in _asked_both_ways(g, side, allied, central):
+                    if len(options) > 1:
+                        kinds[kind] = kinds.get(kind, 0) + 1
+    assert kinds.get("gwe.move.unit", 0) >= 20
+    if allied != "random":
+        assert kinds.get("gwe.move.action", 0) >= 20
+
+
+def test_an_asked_player_displaces_its_hqs_as_the_python_engine():
+    """10.52 in a segment the core plays: an enemy HQ in a hex the mover's unit enters, or
+    left alone by it, is displaced where its (Python) owner says, asked as
+    ``command.displace_hq`` asks."""
+    sc = load_scenario(HISTORICAL)
+    displaced = 0
+    for seed in range(12):
+        g = driver("gwe").new_game(sc, seed, 0, policies=_asked_policies("drawing", "drawing"))
+        for turn in (3, 6):
+            side = int(sc.first_player)
+            engine.advance(g, until=engine.position(sc, turn, side, GwePhase.MOVEMENT))
+            _to_movement_segment(g, side)
+            questions = _asked_both_ways(g, side, "drawing", "drawing")
+            displaced += sum(q[0] == "gwe.hq.displace_to" for q in questions)
+            engine.advance(g, until=engine.position(sc, turn, 1 - side, GwePhase.MOVEMENT))
+    assert displaced >= 1
 
 
 def _only_mover(g, unit: int, cell: int) -> None:

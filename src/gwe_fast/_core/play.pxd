@@ -284,6 +284,8 @@ cdef enum:
     MV_KIND_HQ = 1                 # a unit's kind bits (gwe_roster)
     MV_KIND_CAR = 2
     MV_KIND_AH = 4
+    MV_ENTRAIN = 1                 # the last option of an action, for decide
+    MV_DETRAIN = 2
 
 cdef struct GweMoves:
     bitgen_t* bg                   # the player's generator
@@ -335,6 +337,15 @@ cdef struct GweMoves:
     void* ctx
     bint (*survives)(void* ctx, Py_ssize_t u, int hexes, int spent) noexcept nogil
     void (*stopped)(void* ctx, Py_ssize_t u) noexcept nogil
+    # who decides (NULL: the player picks at random, a draw on bg): the index, in the order
+    # the Python engine lists them, of the unit picked (u = -1; the roster rows offered in
+    # moves, n_moves of them) or of the action of unit u (stop, the n_moves hexes of moves in
+    # any order, then MV_ENTRAIN or MV_DETRAIN as last says, or neither: 0). It may use the
+    # search workspace and the scratch, so the kernel lists the options again before it
+    # plays the answer (pending: an answer got and not yet played, -1 none).
+    int64_t (*decide)(void* ctx, Py_ssize_t u, const cell_t* moves, Py_ssize_t n_moves,
+                      int last) except -1 nogil
+    int64_t pending
 
 cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil
 

@@ -627,6 +627,8 @@ def gwe_random_moves(rng, SearchWorkspace ws, const stepcost_t[:, :, ::1] tables
     p.ctx = NULL
     p.survives = NULL
     p.stopped = NULL
+    p.decide = NULL
+    p.pending = -1
     p.offered = <cell_t*>malloc((k + 1 + n) * sizeof(cell_t))
     p.here_count = <int32_t*>malloc(n * sizeof(int32_t))
     p.fit = <stepcost_t*>malloc(6 * n * sizeof(stepcost_t))
@@ -729,7 +731,10 @@ cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
             if m == 0:
                 status = _GWE_DONE
                 break
-            pick = policy_draw(p.bg, m + 1)
+            if p.decide == NULL:
+                pick = policy_draw(p.bg, m + 1)
+            else:                           # the roster rows offered: no scratch to redo
+                pick = p.decide(p.ctx, -1, offered, m, 0)
             _log_row(p, _PICK, <int32_t>(m + 1), <int32_t>pick,
                      -1 if pick == 0 else roster[offered[pick - 1] * _ROSTER_COLUMNS + _R_UNIT],
                      0, -1, 0)
@@ -812,7 +817,15 @@ cdef int gwe_moves_run(GweMoves* p, SearchWorkspace ws) except -1 nogil:
                             or (ma < tcr and spent[u] == 0
                                 and not flags[u] & used_rail)))                # 18.25
             n_options = 1 + n_moves + (1 if entrain else 0)
-        to = policy_draw(p.bg, n_options)
+        if p.decide == NULL:
+            to = policy_draw(p.bg, n_options)
+        elif p.pending >= 0:                # the answer, on the options listed again
+            to = p.pending
+            p.pending = -1
+        else:
+            p.pending = p.decide(p.ctx, u, moves, n_moves,
+                                 MV_ENTRAIN if entrain else (MV_DETRAIN if detrain else 0))
+            continue
         if to == 0:                                             # stop
             _log_row(p, _ACTION, <int32_t>n_options, 0, <int32_t>u, _STOP, <int32_t>here, 0)
             at = -1

@@ -2,6 +2,7 @@
 # record (GweT), the game's state as pointers into its State buffer (GweS), the dice, the
 # phases it plays so far.
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from cpython.ref cimport PyObject
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
@@ -548,6 +549,8 @@ cdef struct Gwe:
     uint32_t ladder[2]            # the decisions (LADDER_) the side's policy answers as
                                   # the ladder does (Policy.core_answers): the core answers
     int64_t decisions             # decisions asked (one option: not asked)
+    PyObject* ask                 # the game's ask (GweCore keeps it): where a Python player
+                                  # decides in a segment the core plays (_ask_move)
     flag_t* mask_a                # [n_cells] scratch masks
     flag_t* mask_b
     flag_t* mask_c

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 cimport numpy as cnp
+from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.math cimport INFINITY, fabs
@@ -58,7 +59,8 @@ from gwe_fast._core.codes cimport (GF_ADVANCED, GF_ATTACKED, GF_ENTRY_BLOCKED, G
                                    UT_ARMORED_CAR, UT_CAVALRY, UT_DEPOT, UT_HQ)
 from gwe_fast._core.hexdice cimport (bind_policies, bind_streams, policy_draw, roll,
                                      unbind_streams)
-from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DONE, MV_H_EZOC, MV_H_ENEMY,
+from gwe_fast._core.play cimport (_ALLOCATED, _FAR, _UNALLOCATED, MV_DETRAIN, MV_DONE,
+                                  MV_ENTRAIN, MV_H_EZOC, MV_H_ENEMY,
                                   MV_H_ENEMY_HQ, MV_H_HQ_ALONE, MV_H_RAIL, MV_HEX_ROWS,
                                   MV_R_ALLOWANCE,
                                   MV_R_TABLE, MV_R_TRAITS, MV_R_UNIT, MV_ROSTER_COLUMNS,
@@ -555,6 +557,7 @@ cdef class GweCore:
     cdef Gwe g
     cdef GweTables tables
     cdef object _game
+    cdef object _ask                    # game.ask, which g.ask borrows
     cdef object _buffer
     cdef SearchWorkspace ws
     cdef list _streams
@@ -789,6 +792,8 @@ cdef class GweCore:
         J.alive = J.taken + (nu + 1)
         _bind_atk(&self.g)
         _bind_moves(&self.g)
+        self._ask = game.ask
+        self.g.ask = <PyObject*>self._ask
         self.ws = kernels.workspace(game.scenario.map, TCR1_ZOC_HEXES + 1)
         self._streams = [None] * N_DICE
         self._spare = {}
@@ -1035,14 +1040,14 @@ cdef class GweCore:
 
     def movement_segment(self, int side) -> bool:
         """The Movement Segment (4.0 A1d) of ``side``, as ``engine.movement_segment`` plays
-        it for a player who picks at random (the random-moves kernel, the whole moves of
-        reduced Austro-Hungarian units and armored cars, 23.52 and 24.42, and 10.52 after a
-        move); False, with nothing done, unless both players pick at random (the enemy
-        picks where its HQs go, 10.52), or when the breakdown stream has forced dice
-        queued."""
+        it (the random-moves kernel, the whole moves of reduced Austro-Hungarian units and
+        armored cars, 23.52 and 24.42, and 10.52 after a move). A player who picks at
+        random draws in C; any other player is asked through the game's ``ask``, with the
+        options the Python engine would list, in its order: which unit (``gwe.move.unit``),
+        each of its actions (``gwe.move.action``) and, for the owner of an HQ that 10.52
+        displaces, where to (``gwe.hq.displace_to``). False, with nothing done, when the
+        breakdown stream has forced dice queued."""
         _check_side(side)
-        if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
-            return False
         return self._run(DS_BREAKDOWN, side, False)
 
     def run_phase(self, int side, int phase) -> bool:
@@ -3372,7 +3377,10 @@ cdef bint displace_hq(Gwe* g, Py_ssize_t hq) except -1:
     cdef int32_t to
     if n == 0:
         return False
-    to = g.f.hexlist[choose(g, g.t.side[hq], n)]
+    if g.level[g.t.side[hq]] == LEVEL_RANDOM:
+        to = g.f.hexlist[choose(g, g.t.side[hq], n)]
+    else:                       # a Python player (only in a segment that may ask it)
+        to = g.f.hexlist[_ask_displace(g, hq, n)]
     g.s.unit_cell[hq] = to
     g.s.hex_last[to] = g.t.side[hq]
     return True
@@ -5157,15 +5165,20 @@ cdef int entered_enemy_hq_hex(Gwe* g, Py_ssize_t unit) except -1:
 
 
 cdef int movement_segment(Gwe* g, SearchWorkspace ws, int side) except -1:
-    # engine.movement_segment for a player who picks at random: the kernel's segment
-    # (gwe_moves_run) with the whole moves of the units it would hand back (23.52, 24.42)
-    # and 10.52 after a move played here (engine.random_segment, move_one_unit)
+    # engine.movement_segment: the kernel's segment (gwe_moves_run) with the whole moves of
+    # the units it would hand back (23.52, 24.42) and 10.52 after a move played here
+    # (engine.random_segment, move_one_unit); a player who does not pick at random is asked
+    # (_ask_move)
     cdef const GweT* t = g.t
     cdef Moves* mv = &g.mv
     cdef GweMoves* p = &mv.p
     cdef int status
     p.k = movement_roster(g, side)
     p.bg = g.pol[side]
+    p.decide = NULL
+    if g.level[side] != LEVEL_RANDOM:
+        p.decide = _ask_move
+    p.pending = -1
     p.side = side
     p.rate = t.rail_rate[side]
     p.capacity = t.rail_capacity[side]
@@ -5181,6 +5194,51 @@ cdef int movement_segment(Gwe* g, SearchWorkspace ws, int side) except -1:
         if on_map(g, p.moved):                          # MV_MOVED: 10.52
             entered_enemy_hq_hex(g, p.moved)
         displace_lone_hqs(g, side, g.f.opts)
+
+
+cdef int64_t _ask_move(void* ctx, Py_ssize_t u, const cell_t* moves, Py_ssize_t n_moves,
+                       int last) except -1 nogil:
+    # the kernel's decide for a Python player (GweMoves.decide)
+    with gil:
+        return _ask_move_py(<Gwe*>ctx, u, moves, n_moves, last)
+
+
+cdef int64_t _ask_move_py(Gwe* g, Py_ssize_t u, const cell_t* moves, Py_ssize_t n_moves,
+                          int last) except -1:
+    # the options as engine.movement_segment and move_one_unit list them, asked through the
+    # game's ask (which takes a single option without asking); the index of the answer
+    cdef const GweMoves* p = &g.mv.p
+    cdef Py_ssize_t j
+    cdef list options
+    if u < 0:                           # which unit: "no more moves" first, then by number
+        options = [-1]
+        options += [int(p.roster[moves[j] * MV_ROSTER_COLUMNS + MV_R_UNIT])
+                    for j in range(n_moves)]
+        choice = (<object>g.ask)("gwe.move.unit", p.side, options)
+    else:                               # stop, the hexes in order, entrain or detrain
+        kind = "rail" if g.s.unit_status[u] & ST_ENTRAINED else "move"
+        options = [("stop",)]
+        options += [(kind, c) for c in sorted([int(moves[j]) for j in range(n_moves)])]
+        if last == MV_ENTRAIN:
+            options.append(("entrain",))
+        elif last == MV_DETRAIN:
+            options.append(("detrain",))
+        choice = (<object>g.ask)("gwe.move.action", p.side, options, unit=int(u))
+    if len(options) > 1:
+        g.decisions += 1
+    return options.index(choice)
+
+
+cdef Py_ssize_t _ask_displace(Gwe* g, Py_ssize_t hq, Py_ssize_t n) except -1:
+    # displace_hq's pick for a Python player: the hexes of displacement_targets, in its
+    # order, asked as command.displace_hq asks
+    if g.ask == NULL:
+        raise RuntimeError("the core has no player to ask where an HQ displaces")
+    options = [int(g.f.hexlist[j]) for j in range(n)]
+    if n > 1:
+        g.decisions += 1
+    return options.index((<object>g.ask)("gwe.hq.displace_to", int(g.t.side[hq]), options,
+                                         hq=int(hq)))
 
 
 cdef int _bind_moves(Gwe* g) except -1:

@@ -214,6 +214,9 @@ def movable_units(game: GweGame, side: int, done: set[int]) -> list[int]:
 #: play a random player's Movement Segment in the compiled kernel (``random_segment``); off,
 #: the loop below plays it (the parity check compares the two)
 COMPILED_RANDOM_MOVES = True
+#: play any other player's Movement Segment in the compiled core, which asks the player
+#: (``GweCore.movement_segment``); off, the loop below plays it
+COMPILED_ASKED_MOVES = True
 
 
 def movement_segment(game: GweGame, side: int) -> None:
@@ -222,12 +225,16 @@ def movement_segment(game: GweGame, side: int) -> None:
     A player who picks at random (``RandomPolicy`` itself) has the segment played by the
     kernel ``gwe_random_moves`` (``random_segment``) while ``COMPILED_RANDOM_MOVES`` is true:
     the same options in the same order, the same draws, moves and events as this loop. When
-    both players pick at random the compiled core plays the whole segment
-    (``GweCore.movement_segment``), the units the kernel hands back and 10.52 included."""
+    the game has its compiled core, the core plays the whole segment
+    (``GweCore.movement_segment``), the units the kernel hands back and 10.52 included; it
+    asks a player who does not pick at random the questions this loop asks, with the same
+    options in the same order (``COMPILED_ASKED_MOVES``)."""
+    core = game.core
     if COMPILED_RANDOM_MOVES and picks_at_random(game, side):
-        core = game.core
         if core is None or not core.movement_segment(side):
             random_segment(game, side)
+        return
+    if COMPILED_ASKED_MOVES and core is not None and core.movement_segment(side):
         return
     done: set[int] = set()
     while True:
