@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from played_games import played_by_core, same_core_game
+from played_games import AskRecorder, DrawingPolicy, played_by_core, same_core_game
 
 import gwe_fast.games.kb.game as kb_game
 from gwe_fast import load_scenario
@@ -84,6 +84,74 @@ def test_which_phases_the_core_plays(sc):
     assert bytes(g.state.buffer) == before
     # a game with an event log is played by the Python engine only
     assert driver("kb").new_game(sc, 1, 0, events=True).core is None
+
+
+def _asked_policies(allied: str, central: str) -> dict:
+    def make(name):
+        return DrawingPolicy() if name == "drawing" else make_policy(name, "kb")
+    return {0: make(allied), 1: make(central)}
+
+
+def _segment_both_ways(g, side: int, segment: int, allied: str, central: str) -> list:
+    """The Movement Segment played by the Python engine's loop, then again from the same
+    state by the core (``KbCore.movement_segment``), both players made afresh for each run
+    (a policy remembers its plans); asserts the same questions in the same order, the same
+    state and generators, and returns the questions."""
+    st = g.state
+    before = bytes(st.buffer)
+    rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
+    ask = g.ask
+    runs, after = [], []
+    for compiled in (False, True):
+        st.buffer[:] = np.frombuffer(before, dtype=np.uint8)
+        for s in (0, 1):
+            g.rngs[s].bit_generator.state = rngs[s]
+        g.policies = _asked_policies(allied, central)
+        g.ask = runs.append(AskRecorder(ask)) or runs[-1]
+        g._core = False                        # made again: it keeps the game's ask
+        saved = engine.COMPILED_ASKED_MOVES
+        engine.COMPILED_ASKED_MOVES = compiled
+        try:
+            engine.movement_segment(g, side, segment)
+        finally:
+            engine.COMPILED_ASKED_MOVES = saved
+        after.append((bytes(st.buffer), [g.rngs[s].bit_generator.state for s in (0, 1)]))
+    g.ask = ask
+    g._core = False
+    assert runs[0].questions == runs[1].questions
+    assert after[0] == after[1]
+    return runs[0].questions
+
+
+@pytest.mark.parametrize("allied, central", [("greedy", "greedy"), ("drawing", "drawing"),
+                                             ("delay", "greedy"), ("passive", "random")])
+def test_movement_segments_of_python_players_are_the_python_engines(sc, allied, central):
+    """A player who does not pick at random has its Movement Segments played by the core,
+    which asks it (``KbCore.movement_segment``, ``engine.COMPILED_ASKED_MOVES``): which unit
+    and where it goes, with the options the Python engine lists, in its
+    order; the segment is the Python engine's, a Python player's draws included. Positions
+    of games between those players at the start of each Movement Phase of Game-Turns 1-6,
+    both segments; the questions must be asked."""
+    from gwe_fast.games.kb import movement
+
+    asked = {}
+    for seed in range(2):
+        g = driver("kb").new_game(sc, seed, 0, policies=_asked_policies(allied, central))
+        for turn in range(1, 7):
+            for phase, side in ((KbPhase.GERMAN_MOVEMENT, 1), (KbPhase.ALLIED_MOVEMENT, 0)):
+                engine.advance(g, until=(turn, int(phase)))
+                g.state.phase = int(phase)
+                flags = g.arr("flags")
+                flags[g.scenario.units.side == side] &= ~np.uint16(kb_game.Flag.MOVED)
+                engine.set_quotas(g, side)
+                for segment in (movement.FIRST, movement.SECOND):
+                    for kind, _, options, _ in _segment_both_ways(g, side, segment, allied,
+                                                                  central):
+                        if len(options) > 1:
+                            asked[kind] = asked.get(kind, 0) + 1
+                g.policies = _asked_policies(allied, central)
+                engine.advance(g, until=(turn, int(phase) + 1))
+    assert asked.get("kb.move.unit", 0) >= 20 and asked.get("kb.move.to", 0) >= 20
 
 
 def _phase_twice(sc, seed: int, index: int, phase: int, setup=None):

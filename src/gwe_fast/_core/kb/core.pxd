@@ -1,6 +1,7 @@
 # The Kaiser's Battle compiled core (core.pyx): the scenario's tables as one read-only record
 # (KbT), the game's state as pointers into its State buffer (KbS), the dice, the phases.
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from cpython.ref cimport PyObject
 from numpy.random cimport bitgen_t
 
 from gwe_fast._core._types cimport cell_t, flag_t, stepcost_t
@@ -172,6 +173,8 @@ cdef struct Kb:
     bitgen_t* pol[2]              # each side's policy generator
     int level[2]
     int64_t decisions             # decisions asked (one option: not asked)
+    PyObject* ask                 # the game's ask (KbCore keeps it): where a Python player
+                                  # decides in a segment the core plays (_ask_move_unit)
     flag_t* mask_a                # [n_cells] scratch masks of the phases
     flag_t* mask_b
     int32_t* work                 # [6 n_units + 4 n_cells + 16] scratch lists of the phases
@@ -219,6 +222,7 @@ cdef class KbCore:
     cdef SearchWorkspace ws       # the map's search workspace (kernels.workspace)
     cdef readonly KbTables tables
     cdef object _game
+    cdef object _ask              # game.ask, which k.ask borrows
     cdef object _buffer
     cdef object _streams          # the Python DiceStream of each of the core's streams
     cdef object _bind(self, used)

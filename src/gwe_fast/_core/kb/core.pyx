@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 cimport numpy as cnp
+from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memmove, memset
@@ -448,6 +449,8 @@ cdef class KbCore:
             raise ValueError("more than 32 gas markers")
         self.k.t = &self.tables.t
         bind_policies(self.k.pol, self.k.level, game)
+        self._ask = game.ask
+        self.k.ask = <PyObject*>self._ask
         cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units, i
         self.k.mask_a = <flag_t*>malloc(nc + 1)
         self.k.mask_b = <flag_t*>malloc(nc + 1)
@@ -547,6 +550,23 @@ cdef class KbCore:
     def decisions(self) -> int:
         """Decisions the core has asked (a single option is not asked)."""
         return self.k.decisions
+
+    def movement_segment(self, int side, int segment) -> bool:
+        """One Movement Segment of ``side`` (``movement.FIRST`` or ``SECOND``), as
+        ``engine.movement_segment`` plays it; a player who does not pick at random is asked
+        through the game's ``ask``, with the options the Python engine lists, in its order:
+        which unit (``kb.move.unit``), then where it goes (``kb.move.to``). The segment rolls
+        no dice; True when played."""
+        if side != SIDE_ALLIED and side != SIDE_CENTRAL:
+            raise ValueError(f"no side {side}")
+        if segment != SEG_FIRST and segment != SEG_SECOND:
+            raise ValueError(f"no Movement Segment {segment}")
+        self.k.error = ERR_NONE
+        recount(&self.k)
+        movement_segment(&self.k, side, segment)
+        if self.k.error:
+            raise RuntimeError(_ERRORS[self.k.error])
+        return True
 
     def plays(self, int phase) -> bool:
         """Whether ``run_phase(phase)`` would play the phase here."""
@@ -1476,11 +1496,14 @@ cdef void segment_steps(Kb* k, flag_t* gas, const uint8_t* eocc, const uint8_t* 
             _patch(k, i, -1)
 
 
-cdef int random_segment(Kb* k, int side, int segment) except -1:
-    # engine.random_segment with the kernel play.kb_random_moves, for a player who picks at
-    # random: the units free to move (5.11, 13.12; in the Second Segment not HQs barred by
-    # 5.23 nor units in an enemy zone of control, 5.22), offered with "no more moves" first;
-    # each one's moves in cell order after "stay", then its exits (20.2)
+cdef int movement_segment(Kb* k, int side, int segment) except -1:
+    # engine.movement_segment (for a player who picks at random, engine.random_segment with
+    # the kernel play.kb_random_moves): the units free to move (5.11, 13.12; in the Second
+    # Segment not HQs barred by 5.23 nor units in an enemy zone of control, 5.22), offered
+    # with "no more moves" first; each one's moves in cell order after "stay", then its
+    # exits (20.2). Any other player is asked through the game's ask (_ask_move_unit,
+    # _ask_move_to); no policy reaches the core's buffers from there (the Python policies
+    # use the kernels' own), so the segment goes on from where it asked.
     cdef Py_ssize_t n = k.t.n_cells, u, j, m, i, d, n_moves, n_out, n_options, pick, to
     cdef Py_ssize_t here, dest, s, x, n_units = 0, n_words = (n + 63) >> 6
     cdef bint second = segment == SEG_SECOND
@@ -1532,7 +1555,10 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
     stopp = NULL if second else <const flag_t*>ezoc     # 5.12: a zone of control ends a move
     try:
         while m > 0:
-            pick = choose(k, KD_MOVE_UNIT, side, m + 1)
+            if k.level[side] == LEVEL_RANDOM:
+                pick = choose(k, KD_MOVE_UNIT, side, m + 1)
+            else:
+                pick = _ask_move_unit(k, side, segment, units, offered, m)
             if pick == 0:                      # "no more moves"
                 return 0
             j = offered[pick - 1]
@@ -1571,7 +1597,10 @@ cdef int random_segment(Kb* k, int side, int segment) except -1:
                         outs[n_out] = <cell_t>s
                         n_out += 1
             n_options = 1 + n_moves + n_out
-            to = choose(k, KD_MOVE_TO, side, n_options)
+            if k.level[side] == LEVEL_RANDOM:
+                to = choose(k, KD_MOVE_TO, side, n_options)
+            else:
+                to = _ask_move_to(k, side, segment, u, n_words, outs, n_out)
             dest = _nth_cell(k.move_bits, n_words, to - 1) if 0 < to <= n_moves else -1
             memset(k.move_bits, 0, n_words * sizeof(uint64_t))
             if to == 0:
@@ -1610,14 +1639,42 @@ cdef int movement_phase(Kb* k, int side) except -1:
         if k.t.side[u] == side:
             k.s.flags[u] &= ~KF_MOVED
     set_quotas(k, side)
-    random_segment(k, side, SEG_FIRST)
-    random_segment(k, side, SEG_SECOND)
+    movement_segment(k, side, SEG_FIRST)
+    movement_segment(k, side, SEG_SECOND)
     enforce_stacking(k, side)
     gas_step_losses(k, side)
     for u in range(k.t.n_units):
         if k.t.side[u] == side:
             k.s.flags[u] &= ~KF_NO_MOVE
     return 0
+
+
+cdef Py_ssize_t _ask_move_unit(Kb* k, int side, int segment, const int32_t* units,
+                               const cell_t* offered, Py_ssize_t m) except -1:
+    # which unit, for a Python player: "no more moves", then the units offered, as
+    # engine.movement_segment lists them, asked through the game's ask
+    options = [-1] + [int(units[offered[x]]) for x in range(m)]
+    k.decisions += 1
+    return options.index((<object>k.ask)("kb.move.unit", side, options, segment=segment))
+
+
+cdef Py_ssize_t _ask_move_to(Kb* k, int side, int segment, Py_ssize_t u, Py_ssize_t n_words,
+                             const cell_t* outs, Py_ssize_t n_out) except -1:
+    # where unit u goes, for a Python player: stay, the hexes of k.move_bits in cell order,
+    # the exits, as engine.move_one lists them, asked through the game's ask
+    cdef list options = [("stay",)]
+    cdef Py_ssize_t w, x
+    cdef uint64_t bits
+    for w in range(n_words):
+        bits = k.move_bits[w]
+        while bits:
+            options.append(("move", int(w * 64 + __builtin_ctzll(bits))))
+            bits &= bits - 1
+    options += [("exit", int(outs[x])) for x in range(n_out)]
+    if len(options) > 1:
+        k.decisions += 1
+    return options.index((<object>k.ask)("kb.move.to", side, options, unit=int(u),
+                                         segment=segment))
 
 
 # a random segment's helpers on the unit's Range: the one-hex steps (5.15), the destinations,

@@ -309,9 +309,15 @@ def movement_segment(game: KbGame, side: int, segment: int) -> None:
     A player who picks at random (``RandomPolicy``) plays the segment in the kernel
     ``kb_random_moves`` (``random_segment``) while ``COMPILED_RANDOM_MOVES`` is true: the same
     options in the same order, the same draws from the player's generator, the same moves and
-    events as the loop below."""
+    events as the loop below. Any other player has the segment played by the compiled core
+    when the game has one (``KbCore.movement_segment``, while ``COMPILED_ASKED_MOVES`` is
+    true), which asks it the questions of the loop below, with the same options in the same
+    order."""
     if COMPILED_RANDOM_MOVES and picks_at_random(game, side):
         random_segment(game, side, segment)
+        return
+    core = game.core
+    if COMPILED_ASKED_MOVES and core is not None and core.movement_segment(side, segment):
         return
     done: set[int] = set()
     # the units free to move, once: a move (or a stay, or an exit, 20.2) changes only the
@@ -332,6 +338,9 @@ def movement_segment(game: KbGame, side: int, segment: int) -> None:
 #: play a random player's Movement Segments in the ``play`` kernel (the tests turn it off to
 #: compare with the loop of ``movement_segment``)
 COMPILED_RANDOM_MOVES = True
+#: play any other player's Movement Segments in the compiled core, which asks the player (the
+#: tests turn it off to compare with the loop of ``movement_segment``)
+COMPILED_ASKED_MOVES = True
 
 
 def random_segment(game: KbGame, side: int, segment: int) -> None:
