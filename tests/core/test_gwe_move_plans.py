@@ -6,7 +6,11 @@ whole greedy and passive games of both Brusilov scenarios, the same queue, the s
 for each unit (rail moves included) and every gain the same bits; and every price of the
 moves offered afterwards (``on_move_action``), from the core's record kept for the segment
 (``MovePlanner.scores`` after ``rebind``), the same bits as ``PositionMap.scores``. The
-reference plans on a ``PositionMap`` of its own, so each prices its targets itself."""
+reference plans and prices on a ``PositionMap`` of its own, kept for the segment and
+refreshed as the game's, so each prices its targets itself (the core in C,
+``MovePlanner.price_target``; the reference ``PositionMap.target``) at the same moments:
+after every plan and every price, the targets' arrays (each enemy hex's defence, the
+expectation per column, which hexes are priced) are the same bytes."""
 
 from __future__ import annotations
 
@@ -48,32 +52,46 @@ def _same_rail(planner, view, side: int, seen: dict) -> None:
         seen["rail_cells"] += len(ref)
 
 
+def _same_targets(pm, ref_pm, seen: dict) -> None:
+    """The targets the core priced into the game's map are the reference map's, byte for
+    byte (the hexes priced, their defence and expectation per column)."""
+    assert pm.tgt_known.tobytes() == ref_pm.tgt_known.tobytes()
+    assert pm.tgt_def.tobytes() == ref_pm.tgt_def.tobytes()
+    assert pm.tgt_ev.tobytes() == ref_pm.tgt_ev.tobytes()
+    seen["targets"] = max(seen["targets"], int(pm.tgt_known.sum()))
+    seen["priced"] += int(pm.tgt_known.sum())
+
+
 def _play(monkeypatch, name: str, index: int, policy: str, weigh=None, options=None,
-          rail=False):
+          rail=False, judge=None):
     """One game of ``policy`` on both sides in which every movement plan the core makes, and
     every price of the moves offered after it (``on_move_action``), is compared with the
     Python reference's; what was seen. ``weigh``: a change made to the parameters the core
-    is given (to see the test fail). ``rail``: every unit's rail answer compared too, when
-    the plans are made and at each move offered (``_same_rail``)."""
+    is given (to see the test fail); ``judge``: the same of the weights its targets are
+    priced with. ``rail``: every unit's rail answer compared too, when the plans are made
+    and at each move offered (``_same_rail``)."""
     seen = {"plans": 0, "units": 0, "rail": 0, "ties": 0, "detrain": 0, "scores": 0,
-            "hexes": 0, "entrain": 0, "rail_cells": 0}
+            "hexes": 0, "entrain": 0, "rail_cells": 0, "targets": 0, "priced": 0}
     make_planner, make_plans = passive._core_move_planner, passive._core_move_plans
     core_scores = passive._core_scores
     context = {}
 
     def planner(core, view, side, pm, policy):
         context["args"] = (view, side, policy)
-        kept = policy.p
+        context["pm"] = pm
+        kept, kept_w = policy.p, policy.weights
         if weigh is not None:
             policy.p = weigh(kept)
+        if judge is not None:
+            policy.weights = judge(kept_w)
         try:
             return make_planner(core, view, side, pm, policy)
         finally:
-            policy.p = kept
+            policy.p, policy.weights = kept, kept_w
 
     def plans(planner, units):
         view, side, policy = context["args"]
-        ref_pm = PositionMap(view, side, policy.weights, policy.p)
+        ref_pm = context["ref_pm"] = PositionMap(view, side, policy.weights, policy.p)
         ref = policy.move_plans(view, ref_pm, units)
         if rail:
             _same_rail(planner, view, side, seen)
@@ -82,6 +100,7 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None, options=N
         assert queue == ref[0]
         assert plans == ref[1]
         assert _bits(gains) == _bits(ref[2])
+        _same_targets(context["pm"], ref_pm, seen)
         seen["plans"] += 1
         seen["units"] += len(queue)
         seen["rail"] += sum(any(s[0] == "rail" for s in p) for p in plans.values())
@@ -90,8 +109,12 @@ def _play(monkeypatch, name: str, index: int, policy: str, weigh=None, options=N
         return got
 
     def scores(planner, pm, unit, cells, may_attack):
+        ref_pm = context["ref_pm"]
+        assert pm is context["pm"]
+        ref_pm.refresh()
         got = core_scores(planner, pm, unit, cells, may_attack)
-        ref = pm.scores(unit, cells, may_attack)
+        ref = ref_pm.scores(unit, cells, may_attack)
+        _same_targets(pm, ref_pm, seen)
         if rail:
             _same_rail(planner, context["args"][0], context["args"][1], seen)
         assert got.tobytes() == ref.tobytes()
@@ -122,6 +145,8 @@ def test_greedy_move_plans_made_by_the_core_are_the_pythons(monkeypatch, name, i
     assert seen["rail"] >= 10 and seen["detrain"] >= 10 and seen["ties"] >= 50
     # and the moves offered after them, priced from the record kept (own sums moved)
     assert seen["scores"] >= 200 and seen["hexes"] >= 1000
+    # with many targets priced in a segment
+    assert seen["targets"] >= 10 and seen["priced"] >= 1000
 
 
 @pytest.mark.parametrize("name, index", [("brusilov/historical", 2),
@@ -153,6 +178,14 @@ def test_a_changed_weight_is_seen(monkeypatch):
     with pytest.raises(AssertionError):
         _play(monkeypatch, "brusilov/historical", 0, "greedy",
               weigh=lambda p: p.__class__(**{**p.__dict__, "hold": p.hold + 0.25}))
+
+
+def test_a_changed_weight_of_the_targets_is_seen(monkeypatch):
+    """The targets' comparison can fail: the core's targets priced with another weight of
+    the ground a defender leaves (which only the targets read) are not the reference's."""
+    with pytest.raises(AssertionError):
+        _play(monkeypatch, "brusilov/historical", 0, "greedy",
+              judge=lambda w: w.__class__(**{**w.__dict__, "ground": w.ground + 0.25}))
 
 
 def test_policies_that_plan_otherwise_keep_the_python_plans():

@@ -12,6 +12,7 @@ from gwe_fast._core import play as cy
 from gwe_fast._pure import play as py
 from gwe_fast._pure import search as pure_search
 from gwe_fast.games.gwe import driver, supply
+from gwe_fast.policies.gwe import passive
 from gwe_fast.policies.registry import make_policy
 
 
@@ -35,12 +36,17 @@ def calls():
     sc = load_scenario("brusilov/historical")
     rec = _Recorder(sc.map.k.play)
     real, sc.map.k.play = sc.map.k.play, rec
+    # the greedy player's movement plans on the Python reference (PositionMap), whose
+    # targets read each side's supply through the kernel: the compiled planner reads the
+    # core's own, and these positions are the kernel's to compare
+    compiled, passive.COMPILED_MOVES = passive.COMPILED_MOVES, False
     try:
         for seed, policy in ((3, "random"), (4, "greedy")):
             driver.play(driver.new_game(sc, seed, seed, policies={
                 0: make_policy(policy), 1: make_policy(policy)}))
     finally:
         sc.map.k.play = real
+        passive.COMPILED_MOVES = compiled
     return sc, rec.calls
 
 

@@ -71,6 +71,8 @@ class GweCore:
         pm: dict[str, object],
         params: tuple[bool, float, bool, float, float, float, float, float, float],
         hooks: tuple,
+        judge: tuple[tuple[float, float, float],
+                     tuple[tuple[float, float], tuple[float, float]]],
     ) -> tuple[list[int], dict[int, list[tuple]], dict[int, float]]: ...
     def move_planner(
         self,
@@ -78,6 +80,8 @@ class GweCore:
         pm: dict[str, object],
         params: tuple[bool, float, bool, float, float, float, float, float, float],
         hooks: tuple,
+        judge: tuple[tuple[float, float, float],
+                     tuple[tuple[float, float], tuple[float, float]]],
     ) -> MovePlanner: ...
 
 class MovePlanner:

@@ -1316,26 +1316,29 @@ cdef class GweCore:
                         _expected(&e), _outcomes(&e)))
         return out
 
-    def move_plans(self, int side, units, pm, params, hooks):
+    def move_plans(self, int side, units, pm, params, hooks, judge):
         """``PassivePolicy.on_move_unit``'s queue and plans (``may_move`` and ``unit_plan``
         of each of ``units``, sorted by gain) in the position as it stands, priced on the
         arrays of a ``PositionMap`` of ``side``, ``pm`` (``PositionMap.core_facts``: read in
         place, ``MovePlanner``).
         ``params``: (line_moves, min_move_gain, use_rail, rail_margin, hold, supply,
         command, attack, town weight); ``hooks``: the Python the plans still ask, as
-        callables: (the target priced, ``pm.target``; a unit's step costs; a unit's odds
-        row as float ratios [k, 2]; an HQ's command radius; a unit's rail destinations,
-        None when it may not go by rail). Returns ``(queue, plans, gains)``: the units in
-        the order they move, their steps (``("move",)``, ``("entrain",)``, ``("rail",
+        callables: (a unit's step costs; a unit's odds row as float ratios [k, 2]; an HQ's
+        command radius; a unit's rail destinations, None when it may not go by rail);
+        ``judge``: what the targets are priced with (``PositionMap.target``, in C:
+        ``MovePlanner.price_target``), the weights (material, ground, town) and the
+        per-Stacking-Point victory points of each side, plain and surrounded, as
+        ``best_attack`` takes them. Returns ``(queue, plans, gains)``: the units in the
+        order they move, their steps (``("move",)``, ``("entrain",)``, ``("rail",
         cell)``, ``("detrain",)``) and their gains, by unit."""
-        return self.move_planner(side, pm, params, hooks).plans(units)
+        return self.move_planner(side, pm, params, hooks, judge).plans(units)
 
-    def move_planner(self, int side, pm, params, hooks):
+    def move_planner(self, int side, pm, params, hooks, judge):
         """The ``MovePlanner`` of ``move_plans``, to keep for the segment: its ``plans``,
         then ``scores`` as the side's units move (``rebind`` after each refresh of the
         ``PositionMap``)."""
         _check_side(side)
-        return MovePlanner(self, side, pm, params, hooks)
+        return MovePlanner(self, side, pm, params, hooks, judge)
 
 
 cdef tuple _expected(const Expected* e):
@@ -3059,6 +3062,61 @@ cdef void expected_attack(const GweT* t, const Judge* J, int column, int modifie
         e.out_option[k] = opt
 
 
+cdef int defending_force(Gwe* g, int enemy, const int32_t* cells, Py_ssize_t m,
+                         const uint8_t* surrounded, const uint8_t* blocks,
+                         const uint8_t* open_zoc, Troops* d) noexcept nogil:
+    # scoring.defending_force of enemy's units in cells[m] into d (its arrays g.j's): each
+    # hex's counted units (into g.j.d_units) and fortress, surrounded (25.13) where a hex
+    # with units is, its retreats of one and two hexes (a stack of TCR 1 alone may cross
+    # open zones, 8.64); on the defender's facts given (attack_facts' hexes that would be
+    # surrounded, that block his retreats and the open zones, or a copy made earlier)
+    cdef const GweT* t = g.t
+    cdef Judge* J = &g.j
+    cdef Py_ssize_t i, j, k
+    cdef int dd, ee
+    cdef int32_t u, w, x, c
+    cdef bint tcr1, one, two
+    d.side = enemy
+    d.steps = J.d_steps
+    d.n_steps = J.d_n_steps
+    d.sp = J.d_sp
+    d.n = 0
+    d.fortress = 0
+    d.surrounded = False
+    d.retreat[0] = d.retreat[1] = True
+    for j in range(m):
+        c = cells[j]
+        k = counted_defenders(g, c, enemy, J.d_units + d.n)
+        if fortress_side(g, c) == enemy:
+            d.fortress += fortress_steps(g, c)
+        if k:
+            d.surrounded = d.surrounded or surrounded[c] != 0
+            tcr1 = True
+            for i in range(d.n, d.n + k):
+                if t.tcr[J.d_units[i]] != 1:
+                    tcr1 = False
+            if d.retreat[0] or d.retreat[1]:
+                for dd in range(6):              # the hex distances retreat_ways reads
+                    w = t.nbr[6 * <Py_ssize_t>c + dd]
+                    if w < 0:
+                        continue
+                    for ee in range(6):
+                        x = t.nbr[6 * <Py_ssize_t>w + ee]
+                        if x >= 0:
+                            J.d_origin[x] = hex_distance(t, c, x)
+                retreat_ways_run(c, t.nbr, t.passable, blocks, open_zoc, tcr1,
+                                 J.d_origin, &one, &two)
+                d.retreat[0] = d.retreat[0] and one
+                d.retreat[1] = d.retreat[1] and two
+        d.n += k
+    for i in range(d.n):
+        u = J.d_units[i]
+        d.steps[i] = steps_left(g, u)
+        d.n_steps[i] = t.n_steps[u]
+        d.sp[i] = t.stacking[u]
+    return 0
+
+
 cdef int weigh_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* s, Py_ssize_t ns,
                       const int32_t* cells, Py_ssize_t m, int shift_right, int shift_left,
                       int32_t depot, int32_t defense_depot, Expected* e) except -1:
@@ -3066,17 +3124,16 @@ cdef int weigh_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* s, Py
     # the order given) attacking cells[m], in the position attack_position and attack_facts
     # made: the odds column (8.4, 8.8; the attacker's burnt depot and the defender's, 19.21,
     # 19.23), shifted by the HQs (10.21, 21.1) and the armored car (24.11) and clamped to the
-    # table, the die modifier (5.4), the defending force (each hex's counted units and
-    # fortress, 25.13, its retreats of one and two hexes: a stack of TCR 1 alone may cross
-    # open zones, 8.64), 10.43's penalties, the hexes' value to their holder
+    # table, the die modifier (5.4), the defending force (defending_force), 10.43's
+    # penalties, the hexes' value to their holder
     cdef const GweT* t = g.t
     cdef Fight* f = &g.f
     cdef Judge* J = &g.j
-    cdef Py_ssize_t i, j, k, n = 0
-    cdef int enemy = 1 - side, column, modifier, row, dd, ee
+    cdef Py_ssize_t i, j, n = 0
+    cdef int enemy = 1 - side, column, modifier, row
     cdef int64_t defense = 0, extra = 0, attack2
-    cdef int32_t u, w, x, c
-    cdef bint tcr1, a_pen, d_pen = False, one, two
+    cdef int32_t u
+    cdef bint a_pen, d_pen = False
     cdef double hex_value = 0.0
     cdef Troops a, d
     for i in range(ns):
@@ -3109,45 +3166,7 @@ cdef int weigh_attack(Gwe* g, SearchWorkspace ws, int side, const int32_t* s, Py
     if column < 0:
         column = 0
     modifier = die_modifier(g, J.units, ns, cells, m)
-    # the defending force (scoring.defending_force)
-    d.side = enemy
-    d.steps = J.d_steps
-    d.n_steps = J.d_n_steps
-    d.sp = J.d_sp
-    d.n = 0
-    d.fortress = 0
-    d.surrounded = False
-    d.retreat[0] = d.retreat[1] = True
-    for j in range(m):
-        c = cells[j]
-        k = counted_defenders(g, c, enemy, J.d_units + d.n)
-        if fortress_side(g, c) == enemy:
-            d.fortress += fortress_steps(g, c)
-        if k:
-            d.surrounded = d.surrounded or J.surrounded[c] != 0
-            tcr1 = True
-            for i in range(d.n, d.n + k):
-                if t.tcr[J.d_units[i]] != 1:
-                    tcr1 = False
-            if d.retreat[0] or d.retreat[1]:
-                for dd in range(6):              # the hex distances retreat_ways reads
-                    w = t.nbr[6 * <Py_ssize_t>c + dd]
-                    if w < 0:
-                        continue
-                    for ee in range(6):
-                        x = t.nbr[6 * <Py_ssize_t>w + ee]
-                        if x >= 0:
-                            J.d_origin[x] = hex_distance(t, c, x)
-                retreat_ways_run(c, t.nbr, t.passable, J.blocks, J.open_zoc, tcr1,
-                                 J.d_origin, &one, &two)
-                d.retreat[0] = d.retreat[0] and one
-                d.retreat[1] = d.retreat[1] and two
-        d.n += k
-    for i in range(d.n):
-        u = J.d_units[i]
-        d.steps[i] = steps_left(g, u)
-        d.n_steps[i] = t.n_steps[u]
-        d.sp[i] = t.stacking[u]
+    defending_force(g, enemy, cells, m, J.surrounded, J.blocks, J.open_zoc, &d)
     # the attacking force: its units other than HQs
     a.side = side
     a.steps = J.a_steps
@@ -5419,8 +5438,9 @@ cdef class MovePlanner:
     (``CellFacts``: the enemy's facts, the side's own sums by hex and attack strengths,
     the targets as they are priced), and ``unit_plan`` and ``may_move`` over it: the same
     searches, the same floating-point operations in the same order as the Python (built
-    without contraction), so the same plans and gains, bit for bit. What has no C statement
-    yet is asked of Python through ``hooks`` (see ``GweCore.move_plans``)."""
+    without contraction), so the same plans and gains, bit for bit. The targets are priced
+    here (``price_target``) into the map's arrays. What has no C statement yet is asked of
+    Python through ``hooks`` (see ``GweCore.move_plans``)."""
 
     cdef GweCore core
     cdef Gwe* g
@@ -5438,7 +5458,19 @@ cdef class MovePlanner:
     cdef Py_ssize_t n_cols, n_enemy_cells
     cdef bint line_moves, use_rail
     cdef double min_move_gain, rail_margin, hold, supply_w, command_w, attack_w, town_w
-    cdef object target, costs, row, radius, rail_cells
+    cdef object costs, row, radius, rail_cells
+    # the targets priced (PositionMap.target): the map's arrays written in place, the weights
+    # and victory points they are priced with, and the enemy's facts each as the Python's
+    # Snapshot first reads it (made: each hex's defence, 25.13's hexes with the hexes that
+    # block his retreats, the open zones of control)
+    cdef double[::1] tgt_def
+    cdef double[:, ::1] tgt_ev
+    cdef uint8_t[::1] known
+    cdef double judge_w[3]
+    cdef double judge_vp[4]
+    cdef int32_t[::1] hex_def
+    cdef uint8_t[::1] e_sur, e_blocks, e_zoc
+    cdef bint def_made, sur_made, zoc_made
     cdef dict tables                  # the step costs asked, by TCR and kind
     # scratch: the hexes priced, their prices, gains and extras, the targets seen, reach
     cdef int64_t[::1] cells
@@ -5459,7 +5491,7 @@ cdef class MovePlanner:
     cdef Py_ssize_t n_r_list
     cdef bint rail_made, r_alloc
 
-    def __init__(self, GweCore core, int side, pm, params, hooks):
+    def __init__(self, GweCore core, int side, pm, params, hooks, judge):
         self.core, self.g, self.side = core, &core.g, side
         self.n = core.g.t.n_cells
         self.keep = []
@@ -5495,6 +5527,7 @@ cdef class MovePlanner:
         self.keep += [pm["tgt_def"], pm["tgt_ev"], pm["known"]]
         f.tgt_def, f.tgt_ev, f.ev_cols = &tgt_def[0], &tgt_ev[0, 0], tgt_ev.shape[1]
         f.known = &known[0]
+        self.tgt_def, self.tgt_ev, self.known = tgt_def, tgt_ev, known
         self.D = self._kept(pm["D"], np.int16)
         nu = core.g.t.n_units
         self.vals = self._kept(pm["vals"], np.int64)
@@ -5512,7 +5545,16 @@ cdef class MovePlanner:
             raise ValueError("tgt_ev must have a column for each of the CRT's")
         (self.line_moves, self.min_move_gain, self.use_rail, self.rail_margin, self.hold,
          self.supply_w, self.command_w, self.attack_w, self.town_w) = params
-        self.target, self.costs, self.row, self.radius, self.rail_cells = hooks
+        self.costs, self.row, self.radius, self.rail_cells = hooks
+        weights, ((vp0, vp1), (sur0, sur1)) = judge
+        self.judge_w[0], self.judge_w[1], self.judge_w[2] = [float(x) for x in weights]
+        self.judge_vp[0], self.judge_vp[1] = float(vp0), float(vp1)
+        self.judge_vp[2], self.judge_vp[3] = float(sur0), float(sur1)
+        self.hex_def = np.zeros(self.n, dtype=np.int32)
+        self.e_sur = np.zeros(self.n, dtype=np.uint8)
+        self.e_blocks = np.zeros(self.n, dtype=np.uint8)
+        self.e_zoc = np.zeros(self.n, dtype=np.uint8)
+        self.def_made = self.sur_made = self.zoc_made = False
         self.cells = np.empty(self.n + 1, dtype=np.int64)
         self.out = np.empty(self.n + 1)
         self.gains = np.zeros(self.n + 1)
@@ -5722,7 +5764,7 @@ cdef class MovePlanner:
             for x in range(self.n):
                 if self.seen[x]:
                     self.seen[x] = 0
-                    self.target(int(x))
+                    self.price_target(<int32_t>x)
         cdef const double[:, ::1] ab = np.ascontiguousarray(self.row(u), dtype=np.float64)
         cdef Py_ssize_t k = ab.shape[0]
         if k and ab.shape[1] != 2:
@@ -5734,6 +5776,72 @@ cdef class MovePlanner:
             if f.dist_enemy[c] == 1:
                 self.gains[i] = gain_one(f, c, d_here, a_u, att_u,
                                          &ab[0, 0] if k else NULL, k, self.n_cols)
+        return 0
+
+    cdef int price_target(self, int32_t x) except -1:
+        # PositionMap.target of the enemy hex x into the targets' arrays: its defence
+        # (combat.defense_strength: the hex's defenders and fortress) and the expectation of
+        # an attack on it on each column of the CRT (_target_values: enough two-step
+        # divisions of the side, no modifier nor penalty, the hex's value to the enemy).
+        # The Python map's Snapshot reads each of the enemy's facts when first asked and
+        # keeps it for the Movement Segment, while the side's units move: the hexes' defence
+        # at the first target, 25.13's hexes and those that block his retreats at the first
+        # with counted defenders, the open zones at the first whose units are not all of
+        # TCR 1. So are they made here, each a copy of the core's at that moment
+        cdef Gwe* g = self.g
+        cdef const GweT* t = g.t
+        cdef Judge* J = &g.j
+        cdef int enemy = 1 - self.side
+        cdef Py_ssize_t i, k, col, total, n_div
+        cdef bint tcr1 = True
+        cdef Troops a, d
+        cdef Expected e
+        cdef double hv
+        if not self.def_made:
+            attack_position(g, self.core.ws, self.side)
+            memcpy(&self.hex_def[0], g.f.defense, self.n * sizeof(int32_t))
+            self.def_made = True
+        k = counted_defenders(g, x, enemy, J.d_units)
+        for i in range(k):
+            if t.tcr[J.d_units[i]] != 1:
+                tcr1 = False
+        if k and (not self.sur_made or (not tcr1 and not self.zoc_made)):
+            attack_facts(g, self.core.ws, self.side)
+            if not self.sur_made:
+                memcpy(&self.e_sur[0], J.surrounded, self.n)
+                memcpy(&self.e_blocks[0], J.blocks, self.n)
+                self.sur_made = True
+            if not tcr1 and not self.zoc_made:
+                memcpy(&self.e_zoc[0], J.open_zoc, self.n)
+                self.zoc_made = True
+        # the Judge is the core's, shared with the attack choice: this policy's weights
+        J.material, J.ground, J.town = self.judge_w[0], self.judge_w[1], self.judge_w[2]
+        J.per_sp[0], J.per_sp[1] = self.judge_vp[0], self.judge_vp[1]
+        J.per_sp_surrounded[0], J.per_sp_surrounded[1] = self.judge_vp[2], self.judge_vp[3]
+        defending_force(g, enemy, &x, 1, &self.e_sur[0], &self.e_blocks[0], &self.e_zoc[0],
+                        &d)
+        total = d.fortress
+        for i in range(d.n):
+            total += d.steps[i]
+        n_div = (total + 1) // 2
+        if n_div < 1:
+            n_div = 1
+        if n_div > t.n_units + 1:                  # (the Judge's rows hold n_units + 1)
+            raise ValueError("a target of more steps than the Judge has room for")
+        a.side = self.side
+        a.n = n_div
+        a.steps, a.n_steps, a.sp = J.a_steps, J.a_n_steps, J.a_sp
+        for i in range(n_div):
+            a.steps[i] = a.n_steps[i] = a.sp[i] = 2
+        a.fortress = 0
+        a.surrounded = False
+        a.retreat[0] = a.retreat[1] = True
+        hv = J.ground + J.town * town_value(t, x)                   # scoring.hex_value
+        for col in range(self.n_cols):
+            expected_attack(t, J, <int>col, 0, &a, &d, False, False, hv, &e)
+            self.tgt_ev[x, col] = e.score
+        self.tgt_def[x] = <double>self.hex_def[x]
+        self.known[x] = 1
         return 0
 
     cdef int hq_scores(self, Py_ssize_t u, Py_ssize_t start, Py_ssize_t m) except -1:

@@ -616,15 +616,18 @@ def _core_scores(planner, pm: PositionMap, unit: int, cells, may_attack: bool) -
 
 def _core_move_planner(core, view, side: int, pm: PositionMap, policy):
     """The compiled core's record of ``pm`` (``GweCore.move_planner``), with the policy's
-    parameters and the Python it still asks."""
+    parameters, the weights and victory points its targets are priced with (``pm.target``
+    in C) and the Python it still asks."""
     p, w = policy.p, policy.weights
     params = (bool(p.line_moves), float(p.min_move_gain), bool(p.use_rail),
               float(p.rail_margin), float(p.hold), float(p.supply), float(p.command),
               float(p.attack), float(w.town))
-    hooks = (pm.target, pm.step_costs, lambda u: pm._row_of(u)[1],
+    hooks = (pm.step_costs, lambda u: pm._row_of(u)[1],
              lambda h: int(command.hq_ratings(view, h)[2]),
              lambda u, entrained: _rail_cells(view, u, entrained))
-    return core.move_planner(side, pm.core_facts(), params, hooks)
+    vp = scoring.vp_values(view.scenario)
+    judge = ((w.material, w.ground, w.town), (vp.per_sp, vp.per_sp_surrounded))
+    return core.move_planner(side, pm.core_facts(), params, hooks, judge)
 
 
 def _rail_cells(view, unit: int, entrained: bool):

@@ -335,7 +335,7 @@ class PositionMap:
         """The arrays the compiled core's record of this map reads (``GweCore.move_plans``:
         ``MovePlanner``), by name: the enemy's facts, the side's own sums and attack
         strengths as the last refresh left them, and the targets' arrays, which the core
-        reads in place as ``target`` fills them in."""
+        fills in place as it prices each target as ``target`` does (``price_target``)."""
         view = self.view
         ct = combat.combat_terrain(view.scenario)
         return {
