@@ -4939,7 +4939,8 @@ cdef int reinforcement_segment(Gwe* g, int side) except -1:
 cdef Py_ssize_t displace_lone_hqs(Gwe* g, int moving_side, int32_t* out) except -1:
     # command.displace_lone_hqs (10.52): every HQ of the side not moving, not stacked with a
     # friendly unit other than HQs, with an enemy unit other than an HQ next to it, displaces
-    # now (displace_hq; one that cannot stays); (hq, displaced) pairs into out; how many
+    # now (displace_hq; one that cannot stays); for a random owner, (hq, displaced) pairs
+    # into out and how many (0 for an owner asked in Python)
     cdef const GweT* t = g.t
     cdef int other = 1 - moving_side
     cdef flag_t* enemy = g.mask_d
@@ -4966,6 +4967,14 @@ cdef Py_ssize_t displace_lone_hqs(Gwe* g, int moving_side, int32_t* out) except 
     if k == 0:
         return 0
     occupied(g, other, False, guarded)
+    if g.level[other] != LEVEL_RANDOM:
+        # a Python owner answers where each goes (_ask_displace), and its code may reach the
+        # scratch the list is in: the HQs to displace kept apart first (a displacement moves
+        # only that HQ, so the hexes guarded stay as they are)
+        todo = [int(hqs[i]) for i in range(k) if not guarded[g.s.unit_cell[hqs[i]]]]
+        for u in todo:
+            displace_hq(g, u)
+        return 0                        # (the pairs are for a random owner: GweCore asks)
     for i in range(k):
         if guarded[g.s.unit_cell[hqs[i]]]:
             continue
