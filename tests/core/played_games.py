@@ -72,3 +72,21 @@ def same_core_game(a, b):
         np.testing.assert_array_equal(words, gb.dice.snapshot()[name])
     for side in ga.rngs:
         assert ga.rngs[side].bit_generator.state == gb.rngs[side].bit_generator.state
+
+
+#: the pairs of ladder policies (Allied, German) the Kaiser's Battle kernels' tests play
+KB_LADDER_PAIRS = [("greedy", "greedy"), ("passive", "passive"), ("delay", "greedy")]
+
+
+def kb_ladder_game(sc, index, allied, central, seed=11):
+    """Game ``index`` of master seed ``seed`` of The Kaiser's Battle played whole by two
+    ladder policies (``allied``, ``central``: their names), for the tests that wrap a
+    policy's steps to compare the policy kernels with the reference at every question."""
+    from gwe_fast.games import driver
+    from gwe_fast.policies.registry import make_policy
+
+    d = driver("kb")
+    game = d.new_game(sc, seed, index,
+                      policies={0: make_policy(allied, "kb"), 1: make_policy(central, "kb")})
+    d.play(game)
+    return game
