@@ -615,10 +615,10 @@ def attack_values(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, so
     read the position its own way)."""
     attackers = [int(a) for a in attackers]
     cells = tuple(int(c) for c in cells)
-    if type(snap) is not Snap or not attackers or not snap.defence(cells).units:
+    defence = snap.defence(cells) if type(snap) is Snap and attackers else None
+    if defence is None or not defence.units:
         return None
     view = snap.view
-    defence = snap.defence(cells)
     side = int(view.scenario.units.side[attackers[0]])
     rows = [snap.attack_row(a, side, w) for a in attackers]
     states = {r[1] for r in rows}
