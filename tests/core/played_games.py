@@ -91,3 +91,21 @@ class AskRecorder:
     def __call__(self, kind, side, options, **context):
         self.questions.append((kind, side, list(options), context))
         return self.ask(kind, side, options, **context)
+
+
+#: the pairs of ladder policies (Allied, German) the Kaiser's Battle kernels' tests play
+KB_LADDER_PAIRS = [("greedy", "greedy"), ("passive", "passive"), ("delay", "greedy")]
+
+
+def kb_ladder_game(sc, index, allied, central, seed=11):
+    """Game ``index`` of master seed ``seed`` of The Kaiser's Battle played whole by two
+    ladder policies (``allied``, ``central``: their names), for the tests that wrap a
+    policy's steps to compare the policy kernels with the reference at every question."""
+    from gwe_fast.games import driver
+    from gwe_fast.policies.registry import make_policy
+
+    d = driver("kb")
+    game = d.new_game(sc, seed, index,
+                      policies={0: make_policy(allied, "kb"), 1: make_policy(central, "kb")})
+    d.play(game)
+    return game

@@ -9,6 +9,7 @@ pure-Python twin (``_pure.policy.KbPricer.may_gain``) is asked the same question
 from __future__ import annotations
 
 import pytest
+from played_games import KB_LADDER_PAIRS, kb_ladder_game
 
 from gwe_fast import load_scenario
 from gwe_fast._pure import policy as twin
@@ -16,7 +17,6 @@ from gwe_fast.games import driver
 from gwe_fast.policies.kb import passive
 from gwe_fast.policies.kb.passive import KbPassivePolicy
 from gwe_fast.policies.kb.position import Board
-from gwe_fast.policies.registry import make_policy
 
 KB = "kaisers_battle/historical"
 
@@ -74,14 +74,11 @@ def _play(monkeypatch, sc, index: int, allied: str, central: str, nudge: float =
     monkeypatch.setattr(KbPassivePolicy, "_queue", queues)
     # the wrapped steps are the class's own: the kernel is still asked
     monkeypatch.setattr(KbPassivePolicy, "CORE_MOVES", ())
-    policies = {0: make_policy(allied, "kb"), 1: make_policy(central, "kb")}
-    g = driver("kb").new_game(sc, 11, index, policies=policies)
-    driver("kb").play(g)
+    kb_ladder_game(sc, index, allied, central)
     return seen
 
 
-@pytest.mark.parametrize("allied, central", [("greedy", "greedy"), ("passive", "passive"),
-                                             ("delay", "greedy")])
+@pytest.mark.parametrize("allied, central", KB_LADDER_PAIRS)
 @pytest.mark.parametrize("index", range(2))
 def test_may_gain_asked_of_the_kernel_is_the_pythons(monkeypatch, sc, allied, central, index):
     seen = _play(monkeypatch, sc, index, allied, central)

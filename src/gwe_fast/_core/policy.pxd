@@ -77,3 +77,21 @@ cdef double score_one(const CellFacts* f, const UnitTerms* u, int64_t c, bint ha
 cdef double gain_one(const CellFacts* f, int64_t c, const int16_t* d_here, double a_u,
                      double att_u, const double* ab, Py_ssize_t k, Py_ssize_t n_cols
                      ) noexcept nogil
+
+
+# The Kaiser's Battle: the expectation of one attack (policies.kb.scoring.Expected's fields)
+cdef struct KbExpect:
+    double score
+    double p_eliminated
+    double p_unsuccessful
+    double p_success
+    double defender_steps
+    double attacker_steps
+    double p_cleared
+
+# scoring.odds, scoring._success and expected_attack's score from the attackers' costs if
+# unsuccessful and if eliminated; False (nothing written) when a denominator is not positive
+cdef bint kb_expect(int64_t att_str, int64_t att_mod, int64_t def_str, int64_t def_mod,
+                    int64_t morale, Py_ssize_t n_def, const double* full, double clear_value,
+                    double fail, double fail_steps, double elim, int64_t elim_steps,
+                    KbExpect* out) noexcept nogil

@@ -1,5 +1,7 @@
 """Type stub of the compiled policy kernels (see policy.pyx)."""
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -114,6 +116,13 @@ class KbPricer:
         ok_cells: npt.ArrayLike, supply: float, gas_cost: float, bonus_w: float,
         min_gain: float,
     ) -> bool: ...
+def kb_attack_values(
+    rows: list[tuple[int, int, int, int, list[float], float, int, int, bool]],
+    cells: Sequence[int], nb: npt.NDArray[np.int32], side_mod: npt.NDArray[np.int16],
+    die_mod: npt.NDArray[np.int16], allied: bool, w_trench: float, supply_mods: Sequence[int],
+    att_mod: int, dfn_extra: int, two_corps: int, def_str: int, morale: int,
+    full: list[float], clear_value: float, every: bool,
+) -> list[tuple[float, float, float, float, float, float, float]] | None: ...
 def kb_side_maps(
     unit_cell: npt.NDArray[np.int32], unit_status: npt.NDArray[np.uint16], on_map: int,
     unit_side: npt.NDArray[np.int8], side: int, flags: npt.NDArray[np.uint16], service: int,

@@ -17,7 +17,9 @@ The Kaiser's Battle ladder: ``kb_unit_values``, the value of one unit ending its
 each of ``cells`` (``policies.kb.position.Board.values``), and ``KbPricer``, the same with a
 ``Board``'s maps checked and bound once; ``kb_side_maps``, what a ``Board``
 refreshes before each move of its side; ``kb_path_gains``, the towns taken on the way to each
-of some hexes (``Board.path_values``).
+of some hexes (``Board.path_values``); ``kb_attack_values``, an attack's exact expectation
+over the 36 pairs of dice, or that of every team of its first attackers
+(``scoring.expected_attack``, ``expected_prefixes``).
 
 Same arguments and results as the pure-Python twin ``gwe_fast._pure.policy``. The
 floating-point operations are the twin's (numpy's), one by one and in the same order, so the
@@ -26,6 +28,7 @@ results are the same bits (the extension is built without floating-point contrac
 
 import numpy as np
 cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t
 
 from gwe_fast._core._types cimport cell_t, flag_t
@@ -874,6 +877,243 @@ cdef class KbPricer:
             stay = v[n]
         # ``float(v.max()) + bonus > stay + float(min_gain)``, bonus ``bonus_w * towns``
         return best + bonus_w * <double>towns > stay + min_gain
+
+
+# --- The Kaiser's Battle: an attack's exact expectation (policies.kb.scoring) ---------------
+
+cdef bint kb_expect(int64_t att_str, int64_t att_mod, int64_t def_str, int64_t def_mod,
+                    int64_t morale, Py_ssize_t n_def, const double* full, double clear_value,
+                    double fail, double fail_steps, double elim, int64_t elim_steps,
+                    KbExpect* out) noexcept nogil:
+    # scoring.odds (combat.odds_counts over the 36 pairs of dice), scoring._success and the
+    # score of scoring.expected_attack, given the attackers' costs: ``fail`` and
+    # ``fail_steps`` if unsuccessful (8.74), ``elim`` and ``elim_steps`` if eliminated
+    # (8.71); ``full`` the defenders' cheapest cumulative costs, n_def + 1 of them. False
+    # when a die's denominator is not positive (combat.quotient raises: the caller leaves
+    # that attack to the reference).
+    cdef int64_t ks[36]
+    cdef int64_t a, d, top, den, q, k, j
+    cdef int n_succ = 0, n_elim = 0, n_fail = 0, i, t, cnt
+    for a in range(1, 7):
+        top = (a + att_mod) * att_str
+        for d in range(1, 7):
+            den = (d + def_mod) * def_str
+            if den <= 0:
+                return False
+            q = floor_div(top, den)
+            if q < 1:                                   # 8.71
+                n_elim += 1
+            elif q <= morale:                           # 8.72-8.74
+                n_fail += 1
+            else:                                       # 8.75: kept ascending
+                t = n_succ
+                while t > 0 and ks[t - 1] > q - morale:
+                    ks[t] = ks[t - 1]
+                    t -= 1
+                ks[t] = q - morale
+                n_succ += 1
+    # _success: each distinct number of steps once, ascending, with its chance
+    cdef double gain = 0.0, dsteps = 0.0, p_clear = 0.0, p
+    i = 0
+    while i < n_succ:
+        k = ks[i]
+        cnt = 1
+        while i + cnt < n_succ and ks[i + cnt] == k:
+            cnt += 1
+        p = cnt / 36.0
+        j = k if k < n_def else n_def
+        gain += p * full[j]
+        dsteps += p * <double>j
+        if j >= n_def:
+            p_clear += p
+            gain += p * clear_value
+        i += cnt
+    cdef double p_elim = n_elim / 36.0, p_fail = n_fail / 36.0
+    out.score = gain - p_fail * fail - p_elim * elim
+    out.p_eliminated = p_elim
+    out.p_unsuccessful = p_fail
+    out.p_success = 1.0 - p_elim - p_fail
+    out.defender_steps = dsteps
+    out.attacker_steps = p_fail * fail_steps + p_elim * <double>elim_steps
+    out.p_cleared = p_clear
+    return True
+
+
+cdef double kb_cheapest(const double* costs, const Py_ssize_t* start, const Py_ssize_t* length,
+                        const Py_ssize_t* members, Py_ssize_t n, Py_ssize_t k,
+                        Py_ssize_t* heads, Py_ssize_t* taken) noexcept nogil:
+    # scoring.cheapest(...)[-1] of the units ``members`` (their cost lists at ``start``,
+    # ``length`` in ``costs``): k times the unit whose next step costs least, the first on a
+    # tie; ``taken`` the steps it found (fewer than k when the units run out)
+    cdef Py_ssize_t step, i, j, u
+    cdef double total = 0.0, best = 0.0
+    for i in range(n):
+        heads[i] = 0
+    taken[0] = 0
+    for step in range(k):
+        j = -1
+        for i in range(n):
+            u = members[i]
+            if heads[i] < length[u] and (j < 0 or costs[start[u] + heads[i]] < best):
+                best = costs[start[u] + heads[i]]
+                j = i
+        if j < 0:
+            break
+        heads[j] += 1
+        total += best
+        taken[0] += 1
+    return total
+
+
+def kb_attack_values(list rows, cells, const cell_t[:, ::1] nb,
+                     const int16_t[:, ::1] side_mod, const int16_t[::1] die_mod, bint allied,
+                     double w_trench, supply_mods, int64_t att_mod, int64_t dfn_extra,
+                     int64_t two_corps, int64_t def_str, int64_t morale, list full,
+                     double clear_value, bint every):
+    """``scoring.expected_attack`` of the attackers of ``rows`` on ``cells`` (``every``
+    false: a list of one) or ``scoring.expected_prefixes`` (``every``: of the first one,
+    the first two ...), each as a tuple of the ``Expected`` fields; None when a die's
+    denominator is not positive (the reference raises). ``rows``: per attacker, in order,
+    ``(combat, supply state, corps, hex, step costs, cost if eliminated whole, steps left,
+    steps lost unsuccessful (1, or 2 with no retreat), in a trench hex)``
+    (``Snap.attack_row``); ``supply_mods[s]`` the defender's die modifier of the worst state
+    ``s`` (14.22); ``att_mod`` the attacker's die modifier (fog, Rolling Barrage), and
+    ``dfn_extra`` the SOS part of the defender's (``Snap.die_modifiers``); ``def_str``
+    positive; ``full`` the defenders' cheapest cumulative step costs (``Snap.defender_steps``,
+    ``len(full) - 1`` steps in all)."""
+    cdef Py_ssize_t n = len(rows), nc = len(cells), n_def = len(full) - 1
+    cdef Py_ssize_t i, s, c, d, m, n_st = 0, n_costs = 0, n_mem
+    if n == 0:
+        return []
+    if n_def < 0:
+        raise ValueError("full must hold at least the cost of no step")
+    cdef list costs_of = [None] * n
+    for i in range(n):
+        costs_of[i] = <list>(rows[i][4])
+        n_costs += len(<list>costs_of[i])
+    # one block: the attackers' values, then the stacks', then the costs
+    cdef int64_t* ints = <int64_t*>PyMem_Malloc((7 * n + nc) * sizeof(int64_t))
+    cdef Py_ssize_t* idx = <Py_ssize_t*>PyMem_Malloc((8 * n) * sizeof(Py_ssize_t))
+    cdef double* dbl = <double*>PyMem_Malloc((4 * n + n_costs + n_def + 1) * sizeof(double))
+    if ints == NULL or idx == NULL or dbl == NULL:
+        PyMem_Free(ints)
+        PyMem_Free(idx)
+        PyMem_Free(dbl)
+        raise MemoryError()
+    cdef int64_t* strength = ints
+    cdef int64_t* state = ints + n
+    cdef int64_t* corps = ints + 2 * n
+    cdef int64_t* here = ints + 3 * n
+    cdef int64_t* left = ints + 4 * n
+    cdef int64_t* retreat = ints + 5 * n
+    cdef int64_t* in_trench = ints + 6 * n
+    cdef int64_t* dcell = ints + 7 * n
+    cdef Py_ssize_t* start = idx
+    cdef Py_ssize_t* length = idx + n
+    cdef Py_ssize_t* members = idx + 2 * n          # of one stack, in the attackers' order
+    cdef Py_ssize_t* heads = idx + 3 * n
+    cdef Py_ssize_t* stack_of = idx + 4 * n
+    cdef Py_ssize_t* stack_cell = idx + 5 * n
+    cdef Py_ssize_t* stack_steps = idx + 6 * n
+    cdef Py_ssize_t* has_extra = idx + 7 * n        # an Allied stack leaving a trench hex
+    cdef double* whole = dbl
+    cdef double* stack_cost = dbl + n
+    cdef double* stack_extra = dbl + 2 * n
+    cdef double* costs = dbl + 4 * n
+    cdef double* fullp = dbl + 4 * n + n_costs
+    cdef bint mixed = False
+    cdef int64_t att_str = 0, worst = 0, hex_mod = 0, across = 0, elim_steps = 0
+    cdef int64_t mods[4]
+    cdef double elim = 0.0, fail, fail_steps
+    cdef Py_ssize_t taken
+    cdef KbExpect e
+    cdef list out = []
+    cdef tuple row
+    try:
+        n_costs = 0
+        for i in range(n):
+            row = <tuple>rows[i]
+            strength[i], state[i], corps[i], here[i] = row[0], row[1], row[2], row[3]
+            whole[i], left[i], retreat[i], in_trench[i] = row[5], row[6], row[7], row[8]
+            if state[i] < 0 or state[i] > 3:
+                raise ValueError(f"supply state {state[i]} out of range")
+            if here[i] < 0 or here[i] >= nb.shape[0]:
+                raise IndexError(f"attacker hex {here[i]} is not on the map")
+            start[i] = n_costs
+            length[i] = len(<list>costs_of[i])
+            for m in range(length[i]):
+                costs[n_costs] = (<list>costs_of[i])[m]
+                n_costs += 1
+        for s in range(4):
+            mods[s] = supply_mods[s]
+        for i in range(n_def + 1):
+            fullp[i] = full[i]
+        for c in range(nc):
+            dcell[c] = cells[c]
+            if dcell[c] < 0 or dcell[c] >= nb.shape[0]:
+                raise IndexError(f"defending hex {dcell[c]} is not on the map")
+            # combat.terrain_modifier: the best hex among the defending hexes
+            if c == 0 or die_mod[dcell[c]] > hex_mod:
+                hex_mod = die_mod[dcell[c]]
+        for i in range(n):
+            att_str += strength[i]
+            if state[i] > worst:
+                worst = state[i]
+            if corps[i] != corps[0]:
+                mixed = True
+            s = 0
+            while s < n_st and stack_cell[s] != here[i]:
+                s += 1
+            if s == n_st:
+                # a new attacking hex: the least hexside modifier across which it attacks
+                # each defending hex (combat.terrain_modifier, "solely across", 5.32)
+                for c in range(nc):
+                    m = 0
+                    for d in range(6):
+                        if nb[dcell[c], d] == here[i]:
+                            m = side_mod[dcell[c], d]
+                            break
+                    if (s == 0 and c == 0) or m < across:
+                        across = m
+                stack_cell[s] = here[i]
+                n_st += 1
+            stack_of[i] = s
+            # the stack's unsuccessful cost (8.74) with this unit in it
+            n_mem = 0
+            for m in range(i + 1):
+                if stack_of[m] == s:
+                    members[n_mem] = m
+                    n_mem += 1
+            stack_cost[s] = kb_cheapest(costs, start, length, members, n_mem, retreat[i],
+                                        heads, &taken)
+            stack_steps[s] = taken
+            has_extra[s] = retreat[i] == 1 and allied and in_trench[i] != 0
+            if has_extra[s]:
+                stack_extra[s] = w_trench * <double>n_mem
+            elim = elim + whole[i]
+            elim_steps += left[i]
+            if not every and i < n - 1:
+                continue
+            fail = 0.0
+            fail_steps = 0.0
+            for s in range(n_st):
+                fail += stack_cost[s]
+                fail_steps += <double>stack_steps[s]
+                if has_extra[s]:
+                    fail += stack_extra[s]
+            # Snap.die_modifiers
+            if not kb_expect(att_str, att_mod, def_str,
+                             mods[worst] + dfn_extra + (two_corps if mixed else 0)
+                             + hex_mod + across, morale, n_def, fullp, clear_value, fail,
+                             fail_steps, elim, elim_steps, &e):
+                return None
+            out.append((e.score, e.p_eliminated, e.p_unsuccessful, e.p_success,
+                        e.defender_steps, e.attacker_steps, e.p_cleared))
+        return out
+    finally:
+        PyMem_Free(ints)
+        PyMem_Free(idx)
+        PyMem_Free(dbl)
 
 
 def kb_side_maps(const cell_t[::1] unit_cell, const uint16_t[::1] unit_status, int on_map,

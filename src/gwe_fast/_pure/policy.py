@@ -25,7 +25,9 @@ The Kaiser's Battle ladder:
 * ``kb_side_maps``: what a ``Board`` refreshes before each of its side's moves (its
   Stacking Points per hex, those of its combat units, the towns a path takes, the screen);
 * ``kb_path_gains``: the towns a unit takes on its way to each of some hexes, along the
-  predecessors of its routes (``Board.path_values``).
+  predecessors of its routes (``Board.path_values``);
+* ``kb_attack_values``: an attack's exact expectation, or that of every team of its first
+  attackers (``scoring.expected_attack``, ``expected_prefixes``), from each attacker's row.
 
 The floating-point operations are those of the numpy code the policies ran before the
 compiled kernel, in the same order, so that both give the same bits.
@@ -483,3 +485,65 @@ def kb_path_gains(dist, pred, gain, here, cells):
         up[live] = up[above]
     cells = np.asarray(cells, dtype=np.int64)
     return got[cells] - gain[cells]
+
+
+
+def kb_attack_values(rows, cells, nb, side_mod, die_mod, allied, w_trench, supply_mods,
+                     att_mod, dfn_extra, two_corps, def_str, morale, full, clear_value, every):
+    """``scoring.expected_attack`` of the attackers of ``rows`` on ``cells`` (``every``
+    false: a list of one) or ``scoring.expected_prefixes`` (``every``: of the first one, the
+    first two ...), each as a tuple of the ``Expected`` fields; None when a die's
+    denominator is not positive. ``rows``: per attacker ``(combat, supply state, corps,
+    hex, step costs, cost if eliminated whole, steps left, steps lost unsuccessful, in a
+    trench hex)`` (``Snap.attack_row``); the other arguments as the compiled kernel's. The
+    dice, the defenders' steps and a stack's cheapest steps are the reference's own
+    (``scoring.odds``, ``_success``, ``cheapest``); the attackers' side grows one unit at a
+    time as in the kernel."""
+    from gwe_fast.policies.kb.scoring import _success, cheapest, odds
+
+    if not rows:
+        return []
+    cells = [int(c) for c in cells]
+    hex_mod = max(int(die_mod[c]) for c in cells)
+    n_def = len(full) - 1
+    att_str, worst, across, elim, elim_steps = 0, 0, None, 0.0, 0
+    corps_seen = set()
+    stacks: dict[int, list] = {}          # hex -> [costs of its units], the attackers' order
+    fails: dict[int, tuple] = {}          # hex -> (cost, steps, trench given up or None)
+    out = []
+    for i, (strength, state, corps, here, costs, whole, left, retreat, trench) in \
+            enumerate(rows):
+        att_str += strength
+        worst = max(worst, state)
+        corps_seen.add(corps)
+        if here not in stacks:
+            for c in cells:
+                row = [int(x) for x in nb[c]]
+                m = int(side_mod[c, row.index(here)]) if here in row else 0
+                across = m if across is None else min(across, m)
+            stacks[here] = []
+        stacks[here].append(costs)
+        cum = cheapest(stacks[here], retreat)
+        extra = w_trench * len(stacks[here]) if retreat == 1 and allied and trench else None
+        fails[here] = (cum[-1], len(cum) - 1, extra)
+        elim = elim + whole
+        elim_steps += left
+        if not every and i < len(rows) - 1:
+            continue
+        fail = fail_steps = 0.0
+        for cost, steps, extra in fails.values():
+            fail += cost
+            fail_steps += steps
+            if extra is not None:
+                fail += extra
+        dfn = (supply_mods[worst] + dfn_extra + (two_corps if len(corps_seen) >= 2 else 0)
+               + hex_mod + across)
+        try:
+            p_elim, p_fail, success = odds(att_str, att_mod, def_str, dfn, morale)
+        except ValueError:                # combat.quotient: a denominator not positive
+            return None
+        gain, dsteps, p_clear = _success(success, n_def, full, clear_value)
+        out.append((gain - p_fail * fail - p_elim * elim, p_elim, p_fail,
+                    1.0 - p_elim - p_fail, dsteps, p_fail * fail_steps + p_elim * elim_steps,
+                    p_clear))
+    return out

@@ -55,6 +55,12 @@ DONE = combat.DONE
 #: (``tests/core/test_kb_move_plans.py``)
 COMPILED_MOVES = True
 
+#: the attacks' expectations (``_evaluate``'s and the First Segment's plan's) ask the policy
+#: kernel (``scoring.attack_values``) instead of ``scoring.expected_attack`` and
+#: ``expected_prefixes``; those stay the reference, and the tests compare the two with this
+#: off (``tests/core/test_kb_attack_values.py``)
+COMPILED_ATTACKS = True
+
 
 class KbPassivePolicy(KbPolicy):
     """Holds the line; attacks only at high odds; loses as few victory points as it can."""
@@ -97,6 +103,9 @@ class KbPassivePolicy(KbPolicy):
 
     #: what the policy kernel answers for: a subclass that overrides one keeps the reference
     CORE_MOVES: ClassVar[tuple[str, ...]] = ("_may_gain",)
+    #: the steps that ask the policy kernel for an attack's expectation: a subclass that
+    #: overrides one has the reference's
+    CORE_ATTACKS: ClassVar[tuple[str, ...]] = ("_evaluate", "_move_memory")
 
     #: what changes in the last word (``setting``): a compulsory attack costs nothing but its
     #: exact expectation, 8.71 is only its expectation, a town already held needs no holding
@@ -153,7 +162,8 @@ class KbPassivePolicy(KbPolicy):
                 self.memory["last_plan"] = (self.phase_key(view, "last"), last)
             if segment == movement.FIRST and self.p.plan:
                 movers = [int(x) for x in self._candidates(view, side) if int(x) not in last]
-                plan = plan_attacks(view, side, snap, self.weights, self.p, movers, board)
+                plan = plan_attacks(view, side, snap, self.weights, self.p, movers, board,
+                                    compiled=self._core_attacks())
                 self.memory["plan"] = (self.phase_key(view, "plan"), plan)
                 board.set_plan(plan)
             mem = self.memory["move"] = {"key": key, "board": board, "plan": plan,
@@ -232,6 +242,14 @@ class KbPassivePolicy(KbPolicy):
             return False
         cls = type(self)
         return all(getattr(cls, m) is getattr(KbPassivePolicy, m) for m in self.CORE_MOVES)
+
+    def _core_attacks(self) -> bool:
+        """Whether the attacks' expectations may come from the policy kernel: the switch
+        on and no step of ``CORE_ATTACKS`` overridden."""
+        if not COMPILED_ATTACKS:
+            return False
+        cls = type(self)
+        return all(getattr(cls, m) is getattr(KbPassivePolicy, m) for m in self.CORE_ATTACKS)
 
     def on_move_unit(self, d, view, rng) -> int:
         seg = int(d.context.get("segment", movement.FIRST))
@@ -343,7 +361,8 @@ class KbPassivePolicy(KbPolicy):
         if sos is None:
             sos = self._sos_guess(view, side, cells)
         return scoring.expected_attack(snap, attackers, cells, self.weights, rolling=rolling,
-                                       sos=sos, clear_value=self._clear_value(view, side, cells))
+                                       sos=sos, clear_value=self._clear_value(view, side, cells),
+                                       compiled=self._core_attacks())
 
     def _team(self, view, snap, side, cand, comp, cells):
         """The attackers of ``cells``: every candidate, less those that add nothing."""

@@ -295,12 +295,14 @@ class Board:
 # --- the attacks a Movement Phase sets up -----------------------------------------------------
 
 def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
-                 movers, board: Board | None = None) -> dict[int, tuple[int, int]]:
+                 movers, board: Board | None = None,
+                 compiled: bool = False) -> dict[int, tuple[int, int]]:
     """``{unit: (target cell, destination cell)}``: the attacks the coming Combat Phase should
     make, best expectation first (module docstring). ``movers``: units that may still move
     in the First Movement Segment. With a ``board``, what each attacker gives up by leaving
     its hex for the attack (a trench held, a town, the pull west) is added to the attack's
-    expectation."""
+    expectation. ``compiled``: the expectations from the policy kernel
+    (``scoring.attack_values``)."""
     sc, st = view.scenario, view.state
     u, m = sc.units, sc.map
     nb = m.neighbors
@@ -386,11 +388,12 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
             return evaluate_moves(e, cand)
         lead = float(getattr(p, "stoss_lead", 0.0)) > 0
         cand.sort(key=lambda x: (-(lead and bool(combat.is_stoss(view, x))), -strength[x], x))
-        full = scoring.expected_attack(snap, cand, [e], w, clear_value=float(p.clear_value))
+        full = scoring.expected_attack(snap, cand, [e], w, clear_value=float(p.clear_value),
+                                       compiled=compiled)
         best = (full, cand, cand)
         for k in range(1, len(cand)):
             e_k = scoring.expected_attack(snap, cand[:k], [e], w,
-                                          clear_value=float(p.clear_value))
+                                          clear_value=float(p.clear_value), compiled=compiled)
             if e_k.score >= full.score - float(p.trim_tolerance):
                 best = (e_k, cand[:k], cand)
                 break
@@ -412,7 +415,8 @@ def plan_attacks(view, side: int, snap: scoring.Snap, w: scoring.Weights, p,
             if e_k is None:
                 if prefixes is None:
                     prefixes = scoring.expected_prefixes(snap, cand[:top], [e], w,
-                                                         clear_value=float(p.clear_value))
+                                                         clear_value=float(p.clear_value),
+                                                         compiled=compiled)
                 e_k = cache[key] = prefixes[k - 1]
             total = e_k.score + given_up
             if best is None or total > best[0].score + float(p.trim_tolerance):

@@ -42,6 +42,7 @@ from gwe_fast.enums import Side, UnitType
 from gwe_fast.games.kb import artillery, combat, supply, units
 from gwe_fast.games.kb.game import FOG, Flag
 from gwe_fast.games.kb.zoc import controlled, occupied
+from gwe_fast.policies.gwe import scoring as gwe_scoring
 from gwe_fast.state import Status
 
 DIE = range(1, 7)
@@ -200,6 +201,8 @@ class Snap:
         self._cache: dict = {}
         self._steps_w: Weights | None = None
         self._steps: dict = {}
+        self._rows_w: Weights | None = None
+        self._rows: dict = {}
 
     def _get(self, key, make, *args):
         hit = self._cache.get(key)
@@ -313,13 +316,24 @@ class Snap:
         ``worst``, of two or more corps when ``mixed``, across ``terrain`` (hex plus hexside,
         ``combat.terrain_modifier``), with ``rolling`` Rolling Barrage points and the ``sos``
         points of each defending stack's barrage (8.3, 8.4, 14.22, 16.0, 9.52, 9.62)."""
-        fog, sos_per_die, rolling_per_point, two_corps = self._table_mods()
-        att = fog + int(rolling) * rolling_per_point
-        dfn = (self._get(("supply_mod", worst), supply.die_modifier, self.view, worst)
-               + sum(int(p) // sos_per_die for p in sos)
-               + (two_corps if mixed else 0)
+        att, sos_mod = self.barrage_mods(rolling, sos)
+        dfn = (self.supply_mod(worst)
+               + sos_mod
+               + (self._table_mods()[3] if mixed else 0)
                + terrain)
         return att, dfn
+
+    def barrage_mods(self, rolling: int = 0, sos=()) -> tuple[int, int]:
+        """``(att_mod, SOS part of def_mod)``: the attacker's die modifier (fog and ``rolling``
+        Rolling Barrage points, 11.2, 9.62) and what the ``sos`` points of each defending
+        stack add to the defender's (9.52)."""
+        fog, sos_per_die, rolling_per_point, _ = self._table_mods()
+        return (fog + int(rolling) * rolling_per_point,
+                sum(int(p) // sos_per_die for p in sos))
+
+    def supply_mod(self, state: int) -> int:
+        """``supply.die_modifier`` of the attackers' worst supply state (14.22), kept."""
+        return self._get(("supply_mod", state), supply.die_modifier, self.view, state)
 
     def _table_mods(self) -> tuple[int, int, int, int]:
         """``(fog, SOS points per die, die per Rolling Barrage point, two corps)``: the
@@ -354,6 +368,26 @@ class Snap:
             n_def = sum(len(c) for c in dcost)
             return n_def, cheapest(dcost, n_def)
         return self._get(("defender_steps", cells, w), make)
+
+    def attack_row(self, unit: int, side: int, w: Weights) -> tuple:
+        """What the policy kernel's ``kb_attack_values`` reads of ``unit`` attacking for
+        ``side`` in this position, kept: ``(combat, supply state, corps, hex, step_costs,
+        cost eliminated whole, steps left, steps an unsuccessful attack takes from its
+        stack (1, or 2 with no hex to retreat into, 8.74), in a trench hex)``."""
+        if w is not self._rows_w:
+            self._rows = self._cache.setdefault(("rows", w), {})
+            self._rows_w = w
+        key = 2 * unit + side
+        hit = self._rows.get(key)
+        if hit is None:
+            view = self.view
+            cell = int(view.state.unit_cell[unit])
+            combat_, _, left = self.face(unit)
+            hit = self._rows[key] = (
+                combat_, self.supply_state(unit), int(view.arr("corps")[unit]), cell,
+                self.step_costs(unit, w), self.step_costs(unit, w, whole=True)[0], left,
+                1 if self.can_retreat(cell, side) else 2, bool(view.data.trench[cell]))
+        return hit
 
     def can_retreat(self, cell: int, side: int) -> bool:
         """Whether a stack of ``side`` in ``cell`` has a hex to retreat into (8.74, 6.33): a
@@ -453,7 +487,7 @@ def _success(success, n_def: int, full: list[float], clear_value: float
 
 
 def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, sos=(),
-                    clear_value: float = 0.0) -> Expected:
+                    clear_value: float = 0.0, compiled: bool = False) -> Expected:
     """The exact expectation of an attack in the current position (8.7, 8.71-8.75).
 
     Attacker eliminated (8.71): every attacker with everything it has left. Unsuccessful
@@ -461,7 +495,12 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
     no hex is open to it; an Allied stack retreating out of a trench hex also gives up
     ``trench`` per unit. Successful (8.75): the defender loses ``quotient - morale`` steps
     where they cost him least; ``clear_value`` is added when the defending hexes are emptied
-    (the hex won: the caller prices towns and the advance)."""
+    (the hex won: the caller prices towns and the advance). ``compiled``: the policy
+    kernel's answer (``attack_values``), this code when it declines."""
+    if compiled:
+        got = attack_values(snap, attackers, cells, w, rolling, sos, clear_value, False)
+        if got is not None:
+            return got[0]
     view = snap.view
     attackers = [int(a) for a in attackers]
     cells = tuple(int(c) for c in cells)
@@ -497,12 +536,18 @@ def expected_attack(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, 
 
 
 def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
-                      clear_value: float = 0.0) -> list[Expected]:
+                      clear_value: float = 0.0, compiled: bool = False) -> list[Expected]:
     """``expected_attack`` of ``attackers[:1]``, ``attackers[:2]``, ... ``attackers`` on
     ``cells`` (no barrage), each the same as ``expected_attack`` would give, bit for bit: the
     sums run in the same order, the attackers' side (strength, supply, corps, hexsides,
     stacks, eliminations) grows by one unit at a time instead of being summed again for
-    every team, and the defending side is the position's (``Snap.defence``)."""
+    every team, and the defending side is the position's (``Snap.defence``).
+    ``compiled``: the policy kernel's answer (``attack_values``), this code when it
+    declines."""
+    if compiled:
+        got = attack_values(snap, attackers, cells, w, 0, (), clear_value, True)
+        if got is not None:
+            return got
     view = snap.view
     attackers = [int(a) for a in attackers]
     cells = tuple(int(c) for c in cells)
@@ -557,6 +602,39 @@ def expected_prefixes(snap: Snap, attackers, cells, w: Weights,
         out.append(Expected(score, p_elim, p_fail, 1.0 - p_elim - p_fail, dsteps,
                             p_fail * fail_steps + p_elim * elim_steps, p_clear))
     return out
+
+
+def attack_values(snap: Snap, attackers, cells, w: Weights, rolling: int = 0, sos=(),
+                  clear_value: float = 0.0, every: bool = False) -> list[Expected] | None:
+    """``[expected_attack(...)]``, or with ``every`` ``expected_prefixes(...)`` (``rolling``
+    and ``sos`` too), from the policy kernel (``kb_attack_values``: the dice, the steps and
+    the sums in C, in the same order as above): the Python side gathers each attacker's
+    ``Snap.attack_row`` and the defence. None, for the code above to answer, when a side
+    is empty (its zeros), when the kernel declines (a die whose denominator is not
+    positive: the code above raises) or when ``snap`` is a subclass of ``Snap`` (it may
+    read the position its own way)."""
+    attackers = [int(a) for a in attackers]
+    cells = tuple(int(c) for c in cells)
+    defence = snap.defence(cells) if type(snap) is Snap and attackers else None
+    if defence is None or not defence.units:
+        return None
+    view = snap.view
+    side = int(view.scenario.units.side[attackers[0]])
+    rows = [snap.attack_row(a, side, w) for a in attackers]
+    states = {r[1] for r in rows}
+    # the worst state is always one of the attackers' (the others are never read)
+    supply_mods = [snap.supply_mod(s) if s in states else 0 for s in range(4)]
+    att_mod, sos_mod = snap.barrage_mods(rolling, sos)
+    full = snap.defender_steps(cells, w)[1]
+    sc, data = view.scenario, view.data
+    got = gwe_scoring.kernel(sc).kb_attack_values(
+        rows, cells, sc.map.neighbors, data.side_mod, data.die_mod, side == _ALLIED,
+        w.trench, supply_mods, att_mod, sos_mod, snap._table_mods()[3],
+        defence.strength if defence.strength > 0 else 1, defence.morale, full,
+        float(clear_value), every)
+    if got is None:
+        return None
+    return [Expected(*e) for e in got]
 
 
 # --- barrages and counter-battery --------------------------------------------------------------
