@@ -72,10 +72,11 @@ def test_games_with_python_policies_are_the_python_engines(sc, allied, central):
 
 def test_what_the_core_plays(sc):
     g = driver("gwe").new_game(sc, 1, 0, policies={1: make_policy("greedy", "gwe")})
+    g.policies[0] = make_policy("doctrine", "gwe")
     core = g.core
     assert isinstance(core, GweCore)
     before = bytes(g.state.buffer)
-    assert core.withdrawal_phase(0) is False                 # a greedy player decides there
+    assert core.withdrawal_phase(0) is False                 # a doctrine player decides there
     assert core.declare_attack(0) is None                    # the greedy defender decides
     assert core.reinforcement_segment(1) is False            # a greedy player decides
     for phase in (GwePhase.MOVEMENT, GwePhase.WITHDRAWAL, GwePhase.COMBAT,
@@ -90,9 +91,9 @@ def test_what_the_core_plays(sc):
     # a state put in the place of the game's gets a core of its own
     g.state = g.state.copy()
     assert g.core is not core and g.core.buffer is g.state.buffer
-    # a ladder player's Command Strength and replacement rolls are the core's to answer
-    # (ladder_allocation; always attempted), a policy's that answers otherwise the Python
-    # engine's
+    # a ladder player's Command Strength, replacement rolls and cavalry withdrawals are the
+    # core's to answer (ladder_allocation; always attempted; ladder_withdrawal_unit,
+    # ladder_safest, never occupying), a policy's that answers otherwise the Python engine's
     class OwnChoices(GreedyPolicy):
         def on_command_allocate(self, d, view, rng):
             return len(d.options) - 1
@@ -100,7 +101,16 @@ def test_what_the_core_plays(sc):
         def on_replacement_attempt(self, d, view, rng):
             return 1
 
-    kinds = ("gwe.command.allocate", "gwe.replacement.attempt")
+        def on_withdrawal_occupy(self, d, view, rng):
+            return len(d.options) - 1
+
+    class OwnThreats(GreedyPolicy):                 # a step the withdrawal's answer reads
+        def evaluations(self, view, attackers, cells, variants):
+            return super().evaluations(view, attackers, cells, variants)
+
+    assert not OwnThreats().core_answers("gwe", "gwe.withdrawal.unit")
+    assert OwnThreats().core_answers("gwe", "gwe.withdrawal.path")
+    kinds = ("gwe.command.allocate", "gwe.replacement.attempt", "gwe.withdrawal.occupy")
     for kind in kinds:
         assert make_policy("greedy", "gwe").core_answers("gwe", kind)
         assert make_policy("passive", "gwe").core_answers("gwe", kind)
@@ -114,6 +124,7 @@ def test_what_the_core_plays(sc):
     before = bytes(own.state.buffer)
     assert own.core.command_segment(1, False) is False
     assert own.core.replacement_phase(1) is False
+    assert own.core.withdrawal_phase(0) is False
     assert bytes(own.state.buffer) == before
     # a game with an event log is played by the Python engine only
     assert driver("gwe").new_game(sc, 1, 0, events=True).core is None
@@ -791,3 +802,46 @@ def test_ladder_replacement_phases_are_the_python_engines(sc):
                            lambda core: core.replacement_phase(side))
                 rolled += g.dice.stream("replacement").rolled - before
     assert rolled >= 5
+
+
+@pytest.mark.parametrize("scenario", [HISTORICAL, ON_SCHEDULE])
+def test_ladder_withdrawal_phases_are_the_python_engines(scenario):
+    """A ladder player's Cavalry Withdrawal Before Combat Phase played by the core
+    (``ladder_withdrawal_unit``: the lone unit the enemy's attack threatens most, above
+    ``withdraw_at``; ``ladder_safest``: the safest end of its paths; the phasing ladder
+    player never occupies the hex left) is the Python engine's asking the greedy policy
+    (the reference: its weighings on the ``Snapshot``, no core). Positions of greedy games
+    (greedy on both sides, or facing a random player, who then occupies or withdraws at
+    random) at the start of every Cavalry Withdrawal Before Combat Phase; in many a unit
+    tries, and some withdraw along a path picked among several."""
+    from gwe_fast.games.gwe import withdrawal
+
+    sc = load_scenario(scenario)
+    u = sc.units
+    tried = moved = 0
+    for seed, levels in enumerate([("greedy", "greedy"), ("greedy", "random"),
+                                   ("random", "greedy"), ("greedy", "greedy")]):
+        policies = {s: make_policy(level, "gwe") for s, level in enumerate(levels)}
+        g = driver("gwe").new_game(sc, 700 + seed, 0, policies=policies)
+        for turn in range(sc.first_turn, sc.last_turn + 1):
+            for k in (0, 1):
+                phasing = int(sc.first_player) if k == 0 else 1 - int(sc.first_player)
+                side = 1 - phasing
+                engine.advance(g, until=engine.position(sc, turn, phasing,
+                                                        GwePhase.WITHDRAWAL))
+                st = g.state
+                before, dice = bytes(st.buffer), g.dice.snapshot()
+                rngs = [g.rngs[s].bit_generator.state for s in (0, 1)]
+                rolled = g.dice.stream("withdrawal").rolled
+                cells = st.unit_cell.copy()
+                _both_ways(g, side, lambda game: withdrawal.withdrawal_phase(game, side),
+                           lambda core: core.withdrawal_phase(side))
+                tried += g.dice.stream("withdrawal").rolled - rolled
+                moved += int(((st.unit_cell != cells) & (u.side == side)).sum())
+                # the phase again from its start, as the game plays it
+                st.buffer[:] = np.frombuffer(before, dtype=np.uint8)
+                g.dice.restore(dice)
+                for s in (0, 1):
+                    g.rngs[s].bit_generator.state = rngs[s]
+                g._core = False
+    assert tried >= 10 and moved >= 5

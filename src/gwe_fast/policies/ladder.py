@@ -86,6 +86,11 @@ class ByGame(Policy):
         impl = self._impls.get(game)
         return impl is not None and impl.core_answers(game, kind)
 
+    def core_answer_params(self, game: Any) -> tuple:
+        """The weights and parameters the compiled core answers ``game``'s decisions with
+        for this policy (``PassivePolicy.core_answer_params``): its implementation's."""
+        return self.impl(game.scenario.game).core_answer_params(game)
+
     # The Guns of August plays its ladder inside the compiled core (games/goa/game.py asks
     # these): what its implementation answers, unless a subclass chooses otherwise.
     def _goa_twin(self) -> Policy | None:

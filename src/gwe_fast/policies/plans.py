@@ -120,6 +120,11 @@ class PlanLookahead:
         return (type(self).choose is PlanLookahead.choose
                 and self.greedy_with({}).core_answers(game, kind))
 
+    def core_answer_params(self, game) -> tuple:
+        # the decisions the core answers with parameters (a cavalry withdrawal's) are the
+        # side's outside its own Player-Turn, which greedy as it is answers
+        return self.greedy_with({}).core_answer_params(game)
+
     def pick_plan(self, view, side: int, rng) -> int:
         """The plan to play (an index of ``self.variants``; see ``best_plan``)."""
         seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=int(self.p.rollouts))]
@@ -173,6 +178,11 @@ class TurnPlan(Policy):
     def core_answers(self, game: str, kind: str) -> bool:
         return (type(self).choose is TurnPlan.choose and self.plan.core_answers(game, kind)
                 and self.rest.core_answers(game, kind))
+
+    def core_answer_params(self, game) -> tuple:
+        # the decisions the core answers with parameters (a cavalry withdrawal's) are the
+        # side's outside its own Player-Turn: ``rest``'s
+        return self.rest.core_answer_params(game)
 
     def choose(self, decision, game, rng) -> int:
         view = game.policy_view()

@@ -24,6 +24,9 @@ cdef enum:
     # the decisions the core answers for a ladder player (Gwe.ladder, Policy.core_answers)
     LADDER_COMMAND = 1            # gwe.command.allocate: position.command_plan
     LADDER_REPLACEMENT = 2        # gwe.replacement.attempt: always attempted
+    LADDER_WITHDRAWAL_UNIT = 4    # gwe.withdrawal.unit: the lone unit most threatened
+    LADDER_WITHDRAWAL_PATH = 8    # gwe.withdrawal.path: the safest end (passive._safest)
+    LADDER_WITHDRAWAL_OCCUPY = 16  # gwe.withdrawal.occupy: never
     MAX_CAR_ROWS = 4              # rows of 24.42's breakdown table the core holds
     MAX_NATIONALITIES = 8
     MAX_TURNS = 64                # Game-Turns a table of the core can hold (0 .. MAX_TURNS - 1)
@@ -548,6 +551,9 @@ cdef struct Gwe:
     int level[2]
     uint32_t ladder[2]            # the decisions (LADDER_) the side's policy answers as
                                   # the ladder does (Policy.core_answers): the core answers
+    double ladder_weights[2][3]   # each ladder side's Weights (material, ground, town), the
+    double ladder_vp[2][4]        # per-SP victory points (plain, surrounded: scoring.
+    double withdraw_at[2]         # vp_values) and withdraw_at (PassivePolicy.core_answer_params)
     int64_t decisions             # decisions asked (one option: not asked)
     PyObject* ask                 # the game's ask (GweCore keeps it): where a Python player
                                   # decides in a segment the core plays (_ask_move)

@@ -130,7 +130,10 @@ cdef const void* _ptr(cnp.ndarray a):
 
 #: the decisions the core may answer for a ladder player, by kind (Policy.core_answers)
 LADDER_KINDS = {"gwe.command.allocate": LADDER_COMMAND,
-                "gwe.replacement.attempt": LADDER_REPLACEMENT}
+                "gwe.replacement.attempt": LADDER_REPLACEMENT,
+                "gwe.withdrawal.unit": LADDER_WITHDRAWAL_UNIT,
+                "gwe.withdrawal.path": LADDER_WITHDRAWAL_PATH,
+                "gwe.withdrawal.occupy": LADDER_WITHDRAWAL_OCCUPY}
 
 
 cdef class GweTables:
@@ -610,6 +613,14 @@ cdef class GweCore:
             for kind, bit in LADDER_KINDS.items():
                 if callable(answers) and answers("gwe", kind):
                     self.g.ladder[side] |= bit
+            if self.g.ladder[side] & LADDER_WITHDRAWAL_UNIT:
+                # the weights the answer weighs attacks with, as the policy's evaluations
+                (material, ground, town), (per_sp, surrounded), withdraw_at = \
+                    game.policies[side].core_answer_params(game)
+                self.g.ladder_weights[side][:] = [material, ground, town]
+                self.g.ladder_vp[side][:] = [per_sp[0], per_sp[1], surrounded[0],
+                                             surrounded[1]]
+                self.g.withdraw_at[side] = withdraw_at
         cdef Py_ssize_t nc = self.tables.t.n_cells, nu = self.tables.t.n_units, i
         self.g.mask_a = <flag_t*>malloc(4 * (nc + 1))
         self.g.mask_b = self.g.mask_a + (nc + 1)
@@ -968,11 +979,15 @@ cdef class GweCore:
     def withdrawal_phase(self, int side) -> bool:
         """The Cavalry Withdrawal Before Combat Phase (4.0 A2) of the non-phasing ``side``, as
         ``withdrawal.withdrawal_phase``; False, with nothing done, unless both players pick
-        at random (the withdrawing player picks units and paths, the phasing player the
-        units that occupy a vacated hex), or when the withdrawal stream has forced dice
-        queued."""
+        at random or answers as the ladder does (``Policy.core_answers``: the withdrawing
+        player picks units and paths, the phasing player the units that occupy a vacated
+        hex), or when the withdrawal stream has forced dice queued."""
         _check_side(side)
-        if self.g.level[0] != LEVEL_RANDOM or self.g.level[1] != LEVEL_RANDOM:
+        cdef uint32_t withdrawing = LADDER_WITHDRAWAL_UNIT | LADDER_WITHDRAWAL_PATH
+        if ((self.g.level[side] != LEVEL_RANDOM
+             and self.g.ladder[side] & withdrawing != withdrawing)
+                or (self.g.level[1 - side] != LEVEL_RANDOM
+                    and not self.g.ladder[1 - side] & LADDER_WITHDRAWAL_OCCUPY)):
             return False
         return self._run(DS_WITHDRAWAL, side, False)
 
@@ -2163,7 +2178,10 @@ cdef int withdrawal_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
         n_cand = withdrawal_candidates(g, side, tried, cand)
         if n_cand == 0:
             return 0
-        i = choose(g, side, n_cand + 1)
+        if g.level[side] == LEVEL_RANDOM:
+            i = choose(g, side, n_cand + 1)
+        else:
+            i = ladder_withdrawal_unit(g, ws, side, cand, n_cand)
         if i == 0:
             return 0
         u = cand[i - 1]
@@ -2180,7 +2198,10 @@ cdef int withdrawal_phase(Gwe* g, SearchWorkspace ws, int side) except -1:
                                   t.car, g.w_counts, g.w_paths)
         if n_paths == 0:
             raise RuntimeError("a unit that may withdraw has no path (12.13)")
-        i = choose(g, side, n_paths)
+        if g.level[side] == LEVEL_RANDOM:
+            i = choose(g, side, n_paths)
+        else:
+            i = ladder_safest(g, ws, side, g.w_paths + 1, n_paths, 2)
         via = g.w_paths[2 * i]
         dest = g.w_paths[2 * i + 1]
         origin = g.s.unit_cell[u]
@@ -2241,7 +2262,7 @@ cdef int occupy_vacated(Gwe* g, int phasing, int32_t cell) except -1:
                 continue
             opts[k] = <int32_t>u
             k += 1
-        if k == 0:
+        if k == 0 or g.level[phasing] != LEVEL_RANDOM:   # the ladder never occupies
             return 0
         i = choose(g, phasing, k + 1)
         if i == 0:
@@ -2249,6 +2270,98 @@ cdef int occupy_vacated(Gwe* g, int phasing, int32_t cell) except -1:
         u = opts[i - 1]
         g.s.hex_last[cell] = <int8_t>t.side[u]
         g.s.unit_cell[u] = cell
+
+
+cdef Py_ssize_t ladder_withdrawal_unit(Gwe* g, SearchWorkspace ws, int side, int32_t* cand,
+                                       Py_ssize_t n_cand) except -1:
+    # PassivePolicy.on_withdrawal_unit: of the units that may withdraw (cand[n_cand], the
+    # options after "stop"), the one alone in its hex (HQs apart: with others it defends and
+    # stays) on which the enemy's attack by every unit that may attack it is expected to
+    # gain most (weigh_attack, as the policy's evaluations asks evaluate_attacks), when that
+    # is above withdraw_at; its option (i + 1), or 0 (stop)
+    cdef const GweT* t = g.t
+    cdef Judge* J = &g.j
+    cdef int enemy = 1 - side
+    cdef Py_ssize_t i, u, nc, best = 0
+    cdef int32_t x, cell
+    cdef double worst = g.withdraw_at[side]
+    cdef bint known = False, alone
+    cdef Expected e
+    # the candidates are in the phase's list, which attack_position rewrites: kept aside,
+    # and put back for the phase
+    cdef int32_t* units = <int32_t*>malloc((n_cand + 1) * sizeof(int32_t))
+    if units == NULL:
+        raise MemoryError()
+    memcpy(units, cand, n_cand * sizeof(int32_t))
+    try:
+        for i in range(n_cand):
+            x = units[i]
+            cell = g.s.unit_cell[x]
+            alone = True
+            for u in range(t.n_units):
+                if (u != x and t.side[u] == side and t.utype[u] != UT_HQ and on_map(g, u)
+                        and g.s.unit_cell[u] == cell):
+                    alone = False
+                    break
+            if not alone:
+                continue
+            if not known:                  # the enemy's attack position, once a decision
+                J.material = g.ladder_weights[side][0]
+                J.ground = g.ladder_weights[side][1]
+                J.town = g.ladder_weights[side][2]
+                J.per_sp[0], J.per_sp[1] = g.ladder_vp[side][0], g.ladder_vp[side][1]
+                J.per_sp_surrounded[0] = g.ladder_vp[side][2]
+                J.per_sp_surrounded[1] = g.ladder_vp[side][3]
+                attack_position(g, ws, enemy)
+                attack_facts(g, ws, enemy)
+                known = True
+            nc = atk_candidates(&g.f.atk, &cell, 1, J.cand)
+            if nc == 0:
+                continue
+            weigh_attack(g, ws, enemy, J.cand, nc, &cell, 1, 0, 0, -1, -1, &e)
+            if e.score > worst:
+                best = i + 1
+                worst = e.score
+        memcpy(cand, units, n_cand * sizeof(int32_t))
+    finally:
+        free(units)
+    return best
+
+
+cdef Py_ssize_t ladder_safest(Gwe* g, SearchWorkspace ws, int side, const int32_t* cells,
+                              Py_ssize_t n, Py_ssize_t stride) except -1:
+    # passive._safest: the index of the first of the n hexes cells[i * stride] scoring best:
+    # two in supply (supply.supplied_cells), plus its hexes from the nearest enemy unit other
+    # than an HQ (at most three), a half among friendly units, less ten within two Stacking
+    # Points of the limit (the sums in the policy's order; every term is exact)
+    cdef const GweT* t = g.t
+    cdef Py_ssize_t i, u, best = 0
+    cdef int32_t c
+    cdef int near, d, sp
+    cdef double score, top = 0.0
+    if n <= 1:
+        return 0
+    supply(g, ws, side, True)
+    for i in range(n):
+        c = cells[i * stride]
+        near = 3
+        sp = 0
+        for u in range(t.n_units):
+            if not on_map(g, u):
+                continue
+            if t.side[u] == side:
+                if g.s.unit_cell[u] == c:
+                    sp += t.stacking[u]
+            elif t.utype[u] != UT_HQ:
+                d = hex_distance(t, c, g.s.unit_cell[u])
+                if d < near:
+                    near = d
+        score = 2.0 * (1 if g.sup.cells[c] else 0) + near
+        score = score + 0.5 * (1 if sp > 0 else 0) - 10.0 * (1 if sp > t.stack_limit - 2 else 0)
+        if i == 0 or score > top:
+            best = i
+            top = score
+    return best
 
 
 # --- the Step Replacement Phase -----------------------------------------------------------

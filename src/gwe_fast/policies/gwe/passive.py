@@ -237,17 +237,39 @@ class PassivePolicy(GwePolicy):
 
     # --- command and HQs --------------------------------------------------------------------
     #: the decisions the compiled core answers as this class does (core.pyx: the command
-    #: plan in ladder_allocation, the replacement roll always attempted), by their handlers
+    #: plan in ladder_allocation, the replacement roll always attempted, the withdrawals'
+    #: ladder_withdrawal_unit and ladder_safest, no occupation), by their handlers
     CORE_KINDS: ClassVar[dict[str, str]] = {
         "gwe.command.allocate": "on_command_allocate",
         "gwe.replacement.attempt": "on_replacement_attempt",
+        "gwe.withdrawal.unit": "on_withdrawal_unit",
+        "gwe.withdrawal.path": "on_withdrawal_path",
+        "gwe.withdrawal.occupy": "on_withdrawal_occupy",
+    }
+    #: the other methods an answer of ``CORE_KINDS`` reads, which the core states too
+    CORE_READS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "gwe.withdrawal.unit": ("evaluations", "_threat_attackers"),
     }
 
     def core_answers(self, game: str, kind: str) -> bool:
-        # unless a subclass answers the kind otherwise
+        # unless a subclass answers the kind otherwise, or the kind's switch is off
         handler = self.CORE_KINDS.get(kind) if game == "gwe" else None
-        return (handler is not None and type(self).choose is GwePolicy.choose
-                and getattr(type(self), handler) is getattr(PassivePolicy, handler))
+        if handler is None or type(self).choose is not GwePolicy.choose:
+            return False
+        if kind.startswith("gwe.withdrawal.") and not COMPILED_WITHDRAWALS:
+            return False
+        return all(getattr(type(self), m) is getattr(PassivePolicy, m)
+                   for m in (handler, *self.CORE_READS.get(kind, ())))
+
+    def core_answer_params(self, game) -> tuple:
+        """What the compiled core answers ``CORE_KINDS`` with: the weights (material,
+        ground, town), the victory points per Stacking Point of each side (plain,
+        surrounded: ``scoring.vp_values``) and ``withdraw_at``."""
+        w, vp = self.weights, scoring.vp_values(game.scenario)
+        return ((float(w.material), float(w.ground), float(w.town)),
+                (tuple(float(x) for x in vp.per_sp),
+                 tuple(float(x) for x in vp.per_sp_surrounded)),
+                float(self.p.withdraw_at))
 
     def on_command_allocate(self, d, view, rng) -> int:
         for_combat = bool(d.context.get("for_combat", False))
@@ -596,6 +618,11 @@ class PassivePolicy(GwePolicy):
 #: ``PassivePolicy.best_attack`` asks the game's compiled core when it can (the tests turn it
 #: off to hold the core to the Python reference)
 COMPILED_ATTACKS = True
+
+
+#: the compiled core answers a ladder player's Cavalry Withdrawal Before Combat Phase
+#: (``PassivePolicy.core_answers``; the tests turn it off to hold the core to the reference)
+COMPILED_WITHDRAWALS = True
 
 
 #: ``PassivePolicy.on_move_unit`` asks the game's compiled core for its queue and plans when it
